@@ -1,0 +1,144 @@
+"""The data that flows through memroute: turns in, decisions out.
+
+Engines produce these; guards and the write stage consume them. Nothing here touches files.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Route = Literal["user", "memory", "skip"]
+# The five skip reasons of the domain, plus "blocked": a guard refused the content
+# (prompt injection, forged file structure, privilege claims). The rule is in Decision.detail.
+SkipReason = Literal["mood", "one_off", "vague", "inferable", "sensitive", "blocked"]
+SKIP_REASONS: tuple[str, ...] = ("mood", "one_off", "vague", "inferable", "sensitive", "blocked")
+# upsert: set a USER.md field; append: add a MEMORY.md entry; remove: forget a field/entry.
+Op = Literal["upsert", "append", "remove", "none"]
+
+# USER.md sections, in canonical order.
+USER_SECTIONS: tuple[str, ...] = ("Identity", "Preferences", "Constraints", "Working style", "Goals")
+
+
+class Message(BaseModel):
+    role: str
+    content: str
+    timestamp: datetime | None = None
+
+
+class Turn(BaseModel):
+    """One chat turn: the last user message and what follows it, plus earlier context."""
+
+    user_id: str
+    turn_id: str
+    timestamp: datetime
+    messages: list[Message]
+    history: list[Message] = Field(default_factory=list)
+    conversation_id: str | None = None
+
+    @property
+    def user_text(self) -> str:
+        return "\n".join(m.content for m in self.messages if m.role == "user")
+
+    @property
+    def today(self) -> date:
+        ts = self.timestamp
+        if ts.tzinfo is not None:
+            ts = ts.astimezone(timezone.utc)
+        return ts.date()
+
+
+class Decision(BaseModel):
+    """Where one atomic statement of a turn goes, and why."""
+
+    quote: str  # the verbatim source text of the statement
+    route: Route
+    op: Op = "none"
+    reason: SkipReason | None = None  # set for skips
+    # route=user: a canonical section, a short English key, the value in the user's language.
+    section: str | None = None
+    key: str | None = None
+    value: str | None = None
+    # route=memory: a declarative entry (no date prefix), its absolute date, optional topic.
+    entry: str | None = None
+    date: str | None = None  # YYYY-MM-DD
+    topic: str | None = None
+    # op=remove: the key (user) or a substring of the entry (memory) to forget.
+    match: str | None = None
+    confidence: float = 1.0
+    detail: str | None = None  # a short why; for guard blocks, the rule that fired
+    # Filled by the write stage: what actually happened to the files.
+    outcome: str | None = None  # written | duplicate | unchanged | not_found | over_cap | blocked:<rule>
+
+
+class Usage(BaseModel):
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0  # None when the model's price is unknown
+    latency_s: float = 0.0
+
+    def __add__(self, other: Usage) -> Usage:
+        cost = None if self.cost_usd is None or other.cost_usd is None else self.cost_usd + other.cost_usd
+        return Usage(
+            calls=self.calls + other.calls,
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cost_usd=cost,
+            latency_s=self.latency_s + other.latency_s,
+        )
+
+
+class Classification(BaseModel):
+    """What an engine's classify stage returns for one turn."""
+
+    decisions: list[Decision]
+    usage: Usage = Field(default_factory=Usage)
+    engine: str
+    model: str | None = None
+    prompt_version: str | None = None
+
+
+class MemoryItem(BaseModel):
+    """A MEMORY.md entry as engines see it for consolidation (index = position in the file)."""
+
+    index: int
+    date: str | None = None
+    topic: str | None = None
+    text: str
+
+
+class ConsolidatedEntry(BaseModel):
+    date: str | None = None
+    topic: str | None = None
+    text: str
+    sources: list[int]  # indexes of the input entries this one keeps or merges
+
+
+class ConsolidationPlan(BaseModel):
+    """An engine's proposal for a rewritten MEMORY.md; validated before anything is written."""
+
+    entries: list[ConsolidatedEntry]
+    archived: list[int] = Field(default_factory=list)  # input indexes moved to the archive only
+    usage: Usage = Field(default_factory=Usage)
+    engine: str
+    model: str | None = None
+    prompt_version: str | None = None
+
+
+class TurnResult(BaseModel):
+    user_id: str
+    turn_id: str
+    conversation_id: str | None = None
+    decisions: list[Decision]
+    usage: Usage
+    engine: str
+    model: str | None = None
+    prompt_version: str | None = None
+    user_changed: bool = False
+    memory_changed: bool = False
+    consolidated: bool = False
+    status: Literal["done", "failed", "duplicate_turn"] = "done"
+    error: str | None = None
