@@ -1,0 +1,636 @@
+"""The SQLite side of memroute: one database per root, ROOT/memroute.db.
+
+It holds what the two ledger files cannot: where every field and entry came from
+(provenance), every change with its old and new value (history), every value that left a
+file (archive, full-text searchable in any language via the FTS5 trigram tokenizer), every
+routing decision with its usage (decision log), and the status of every turn (idempotency
+and `memroute retry`).
+
+Concurrency: WAL mode, a 30 s busy timeout and `BEGIN IMMEDIATE` for writes, so several
+threads (one connection each) and several processes can write at once without a
+"database is locked" error reaching the caller. Schema changes are named migrations,
+applied once each, in order, and recorded in the `migrations` table.
+
+Privacy: every user-text column goes through `redact` before it is stored, except the
+history old/new values and the archive text, which are exactly what the ledger files held.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pipeline.types import Decision, Usage
+
+log = logging.getLogger("memroute.store")
+
+DB_NAME = "memroute.db"
+BUSY_TIMEOUT_S = 30.0
+TARGETS = ("user", "memory")
+TURN_STATUSES = ("done", "failed", "pending")
+# The trigram tokenizer cannot match anything shorter than three characters.
+MIN_FTS_CHARS = 3
+
+# Named migrations, applied in order, each once. Append new ones; never edit an applied one.
+MIGRATIONS: list[tuple[str, str]] = [
+    (
+        "m001_turns",
+        """
+        CREATE TABLE turns (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            turn_id TEXT NOT NULL,
+            conversation_id TEXT,
+            status TEXT NOT NULL CHECK (status IN ('done', 'failed', 'pending')),
+            error TEXT,
+            payload TEXT,          -- redacted JSON of the turn, for retry
+            attempts INTEGER NOT NULL DEFAULT 1,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (user_id, turn_id)
+        );
+        CREATE INDEX turns_status ON turns (status, user_id);
+        """,
+    ),
+    (
+        "m002_history_provenance",
+        """
+        CREATE TABLE history (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            target TEXT NOT NULL CHECK (target IN ('user', 'memory')),
+            op TEXT NOT NULL,
+            key TEXT,
+            old_value TEXT,
+            new_value TEXT,
+            why TEXT,
+            turn_id TEXT,
+            conversation_id TEXT,
+            engine TEXT,
+            model TEXT,
+            prompt_version TEXT,
+            ts TEXT NOT NULL
+        );
+        CREATE INDEX history_user ON history (user_id, id);
+        CREATE TABLE provenance (
+            id INTEGER PRIMARY KEY,
+            history_id INTEGER NOT NULL REFERENCES history (id) ON DELETE CASCADE,
+            user_id TEXT NOT NULL,
+            target TEXT NOT NULL CHECK (target IN ('user', 'memory')),
+            key TEXT,              -- USER.md field key, or the MEMORY.md entry
+            value TEXT NOT NULL,   -- the value as written to the file
+            conversation_id TEXT,
+            turn_id TEXT,
+            quote TEXT,            -- redacted source statement
+            ts TEXT NOT NULL,
+            engine TEXT,
+            model TEXT,
+            prompt_version TEXT
+        );
+        CREATE INDEX provenance_user ON provenance (user_id, target, id);
+        """,
+    ),
+    (
+        "m003_archive_fts",
+        """
+        CREATE TABLE archive (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            target TEXT NOT NULL CHECK (target IN ('user', 'memory')),
+            text TEXT NOT NULL,
+            why TEXT,
+            turn_id TEXT,
+            ts TEXT NOT NULL
+        );
+        CREATE INDEX archive_user ON archive (user_id, id);
+        CREATE VIRTUAL TABLE archive_fts USING fts5 (
+            text, content = 'archive', content_rowid = 'id', tokenize = 'trigram'
+        );
+        CREATE TRIGGER archive_ai AFTER INSERT ON archive BEGIN
+            INSERT INTO archive_fts (rowid, text) VALUES (new.id, new.text);
+        END;
+        CREATE TRIGGER archive_ad AFTER DELETE ON archive BEGIN
+            INSERT INTO archive_fts (archive_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        END;
+        CREATE TRIGGER archive_au AFTER UPDATE OF text ON archive BEGIN
+            INSERT INTO archive_fts (archive_fts, rowid, text) VALUES ('delete', old.id, old.text);
+            INSERT INTO archive_fts (rowid, text) VALUES (new.id, new.text);
+        END;
+        """,
+    ),
+    (
+        "m004_decisions_usage",
+        """
+        CREATE TABLE decisions (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            turn_id TEXT NOT NULL,
+            conversation_id TEXT,
+            position INTEGER NOT NULL,  -- order of the statement within its turn
+            quote TEXT,
+            route TEXT NOT NULL,
+            op TEXT,
+            reason TEXT,
+            section TEXT,
+            key TEXT,
+            value TEXT,
+            entry TEXT,
+            date TEXT,
+            topic TEXT,
+            match_text TEXT,
+            confidence REAL,
+            detail TEXT,
+            outcome TEXT,
+            engine TEXT,
+            model TEXT,
+            prompt_version TEXT,
+            ts TEXT NOT NULL
+        );
+        CREATE INDEX decisions_user_turn ON decisions (user_id, turn_id, id);
+        CREATE TABLE usage (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            turn_id TEXT,
+            stage TEXT NOT NULL,   -- classify | consolidate
+            engine TEXT,
+            model TEXT,
+            prompt_version TEXT,
+            calls INTEGER NOT NULL,
+            input_tokens INTEGER NOT NULL,
+            output_tokens INTEGER NOT NULL,
+            cost_usd REAL,         -- NULL when the model's price is unknown, never 0 for unknown
+            latency_s REAL NOT NULL,
+            ts TEXT NOT NULL
+        );
+        CREATE INDEX usage_user ON usage (user_id, turn_id);
+        """,
+    ),
+]
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _statements(sql: str) -> Iterator[str]:
+    """Split a script into statements (triggers keep their inner semicolons).
+
+    executescript() would COMMIT first, so a migration and its record could not share a transaction.
+    """
+    buf = ""
+    for piece in sql.split(";"):
+        buf += piece + ";"
+        if sqlite3.complete_statement(buf):
+            stmt = buf.strip()
+            buf = ""
+            if stmt != ";":
+                yield stmt
+    if buf.strip(" \n\t;"):
+        raise ValueError(f"incomplete SQL statement in migration: {buf.strip()[:80]!r}")
+
+
+def _redact_json(value: Any, redact: Callable[[str], str]) -> Any:
+    """Redact every string inside a JSON-like structure (keys are structure, not user text)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: _redact_json(v, redact) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_redact_json(v, redact) for v in value]
+    return value
+
+
+def _fts_query(query: str) -> str | None:
+    """An FTS5 MATCH expression: each word of 3+ characters as a quoted phrase, OR-ed; None if none."""
+    words = [w for w in query.split() if len(w) >= MIN_FTS_CHARS]
+    if not words:
+        return None
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+
+
+def _like_pattern(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+class Store:
+    """Provenance, history, archive, decision log and turn status for every user under one root."""
+
+    def __init__(
+        self,
+        root: str | Path,
+        redact: Callable[[str], str] | None = None,
+        *,
+        migrations: Sequence[tuple[str, str]] | None = None,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
+    ) -> None:
+        if redact is None:
+            # Lazy: guards may import heavier things; fail closed if it is missing rather than store secrets.
+            from pipeline.guards import redact as default_redact
+
+            redact = default_redact
+        self.redact: Callable[[str], str] = redact
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.path = self.root / DB_NAME
+        self.busy_timeout_s = busy_timeout_s
+        self._migrations = list(MIGRATIONS if migrations is None else migrations)
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._all_lock = threading.Lock()
+        self._pid = os.getpid()
+        self._closed = False
+        self._migrate()
+
+    # ---- connections -------------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        # isolation_level=None: no implicit BEGIN; transaction() issues BEGIN IMMEDIATE itself.
+        conn = sqlite3.connect(
+            self.path, timeout=self.busy_timeout_s, isolation_level=None, check_same_thread=False
+        )
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        self._ensure_wal(conn)
+        # NORMAL is durable across process crashes in WAL mode; only a power loss can drop the last commits.
+        conn.execute("PRAGMA synchronous = NORMAL")
+        return conn
+
+    def _ensure_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch to WAL (persistent in the file). Two processes creating the db at once can see
+        SQLITE_BUSY here without the busy handler, so retry until the timeout."""
+        deadline = time.monotonic() + self.busy_timeout_s
+        while True:
+            try:
+                mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection (sqlite3 connections must not be shared across threads or forks)."""
+        if self._closed:
+            raise RuntimeError("Store is closed")
+        if os.getpid() != self._pid:
+            # Forked child: the parent's connections are not ours to use or close.
+            self._local = threading.local()
+            self._all = []
+            self._all_lock = threading.Lock()
+            self._pid = os.getpid()
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._open()
+            self._local.conn = conn
+            self._local.depth = 0
+            with self._all_lock:
+                self._all.append(conn)
+        return conn
+
+    def close(self) -> None:
+        with self._all_lock:
+            conns, self._all = self._all, []
+        for conn in conns:
+            try:
+                conn.close()
+            except sqlite3.Error:  # pragma: no cover - closing is best effort
+                log.warning("could not close a store connection", exc_info=True)
+        self._local = threading.local()
+        self._closed = True
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error): a turn's records land together or not at all.
+
+        Nested use on the same thread becomes a SAVEPOINT inside the outer transaction.
+        """
+        conn = self.conn
+        depth: int = self._local.depth
+        if depth:
+            name = f"sp{depth}"
+            conn.execute(f"SAVEPOINT {name}")
+            self._local.depth = depth + 1
+            try:
+                yield conn
+            except BaseException:
+                conn.execute(f"ROLLBACK TO {name}")
+                conn.execute(f"RELEASE {name}")
+                raise
+            else:
+                conn.execute(f"RELEASE {name}")
+            finally:
+                self._local.depth = depth
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        self._local.depth = 1
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        else:
+            conn.execute("COMMIT")
+        finally:
+            self._local.depth = 0
+
+    # ---- migrations --------------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        # Under BEGIN IMMEDIATE, so two processes opening a fresh root never apply a migration twice.
+        with self.transaction() as tx:
+            tx.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+            done = {row[0] for row in tx.execute("SELECT name FROM migrations")}
+            for name, sql in self._migrations:
+                if name in done:
+                    continue
+                for stmt in _statements(sql):
+                    tx.execute(stmt)
+                tx.execute("INSERT INTO migrations (name, applied_at) VALUES (?, ?)", (name, _now()))
+                log.info("applied migration %s", name)
+
+    def applied_migrations(self) -> list[str]:
+        return [row[0] for row in self.conn.execute("SELECT name FROM migrations ORDER BY rowid")]
+
+    # ---- writes (inside transaction()) -------------------------------------------------
+
+    def _r(self, text: str | None) -> str | None:
+        return None if text is None else self.redact(text)
+
+    def add_change(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        user_id: str,
+        target: str,
+        op: str,
+        key: str | None,
+        old: str | None,
+        new: str | None,
+        why: str | None,
+        turn_id: str | None,
+        conversation_id: str | None,
+        quote: str | None,
+        engine: str | None,
+        model: str | None,
+        prompt_version: str | None,
+        ts: str,
+    ) -> None:
+        """Record one change in history; when it sets a value, record where that value came from."""
+        key_r = self._r(key)
+        cur = conn.execute(
+            """INSERT INTO history (user_id, target, op, key, old_value, new_value, why, turn_id,
+                                    conversation_id, engine, model, prompt_version, ts)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (user_id, target, op, key_r, old, new, self._r(why), turn_id, conversation_id,
+             engine, model, prompt_version, ts),
+        )
+        if new is None:
+            return
+        conn.execute(
+            """INSERT INTO provenance (history_id, user_id, target, key, value, conversation_id, turn_id,
+                                       quote, ts, engine, model, prompt_version)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (cur.lastrowid, user_id, target, key_r, new, conversation_id, turn_id, self._r(quote), ts,
+             engine, model, prompt_version),
+        )
+
+    def add_archive(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        user_id: str,
+        target: str,
+        text: str,
+        why: str | None,
+        ts: str,
+        turn_id: str | None = None,
+    ) -> None:
+        conn.execute(
+            "INSERT INTO archive (user_id, target, text, why, turn_id, ts) VALUES (?, ?, ?, ?, ?, ?)",
+            (user_id, target, text, self._r(why), turn_id, ts),
+        )
+
+    def add_decisions(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        user_id: str,
+        turn_id: str,
+        conversation_id: str | None,
+        decisions: list[Decision],
+        engine: str | None,
+        model: str | None,
+        prompt_version: str | None,
+        usage: Usage | None,
+        ts: str,
+    ) -> None:
+        """Log every decision of a turn (all text redacted: skipped values are often the sensitive ones)."""
+        r = self._r
+        conn.executemany(
+            """INSERT INTO decisions (user_id, turn_id, conversation_id, position, quote, route, op, reason,
+                                      section, key, value, entry, date, topic, match_text, confidence, detail,
+                                      outcome, engine, model, prompt_version, ts)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            [
+                (user_id, turn_id, conversation_id, i, r(d.quote), d.route, d.op, d.reason, d.section,
+                 r(d.key), r(d.value), r(d.entry), d.date, r(d.topic), r(d.match), d.confidence,
+                 r(d.detail), d.outcome, engine, model, prompt_version, ts)
+                for i, d in enumerate(decisions)
+            ],
+        )
+        if usage is not None:
+            self.add_usage(conn, user_id=user_id, turn_id=turn_id, stage="classify", engine=engine,
+                           model=model, prompt_version=prompt_version, usage=usage, ts=ts)
+
+    def add_usage(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        user_id: str,
+        turn_id: str | None,
+        stage: str,
+        engine: str | None,
+        model: str | None,
+        prompt_version: str | None,
+        usage: Usage,
+        ts: str,
+    ) -> None:
+        """Usage of one stage (classify, consolidate) of a turn. An unknown cost stays NULL."""
+        conn.execute(
+            """INSERT INTO usage (user_id, turn_id, stage, engine, model, prompt_version, calls,
+                                  input_tokens, output_tokens, cost_usd, latency_s, ts)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (user_id, turn_id, stage, engine, model, prompt_version, usage.calls, usage.input_tokens,
+             usage.output_tokens, usage.cost_usd, usage.latency_s, ts),
+        )
+
+    def mark_turn(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        user_id: str,
+        turn_id: str,
+        conversation_id: str | None,
+        status: str,
+        error: str | None = None,
+        payload: dict[str, Any] | None = None,
+        ts: str,
+    ) -> None:
+        """Insert or update a turn's status. A turn marked again counts one more attempt."""
+        if status not in TURN_STATUSES:
+            raise ValueError(f"unknown turn status {status!r}; expected one of {', '.join(TURN_STATUSES)}")
+        payload_json = (
+            None if payload is None
+            else json.dumps(_redact_json(payload, self.redact), ensure_ascii=False, default=str)
+        )
+        conn.execute(
+            """INSERT INTO turns (user_id, turn_id, conversation_id, status, error, payload, created_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (user_id, turn_id) DO UPDATE SET
+                   conversation_id = COALESCE(excluded.conversation_id, turns.conversation_id),
+                   status = excluded.status,
+                   error = excluded.error,
+                   payload = excluded.payload,
+                   attempts = turns.attempts + 1,
+                   updated_at = excluded.updated_at""",
+            (user_id, turn_id, conversation_id, status, self._r(error), payload_json, ts, ts),
+        )
+
+    # ---- reads (always scoped to one user) ---------------------------------------------
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+        return [dict(row) for row in self.conn.execute(sql, params)]
+
+    def turn_status(self, user_id: str, turn_id: str) -> str | None:
+        row = self.conn.execute(
+            "SELECT status FROM turns WHERE user_id = ? AND turn_id = ?", (user_id, turn_id)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def turns(self, user_id: str | None = None, status: str | None = None) -> list[dict[str, Any]]:
+        """Turns, oldest first, with their payload decoded. user_id=None means every user (for `retry`)."""
+        clauses, params = [], []
+        if user_id is not None:
+            clauses.append("user_id = ?")
+            params.append(user_id)
+        if status is not None:
+            clauses.append("status = ?")
+            params.append(status)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        rows = self._rows(f"SELECT * FROM turns {where} ORDER BY id", params)
+        for row in rows:
+            row["payload"] = None if row["payload"] is None else json.loads(row["payload"])
+        return rows
+
+    def failed_turns(self, user_id: str | None = None) -> list[dict[str, Any]]:
+        return self.turns(user_id, status="failed")
+
+    def history(self, user_id: str, limit: int | None = None) -> list[dict[str, Any]]:
+        """Every change for the user, oldest first; with limit, the most recent `limit` of them."""
+        if limit is None:
+            return self._rows("SELECT * FROM history WHERE user_id = ? ORDER BY id", (user_id,))
+        rows = self._rows("SELECT * FROM history WHERE user_id = ? ORDER BY id DESC LIMIT ?", (user_id, limit))
+        return rows[::-1]
+
+    def provenance(self, user_id: str, target: str | None = None, key: str | None = None) -> list[dict[str, Any]]:
+        """Where each value came from, oldest first (the last row for a key is the current one)."""
+        sql = "SELECT * FROM provenance WHERE user_id = ?"
+        params: list[Any] = [user_id]
+        if target is not None:
+            sql += " AND target = ?"
+            params.append(target)
+        if key is not None:
+            sql += " AND key = ? COLLATE NOCASE"
+            params.append(key)
+        return self._rows(sql + " ORDER BY id", params)
+
+    def recall_archive(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
+        """Archived values matching the query, best first (bm25). Each word of 3+ characters is a
+        trigram substring match, in any script; shorter queries fall back to LIKE, newest first."""
+        query = query.strip()
+        if not query or k <= 0:
+            return []
+        match = _fts_query(query)
+        if match is None:
+            return self._rows(
+                """SELECT id, user_id, target, text, why, turn_id, ts, NULL AS score FROM archive
+                   WHERE user_id = ? AND text LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?""",
+                (user_id, _like_pattern(query), k),
+            )
+        return self._rows(
+            """SELECT a.id, a.user_id, a.target, a.text, a.why, a.turn_id, a.ts, bm25(archive_fts) AS score
+               FROM archive_fts JOIN archive AS a ON a.id = archive_fts.rowid
+               WHERE archive_fts MATCH ? AND a.user_id = ?
+               ORDER BY score, a.id DESC LIMIT ?""",
+            (match, user_id, k),
+        )
+
+    def archive(self, user_id: str) -> list[dict[str, Any]]:
+        return self._rows("SELECT * FROM archive WHERE user_id = ? ORDER BY id", (user_id,))
+
+    def decisions(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT * FROM decisions WHERE user_id = ?"
+        params: list[Any] = [user_id]
+        if turn_id is not None:
+            sql += " AND turn_id = ?"
+            params.append(turn_id)
+        rows = self._rows(sql + " ORDER BY id", params)
+        for row in rows:
+            row["match"] = row.pop("match_text")
+        return rows
+
+    def usage_rows(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT * FROM usage WHERE user_id = ?"
+        params: list[Any] = [user_id]
+        if turn_id is not None:
+            sql += " AND turn_id = ?"
+            params.append(turn_id)
+        return self._rows(sql + " ORDER BY id", params)
+
+    def usage_totals(self, user_id: str | None = None) -> dict[str, Any]:
+        """Summed usage (one user, or every user when user_id is None), overall and per engine/model.
+
+        cost_usd follows Usage addition: None as soon as one row's price is unknown; cost_usd_known
+        sums the rows whose price is known, and cost_unknown_rows counts the others.
+        """
+        where, params = ("WHERE user_id = ?", [user_id]) if user_id is not None else ("", [])
+        cols = """COUNT(DISTINCT turn_id) AS turns, COALESCE(SUM(calls), 0) AS calls,
+                  COALESCE(SUM(input_tokens), 0) AS input_tokens, COALESCE(SUM(output_tokens), 0) AS output_tokens,
+                  COALESCE(SUM(cost_usd), 0.0) AS cost_usd_known, COUNT(*) - COUNT(cost_usd) AS cost_unknown_rows,
+                  COALESCE(SUM(latency_s), 0.0) AS latency_s"""
+
+        def finish(row: dict[str, Any]) -> dict[str, Any]:
+            row["cost_usd"] = None if row["cost_unknown_rows"] else row["cost_usd_known"]
+            return row
+
+        total = finish(self._rows(f"SELECT {cols} FROM usage {where}", params)[0])
+        total["by_model"] = [
+            finish(row)
+            for row in self._rows(
+                f"SELECT engine, model, {cols} FROM usage {where} GROUP BY engine, model ORDER BY engine, model",
+                params,
+            )
+        ]
+        return total
