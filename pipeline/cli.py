@@ -1,0 +1,337 @@
+"""The `memroute` command. Handlers import their machinery lazily so `memroute --help` stays fast
+and never imports litellm. Exit codes: 0 success, 1 the work failed, 2 usage error."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pipeline.core import MemoryPipeline
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class UsageError(Exception):
+    """Bad command-line input: exit code 2."""
+
+
+def _common(p: argparse.ArgumentParser, *, side_by_side: bool = False) -> None:
+    g = p.add_argument_group("common options")
+    g.add_argument("--root", help="memory root (default: $MEMROUTE_HOME or ~/.memroute)")
+    engines = ["offline", "llm", "hybrid"]
+    if side_by_side:  # eval: --engine/--model may repeat, --json names the report file
+        g.add_argument("--engine", action="append", choices=engines, help="may repeat: engines run side by side")
+        g.add_argument("--model", action="append", help="may repeat: litellm model strings run side by side")
+        g.add_argument("--json", dest="json_out", metavar="OUT", help="write the JSON report here")
+    else:
+        g.add_argument("--engine", choices=engines, help="default: llm if a model is set, else offline")
+        g.add_argument("--model", help="litellm model string, e.g. openai/gpt-4o-mini (env MEMROUTE_MODEL)")
+        g.add_argument("--json", action="store_true", dest="as_json", help="print data as JSON")
+    g.add_argument("--api-base", help="base URL of an OpenAI-compatible server")
+    g.add_argument("--user-limit", type=int, help="USER.md cap in characters (default 1,375)")
+    g.add_argument("--memory-limit", type=int, help="MEMORY.md cap in characters (default 2,200)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memroute",
+        description="Route what a user says after each chat turn to USER.md, MEMORY.md or the skip list.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def add(name: str, help_text: str, handler: Handler, side_by_side: bool = False) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        _common(p, side_by_side=side_by_side)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = add("demo", "run the bundled example conversation turn by turn on the offline engine", _cmd_demo)
+    p = add("turn", "process one chat turn for USER", _cmd_turn)
+    p.add_argument("user")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--text", help="the user's message")
+    src.add_argument("--messages", help="JSON list of {role, content} (a file, or - for stdin)")
+    p.add_argument("--timestamp", help="ISO 8601 time of the turn (default: now)")
+    p.add_argument("--conversation", help="conversation id")
+
+    p = add("show", "print both files of USER and their usage", _cmd_show)
+    p.add_argument("user")
+
+    p = add("tool", "add, replace or remove an entry (mirrors the Hermes Agent memory tool)", _cmd_tool)
+    p.add_argument("user")
+    p.add_argument("--action", required=True, help="add | replace | remove")
+    p.add_argument("--target", required=True, help="user | memory")
+    p.add_argument("--content")
+    p.add_argument("--old-text")
+    p.add_argument("--section", help="USER.md section for add (default: Identity)")
+
+    p = add("history", "every change to USER's files, old -> new, with its source", _cmd_history)
+    p.add_argument("user")
+
+    p = add("recall", "full-text search over USER's files and archive", _cmd_recall)
+    p.add_argument("user")
+    p.add_argument("query")
+    p.add_argument("-k", type=int, default=5)
+
+    p = add("consolidate", "rewrite USER's MEMORY.md now (what leaves it goes to the archive)", _cmd_consolidate)
+    p.add_argument("user")
+
+    p = add("retry", "run failed turns again", _cmd_retry)
+    p.add_argument("user", nargs="?")
+
+    p = add("import-hermes", "import a Hermes Agent store (DIR/memories/USER.md, MEMORY.md)", _cmd_import)
+    p.add_argument("dir")
+    p.add_argument("--user", required=True)
+
+    p = add("export", "export USER's files", _cmd_export)
+    p.add_argument("user")
+    p.add_argument("--format", required=True, choices=["hermes"])
+    p.add_argument("--out", required=True)
+
+    p = add("eval", "measure routing accuracy on eval suites (JSONL)", _cmd_eval, side_by_side=True)
+    p.add_argument("files", nargs="+")
+    p.add_argument("--report", help="write a self-contained HTML report here")
+    p.add_argument("--min-accuracy", type=float)
+    p.add_argument("--concurrency", type=int, default=4)
+    p.add_argument("--no-cache", action="store_true")
+    return parser
+
+
+# ---- helpers -----------------------------------------------------------------------------
+
+
+def _pipeline(args: argparse.Namespace, **overrides: Any) -> MemoryPipeline:
+    from pipeline.core import MemoryPipeline
+
+    for name in ("user_limit", "memory_limit"):
+        value = getattr(args, name, None)
+        if value is not None and value <= 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be a positive number of characters")
+    options: dict[str, Any] = {
+        "root": args.root,
+        "engine": args.engine,
+        "model": args.model,
+        "api_base": args.api_base,
+        "user_limit": args.user_limit,
+        "memory_limit": args.memory_limit,
+    }
+    options.update(overrides)
+    return MemoryPipeline(**options)
+
+
+def _print(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def _read_messages(source: str) -> Any:
+    try:
+        raw = sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")
+    except OSError as e:
+        raise UsageError(f"cannot read messages from {source}: {e.strerror}") from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"messages are not valid JSON ({e.msg} at line {e.lineno})") from None
+
+
+def _format_decision(d: Any) -> str:
+    if d.route == "user":
+        what = f"{d.section} / {d.key}: {d.value}" if d.op == "upsert" else f"forget {d.match!r}"
+    elif d.route == "memory":
+        what = f"[{d.date}] {d.topic + ': ' if d.topic else ''}{d.entry}" if d.op == "append" else f"forget {d.match!r}"
+    else:
+        what = f"reason={d.reason}"
+    why = f" ({d.detail})" if d.detail else ""
+    outcome = f" -> {d.outcome}" if d.outcome else ""
+    return f"  {d.route.upper():6} {d.quote!r}\n         {what}{why}{outcome}"
+
+
+# ---- commands ----------------------------------------------------------------------------
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    import tempfile
+    from importlib import resources
+
+    convo = json.loads(resources.files("pipeline").joinpath("data/demo_conversation.json").read_text("utf-8"))
+    engine = args.engine or "offline"
+    with tempfile.TemporaryDirectory(prefix="memroute-demo-") as tmp:
+        root = args.root or tmp
+        with _pipeline(args, root=root, engine=engine) as pipe:
+            user, history = convo["user_id"], []
+            print(f"memroute demo: {len(convo['turns'])} turns of {user!r} on the {pipe.engine.name} engine\n")
+            for n, turn in enumerate(convo["turns"], 1):
+                messages = [*history, {"role": "user", "content": turn["user"]}]
+                result = pipe.process_turn(user, messages, timestamp=turn["timestamp"], conversation_id=convo["conversation_id"])
+                print(f"Turn {n} [{turn['timestamp']}] user: {turn['user']}")
+                for d in result.decisions:
+                    print(_format_decision(d))
+                if result.status == "failed":
+                    print(f"  FAILED: {result.error}")
+                print()
+                history = [*messages, {"role": "assistant", "content": turn["assistant"]}]
+            shown = pipe.show(user)
+            print(f"── USER.md ({shown['user_usage']} chars) ──\n{shown['user_md']}")
+            print(f"── MEMORY.md ({shown['memory_usage']} chars) ──\n{shown['memory_md']}")
+            if args.root:
+                print(f"Files are in {Path(args.root) / user}")
+    return 0
+
+
+def _cmd_turn(args: argparse.Namespace) -> int:
+    messages = [{"role": "user", "content": args.text}] if args.text is not None else _read_messages(args.messages)
+    with _pipeline(args) as pipe:
+        result = pipe.process_turn(args.user, messages, timestamp=args.timestamp, conversation_id=args.conversation)
+    if args.as_json:
+        _print(result.model_dump(mode="json"))
+    else:
+        for d in result.decisions:
+            print(_format_decision(d))
+        if result.status == "failed":
+            print(f"failed: {result.error} (run `memroute retry {args.user}` later)")
+    return 1 if result.status == "failed" else 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    with _pipeline(args) as pipe:
+        shown = pipe.show(args.user)
+    if args.as_json:
+        _print(shown)
+    else:
+        print(f"── USER.md ({shown['user_usage']} chars) ──\n{shown['user_md']}")
+        print(f"── MEMORY.md ({shown['memory_usage']} chars) ──\n{shown['memory_md']}")
+    return 0
+
+
+def _cmd_tool(args: argparse.Namespace) -> int:
+    with _pipeline(args) as pipe:
+        payload = pipe.tool(args.user, args.action, args.target, args.content, args.old_text, args.section)
+    _print(payload)
+    return 0 if payload.get("success") else 1
+
+
+def _cmd_history(args: argparse.Namespace) -> int:
+    with _pipeline(args) as pipe:
+        rows = pipe.history(args.user)
+    if args.as_json:
+        _print(rows)
+        return 0
+    for r in rows:
+        source = f" — from {r.get('quote')!r}" if r.get("quote") else ""
+        key = f"{r.get('key')}: " if r.get("key") else ""
+        print(f"{r.get('ts')} {r.get('target')} {r.get('op')} {key}{r.get('old')!r} -> {r.get('new')!r} ({r.get('why')}){source}")
+    return 0
+
+
+def _cmd_recall(args: argparse.Namespace) -> int:
+    with _pipeline(args) as pipe:
+        hits = pipe.recall(args.user, args.query, k=args.k)
+    if args.as_json:
+        _print(hits)
+    else:
+        for h in hits:
+            print(f"[{h['source']}] {h['text']}")
+    return 0
+
+
+def _cmd_consolidate(args: argparse.Namespace) -> int:
+    with _pipeline(args) as pipe:
+        _print(pipe.consolidate(args.user))
+    return 0
+
+
+def _cmd_retry(args: argparse.Namespace) -> int:
+    with _pipeline(args) as pipe:
+        results = pipe.retry(args.user)
+    failed = [r for r in results if r.status == "failed"]
+    _print({"retried": len(results), "failed": len(failed), "errors": [r.error for r in failed]})
+    return 1 if failed else 0
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    from pipeline.tool import import_hermes
+
+    source = Path(args.dir)
+    if not source.is_dir():
+        raise UsageError(f"{source} is not a directory")
+    with _pipeline(args) as pipe:
+        report = import_hermes(pipe, source, args.user)
+    _print(report)
+    return 0 if report["success"] else 1
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from pipeline.tool import export_hermes
+
+    with _pipeline(args) as pipe:
+        _print(export_hermes(pipe, args.user, Path(args.out)))
+    return 0
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from pipeline.evals import run_eval_cli
+
+    return run_eval_cli(
+        files=args.files,
+        engines=eval_runs(args.engine or [], args.model or []),
+        json_out=args.json_out,
+        report_out=args.report,
+        min_accuracy=args.min_accuracy,
+        concurrency=args.concurrency,
+        cache=not args.no_cache,
+        api_base=args.api_base,
+        user_limit=args.user_limit,
+        memory_limit=args.memory_limit,
+    )
+
+
+def eval_runs(engines: list[str], models: list[str]) -> list[tuple[str, str | None]]:
+    """Pair repeated --engine/--model: llm and hybrid take the models in order; spare models run as llm."""
+    spare = list(models)
+    runs: list[tuple[str, str | None]] = []
+    for engine in engines:
+        if engine == "offline":
+            runs.append(("offline", None))
+        elif spare:
+            runs.append((engine, spare.pop(0)))
+        else:
+            raise UsageError(f"--engine {engine} needs a --model")
+    runs += [("llm", m) for m in spare]
+    return runs or [("offline", None)]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+        return code
+    except KeyboardInterrupt:
+        print("memroute: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:
+        return _report_error(e)
+
+
+def _report_error(e: Exception) -> int:
+    from pipeline.engines import EngineConfigError
+    from pipeline.tool import ToolUsageError
+    from pipeline.turns import BadTurn
+    from pipeline.userdir import InvalidUserId
+
+    usage_errors = (UsageError, InvalidUserId, BadTurn, ToolUsageError, EngineConfigError)
+    message = str(e).splitlines()[0] if str(e) else type(e).__name__
+    if isinstance(e, OSError) and e.filename:
+        message = f"{e.strerror or e}: {e.filename}"
+    print(f"memroute: error: {message}", file=sys.stderr)
+    return 2 if isinstance(e, usage_errors) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

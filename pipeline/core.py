@@ -1,0 +1,466 @@
+"""MemoryPipeline: the orchestration. Classify (engine) -> guards -> write (ledgers) -> commit (store + files).
+
+Engines never touch files and ledgers know nothing of engines; this module is the only place
+where the two meet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pipeline import guards
+from pipeline.engines import make_engine
+from pipeline.engines.base import Engine, aclassify
+from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryLog, empty_memory_md
+from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT, UserProfile, empty_user_md
+from pipeline.stages.consolidate import ConsolidationError, consolidate_log
+from pipeline.stages.write import Change, WriteResult, apply_decisions
+from pipeline.store import Store
+from pipeline.turns import build_turn, turn_payload
+from pipeline.types import Classification, Decision, Turn, TurnResult, Usage
+from pipeline.userdir import MEMORY_FILE, USER_FILE, LedgerTexts, UserDir
+
+log = logging.getLogger("memroute.pipeline")
+
+
+def default_root() -> Path:
+    return Path(os.environ.get("MEMROUTE_HOME") or Path.home() / ".memroute")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def usage_line(text: str, limit: int) -> str:
+    return f"{len(text):,}/{limit:,}"
+
+
+@dataclass
+class Ledgers:
+    """Both files of one user, parsed, plus what was on disk."""
+
+    profile: UserProfile
+    log: MemoryLog
+    texts: LedgerTexts
+    user_refused: str | None = None  # why USER.md may not be rewritten (does not round-trip)
+    memory_refused: str | None = None
+
+
+class MemoryPipeline:
+    def __init__(
+        self,
+        root: str | Path | None = None,
+        *,
+        engine: str | Engine | None = None,
+        model: Any = None,
+        api_base: str | None = None,
+        user_limit: int | None = None,
+        memory_limit: int | None = None,
+        consolidate_at: float = 0.9,
+        guard_policy: guards.GuardPolicy | None = None,
+        cache_dir: str | Path | None = None,
+        classify_model: str | None = None,
+        consolidate_model: str | None = None,
+    ) -> None:
+        self.root = Path(root) if root is not None else default_root()
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = make_engine(
+            engine,
+            model=model,
+            api_base=api_base,
+            cache_dir=Path(cache_dir) if cache_dir else None,
+            classify_model=classify_model,
+            consolidate_model=consolidate_model,
+        )
+        self.user_limit = user_limit or DEFAULT_USER_LIMIT
+        self.memory_limit = memory_limit or DEFAULT_MEMORY_LIMIT
+        self.consolidate_at = consolidate_at
+        self.guard_policy = guard_policy or guards.GuardPolicy()
+        self.store = Store(self.root)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> MemoryPipeline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- the main job -------------------------------------------------------------------
+
+    def process_turn(
+        self,
+        user_id: str,
+        messages: Any,
+        timestamp: datetime | str | None = None,
+        conversation_id: str | None = None,
+        turn_id: str | None = None,
+    ) -> TurnResult:
+        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
+        udir = UserDir(self.root, user_id)
+        if self.store.turn_status(user_id, turn.turn_id) == "done":
+            return self._already_done(turn)
+        current = self._load(udir)
+        try:
+            classification = self.engine.classify(turn, current.profile.render(), current.log.render())
+        except Exception as e:
+            return self._fail(turn, e, Usage())
+        return self._apply(turn, udir, classification)
+
+    async def aprocess_turn(
+        self,
+        user_id: str,
+        messages: Any,
+        timestamp: datetime | str | None = None,
+        conversation_id: str | None = None,
+        turn_id: str | None = None,
+    ) -> TurnResult:
+        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
+        udir = UserDir(self.root, user_id)
+        if self.store.turn_status(user_id, turn.turn_id) == "done":
+            return self._already_done(turn)
+        current = await asyncio.to_thread(self._load, udir)
+        try:
+            classification = await aclassify(self.engine, turn, current.profile.render(), current.log.render())
+        except Exception as e:
+            return await asyncio.to_thread(self._fail, turn, e, Usage())
+        return await asyncio.to_thread(self._apply, turn, udir, classification)
+
+    def retry(self, user_id: str | None = None) -> list[TurnResult]:
+        """Run failed turns again, oldest first (their payloads were stored redacted)."""
+        results = []
+        for failed in self.store.failed_turns(user_id):
+            payload = failed["payload"] or {}
+            results.append(
+                self.process_turn(
+                    failed["user_id"],
+                    payload.get("messages"),
+                    timestamp=payload.get("timestamp"),
+                    conversation_id=payload.get("conversation_id"),
+                    turn_id=failed["turn_id"],
+                )
+            )
+        return results
+
+    def _already_done(self, turn: Turn) -> TurnResult:
+        return TurnResult(
+            user_id=turn.user_id,
+            turn_id=turn.turn_id,
+            conversation_id=turn.conversation_id,
+            decisions=[],
+            usage=Usage(),
+            engine=self.engine.name,
+            model=_model_name(self.engine),
+            status="duplicate_turn",
+        )
+
+    def _apply(self, turn: Turn, udir: UserDir, classification: Classification) -> TurnResult:
+        decisions = guards.guard_decisions(classification.decisions, turn.user_text, self.guard_policy)
+        usage_parts: list[Usage] = [classification.usage]
+        with udir.lock(recover=self._committed(turn.user_id)):
+            if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
+                return self._already_done(turn)
+            current = self._load(udir)
+            try:
+                written = apply_decisions(
+                    decisions,
+                    current.profile,
+                    current.log,
+                    user_limit=self.user_limit,
+                    memory_limit=self.memory_limit,
+                    consolidate=self._consolidator(turn, usage_parts) if current.memory_refused is None else None,
+                    consolidate_at=self.consolidate_at,
+                )
+            except ConsolidationError as e:
+                return self._fail(turn, e, _total(usage_parts))
+            _refuse_unsafe_rewrites(written, current)
+            usage = _total(usage_parts)
+            files = self._changed_files(current, written)
+            ts = _now()
+
+            def store_commit() -> None:
+                with self.store.transaction() as conn:
+                    self.store.add_decisions(
+                        conn,
+                        user_id=turn.user_id,
+                        turn_id=turn.turn_id,
+                        conversation_id=turn.conversation_id,
+                        decisions=written.decisions,
+                        engine=classification.engine,
+                        model=classification.model,
+                        prompt_version=classification.prompt_version,
+                        usage=usage,
+                        ts=ts,
+                    )
+                    self._record(conn, turn.user_id, turn.turn_id, turn.conversation_id, written, classification, ts)
+                    self.store.mark_turn(
+                        conn,
+                        user_id=turn.user_id,
+                        turn_id=turn.turn_id,
+                        conversation_id=turn.conversation_id,
+                        status="done",
+                        ts=ts,
+                    )
+
+            udir.commit(turn.turn_id, files, store_commit)
+        return TurnResult(
+            user_id=turn.user_id,
+            turn_id=turn.turn_id,
+            conversation_id=turn.conversation_id,
+            decisions=written.decisions,
+            usage=usage,
+            engine=classification.engine,
+            model=classification.model,
+            prompt_version=classification.prompt_version,
+            user_changed=USER_FILE in files,
+            memory_changed=MEMORY_FILE in files,
+            consolidated=written.consolidated,
+        )
+
+    def _fail(self, turn: Turn, error: BaseException, usage: Usage) -> TurnResult:
+        message = f"{type(error).__name__}: {error}"
+        log.warning("turn %s of user %s failed: %s", turn.turn_id, turn.user_id, type(error).__name__)
+        with self.store.transaction() as conn:
+            self.store.mark_turn(
+                conn,
+                user_id=turn.user_id,
+                turn_id=turn.turn_id,
+                conversation_id=turn.conversation_id,
+                status="failed",
+                error=message,
+                payload=turn_payload(turn),
+                ts=_now(),
+            )
+        return TurnResult(
+            user_id=turn.user_id,
+            turn_id=turn.turn_id,
+            conversation_id=turn.conversation_id,
+            decisions=[],
+            usage=usage,
+            engine=self.engine.name,
+            model=_model_name(self.engine),
+            status="failed",
+            error=guards.redact(message),
+        )
+
+    def _consolidator(self, turn: Turn, usage_parts: list[Usage]) -> Callable[[MemoryLog], tuple[list[Change], list[Change]]]:
+        def run(memory: MemoryLog) -> tuple[list[Change], list[Change]]:
+            return consolidate_log(
+                memory, self.engine, memory_limit=self.memory_limit, today=turn.today, usage_sink=usage_parts
+            )
+
+        return run
+
+    # ---- shared helpers for every write path --------------------------------------------
+
+    def _committed(self, user_id: str) -> Callable[[str], bool]:
+        return lambda turn_id: self.store.turn_status(user_id, turn_id) == "done"
+
+    def _load(self, udir: UserDir) -> Ledgers:
+        texts = udir.read()
+        user_text = texts.user if texts.user is not None else empty_user_md()
+        memory_text = texts.memory if texts.memory is not None else empty_memory_md()
+        profile = UserProfile.parse(user_text)
+        memory = MemoryLog.parse(memory_text)
+        current = Ledgers(profile=profile, log=memory, texts=texts)
+        if texts.user_raw is not None and not profile.round_trips:
+            bak = udir.backup(udir.user_path, texts.user_raw)
+            current.user_refused = f"{USER_FILE} does not round-trip; left as is (copy at {bak.name}); fix it by hand"
+        if texts.memory_raw is not None and not memory.round_trips:
+            bak = udir.backup(udir.memory_path, texts.memory_raw)
+            current.memory_refused = f"{MEMORY_FILE} does not round-trip; left as is (copy at {bak.name}); fix it by hand"
+        return current
+
+    def _changed_files(self, current: Ledgers, written: WriteResult) -> dict[str, str]:
+        files: dict[str, str] = {}
+        new_user = written.profile.render()
+        if current.user_refused is None and new_user != (current.texts.user or ""):
+            if current.texts.user is not None or written.profile.fields():
+                files[USER_FILE] = new_user
+        new_memory = written.log.render()
+        if current.memory_refused is None and new_memory != (current.texts.memory or ""):
+            if current.texts.memory is not None or written.log.entries:
+                files[MEMORY_FILE] = new_memory
+        return files
+
+    def _record(
+        self,
+        conn: Any,
+        user_id: str,
+        turn_id: str,
+        conversation_id: str | None,
+        written: WriteResult,
+        source: Classification | None,
+        ts: str,
+    ) -> None:
+        engine = source.engine if source else "manual"
+        model = source.model if source else None
+        prompt_version = source.prompt_version if source else None
+        for c in written.changes:
+            self.store.add_change(
+                conn,
+                user_id=user_id,
+                target=c.target,
+                op=c.op,
+                key=c.key,
+                old=c.old,
+                new=c.new,
+                why=c.why,
+                turn_id=turn_id,
+                conversation_id=conversation_id,
+                quote=c.quote,
+                engine=engine,
+                model=model,
+                prompt_version=prompt_version,
+                ts=ts,
+            )
+        for a in written.archive:
+            text = f"{a.key}: {a.old}" if a.key and a.old else (a.old or "")
+            self.store.add_archive(conn, user_id=user_id, target=a.target, text=text, why=a.why, ts=ts, turn_id=turn_id)
+
+    # ---- reading ------------------------------------------------------------------------
+
+    def show(self, user_id: str) -> dict[str, Any]:
+        current = self._load(UserDir(self.root, user_id))
+        user_text, memory_text = current.profile.render(), current.log.render()
+        return {
+            "user_id": user_id,
+            "user_md": user_text,
+            "memory_md": memory_text,
+            "user_usage": usage_line(user_text, self.user_limit),
+            "memory_usage": usage_line(memory_text, self.memory_limit),
+            "entry_count": len(current.log.entries),
+            "field_count": len(current.profile.fields()),
+        }
+
+    def context(self, user_id: str) -> str:
+        """The block a chat app puts in its system prompt at session start: USER, then MEMORY.
+
+        It is a snapshot: keep the string for the whole session. Lines that the guards would
+        block (for example a poisoned hand edit) are shown as blocked, and kept in the file.
+        """
+        shown = self.show(user_id)
+        parts = []
+        for title, text, usage in (
+            ("USER PROFILE", shown["user_md"], shown["user_usage"]),
+            ("MEMORY", shown["memory_md"], shown["memory_usage"]),
+        ):
+            lines = text.splitlines()
+            for number, rule in guards.scan_for_prompt(text):
+                if 0 <= number < len(lines):
+                    lines[number] = f"[blocked by memroute: {rule}]"
+            parts.append(f"══ {title} [{usage} chars] ══\n" + "\n".join(lines).strip())
+        return "\n\n".join(parts) + "\n"
+
+    def history(self, user_id: str) -> list[dict[str, Any]]:
+        UserDir(self.root, user_id)  # validates the id
+        return self.store.history(user_id)
+
+    def recall(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
+        """Full-text search over both files (current lines) and the archive of what left them."""
+        current = self._load(UserDir(self.root, user_id))
+        terms = [t for t in query.lower().split() if t]
+        hits: list[dict[str, Any]] = []
+        for source, text in (("USER.md", current.profile.render()), ("MEMORY.md", current.log.render())):
+            for line in text.splitlines():
+                lowered = line.lower()
+                if line.startswith("- ") and terms and all(t in lowered for t in terms):
+                    hits.append({"source": source, "text": line[2:]})
+        for row in self.store.recall_archive(user_id, query, k=k):
+            hits.append({"source": "archive", **row})
+        return hits[:k]
+
+    # ---- direct edits (Hermes-style tool), consolidation on demand, import/export --------
+
+    def tool(
+        self,
+        user_id: str,
+        action: str,
+        target: str,
+        content: str | None = None,
+        old_text: str | None = None,
+        section: str | None = None,
+    ) -> dict[str, Any]:
+        from pipeline.tool import run_tool
+
+        return run_tool(self, user_id, action, target, content=content, old_text=old_text, section=section)
+
+    def consolidate(self, user_id: str) -> dict[str, Any]:
+        udir = UserDir(self.root, user_id)
+        turn_id = f"consolidate-{uuid.uuid4().hex[:12]}"
+        usage_parts: list[Usage] = []
+        with udir.lock(recover=self._committed(user_id)):
+            current = self._load(udir)
+            if current.memory_refused:
+                raise ConsolidationError(current.memory_refused)
+            before = current.log.render()
+            changes, archive = consolidate_log(
+                current.log,
+                self.engine,
+                memory_limit=self.memory_limit,
+                today=datetime.now(timezone.utc).date(),
+                usage_sink=usage_parts,
+            )
+            written = WriteResult(profile=current.profile, log=current.log, changes=changes, archive=archive)
+            self.commit_manual(udir, turn_id, {MEMORY_FILE: current.log.render()}, written)
+        after = current.log.render()
+        return {
+            "success": True,
+            "before": usage_line(before, self.memory_limit),
+            "after": usage_line(after, self.memory_limit),
+            "entry_count": len(current.log.entries),
+            "archived": len(archive),
+        }
+
+    def commit_manual(self, udir: UserDir, turn_id: str, files: dict[str, str], written: WriteResult) -> None:
+        """Commit a change that did not come from a chat turn (tool, consolidate, import). Call under lock."""
+        ts = _now()
+
+        def store_commit() -> None:
+            with self.store.transaction() as conn:
+                self._record(conn, udir.user_id, turn_id, None, written, None, ts)
+                self.store.mark_turn(
+                    conn, user_id=udir.user_id, turn_id=turn_id, conversation_id=None, status="done", ts=ts
+                )
+
+        udir.commit(turn_id, files, store_commit)
+
+
+def _refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
+    """A file that does not round-trip is never rewritten: mark the decisions that would have."""
+    for d in written.decisions:
+        if d.outcome != "written":
+            continue
+        refusal = current.user_refused if d.route == "user" else current.memory_refused
+        if refusal:
+            d.outcome = f"refused: {refusal}"
+    if current.user_refused:
+        written.changes = [c for c in written.changes if c.target != "user"]
+        written.archive = [c for c in written.archive if c.target != "user"]
+    if current.memory_refused:
+        written.changes = [c for c in written.changes if c.target != "memory"]
+        written.archive = [c for c in written.archive if c.target != "memory"]
+
+
+def _total(parts: list[Usage]) -> Usage:
+    total = Usage()
+    for part in parts:
+        total = total + part
+    return total
+
+
+def _model_name(engine: Engine) -> str | None:
+    model = getattr(engine, "model", None)
+    return model if isinstance(model, str) or model is None else type(model).__name__
+
+
+__all__ = ["MemoryPipeline", "Decision", "default_root"]

@@ -1,0 +1,45 @@
+"""Hybrid: the offline engine is a cheap gate in front of the LLM.
+
+A turn in which the offline engine finds nothing memorable (every statement a skip) costs no
+model call; every other turn goes to the LLM engine, which makes the final decisions.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pipeline.engines.base import Engine, aclassify
+from pipeline.engines.offline import OfflineEngine
+from pipeline.types import Classification, ConsolidationPlan, MemoryItem, Turn
+
+
+class HybridEngine:
+    name = "hybrid"
+
+    def __init__(self, llm: Engine, gate: Engine | None = None) -> None:
+        self.llm = llm
+        self.gate = gate or OfflineEngine()
+        self.model = llm.model
+
+    def _gated(self, turn: Turn, user_md: str, memory_md: str) -> Classification | None:
+        """The offline classification when it says the turn holds nothing memorable, else None."""
+        offline = self.gate.classify(turn, user_md, memory_md)
+        if all(d.route == "skip" for d in offline.decisions):
+            return offline.model_copy(update={"engine": self.name})
+        return None
+
+    def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        gated = self._gated(turn, user_md, memory_md)
+        if gated is not None:
+            return gated
+        return self.llm.classify(turn, user_md, memory_md).model_copy(update={"engine": self.name})
+
+    async def aclassify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        gated = self._gated(turn, user_md, memory_md)
+        if gated is not None:
+            return gated
+        result = await aclassify(self.llm, turn, user_md, memory_md)
+        return result.model_copy(update={"engine": self.name})
+
+    def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
+        return self.llm.consolidate(items, target_chars=target_chars, today=today)

@@ -1,0 +1,170 @@
+"""Stage 2: apply a turn's (already guarded) decisions to the two ledgers, deterministically.
+
+Works on parsed text models only; the caller commits the result. Each op is tried on its own
+and kept only if the file stays under its cap, so one oversized fact never blocks the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
+from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
+from pipeline.ledgers.user_md import UserProfile
+from pipeline.types import USER_SECTIONS, Decision
+
+
+@dataclass
+class Change:
+    """One line of history: what changed in which file, and why."""
+
+    target: str  # user | memory
+    op: str  # upsert | append | remove | replace | consolidate
+    key: str | None
+    old: str | None
+    new: str | None
+    why: str
+    quote: str | None = None
+
+
+@dataclass
+class WriteResult:
+    profile: UserProfile
+    log: MemoryLog
+    changes: list[Change] = field(default_factory=list)
+    archive: list[Change] = field(default_factory=list)  # values that left a file
+    decisions: list[Decision] = field(default_factory=list)
+    consolidated: bool = False
+
+
+# Rewrites MEMORY.md to make room: returns the changes/archive records it produced.
+Consolidator = Callable[[MemoryLog], tuple[list[Change], list[Change]]]
+
+
+def apply_decisions(
+    decisions: list[Decision],
+    profile: UserProfile,
+    log: MemoryLog,
+    *,
+    user_limit: int,
+    memory_limit: int,
+    consolidate: Consolidator | None = None,
+    consolidate_at: float = 0.9,
+) -> WriteResult:
+    result = WriteResult(profile=profile, log=log)
+    for decision in decisions:
+        d = decision.model_copy()
+        if d.route == "user" and d.op == "upsert":
+            d.outcome = _upsert(result, d, user_limit)
+        elif d.route == "user" and d.op == "remove":
+            d.outcome = _forget_field(result, d)
+        elif d.route == "memory" and d.op == "append":
+            d.outcome = _append(result, d, memory_limit, consolidate)
+        elif d.route == "memory" and d.op == "remove":
+            d.outcome = _forget_entry(result, d)
+        elif d.route == "skip":
+            d.outcome = d.outcome or "skipped"
+        else:
+            d.outcome = f"ignored: route {d.route} with op {d.op}"
+        result.decisions.append(d)
+    if consolidate is not None and len(result.log.render()) >= consolidate_at * memory_limit:
+        _run_consolidation(result, consolidate)
+    return result
+
+
+def _upsert(result: WriteResult, d: Decision, limit: int) -> str:
+    if not d.key or d.value is None or not d.value.strip():
+        return "ignored: no key or value"
+    section = d.section if d.section in USER_SECTIONS else "Identity"
+    existing = result.profile.get(d.key)
+    if existing is not None and existing.value.strip() == d.value.strip():
+        return "unchanged"
+    before = result.profile.render()
+    try:
+        old = result.profile.upsert(section, d.key, d.value.strip())
+    except LedgerError as e:
+        return f"refused: {e}"
+    after = result.profile.render()
+    if len(after) > limit:
+        result.profile = UserProfile.parse(before)
+        return f"over_cap: user profile at {len(before):,}/{limit:,} chars"
+    key = existing.key if existing is not None and existing.key else d.key
+    result.changes.append(Change("user", "upsert", key, old, d.value.strip(), d.detail or "profile fact", d.quote))
+    if old is not None:
+        result.archive.append(Change("user", "overwritten", key, old, None, f"overwritten by: {d.value.strip()}"))
+    return "written"
+
+
+def _forget_field(result: WriteResult, d: Decision) -> str:
+    if not d.match:
+        return "not_found"
+    target = result.profile.get(d.match)
+    if target is None:
+        # "forget that I use Vue": match a unique field by its value instead of its key.
+        hits = [f for f in result.profile.fields() if d.match.lower() in f.value.lower()]
+        if len(hits) != 1:
+            return "not_found" if not hits else "ambiguous"
+        target = hits[0]
+    label = target.key if target.key else target.value
+    old = result.profile.remove(target.key) if target.key else result.profile.remove_entry(target.value)
+    result.changes.append(Change("user", "remove", label, old, None, d.detail or "forget requested", d.quote))
+    result.archive.append(Change("user", "removed", label, old, None, "forgotten at the user's request"))
+    return "written"
+
+
+def _append(result: WriteResult, d: Decision, limit: int, consolidate: Consolidator | None) -> str:
+    text = (d.entry or "").strip()
+    if not text:
+        return "ignored: empty entry"
+    entry = MemoryEntry(text=text, date=d.date, topic=d.topic)
+    if result.log.has_duplicate(entry):
+        return "duplicate"
+    try:
+        _append_within_cap(result.log, entry, limit)
+    except CapExceeded:
+        if consolidate is None:
+            return f"over_cap: memory at {len(result.log.render()):,}/{limit:,} chars"
+        _run_consolidation(result, consolidate)
+        try:
+            _append_within_cap(result.log, entry, limit)
+        except CapExceeded:
+            return f"over_cap: memory at {len(result.log.render()):,}/{limit:,} chars after consolidation"
+    except LedgerError as e:
+        return f"refused: {e}"
+    result.changes.append(Change("memory", "append", None, None, entry.line()[2:], d.detail or "memory entry", d.quote))
+    return "written"
+
+
+def _append_within_cap(log: MemoryLog, entry: MemoryEntry, limit: int) -> None:
+    before = log.render()
+    log.append(entry)
+    after = log.render()
+    if len(after) > limit:
+        log.set_entries(log.entries[:-1])
+        raise CapExceeded(
+            target="memory",
+            current=len(before),
+            limit=limit,
+            adding=len(after) - len(before),
+            current_entries=[e.line()[2:] for e in log.entries],
+        )
+
+
+def _forget_entry(result: WriteResult, d: Decision) -> str:
+    if not d.match:
+        return "not_found"
+    try:
+        old = result.log.remove(d.match)
+    except MatchError as e:
+        return "ambiguous" if "several" in str(e).lower() else "not_found"
+    result.changes.append(Change("memory", "remove", None, old.line()[2:], None, d.detail or "forget requested", d.quote))
+    result.archive.append(Change("memory", "removed", None, old.line()[2:], None, "forgotten at the user's request"))
+    return "written"
+
+
+def _run_consolidation(result: WriteResult, consolidate: Consolidator) -> None:
+    changes, archive = consolidate(result.log)
+    result.changes.extend(changes)
+    result.archive.extend(archive)
+    result.consolidated = True

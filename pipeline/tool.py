@@ -1,0 +1,174 @@
+"""`memroute tool` and Hermes import/export: direct edits that go through the same guards,
+caps, lock and commit as chat turns."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pipeline import guards
+from pipeline.ledgers import hermes
+from pipeline.ledgers.errors import CapExceeded, LedgerError
+from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
+from pipeline.ledgers.user_md import UserProfile
+from pipeline.stages.write import Change, WriteResult
+from pipeline.userdir import MEMORY_FILE, USER_FILE, UserDir
+
+if TYPE_CHECKING:
+    from pipeline.core import MemoryPipeline
+
+ACTIONS = ("add", "replace", "remove")
+TARGETS = ("user", "memory")
+
+
+class ToolUsageError(ValueError):
+    """A tool call whose words are off (unknown action/target, missing content): exit code 2."""
+
+
+def _entry_from_text(content: str) -> MemoryEntry:
+    """Parse "[2026-07-30] topic: text" (date optional; today's date when absent)."""
+    parsed = MemoryLog.parse("# MEMORY\n\n- " + content.strip() + "\n").entries
+    if len(parsed) != 1:
+        raise LedgerError("memory content must be a single entry on one line")
+    entry = parsed[0]
+    if entry.date is None:
+        entry.date = datetime.now(timezone.utc).date().isoformat()
+    return entry
+
+
+def run_tool(
+    pipe: MemoryPipeline,
+    user_id: str,
+    action: str,
+    target: str,
+    *,
+    content: str | None = None,
+    old_text: str | None = None,
+    section: str | None = None,
+) -> dict[str, Any]:
+    if action not in ACTIONS:
+        raise ToolUsageError(f"unknown action {action!r}: choose one of {', '.join(ACTIONS)}")
+    if target not in TARGETS:
+        raise ToolUsageError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
+    if action in ("add", "replace") and not (content and content.strip()):
+        raise ToolUsageError(f"--content is required for {action}")
+    if action in ("replace", "remove") and not (old_text and old_text.strip()):
+        raise ToolUsageError(f"--old-text is required for {action}")
+    if content is not None:
+        verdict = guards.check_text(content, turn_text=content, policy=pipe.guard_policy)
+        if not verdict.allowed:
+            return {"success": False, "error": f"blocked ({verdict.rule}): {verdict.message}", "target": target}
+
+    udir = UserDir(pipe.root, user_id)
+    limit = pipe.user_limit if target == "user" else pipe.memory_limit
+    name = USER_FILE if target == "user" else MEMORY_FILE
+    with udir.lock(recover=pipe._committed(user_id)):
+        current = pipe._load(udir)
+        refused = current.user_refused if target == "user" else current.memory_refused
+        if refused and action in ("replace", "remove"):
+            return {"success": False, "error": refused, "target": target}
+        model: UserProfile | MemoryLog = current.profile if target == "user" else current.log
+        before = model.render()
+        entries_before = _entries(model)
+        try:
+            old = _apply(model, action, content, old_text, section)
+        except CapExceeded as e:
+            return e.payload()
+        except LedgerError as e:
+            return {"success": False, "error": str(e), "current_entries": entries_before, "target": target}
+        after = model.render()
+        if len(after) > limit:
+            return CapExceeded(
+                target=target,
+                current=len(before),
+                limit=limit,
+                adding=len(after) - len(before),
+                current_entries=entries_before,
+            ).payload()
+        written = WriteResult(profile=current.profile, log=current.log)
+        written.changes.append(Change(target, action, None, old, content, "memroute tool", None))
+        if old is not None:
+            written.archive.append(Change(target, "replaced" if action == "replace" else "removed", None, old, None, f"tool {action}"))
+        if after != before:
+            pipe.commit_manual(udir, f"tool-{uuid.uuid4().hex[:12]}", {name: after}, written)
+    return {
+        "success": True,
+        "target": target,
+        "usage": f"{len(after):,}/{limit:,}",
+        "entry_count": len(_entries(model)),
+        "message": {"add": "Entry added.", "replace": "Entry replaced.", "remove": "Entry removed."}[action],
+    }
+
+
+def _entries(model: UserProfile | MemoryLog) -> list[str]:
+    if isinstance(model, UserProfile):
+        return model.entries()
+    return [e.line()[2:] for e in model.entries]
+
+
+def _apply(
+    model: UserProfile | MemoryLog, action: str, content: str | None, old_text: str | None, section: str | None
+) -> str | None:
+    if isinstance(model, UserProfile):
+        if action == "add":
+            model.add_entry(content or "", section=section)
+            return None
+        if action == "replace":
+            return model.replace_entry(old_text or "", content or "")
+        return model.remove_entry(old_text or "")
+    if action == "add":
+        model.append(_entry_from_text(content or ""))
+        return None
+    if action == "replace":
+        return model.replace(old_text or "", _entry_from_text(content or "")).line()[2:]
+    return model.remove(old_text or "").line()[2:]
+
+
+def import_hermes(pipe: MemoryPipeline, source: Path, user_id: str) -> dict[str, Any]:
+    """Import a Hermes store (DIR/memories/{USER,MEMORY}.md). What does not fit or is blocked is reported."""
+    user_entries, memory_entries = hermes.read_hermes(source)
+    blocked: list[dict[str, str]] = []
+    safe_user, safe_memory = [], []
+    for bucket, entries in ((safe_user, user_entries), (safe_memory, memory_entries)):
+        for entry in entries:
+            verdict = guards.check_text(entry.replace("\n", " "), turn_text="", policy=pipe.guard_policy)
+            if verdict.allowed:
+                bucket.append(entry)
+            else:
+                blocked.append({"entry": guards.redact(entry), "rule": verdict.rule or ""})
+    udir = UserDir(pipe.root, user_id)
+    with udir.lock(recover=pipe._committed(user_id)):
+        current = pipe._load(udir)
+        if current.user_refused or current.memory_refused:
+            raise LedgerError(current.user_refused or current.memory_refused or "")
+        profile, user_left = hermes.profile_from_entries(safe_user, limit=pipe.user_limit, base=current.profile)
+        memory, memory_left = hermes.log_from_entries(safe_memory, limit=pipe.memory_limit, base=current.log)
+        written = WriteResult(profile=profile, log=memory)
+        files = {}
+        if profile.render() != current.texts.user:
+            files[USER_FILE] = profile.render()
+            written.changes.append(Change("user", "import", None, None, f"{len(safe_user) - len(user_left)} entries", "import-hermes"))
+        if memory.render() != current.texts.memory:
+            files[MEMORY_FILE] = memory.render()
+            written.changes.append(Change("memory", "import", None, None, f"{len(safe_memory) - len(memory_left)} entries", "import-hermes"))
+        if files:
+            pipe.commit_manual(udir, f"import-{uuid.uuid4().hex[:12]}", files, written)
+    return {
+        "success": not (user_left or memory_left or blocked),
+        "imported_user": len(safe_user) - len(user_left),
+        "imported_memory": len(safe_memory) - len(memory_left),
+        "did_not_fit": {"user": user_left, "memory": memory_left},
+        "blocked": blocked,
+        "user_usage": f"{len(profile.render()):,}/{pipe.user_limit:,}",
+        "memory_usage": f"{len(memory.render()):,}/{pipe.memory_limit:,}",
+    }
+
+
+def export_hermes(pipe: MemoryPipeline, user_id: str, out: Path) -> dict[str, Any]:
+    current = pipe._load(UserDir(pipe.root, user_id))
+    user_entries = current.profile.entries()
+    memory_entries = [e.line()[2:] for e in current.log.entries]
+    hermes.write_hermes(out, user_entries, memory_entries)
+    return {"success": True, "out": str(out), "user_entries": len(user_entries), "memory_entries": len(memory_entries)}

@@ -1,0 +1,89 @@
+"""Turning what callers hand us (OpenAI-style message lists) into a Turn."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from pipeline.types import Message, Turn
+
+
+class BadTurn(ValueError):
+    """Messages or a timestamp that cannot be a turn; the message says what is wrong."""
+
+
+def parse_timestamp(value: datetime | str | None) -> datetime:
+    if value is None:
+        return datetime.now(timezone.utc)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.endswith("Z"):
+            text = text[:-1] + "+00:00"
+        try:
+            value = datetime.fromisoformat(text)
+        except ValueError:
+            raise BadTurn(f"invalid timestamp {value!r}: use ISO 8601, e.g. 2026-07-30T09:00:00Z") from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value
+
+
+def parse_messages(messages: Any) -> list[Message]:
+    if not isinstance(messages, list) or not messages:
+        raise BadTurn("messages must be a non-empty list of {role, content} objects")
+    parsed: list[Message] = []
+    for i, m in enumerate(messages):
+        if isinstance(m, Message):
+            parsed.append(m)
+            continue
+        if not isinstance(m, dict) or not isinstance(m.get("role"), str) or not isinstance(m.get("content"), str):
+            raise BadTurn(f"message {i} must be an object with string 'role' and 'content'")
+        ts = m.get("timestamp")
+        parsed.append(Message(role=m["role"], content=m["content"], timestamp=parse_timestamp(ts) if ts else None))
+    return parsed
+
+
+def build_turn(
+    user_id: str,
+    messages: Any,
+    *,
+    timestamp: datetime | str | None = None,
+    conversation_id: str | None = None,
+    turn_id: str | None = None,
+) -> Turn:
+    """The last user message and what follows it is the turn; earlier messages are context."""
+    parsed = parse_messages(messages)
+    user_positions = [i for i, m in enumerate(parsed) if m.role == "user"]
+    if not user_positions:
+        raise BadTurn("messages hold no user message")
+    start = user_positions[-1]
+    turn_messages, history = parsed[start:], parsed[:start]
+    when = parse_timestamp(timestamp if timestamp is not None else turn_messages[0].timestamp)
+    if turn_id is None:
+        # Deterministic, so a resubmitted turn is recognised and never applied twice.
+        digest = hashlib.sha256(
+            json.dumps(
+                [conversation_id, when.isoformat(), [(m.role, m.content) for m in turn_messages]],
+                ensure_ascii=False,
+            ).encode("utf-8")
+        ).hexdigest()
+        turn_id = "t-" + digest[:20]
+    return Turn(
+        user_id=user_id,
+        turn_id=turn_id,
+        timestamp=when,
+        messages=turn_messages,
+        history=history,
+        conversation_id=conversation_id,
+    )
+
+
+def turn_payload(turn: Turn) -> dict[str, Any]:
+    """What a failed turn keeps for `memroute retry` (the store redacts it before it lands)."""
+    return {
+        "messages": [{"role": m.role, "content": m.content} for m in [*turn.history, *turn.messages]],
+        "timestamp": turn.timestamp.isoformat(),
+        "conversation_id": turn.conversation_id,
+    }

@@ -1,0 +1,187 @@
+"""One user's folder: id validation, the cross-process lock, and crash-safe commits.
+
+A commit writes both ledger files and the store's records as one unit (Hermes-style: lock,
+re-read under the lock, temp file, fsync, rename), with the store as the commit point:
+
+1. under the lock, write the new files to hidden temp files and fsync them;
+2. write a journal naming the turn id and the temp files, fsync it;
+3. commit the store transaction, which marks the turn done;
+4. rename the temps over USER.md / MEMORY.md, fsync the folder, delete the journal.
+
+A process killed anywhere leaves either the old files or the new ones. The next writer (under
+the lock) finds the journal and rolls forward if the store says the turn is done, else rolls
+back by deleting the temps. Readers never see a torn file because renames are atomic.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+USER_FILE = "USER.md"
+MEMORY_FILE = "MEMORY.md"
+MAX_USER_ID_LENGTH = 128
+_USER_ID = re.compile(r"^[\w@+\-][\w.@+\-]*$")
+_JOURNAL_PREFIX = ".commit-"
+_TEMP_SUFFIX = ".tmp"
+
+
+class InvalidUserId(ValueError):
+    """A user id that is empty, too long, or could escape the root."""
+
+
+def validate_user_id(user_id: str) -> str:
+    if not isinstance(user_id, str) or not user_id:
+        raise InvalidUserId("invalid user id: it must be a non-empty string")
+    if len(user_id) > MAX_USER_ID_LENGTH:
+        raise InvalidUserId(f"invalid user id: longer than {MAX_USER_ID_LENGTH} characters")
+    if "\x00" in user_id or "/" in user_id or "\\" in user_id or ".." in user_id or os.path.isabs(user_id):
+        raise InvalidUserId(f"invalid user id {user_id!r}: it could escape the root")
+    if not _USER_ID.match(user_id):
+        raise InvalidUserId(f"invalid user id {user_id!r}: use letters, digits and . _ - @ + (not starting with '.')")
+    return user_id
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_durably(path: Path, data: bytes) -> None:
+    with open(path, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+@dataclass
+class LedgerTexts:
+    """The two files as read; `None` when the file does not exist yet."""
+
+    user: str | None
+    memory: str | None
+    user_raw: bytes | None
+    memory_raw: bytes | None
+
+
+class UnreadableFile(Exception):
+    """A ledger file that is not valid UTF-8: it is backed up and never overwritten."""
+
+
+class UserDir:
+    def __init__(self, root: Path, user_id: str) -> None:
+        self.user_id = validate_user_id(user_id)
+        self.root = root
+        self.path = root / self.user_id
+        # Belt and braces: the id check above should make this impossible.
+        if self.path.resolve().parent != root.resolve():
+            raise InvalidUserId(f"invalid user id {user_id!r}: it could escape the root")
+
+    @property
+    def user_path(self) -> Path:
+        return self.path / USER_FILE
+
+    @property
+    def memory_path(self) -> Path:
+        return self.path / MEMORY_FILE
+
+    def read(self) -> LedgerTexts:
+        user_raw = self.user_path.read_bytes() if self.user_path.exists() else None
+        memory_raw = self.memory_path.read_bytes() if self.memory_path.exists() else None
+        return LedgerTexts(
+            user=self._decode(self.user_path, user_raw),
+            memory=self._decode(self.memory_path, memory_raw),
+            user_raw=user_raw,
+            memory_raw=memory_raw,
+        )
+
+    def _decode(self, path: Path, raw: bytes | None) -> str | None:
+        if raw is None:
+            return None
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            self.backup(path, raw)
+            raise UnreadableFile(
+                f"{path} is not valid UTF-8 (byte {e.start}); left as is, copy kept at {path.name}.bak"
+            ) from None
+
+    def backup(self, path: Path, raw: bytes) -> Path:
+        """Keep a .bak copy of a file we refuse to rewrite blindly (the first copy wins)."""
+        bak = path.with_name(path.name + ".bak")
+        if not bak.exists():
+            _write_durably(bak, raw)
+        return bak
+
+    @contextlib.contextmanager
+    def lock(self, recover: Callable[[str], bool] | None = None) -> Iterator[None]:
+        """Exclusive per-user lock across processes and threads (flock on a fresh fd each time).
+
+        `recover(turn_id)` says whether an interrupted commit reached the store; it is asked
+        for every journal left behind by a killed writer.
+        """
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._recover(recover)
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def _recover(self, committed: Callable[[str], bool] | None) -> None:
+        journals = sorted(self.path.glob(_JOURNAL_PREFIX + "*"))
+        for journal in journals:
+            try:
+                info = json.loads(journal.read_text("utf-8"))
+                roll_forward = committed is not None and committed(str(info["turn_id"]))
+                renames: dict[str, str] = info["renames"]
+            except (ValueError, KeyError, OSError):
+                roll_forward, renames = False, {}
+            for temp_name, final_name in renames.items():
+                temp = self.path / temp_name
+                if temp.exists():
+                    if roll_forward:
+                        os.replace(temp, self.path / final_name)
+                    else:
+                        temp.unlink()
+            journal.unlink(missing_ok=True)
+        # Temps with no journal come from a writer killed before step 2.
+        for temp in self.path.glob(".*" + _TEMP_SUFFIX):
+            temp.unlink(missing_ok=True)
+        if journals:
+            _fsync_dir(self.path)
+
+    def commit(self, turn_id: str, files: dict[str, str], store_commit: Callable[[], None]) -> None:
+        """Write `files` ({"USER.md": text, ...}) and the store records as one unit. Call under lock()."""
+        tx = uuid.uuid4().hex[:12]
+        renames: dict[str, str] = {}
+        for name, text in files.items():
+            temp_name = f".{name}.{tx}{_TEMP_SUFFIX}"
+            _write_durably(self.path / temp_name, text.encode("utf-8"))
+            renames[temp_name] = name
+        journal = self.path / f"{_JOURNAL_PREFIX}{tx}"
+        _write_durably(journal, json.dumps({"turn_id": turn_id, "renames": renames}).encode("utf-8"))
+        _fsync_dir(self.path)
+        try:
+            store_commit()
+        except BaseException:
+            for temp_name in renames:
+                (self.path / temp_name).unlink(missing_ok=True)
+            journal.unlink(missing_ok=True)
+            raise
+        for temp_name, final_name in renames.items():
+            os.replace(self.path / temp_name, self.path / final_name)
+        _fsync_dir(self.path)
+        journal.unlink(missing_ok=True)
