@@ -26,7 +26,11 @@ LANGS = {"en", "id", "zh", "th"}
 USER_CAP, MEMORY_CAP = 1375, 2200
 CASE_KEYS = {"id", "lang", "timestamp", "history", "messages", "initial", "expect", "tags"}
 LIST_KEYS = {
-    "user_md_contains", "user_md_not_contains", "memory_md_contains", "memory_md_not_contains", "never_written",
+    "user_md_contains",
+    "user_md_not_contains",
+    "memory_md_contains",
+    "memory_md_not_contains",
+    "never_written",
 }
 EXPECT_KEYS = LIST_KEYS | {"route", "reason", "user_md_max_chars", "memory_md_max_chars"}
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -92,8 +96,9 @@ def test_ids_are_unique_across_all_suites() -> None:
 def test_every_case_has_the_contract_shape() -> None:
     errors = []
     for where, case in ALL:
-        def bad(msg: str, where: str = where) -> None:
-            errors.append(f"{where} {case.get('id')}: {msg}")
+
+        def bad(msg: str, where: str = where, cid: object = case.get("id")) -> None:
+            errors.append(f"{where} {cid}: {msg}")
 
         if not isinstance(case.get("id"), str) or not case["id"]:
             bad("missing id")
@@ -164,7 +169,9 @@ def test_expectations_are_consistent_with_the_route() -> None:
             before = initial.get(file, "").lower()
             for s in expect.get(f"{file}_contains", []):
                 if s.lower() not in before:
-                    errors.append(f"{where} {case['id']}: route {expect['route']} leaves {file} alone, yet expects {s!r}")
+                    errors.append(
+                        f"{where} {case['id']}: route {expect['route']} leaves {file} alone, yet expects {s!r}"
+                    )
         if expect.get("route") == "skip" and expect.get("reason") is None and "initial" not in case:
             # a skip without a reason is only meaningful as a duplicate of what the files hold, or filler
             if "filler" not in case.get("tags", []):
@@ -191,7 +198,8 @@ def test_near_cap_cases_start_near_the_cap_and_assert_it() -> None:
             continue
         initial, expect = case.get("initial", {}), case["expect"]
         near = [
-            key for key, cap in (("user_md", USER_CAP), ("memory_md", MEMORY_CAP))
+            key
+            for key, cap in (("user_md", USER_CAP), ("memory_md", MEMORY_CAP))
             if len(initial.get(key, "")) >= 0.9 * cap and f"{key}_max_chars" in expect
         ]
         if not near:
