@@ -246,6 +246,7 @@ class Store:
         self._migrations = list(MIGRATIONS if migrations is None else migrations)
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
+        self._inherited: list[Any] = []
         self._all_lock = threading.Lock()
         self._pid = os.getpid()
         self._closed = False
@@ -289,7 +290,9 @@ class Store:
         if self._closed:
             raise RuntimeError("Store is closed")
         if os.getpid() != self._pid:
-            # Forked child: the parent's connections are not ours to use or close.
+            # Forked child: the parent's connections are not ours to use, nor to close (closing one
+            # here could checkpoint or unlock under the parent), so keep them referenced, untouched.
+            self._inherited.append((self._local, self._all))
             self._local = threading.local()
             self._all = []
             self._all_lock = threading.Lock()
