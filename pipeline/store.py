@@ -350,11 +350,12 @@ class Store:
         self._local.depth = 1
         try:
             yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        else:
             conn.execute("COMMIT")
+        except BaseException:
+            # Some errors (disk full, a failed COMMIT) may already have ended the transaction.
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
         finally:
             self._local.depth = 0
 

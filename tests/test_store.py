@@ -145,6 +145,12 @@ def test_transaction_rolls_back_every_record_of_a_failed_turn(store: Store) -> N
     assert store.history("jasmin") == []
     assert store.archive("jasmin") == []
     assert store.turn_status("jasmin", "t1") is None
+    with pytest.raises(sqlite3.IntegrityError):  # an invalid target is refused by the schema
+        with store.transaction() as conn:
+            change(store, conn, "jasmin", target="elsewhere")
+    with store.transaction() as conn:  # and the store stays usable after both failures
+        change(store, conn, "jasmin")
+    assert len(store.history("jasmin")) == 1
 
 
 def test_nested_transaction_is_a_savepoint(store: Store) -> None:
