@@ -605,6 +605,22 @@ class Store:
             row["match"] = row.pop("match_text")
         return rows
 
+    def find_text(self, user_id: str, needle: str) -> list[str]:
+        """Where `needle` (case-insensitive) is stored for this user, as "table.column" names.
+
+        For leak checks (eval `never_written`): anything that should have been redacted or skipped.
+        """
+        wanted = needle.casefold()
+        found: list[str] = []
+        for table in ("turns", "history", "provenance", "archive", "decisions"):
+            for row in self.conn.execute(f"SELECT * FROM {table} WHERE user_id = ?", (user_id,)):
+                for column in row.keys():
+                    value = row[column]
+                    place = f"{table}.{column}"
+                    if isinstance(value, str) and wanted in value.casefold() and place not in found:
+                        found.append(place)
+        return found
+
     def usage_rows(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
         sql = "SELECT * FROM usage WHERE user_id = ?"
         params: list[Any] = [user_id]

@@ -360,6 +360,12 @@ def test_secrets_in_user_text_never_reach_the_database(tmp_path: Path) -> None:
     assert turn["payload"]["messages"][0]["role"] == "user" and turn["payload"]["n"] == 1
     assert SECRET not in turn["payload"]["messages"][0]["content"]
     assert SECRET not in turn["error"]
+    assert s.find_text("jasmin", SECRET) == [] and s.find_text("jasmin", EMAIL.upper()) == []
+    assert "provenance.quote" in s.find_text("jasmin", "i'm jasmin")
+    with s.transaction() as conn:  # a value the ledger held is kept verbatim, and the leak check sees it
+        change(s, conn, "jasmin", key="Work email", new="team@agent-demo.test", turn_id="t9")
+    assert s.find_text("jasmin", "TEAM@agent-demo.test") == ["history.new_value", "provenance.value"]
+    assert s.find_text("someone-else", "team@agent-demo.test") == []
     s.close()
     raw = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("memroute.db"))
     assert SECRET.encode() not in raw and EMAIL.encode() not in raw
