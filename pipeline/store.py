@@ -39,6 +39,7 @@ TARGETS = ("user", "memory")
 TURN_STATUSES = ("done", "failed", "pending")
 # The trigram tokenizer cannot match anything shorter than three characters.
 MIN_FTS_CHARS = 3
+MIN_SQLITE = (3, 34, 0)  # first release with the trigram tokenizer
 
 # Named migrations, applied in order, each once. Append new ones; never edit an applied one.
 MIGRATIONS: list[tuple[str, str]] = [
@@ -233,6 +234,11 @@ class Store:
         migrations: Sequence[tuple[str, str]] | None = None,
         busy_timeout_s: float = BUSY_TIMEOUT_S,
     ) -> None:
+        if sqlite3.sqlite_version_info < MIN_SQLITE:
+            raise RuntimeError(
+                f"memroute needs SQLite {'.'.join(map(str, MIN_SQLITE))}+ (FTS5 trigram tokenizer); "
+                f"this Python has SQLite {sqlite3.sqlite_version}"
+            )
         if redact is None:
             # Lazy: guards may import heavier things; fail closed if it is missing rather than store secrets.
             from pipeline.guards import redact as default_redact
