@@ -1,0 +1,266 @@
+"""MEMORY.md: a dated log, one "- [YYYY-MM-DD] topic: text" bullet per entry.
+
+Same approach as USER.md: lines the parser does not own, and entries nobody changed,
+render from their original text, so hand edits survive and canonical files round-trip.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date as _date
+from typing import Literal, TypeVar
+
+from pipeline.ledgers._text import (
+    bullet_body,
+    bullet_lines,
+    clean_entry_text,
+    is_blank,
+    join_text,
+    split_label,
+    split_text,
+    take_continuation,
+)
+from pipeline.ledgers.errors import LedgerError, MatchError, check_cap
+
+DEFAULT_MEMORY_LIMIT = 2200
+CONSOLIDATE_AT = 0.9
+HEADING = "# MEMORY"
+_DATED = re.compile(r"\[(\d{4}-\d{2}-\d{2})\] (.+)", re.DOTALL)
+_TRAILING_PUNCT = ".!?;,…。！？；，、"
+
+T = TypeVar("T")
+
+
+def empty_memory_md() -> str:
+    return HEADING + "\n"
+
+
+def needs_consolidation(text: str, limit: int, threshold: float = CONSOLIDATE_AT) -> bool:
+    """True once the file reaches `threshold` of its cap (90% by default)."""
+    return len(text) >= threshold * limit
+
+
+@dataclass
+class MemoryEntry:
+    text: str
+    date: str | None = None  # YYYY-MM-DD
+    topic: str | None = None  # a short label; see _text.is_label for what parses back as one
+
+    @classmethod
+    def parse(cls, body: str) -> MemoryEntry:
+        """An entry from its body (the bullet without "- "): "[2026-07-30] agent-demo: text"."""
+        day = None
+        dated = _DATED.fullmatch(body)
+        if dated:
+            day, body = dated.group(1), dated.group(2)
+        first, *rest = body.split("\n")
+        topic, first = split_label(first)
+        return cls(text="\n".join([first, *rest]), date=day, topic=topic)
+
+    def body(self) -> str:
+        """The entry as one string, as Hermes and current_entries show it: the line without "- "."""
+        prefix = f"[{self.date}] " if self.date else ""
+        topic = f"{self.topic}: " if self.topic else ""
+        return prefix + topic + self.text
+
+    def line(self) -> str:
+        """"- [2026-07-30] agent-demo: hero ..."; extra lines of a multi-line entry indented by two spaces."""
+        return "\n".join(bullet_lines(self.body()))
+
+
+def _clean(entry: MemoryEntry) -> MemoryEntry:
+    text = clean_entry_text(entry.text, "entry text")
+    day = entry.date.strip() if entry.date else None
+    if day:
+        try:
+            if _date.fromisoformat(day).isoformat() != day:
+                raise ValueError(day)
+        except ValueError:
+            raise LedgerError(f"invalid entry date {day!r}: use YYYY-MM-DD") from None
+    topic = " ".join(entry.topic.split()) if entry.topic else None
+    return MemoryEntry(text=text, date=day or None, topic=topic or None)
+
+
+def _dedup_key(entry: MemoryEntry) -> str:
+    text = f"{entry.topic}: {entry.text}" if entry.topic else entry.text
+    return " ".join(text.split()).casefold().rstrip(_TRAILING_PUNCT + " ")
+
+
+@dataclass
+class _Block:
+    kind: Literal["text", "entry"]
+    raw: list[str] | None  # original lines; None = render canonically
+    entry: MemoryEntry | None = field(default=None)
+
+    def lines(self) -> list[str]:
+        if self.raw is not None:
+            return self.raw
+        assert self.entry is not None
+        return bullet_lines(self.entry.body())
+
+    @property
+    def blank(self) -> bool:
+        return self.kind == "text" and all(is_blank(line) for line in self.lines())
+
+
+class MemoryLog:
+    """A parsed MEMORY.md. Every write checks `limit` and changes nothing when over it."""
+
+    def __init__(self, blocks: list[_Block], newline: str, final_newline: bool, had_bom: bool,
+                 round_trips: bool, limit: int | None) -> None:
+        self._blocks = blocks
+        self._newline = newline
+        self._final_newline = final_newline
+        self.had_bom = had_bom
+        self._round_trips = round_trips
+        self.limit = limit
+
+    @classmethod
+    def parse(cls, text: str, limit: int | None = DEFAULT_MEMORY_LIMIT) -> MemoryLog:
+        """Tolerant: never raises. `limit=None` disables the cap checks."""
+        split = split_text(text)
+        lines = split.lines
+        blocks: list[_Block] = []
+        i = 0
+        while i < len(lines):
+            body = bullet_body(lines[i])
+            if body is None:
+                blocks.append(_Block("text", [lines[i]]))
+                i += 1
+                continue
+            end = take_continuation(lines, i + 1)
+            full = "\n".join([body] + [cont[2:] for cont in lines[i + 1 : end]])
+            blocks.append(_Block("entry", lines[i:end], MemoryEntry.parse(full)))
+            i = end
+        log = cls(blocks, split.newline, split.final_newline, split.had_bom, True, limit)
+        original = text[1:] if split.had_bom else text
+        log._round_trips = not split.normalized and log.render() == original
+        return log
+
+    def render(self) -> str:
+        return join_text([line for b in self._blocks for line in b.lines()], self._newline, self._final_newline)
+
+    @property
+    def round_trips(self) -> bool:
+        return self._round_trips
+
+    # -- reading --------------------------------------------------------------------------
+    def _entry_blocks(self) -> list[_Block]:
+        return [b for b in self._blocks if b.kind == "entry"]
+
+    @property
+    def entries(self) -> list[MemoryEntry]:
+        """Copies of the entries, in file order (change them through the methods)."""
+        return [copy.copy(b.entry) for b in self._entry_blocks() if b.entry is not None]
+
+    def entry_strings(self) -> list[str]:
+        """Each entry's body ("[2026-07-30] topic: text"): current_entries and the Hermes export."""
+        return [b.entry.body() for b in self._entry_blocks() if b.entry is not None]
+
+    def find(self, match: str) -> int:
+        """Index of the entry: exact text first (body, "topic: text" or text), else a unique
+        case-insensitive substring of the body. MatchError (with current_entries) otherwise."""
+        entries = self.entries
+        bodies = [e.body() for e in entries]
+        wanted = (match or "").strip()
+        if not wanted:
+            raise MatchError("match is empty: give the exact entry or a unique part of it.", bodies)
+        for i, e in enumerate(entries):
+            if wanted in (bodies[i], e.text, f"{e.topic}: {e.text}" if e.topic else e.text):
+                return i
+        hits = [i for i, b in enumerate(bodies) if wanted.casefold() in b.casefold()]
+        if not hits:
+            raise MatchError(f"No entry matched '{wanted}'. Use the exact text of one of current_entries.", bodies)
+        if len({bodies[i] for i in hits}) > 1:
+            raise MatchError(f"{len(hits)} entries matched '{wanted}'. Be more specific.", bodies)
+        return hits[0]
+
+    def has_duplicate(self, entry: MemoryEntry) -> bool:
+        """Same text as an existing entry, ignoring case, whitespace, trailing punctuation and date."""
+        wanted = _dedup_key(entry)
+        return any(_dedup_key(e) == wanted for e in self.entries)
+
+    # -- guarded mutation -----------------------------------------------------------------
+    def _guarded(self, change: Callable[[], T], adding: int) -> T:
+        before_text, before_entries = self.render(), self.entry_strings()
+        saved = (copy.deepcopy(self._blocks), self._final_newline)
+        try:
+            result = change()
+            self._final_newline = True
+            after = self.render()
+            if self.limit is not None and after != before_text:
+                check_cap("memory", before_text, after, self.limit, before_entries, adding=adding)
+        except BaseException:
+            self._blocks, self._final_newline = saved
+            raise
+        return result
+
+    def _ensure_heading(self) -> None:
+        if all(b.blank for b in self._blocks):
+            self._blocks = [_Block("text", [HEADING])]
+
+    def _insert_at_end_of_entries(self, new: list[_Block], at: int | None = None) -> None:
+        """Insert entry blocks at `at`, else after the last entry, else at the end after a blank line."""
+        if at is None:
+            last = [i for i, b in enumerate(self._blocks) if b.kind == "entry"]
+            at = last[-1] + 1 if last else None
+        if at is not None:
+            self._blocks[at:at] = new
+            return
+        self._ensure_heading()
+        if not self._blocks[-1].blank:
+            self._blocks.append(_Block("text", [""]))
+        self._blocks.extend(new)
+
+    def _drop_trailing_blanks(self) -> None:
+        while self._blocks and self._blocks[-1].blank:
+            self._blocks.pop()
+
+    # -- operations -----------------------------------------------------------------------
+    def append(self, entry: MemoryEntry) -> None:
+        """Add an entry after the last one. No duplicate check: ask has_duplicate first."""
+        entry = _clean(entry)
+        self._guarded(lambda: self._insert_at_end_of_entries([_Block("entry", None, entry)]), len(entry.body()))
+
+    def replace(self, match: str, new: MemoryEntry) -> MemoryEntry:
+        """Replace the matched entry in place; returns the old one."""
+        new = _clean(new)
+        block = self._entry_blocks()[self.find(match)]
+        assert block.entry is not None
+        old = copy.copy(block.entry)
+
+        def swap() -> None:
+            block.entry = new
+            block.raw = None
+
+        self._guarded(swap, len(new.body()))
+        return old
+
+    def remove(self, match: str) -> MemoryEntry:
+        block = self._entry_blocks()[self.find(match)]
+        assert block.entry is not None
+        idx = next(i for i, b in enumerate(self._blocks) if b is block)
+        del self._blocks[idx]
+        if all(b.blank for b in self._blocks[idx:]):
+            self._drop_trailing_blanks()
+        self._final_newline = True
+        return block.entry
+
+    def set_entries(self, entries: list[MemoryEntry]) -> None:
+        """Replace all entries (consolidation). The heading and hand-written non-entry lines stay
+        where they are; the new entries go where the first old entry was."""
+        cleaned = [_clean(e) for e in entries]
+
+        def rewrite() -> None:
+            first = next((i for i, b in enumerate(self._blocks) if b.kind == "entry"), None)
+            self._blocks = [b for b in self._blocks if b.kind != "entry"]
+            new = [_Block("entry", None, e) for e in cleaned]
+            if new:
+                self._insert_at_end_of_entries(new, first)
+            if first is not None and all(b.blank for b in self._blocks[first + len(new):]):
+                self._drop_trailing_blanks()
+
+        self._guarded(rewrite, sum(len(e.body()) for e in cleaned))
