@@ -106,6 +106,12 @@ def test_default_redact_comes_from_guards(tmp_path: Path) -> None:
     guards = pytest.importorskip("pipeline.guards")
     s = Store(tmp_path)
     assert s.redact is guards.redact
+    with s.transaction() as conn:
+        change(s, conn, "jasmin", quote=f"I'm Jasmin, write to {EMAIL}")
+        s.mark_turn(conn, user_id="jasmin", turn_id="t1", conversation_id=None, status="failed",
+                    payload={"text": f"my email is {EMAIL}"}, ts=TS)
+    assert s.find_text("jasmin", EMAIL) == []
+    assert "I'm Jasmin" in s.provenance("jasmin")[0]["quote"]
     s.close()
 
 
