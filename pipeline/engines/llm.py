@@ -1,0 +1,757 @@
+"""The LLM engine: litellm for transport, instructor for structured output, tenacity for faults.
+
+Two bounded loops, one per kind of fault:
+- transport (429, timeouts, 5xx, connection errors): tenacity around each model request,
+  exponential backoff with jitter, `max_retries` retries;
+- validation (bad JSON, missing fields, a consolidation that breaks the rules): instructor
+  feeds the error back to the model, `max_reasks` re-asks.
+When both are spent the engine raises one error type, `LLMError`, carrying attempts and usage.
+
+litellm (slow to import, and chatty on the network unless told otherwise) is imported lazily,
+only when a real model is called. Fake models (pipeline.testing) run the same path with an
+OpenAI-shaped completion instead of litellm's HTTP call.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import date, timezone
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
+
+from pipeline import testing
+from pipeline.llm_cache import ResponseCache, cache_key
+from pipeline.prompts import Prompt, load_prompt
+from pipeline.testing import CallInfo, FakeQueueEmpty, ScriptedModel
+from pipeline.types import (
+    USER_SECTIONS,
+    Classification,
+    ConsolidatedEntry,
+    ConsolidationPlan,
+    Decision,
+    MemoryItem,
+    Message,
+    Turn,
+    Usage,
+)
+
+log = logging.getLogger("memroute.engines.llm")
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_FIELD_LINE = re.compile(r"^- ([^:\n]+?): (.+)$")
+MEMORY_HEADER = "# MEMORY\n\n"
+
+
+class LLMError(Exception):
+    """A stage that still failed after its transport retries and validation re-asks."""
+
+    def __init__(
+        self,
+        message: str,
+        attempts: int = 0,
+        usage: Usage | None = None,
+        last_completion: str | None = None,
+        *,
+        kind: Literal["transport", "validation", "other"] = "other",
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.attempts = attempts  # model requests sent, failed ones included
+        self.usage = usage or Usage()
+        # The model's last raw answer, for debugging only: it may quote the user, never persist it.
+        self.last_completion = last_completion
+        self.kind = kind
+
+
+# --- response models (what the model must return) -------------------------------------------
+
+
+def _compact_schema(schema: dict[str, Any]) -> None:
+    """Drop field titles and `null` branches: the tool schema is sent with every call and costs tokens."""
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+        branches = prop.get("anyOf")
+        if isinstance(branches, list) and {"type": "null"} in branches:
+            rest = [b for b in branches if b != {"type": "null"}]
+            if len(rest) == 1:
+                del prop["anyOf"]
+                prop.update(rest[0])
+            if prop.get("default", 0) is None:
+                del prop["default"]
+
+
+class _Compact(BaseModel):
+    model_config = ConfigDict(json_schema_extra=_compact_schema)
+
+
+def _normalize_date(value: str | None, default: str | None) -> str | None:
+    if value is None or not value.strip():
+        return default
+    value = value.strip()[:10]
+    if not _DATE.match(value):
+        raise ValueError(f"date {value!r} is not YYYY-MM-DD")
+    try:
+        date.fromisoformat(value)
+    except ValueError as exc:
+        raise ValueError(f"date {value!r} is not a real date") from exc
+    return value
+
+
+def _section(value: str | None) -> str:
+    for name in USER_SECTIONS:
+        if value and value.strip().casefold() == name.casefold():
+            return name
+    raise ValueError(f"section must be one of {', '.join(USER_SECTIONS)}, not {value!r}")
+
+
+class Statement(_Compact):
+    quote: str
+    route: Literal["user", "memory", "skip"]
+    reason: Literal["mood", "one_off", "vague", "inferable", "sensitive"] | None = None
+    section: str | None = None
+    key: str | None = None
+    value: str | None = None
+    entry: str | None = None
+    date: str | None = None
+    topic: str | None = None
+    op: Literal["upsert", "append", "remove", "none"] | None = None
+    match: str | None = None
+    confidence: float = 1.0
+
+    @model_validator(mode="after")
+    def _complete(self, info: ValidationInfo) -> Statement:
+        today = (info.context or {}).get("today")
+        self.confidence = min(1.0, max(0.0, self.confidence))
+        if self.route == "skip":
+            if self.reason is None:
+                raise ValueError("a skip needs a reason: mood, one_off, vague, inferable or sensitive")
+            self.op = "none"
+            return self
+        self.reason = None
+        if self.op == "remove":
+            self.match = (self.match or self.key or "").strip() or None
+            if self.match is None:
+                raise ValueError("op remove needs match: the key or a distinctive part of the entry to forget")
+            return self
+        if self.route == "user":
+            self.op = "upsert"
+            self.section = _section(self.section)
+            if not (self.key or "").strip() or not (self.value or "").strip():
+                raise ValueError("a user statement needs a key and a value")
+        else:
+            self.op = "append"
+            if not (self.entry or "").strip():
+                raise ValueError("a memory statement needs an entry")
+            self.date = _normalize_date(self.date, today)
+        return self
+
+
+class Statements(_Compact):
+    """Every statement of the turn, in order, with its route."""
+
+    statements: list[Statement]
+
+
+class LogEntry(_Compact):
+    date: str | None = None
+    topic: str | None = None
+    text: str
+    sources: list[int]
+
+
+def render_entry(entry_date: str | None, topic: str | None, text: str) -> str:
+    """One MEMORY.md line, as the ledger renders it: `- [DATE] TOPIC: TEXT`."""
+    return "- " + (f"[{entry_date}] " if entry_date else "") + (f"{topic}: " if topic else "") + text
+
+
+def rendered_size(entries: list[tuple[str | None, str | None, str]]) -> int:
+    return len(MEMORY_HEADER) + sum(len(render_entry(*e)) + 1 for e in entries)
+
+
+class ConsolidatedLog(_Compact):
+    """The rewritten MEMORY.md: entries naming their sources, and the numbers archived."""
+
+    entries: list[LogEntry]
+    archived: list[int] = []
+
+    @model_validator(mode="after")
+    def _check(self, info: ValidationInfo) -> ConsolidatedLog:
+        ctx = info.context or {}
+        indexes: set[int] = set(ctx.get("indexes", ()))
+        target: int | None = ctx.get("target_chars")
+        problems: list[str] = []
+        for e in self.entries:
+            e.text = " ".join(e.text.split())
+            e.topic = (e.topic or "").strip() or None
+            e.date = _normalize_date(e.date, None)
+        if indexes and not self.entries:
+            problems.append("entries is empty")
+        if any(not e.text for e in self.entries):
+            problems.append("every entry needs text")
+        sourced = {i for e in self.entries for i in e.sources}
+        unknown = (sourced | set(self.archived)) - indexes
+        if indexes and unknown:
+            problems.append(f"unknown entry numbers {sorted(unknown)}")
+        missing = indexes - sourced - set(self.archived)
+        if missing:
+            problems.append(f"entries {sorted(missing)} appear in no sources and not in archived")
+        self.archived = sorted(set(self.archived) - sourced)
+        if target is not None:
+            size = rendered_size([(e.date, e.topic, e.text) for e in self.entries])
+            if size > target:
+                problems.append(
+                    f"the file would be {size} characters, over {target}: merge or archive more, shorten text"
+                )
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+
+class ProfileValue(_Compact):
+    n: int
+    value: str
+
+
+class CompactProfile(_Compact):
+    """USER.md's fields, by number, with shorter values."""
+
+    values: list[ProfileValue]
+
+    @model_validator(mode="after")
+    def _check(self, info: ValidationInfo) -> CompactProfile:
+        ctx = info.context or {}
+        old: dict[int, str] = ctx.get("values", {})
+        needed: int = ctx.get("needed", 0)
+        new = {f.n: " ".join(f.value.split()) for f in self.values}
+        problems: list[str] = []
+        if missing := sorted(set(old) - set(new)):
+            problems.append(f"fields {missing} are missing: return every field")
+        if unknown := sorted(set(new) - set(old)):
+            problems.append(f"unknown field numbers {unknown}")
+        if any(not v for v in new.values()):
+            problems.append("every value needs text")
+        saved = sum(len(old[n]) - len(new.get(n, old[n])) for n in old)
+        if saved < needed:
+            problems.append(f"values shrank by {saved} characters, need {needed}: shorten more")
+        if problems:
+            raise ValueError("; ".join(problems))
+        for f in self.values:
+            f.value = new[f.n]
+        return self
+
+
+# --- lazy third-party imports ------------------------------------------------------------------
+
+
+def _litellm() -> ModuleType:
+    """Import litellm offline: bundled cost map and configs, no telemetry, no callbacks."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS", "True")
+    os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
+    import litellm
+
+    litellm.telemetry = False
+    litellm.suppress_debug_info = True
+    litellm.success_callback = []
+    litellm.failure_callback = []
+    return litellm
+
+
+def _instructor() -> ModuleType:
+    import instructor
+
+    # instructor logs each failed attempt at ERROR, with the model's text; we report through LLMError.
+    quiet = logging.getLogger("instructor")
+    if quiet.level == logging.NOTSET:
+        quiet.setLevel(logging.CRITICAL)
+    return instructor
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Faults worth a retry: rate limits, timeouts, 5xx, broken connections."""
+    if isinstance(exc, (TimeoutError, ConnectionError)):
+        return True
+    import openai  # litellm's exceptions subclass openai's; instructor already imports openai
+
+    if isinstance(exc, (openai.RateLimitError, openai.APIConnectionError, openai.InternalServerError)):
+        return True
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and (status in (408, 429) or status >= 500)
+
+
+# --- the engine --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Target:
+    model: str
+    fake: ScriptedModel | None
+
+
+def _target(spec: str | ScriptedModel) -> _Target:
+    if isinstance(spec, ScriptedModel):
+        return _Target(spec.name, spec)
+    return _Target(spec, None)
+
+
+@dataclass
+class _Request:
+    stage: str
+    target: _Target
+    prompt: Prompt
+    messages: list[dict[str, str]]
+    response_model: type[BaseModel]
+    context: dict[str, Any]
+
+
+@dataclass
+class _Meter:
+    """Usage across every request of one stage call, failed ones included."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0
+    latency_s: float = 0.0  # time spent waiting for the model, backoff sleeps excluded
+
+    def usage(self) -> Usage:
+        return Usage(
+            calls=self.calls,
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            cost_usd=self.cost_usd,
+            latency_s=round(self.latency_s, 6),
+        )
+
+
+class LLMEngine:
+    """An Engine backed by any litellm model (or a pipeline.testing fake)."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        model: str | ScriptedModel,
+        *,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        classify_model: str | ScriptedModel | None = None,
+        consolidate_model: str | ScriptedModel | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 3,
+        max_reasks: int = 2,
+        cache_dir: Path | str | None = None,
+        backoff: float = 0.5,
+        backoff_max: float = 8.0,
+        history_messages: int = 4,
+        history_chars: int = 600,
+    ) -> None:
+        self._default = _target(model)
+        self.model: str | None = self._default.model
+        self._classify = _target(classify_model) if classify_model is not None else self._default
+        self._consolidate = _target(consolidate_model) if consolidate_model is not None else self._default
+        self.api_base = api_base
+        self.api_key = api_key
+        self.timeout = timeout
+        self.max_retries = max(0, max_retries)
+        self.max_reasks = max(0, max_reasks)
+        self.backoff = backoff
+        self.backoff_max = backoff_max
+        self.history_messages = history_messages
+        self.history_chars = history_chars
+        self.cache = ResponseCache(cache_dir) if cache_dir is not None else None
+        self.last_compact_usage: Usage | None = None  # compact_user returns text only; its usage is here
+
+    # -- classify --
+
+    def classify_messages(self, turn: Turn, user_md: str, memory_md: str) -> list[dict[str, str]]:
+        """The exact chat messages the classify call sends (the tool schema comes on top)."""
+        ts = turn.timestamp if turn.timestamp.tzinfo else turn.timestamp.replace(tzinfo=timezone.utc)
+        ts = ts.astimezone(timezone.utc)
+        return load_prompt("classify").render(
+            now=f"{ts:%Y-%m-%d %H:%M} UTC ({ts:%A})",
+            user_md=user_md.strip() or "(empty)",
+            memory_md=memory_md.strip() or "(empty)",
+            history=self._history(turn.history),
+            turn=_transcript(turn.messages) or "(empty)",
+        )
+
+    def _classify_request(self, turn: Turn, user_md: str, memory_md: str) -> _Request:
+        return _Request(
+            "classify",
+            self._classify,
+            load_prompt("classify"),
+            self.classify_messages(turn, user_md, memory_md),
+            Statements,
+            {"today": turn.today.isoformat()},
+        )
+
+    def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        if not turn.user_text.strip():
+            return self._classification(load_prompt("classify"), self._classify, [], Usage())
+        req = self._classify_request(turn, user_md, memory_md)
+        result, usage = self._run(req)
+        return self._classification(req.prompt, req.target, _decisions(result), usage)
+
+    async def aclassify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        if not turn.user_text.strip():
+            return self._classification(load_prompt("classify"), self._classify, [], Usage())
+        req = self._classify_request(turn, user_md, memory_md)
+        result, usage = await self._arun(req)
+        return self._classification(req.prompt, req.target, _decisions(result), usage)
+
+    def _classification(
+        self, prompt: Prompt, target: _Target, decisions: list[Decision], usage: Usage
+    ) -> Classification:
+        return Classification(
+            decisions=decisions, usage=usage, engine=self.name, model=target.model, prompt_version=prompt.version
+        )
+
+    def _history(self, history: list[Message]) -> str:
+        """The last few messages, newest kept first when the character budget runs out."""
+        lines: list[str] = []
+        budget = self.history_chars
+        for m in reversed(history[-self.history_messages :] if self.history_messages else []):
+            line = f"{m.role}: {' '.join(m.content.split())}"
+            if len(line) > budget:
+                if budget > 40:
+                    lines.append(line[: budget - 1] + "…")
+                break
+            lines.append(line)
+            budget -= len(line) + 1
+        return "\n".join(reversed(lines)) or "(none)"
+
+    # -- consolidate --
+
+    def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
+        prompt = load_prompt("consolidate")
+        if not items:
+            return ConsolidationPlan(
+                entries=[], engine=self.name, model=self._consolidate.model, prompt_version=prompt.version
+            )
+        listing = "\n".join(
+            f"[{it.index}] " + render_entry(it.date, it.topic, " ".join(it.text.split()))[2:] for it in items
+        )
+        current = rendered_size([(it.date, it.topic, it.text) for it in items])
+        req = _Request(
+            "consolidate",
+            self._consolidate,
+            prompt,
+            prompt.render(
+                today=today.isoformat(), target_chars=str(target_chars), current_chars=str(current), entries=listing
+            ),
+            ConsolidatedLog,
+            {"indexes": [it.index for it in items], "target_chars": target_chars},
+        )
+        result, usage = self._run(req)
+        assert isinstance(result, ConsolidatedLog)
+        return ConsolidationPlan(
+            entries=[
+                ConsolidatedEntry(date=e.date, topic=e.topic, text=e.text, sources=sorted(set(e.sources)))
+                for e in result.entries
+            ],
+            archived=result.archived,
+            usage=usage,
+            engine=self.name,
+            model=self._consolidate.model,
+            prompt_version=prompt.version,
+        )
+
+    # -- compact USER.md --
+
+    def compact_user(self, user_md: str, needed_chars: int) -> str | None:
+        """USER.md rewritten at least `needed_chars` shorter, every field kept; None if the model cannot.
+
+        Only `- Key: value` lines change; headings and lines the parser does not know stay verbatim.
+        Transport failures raise LLMError (the turn fails and can be retried).
+        """
+        lines = user_md.split("\n")
+        found = [(i, m.group(1), m.group(2)) for i, line in enumerate(lines) if (m := _FIELD_LINE.match(line))]
+        if not found or needed_chars <= 0:
+            return user_md if needed_chars <= 0 else None
+        prompt = load_prompt("compact_user")
+        values = {n: value for n, (_, _, value) in enumerate(found, 1)}
+        listing = "\n".join(f"[{n}] {key}: {value}" for n, (_, key, value) in enumerate(found, 1))
+        req = _Request(
+            "compact_user",
+            self._consolidate,
+            prompt,
+            prompt.render(needed_chars=str(needed_chars), current_chars=str(len(user_md)), fields=listing),
+            CompactProfile,
+            {"values": values, "needed": needed_chars},
+        )
+        try:
+            result, usage = self._run(req)
+        except LLMError as exc:
+            if exc.kind == "validation":
+                log.info("compact_user: the model could not shorten USER.md enough (%d calls)", exc.attempts)
+                return None
+            raise
+        assert isinstance(result, CompactProfile)
+        self.last_compact_usage = usage
+        new = {f.n: f.value for f in result.values}
+        for n, (line_no, key, _) in enumerate(found, 1):
+            lines[line_no] = f"- {key}: {new[n]}"
+        text = "\n".join(lines)
+        return text if len(text) <= len(user_md) - needed_chars else None
+
+    # -- the one call path --
+
+    def _cached(self, req: _Request) -> tuple[BaseModel, Usage] | None:
+        if self.cache is None:
+            return None
+        hit = self.cache.get(self._cache_key(req))
+        if hit is None:
+            return None
+        try:
+            return req.response_model.model_validate(hit["response"], context=req.context), Usage(cost_usd=0.0)
+        except ValidationError:
+            return None
+
+    def _cache_key(self, req: _Request) -> str:
+        return cache_key(
+            stage=req.stage,
+            model=req.target.model,
+            prompt_version=req.prompt.version,
+            response_model=req.response_model.__name__,
+            messages=req.messages,
+        )
+
+    def _store(self, req: _Request, result: BaseModel, usage: Usage) -> None:
+        # A statement skipped as sensitive must not reach the disk, not even in the cache.
+        if self.cache is None or (
+            isinstance(result, Statements) and any(s.reason == "sensitive" for s in result.statements)
+        ):
+            return
+        self.cache.put(self._cache_key(req), result.model_dump(mode="json"), usage.model_dump())
+
+    def _run(self, req: _Request) -> tuple[BaseModel, Usage]:
+        cached = self._cached(req)
+        if cached is not None:
+            return cached
+        if req.target.fake is None:
+            testing.check_model_request(req.target.model)
+        meter = _Meter()
+        client = _instructor().from_litellm(self._sync_send(req, meter), async_client=False)
+        try:
+            result = client.create(
+                messages=req.messages,
+                response_model=req.response_model,
+                max_retries=self.max_reasks,
+                context=req.context,
+                strict=False,
+            )
+        except Exception as exc:
+            raise self._failure(req, exc, meter) from exc
+        usage = meter.usage()
+        self._store(req, result, usage)
+        return result, usage
+
+    async def _arun(self, req: _Request) -> tuple[BaseModel, Usage]:
+        cached = self._cached(req)
+        if cached is not None:
+            return cached
+        if req.target.fake is None:
+            testing.check_model_request(req.target.model)
+        meter = _Meter()
+        client = _instructor().from_litellm(self._async_send(req, meter), async_client=True)
+        try:
+            result = await client.create(
+                messages=req.messages,
+                response_model=req.response_model,
+                max_retries=self.max_reasks,
+                context=req.context,
+                strict=False,
+            )
+        except Exception as exc:
+            raise self._failure(req, exc, meter) from exc
+        usage = meter.usage()
+        self._store(req, result, usage)
+        return result, usage
+
+    def _retry_kwargs(self, req: _Request) -> dict[str, Any]:
+        from tenacity import retry_if_exception, stop_after_attempt, wait_exponential_jitter
+
+        def before_sleep(state: Any) -> None:
+            exc = state.outcome.exception() if state.outcome else None
+            log.warning(
+                "%s: %s from %s, retry %d/%d",
+                req.stage,
+                type(exc).__name__,
+                req.target.model,
+                state.attempt_number,
+                self.max_retries,
+            )
+
+        return {
+            "stop": stop_after_attempt(self.max_retries + 1),
+            "wait": wait_exponential_jitter(initial=self.backoff, max=self.backoff_max, jitter=self.backoff),
+            "retry": retry_if_exception(is_transient),
+            "reraise": True,
+            "before_sleep": before_sleep,
+        }
+
+    def _litellm_kwargs(self, req: _Request, kwargs: dict[str, Any]) -> dict[str, Any]:
+        return {
+            **kwargs,
+            "model": req.target.model,
+            "api_base": self.api_base,
+            "api_key": self.api_key,
+            "timeout": self.timeout,
+            "temperature": 0,
+            "max_retries": 0,  # the openai client's own retries; ours are the only loop
+            "drop_params": True,
+        }
+
+    def _sync_send(self, req: _Request, meter: _Meter) -> Callable[..., Any]:
+        from tenacity import Retrying
+
+        def send(**kwargs: Any) -> Any:
+            response: Any = None
+            for attempt in Retrying(**self._retry_kwargs(req)):
+                with attempt:
+                    meter.calls += 1
+                    started = time.perf_counter()
+                    try:
+                        if req.target.fake is not None:
+                            response = req.target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
+                        else:
+                            response = _litellm().completion(**self._litellm_kwargs(req, kwargs))
+                    finally:
+                        meter.latency_s += time.perf_counter() - started
+                    self._account(req, meter, response)
+            return response
+
+        return send
+
+    def _async_send(self, req: _Request, meter: _Meter) -> Callable[..., Awaitable[Any]]:
+        from tenacity import AsyncRetrying
+
+        async def send(**kwargs: Any) -> Any:
+            response: Any = None
+            async for attempt in AsyncRetrying(**self._retry_kwargs(req)):
+                with attempt:
+                    meter.calls += 1
+                    started = time.perf_counter()
+                    try:
+                        if req.target.fake is not None:
+                            response = req.target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
+                        else:
+                            response = await _litellm().acompletion(**self._litellm_kwargs(req, kwargs))
+                    finally:
+                        meter.latency_s += time.perf_counter() - started
+                    self._account(req, meter, response)
+            return response
+
+        return send
+
+    def _account(self, req: _Request, meter: _Meter, response: Any) -> None:
+        usage = getattr(response, "usage", None)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+        meter.input_tokens += prompt_tokens
+        meter.output_tokens += completion_tokens
+        if req.target.fake is not None:
+            cost = req.target.fake.cost(prompt_tokens, completion_tokens)
+        else:
+            cost = _price(req.target.model, prompt_tokens, completion_tokens)
+        meter.cost_usd = None if cost is None or meter.cost_usd is None else meter.cost_usd + cost
+
+    def _failure(self, req: _Request, exc: Exception, meter: _Meter) -> BaseException:
+        cause: BaseException = exc
+        while cause.__cause__ is not None and type(cause).__module__.startswith("instructor"):
+            cause = cause.__cause__
+        if isinstance(cause, (FakeQueueEmpty, testing.ModelRequestsDisabled)):
+            return cause  # a test-setup mistake, not a model failure: show it as is
+        if isinstance(cause, (ValidationError, json.JSONDecodeError, ValueError)) and not is_transient(cause):
+            kind: Literal["transport", "validation", "other"] = "validation"
+        elif is_transient(cause):
+            kind = "transport"
+        else:
+            kind = "other"
+        message = f"{req.stage} with {req.target.model} failed after {meter.calls} model call(s): {_describe(cause)}"
+        log.warning("%s", message)
+        return LLMError(
+            message, meter.calls, meter.usage(), _completion_text(getattr(exc, "last_completion", None)), kind=kind
+        )
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _call_info(req: _Request, kwargs: dict[str, Any]) -> CallInfo:
+    tools = kwargs.get("tools") or []
+    tool_name = tools[0]["function"]["name"] if tools else None
+    return CallInfo(stage=req.stage, model=req.target.model, response_model=req.response_model, tool_name=tool_name)
+
+
+def _price(model: str, prompt_tokens: int, completion_tokens: int) -> float | None:
+    """Cost from litellm's local cost map; None (unknown), never 0, for models it does not price."""
+    try:
+        prompt_cost, completion_cost = _litellm().cost_per_token(
+            model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
+        )
+    except Exception:
+        return None
+    return float(prompt_cost) + float(completion_cost)
+
+
+def _describe(exc: BaseException) -> str:
+    """A short reason without user text (pydantic errors are listed without their input values)."""
+    if isinstance(exc, ValidationError):
+        parts = [
+            f"{'.'.join(str(p) for p in e['loc']) or 'response'}: {e['msg']}" for e in exc.errors(include_input=False)
+        ]
+        return "invalid response: " + "; ".join(parts)[:400]
+    if isinstance(exc, json.JSONDecodeError):
+        return "invalid JSON in the response"
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:300]}"
+
+
+def _completion_text(completion: Any) -> str | None:
+    try:
+        message = completion.choices[0].message
+    except (AttributeError, IndexError, TypeError):
+        return None
+    tool_calls = getattr(message, "tool_calls", None)
+    if tool_calls:
+        return str(tool_calls[0].function.arguments)
+    content = getattr(message, "content", None)
+    return None if content is None else str(content)
+
+
+def _transcript(messages: list[Message]) -> str:
+    return "\n".join(f"{m.role}: {m.content.strip()}" for m in messages if m.content.strip())
+
+
+def _decisions(result: BaseModel) -> list[Decision]:
+    assert isinstance(result, Statements)
+    out: list[Decision] = []
+    for s in result.statements:
+        out.append(
+            Decision(
+                quote=s.quote,
+                route=s.route,
+                op=s.op or "none",
+                reason=s.reason,
+                section=s.section if s.route == "user" else None,
+                key=s.key.strip() if s.route == "user" and s.key else None,
+                value=s.value.strip() if s.route == "user" and s.value else None,
+                entry=" ".join(s.entry.split()) if s.route == "memory" and s.entry else None,
+                date=s.date if s.route == "memory" else None,
+                topic=(s.topic or "").strip() or None if s.route == "memory" else None,
+                match=s.match,
+                confidence=s.confidence,
+            )
+        )
+    return out

@@ -1,0 +1,231 @@
+"""Fake models for tests, shipped with the package (in the spirit of pydantic-ai's TestModel).
+
+Give an `LLMEngine` a `FakeModel` (scripted answers) or a `FunctionModel` (computed answers)
+instead of a litellm model string. The engine runs its normal path (prompt building,
+instructor validation and re-asks, transport retries, usage accounting); only litellm's HTTP
+call is replaced by an OpenAI-shaped completion built here.
+
+`ALLOW_MODEL_REQUESTS = False` (or env MEMROUTE_ALLOW_MODEL_REQUESTS=0) makes every real
+model request raise `ModelRequestsDisabled`, so a test suite cannot reach a network by mistake.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletion
+
+
+def _env_allows() -> bool:
+    return os.environ.get("MEMROUTE_ALLOW_MODEL_REQUESTS", "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+ALLOW_MODEL_REQUESTS: bool = _env_allows()
+
+
+class ModelRequestsDisabled(RuntimeError):
+    """A real model request was attempted while model requests are disabled (tests)."""
+
+
+def check_model_request(model: str) -> None:
+    if not (ALLOW_MODEL_REQUESTS and _env_allows()):
+        raise ModelRequestsDisabled(
+            f"real model requests are disabled (pipeline.testing.ALLOW_MODEL_REQUESTS / "
+            f"MEMROUTE_ALLOW_MODEL_REQUESTS); refused a request to {model!r}"
+        )
+
+
+@contextmanager
+def allow_model_requests(allow: bool = True) -> Iterator[None]:
+    """Temporarily allow (or forbid) real model requests; the env var still forbids when set to 0."""
+    global ALLOW_MODEL_REQUESTS
+    before = ALLOW_MODEL_REQUESTS
+    ALLOW_MODEL_REQUESTS = allow
+    try:
+        yield
+    finally:
+        ALLOW_MODEL_REQUESTS = before
+
+
+class FakeQueueEmpty(AssertionError):
+    """The engine asked a FakeModel for more answers than the test enqueued."""
+
+
+@dataclass(frozen=True)
+class CallInfo:
+    """What a fake model is told about the call it answers."""
+
+    stage: str  # classify | consolidate | compact_user
+    model: str  # the model name the engine asked for (a stage override, or the fake's name)
+    response_model: type[BaseModel]
+    tool_name: str | None  # the tool the engine forces (instructor TOOLS mode), else None
+
+
+@dataclass
+class ModelCall:
+    """One request a fake model received (re-asks and retries are calls of their own)."""
+
+    stage: str
+    model: str
+    response_model: str
+    messages: list[dict[str, Any]]
+
+
+class ScriptedModel:
+    """Base of the fakes: turns an answer into an OpenAI-shaped completion with token counts."""
+
+    def __init__(
+        self,
+        *,
+        name: str = "fake",
+        input_cost_per_token: float | None = 0.0,
+        output_cost_per_token: float | None = 0.0,
+        latency_s: float = 0.0,
+    ) -> None:
+        self.name = name
+        # Prices per token; the fake is free by default. None means "unknown price" (cost_usd None).
+        self.input_cost_per_token = input_cost_per_token
+        self.output_cost_per_token = output_cost_per_token
+        self.latency_s = latency_s  # simulated model time, slept per call
+        self.history: list[ModelCall] = []
+
+    def respond(self, messages: list[dict[str, Any]], info: CallInfo) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def complete(self, messages: list[dict[str, Any]], info: CallInfo) -> ChatCompletion:
+        self.history.append(ModelCall(info.stage, info.model, info.response_model.__name__, _plain(messages)))
+        if self.latency_s:
+            time.sleep(self.latency_s)
+        answer = self.respond(messages, info)
+        if isinstance(answer, BaseException):
+            raise answer
+        return build_completion(answer, info, messages)
+
+    def cost(self, input_tokens: int, output_tokens: int) -> float | None:
+        if self.input_cost_per_token is None or self.output_cost_per_token is None:
+            return None
+        return input_tokens * self.input_cost_per_token + output_tokens * self.output_cost_per_token
+
+
+class FakeModel(ScriptedModel):
+    """Answers from a queue: `enqueue()` pydantic objects, dicts, lists, raw JSON text or exceptions.
+
+    A list is wrapped into the response model's single list field, so
+    `fake.enqueue([Decision(...), ...])` answers a classify call.
+    """
+
+    def __init__(self, *answers: Any, name: str = "fake", **kwargs: Any) -> None:
+        super().__init__(name=name, **kwargs)
+        self.queue: deque[Any] = deque(answers)
+
+    def enqueue(self, *answers: Any) -> FakeModel:
+        self.queue.extend(answers)
+        return self
+
+    @property
+    def pending(self) -> int:
+        return len(self.queue)
+
+    def respond(self, messages: list[dict[str, Any]], info: CallInfo) -> Any:
+        if not self.queue:
+            raise FakeQueueEmpty(
+                f"FakeModel {self.name!r} has no answer queued for call #{len(self.history)} "
+                f"({info.stage}, {info.response_model.__name__}); enqueue() one more"
+            )
+        return self.queue.popleft()
+
+
+class FunctionModel(ScriptedModel):
+    """Answers computed by `fn(messages, info)`: return an answer like FakeModel's, or raise."""
+
+    def __init__(
+        self, fn: Callable[[list[dict[str, Any]], CallInfo], Any], *, name: str = "function", **kwargs: Any
+    ) -> None:
+        super().__init__(name=name, **kwargs)
+        self.fn = fn
+
+    def respond(self, messages: list[dict[str, Any]], info: CallInfo) -> Any:
+        return self.fn(messages, info)
+
+
+def estimate_tokens(text: str) -> int:
+    """Fake token count: about four characters per token, at least one."""
+    return max(1, (len(text) + 3) // 4)
+
+
+def answer_text(answer: Any, response_model: type[BaseModel]) -> str:
+    """The JSON text a model would send for this answer; a str is sent as is (garbage allowed)."""
+    if isinstance(answer, str):
+        return answer
+    if isinstance(answer, (list, tuple)):
+        list_fields = [name for name, f in response_model.model_fields.items() if _is_list(f.annotation)]
+        if len(list_fields) != 1:
+            raise TypeError(f"a list answer needs a response model with one list field, not {response_model.__name__}")
+        answer = {list_fields[0]: list(answer)}
+    return json.dumps(_jsonable(answer), ensure_ascii=False)
+
+
+def build_completion(answer: Any, info: CallInfo, messages: list[dict[str, Any]]) -> ChatCompletion:
+    """An OpenAI ChatCompletion carrying the answer as the forced tool call (or as JSON content)."""
+    from openai.types.chat import ChatCompletion
+
+    text = answer_text(answer, info.response_model)
+    message: dict[str, Any] = {"role": "assistant", "content": text}
+    finish = "stop"
+    if info.tool_name:
+        message = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_fake", "type": "function", "function": {"name": info.tool_name, "arguments": text}}
+            ],
+        }
+        finish = "tool_calls"
+    prompt_tokens = estimate_tokens(json.dumps(_plain(messages), ensure_ascii=False))
+    completion_tokens = estimate_tokens(text)
+    return ChatCompletion.model_validate(
+        {
+            "id": "fake-completion",
+            "object": "chat.completion",
+            "created": 0,
+            "model": info.model,
+            "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+    )
+
+
+def _is_list(annotation: Any) -> bool:
+    return getattr(annotation, "__origin__", None) is list or annotation is list
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", exclude_none=True)
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _plain(messages: list[Any]) -> list[dict[str, Any]]:
+    """Messages as plain dicts (instructor may pass pydantic message objects on re-asks)."""
+    out = []
+    for m in messages:
+        out.append(m.model_dump(exclude_none=True) if isinstance(m, BaseModel) else dict(m))
+    return out
