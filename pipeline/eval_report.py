@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 ROUTES: tuple[str, ...] = ("user", "memory", "skip", "mixed")
@@ -95,24 +96,25 @@ def lang_rows(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
 
 def print_table(report: dict[str, Any], console: Console) -> None:
     runs = _runs(report)
-    table = Table(title=f"memroute eval · {', '.join(report.get('suites', []))}", title_justify="left")
+    # Labels, suite names and case text may hold "[...]": escape them so rich prints them as is.
+    table = Table(title=escape(f"memroute eval · {', '.join(report.get('suites', []))}"), title_justify="left")
     table.add_column("metric", style="bold")
     for r in runs:
-        table.add_column(r["label"], justify="right")
+        table.add_column(escape(r["label"]), justify="right")
     for name, cells in summary_rows(report):
-        table.add_row(name, *cells)
+        table.add_row(name, *map(escape, cells))
     langs = lang_rows(report)
     if langs:
         table.add_section()
         for lang, cells in langs:
-            table.add_row(f"accuracy [{lang}]", *cells)
+            table.add_row(escape(f"accuracy [{lang}]"), *map(escape, cells))
     console.print(table)
     for r in runs:
         failures = r["failures"]
         if not failures:
             continue
         shown = failures[:MAX_TERMINAL_FAILURES]
-        console.print(f"[bold]{r['label']}[/]: {len(failures)} failing case(s)", markup=True, highlight=False)
+        console.print(f"[bold]{escape(r['label'])}[/]: {len(failures)} failing case(s)", highlight=False)
         for f in shown:
             first = f["problems"][0] if f["problems"] else "failed"
             console.print(f"  {f['id']}: {first}", markup=False, highlight=False)
@@ -204,7 +206,7 @@ def _heatmap_html(run: dict[str, Any], run_index: int, predicted_cols: Sequence[
             title = f"expected {exp}, predicted {pred}: {n} of {total}"
             cells.append(
                 f'<td class="heat" data-expected="{_e(exp)}" data-predicted="{_e(pred)}" '
-                f'data-share="{share:.3f}" style="{style}" title="{_e(title)}">{n}<small>{pct(share)}</small></td>'
+                f'data-share="{share:.3f}" style="{style}" title="{_e(title)}">{n}<small>{pct(share) if n else "&nbsp;"}</small></td>'
             )
         rows.append(f'<tr><th scope="row">{_e(exp)}</th>{"".join(cells)}<td>{total}</td></tr>')
     return (
@@ -285,7 +287,11 @@ def _decisions_html(decisions: Sequence[dict[str, Any]]) -> str:
     return f'<table class="decisions"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
 
 
-def _failure_html(f: dict[str, Any], run_index: int) -> str:
+# Few failures are shown open; many are collapsed to one summary line each (no script needed).
+OPEN_FAILURES_UP_TO = 20
+
+
+def _failure_html(f: dict[str, Any], run_index: int, *, open_: bool = False) -> str:
     problems = "".join(f"<li>{_e(p)}</li>" for p in f["problems"])
     first = f["problems"][0] if f["problems"] else "failed"
     route = f"{f.get('expected_route') or '—'} → {f.get('predicted_route') or '—'}"
@@ -298,12 +304,13 @@ def _failure_html(f: dict[str, Any], run_index: int) -> str:
         if initial.get(key) is not None
     )
     actual = f["actual"]
+    where = f"{_e(f['file'])}:{_e(f.get('line'))} · " if f.get("file") else ""
     return (
         f'<article class="failure" id="fail-{run_index}-{_e(f["id"])}" data-case="{_e(f["id"])}">'
-        f'<details><summary><b>{_e(f["id"])}</b> <span class="tag">{_e(f.get("lang"))}</span> '
+        f'<details{" open" if open_ else ""}><summary><b>{_e(f["id"])}</b> <span class="tag">{_e(f.get("lang"))}</span> '
         f'<span class="tag">{_e(route)}</span> {_e(first)}</summary><div class="body">'
         f'<ul class="problems">{problems}</ul>'
-        f'<p class="meta">{_e(f.get("file"))}:{_e(f.get("line"))} · timestamp {_e(inp.get("timestamp") or "none")}</p>'
+        f'<p class="meta">{where}timestamp {_e(inp.get("timestamp") or "none")}</p>'
         '<div class="grid">'
         f'<div class="input"><h4>input</h4>{history}<h4>messages</h4>{_messages_html(inp["messages"])}{initial_html}</div>'
         f'<div class="expected"><h4>expected</h4><pre>{_e(json.dumps(f["expect"], ensure_ascii=False, indent=2))}</pre></div>'
@@ -315,12 +322,13 @@ def _failure_html(f: dict[str, Any], run_index: int) -> str:
 
 def _failures_html(report: dict[str, Any]) -> str:
     parts = ['<section id="failures"><h2>Failing cases</h2>']
+    open_ = sum(len(r["failures"]) for r in _runs(report)) <= OPEN_FAILURES_UP_TO
     for i, r in enumerate(_runs(report)):
         failures = r["failures"]
         parts.append(f'<h3>{_e(r["label"])} <span class="tag">{len(failures)} failing</span></h3>')
         if not failures:
             parts.append('<p class="gate-ok">Every case passed.</p>')
-        parts.extend(_failure_html(f, i) for f in failures)
+        parts.extend(_failure_html(f, i, open_=open_) for f in failures)
     parts.append("</section>")
     return "".join(parts)
 

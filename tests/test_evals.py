@@ -1,0 +1,444 @@
+"""The eval runner: routes read from files, leaks anywhere at rest, gates, errors, side by side."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from pipeline import evals
+from pipeline.eval_report import print_table, render_html
+from pipeline.evals import EngineSpec, load_cases, run_eval_cli
+from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn
+
+DESIGN_KEYS = (
+    "cases",
+    "route_accuracy",
+    "reason_accuracy",
+    "leaks",
+    "assertions_passed",
+    "assertions_total",
+    "by_lang",
+    "by_route",
+    "confusion",
+    "failures",
+    "calls",
+    "input_tokens",
+    "output_tokens",
+    "cost_usd",
+    "latency_p50_s",
+    "latency_p95_s",
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# A scripted engine: the statement's text decides the route, so tests control what is written.
+
+
+def _user(quote: str, key: str, value: str) -> Decision:
+    return Decision(quote=quote, route="user", op="upsert", section="Identity", key=key, value=value)
+
+
+def _memory(quote: str, entry: str) -> Decision:
+    return Decision(quote=quote, route="memory", op="append", entry=entry, date="2026-07-30")
+
+
+def _skip(quote: str, reason: str) -> Decision:
+    return Decision(quote=quote, route="skip", reason=reason)  # type: ignore[arg-type]
+
+
+def script(text: str) -> list[Decision]:
+    """name: X -> USER.md; did: X -> MEMORY.md; both -> both; mood/secret -> skip; boom -> raise."""
+    decisions: list[Decision] = []
+    for part in text.split(";"):
+        part = part.strip()
+        head, _, rest = part.partition(":")
+        rest = rest.strip()
+        if head == "name":
+            decisions.append(_user(part, "Name", rest))
+        elif head == "did":
+            decisions.append(_memory(part, rest))
+        elif head in ("mood", "secret", "one_off"):
+            decisions.append(_skip(part, {"secret": "sensitive"}.get(head, head)))
+        elif head == "log":
+            logging.getLogger("memroute.engine.scripted").debug("classifying %s", rest)
+            decisions.append(_skip(part, "mood"))
+        elif head == "boom":
+            raise RuntimeError("the scripted engine exploded")
+        else:
+            decisions.append(_skip(part, "vague"))
+    return decisions
+
+
+class ScriptedEngine:
+    """Implements the Engine protocol of pipeline/engines/base.py."""
+
+    def __init__(self, name: str = "scripted", rule: Callable[[str], list[Decision]] = script) -> None:
+        self.name = name
+        self.model: str | None = None
+        self.rule = rule
+
+    def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        return Classification(decisions=self.rule(turn.user_text), engine=self.name)
+
+    def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
+        return ConsolidationPlan(entries=[], archived=[i.index for i in items], engine=self.name)
+
+
+def always_skip(text: str) -> list[Decision]:
+    return [_skip(text, "vague")]
+
+
+# ---------------------------------------------------------------------------------------------
+# Stand-in pipeline (until pipeline.core lands): applies decisions to the files, logs them to SQLite.
+
+
+class StandInPipeline:
+    def __init__(self, root: Path, engine: Any) -> None:
+        self.root = root
+        self.engine = engine
+        self.db = sqlite3.connect(root / "memroute.db")
+        self.db.execute("CREATE TABLE IF NOT EXISTS decisions (quote TEXT, route TEXT, reason TEXT)")
+
+    def process_turn(self, user_id: str, messages: list[dict[str, Any]], timestamp: Any = None) -> Any:
+        from pipeline.types import TurnResult, Usage
+
+        turn = Turn(
+            user_id=user_id,
+            turn_id="t1",
+            timestamp="2026-07-30T09:00:00Z",  # type: ignore[arg-type]
+            messages=messages[-1:],  # type: ignore[arg-type]
+            history=messages[:-1],  # type: ignore[arg-type]
+        )
+        udir = self.root / user_id
+        user_md = (udir / "USER.md").read_text() if (udir / "USER.md").exists() else "# USER\n"
+        memory_md = (udir / "MEMORY.md").read_text() if (udir / "MEMORY.md").exists() else "# MEMORY\n"
+        result = self.engine.classify(turn, user_md, memory_md)
+        for d in result.decisions:
+            self.db.execute("INSERT INTO decisions VALUES (?, ?, ?)", (d.quote, d.route, d.reason))
+            if d.route == "user" and f"- {d.key}: {d.value}" not in user_md:
+                user_md = user_md.rstrip("\n") + f"\n- {d.key}: {d.value}\n"
+            elif d.route == "memory":
+                memory_md = memory_md.rstrip("\n") + f"\n- [{d.date}] {d.entry}\n"
+        self.db.commit()
+        # Like the real pipeline: both files exist after a turn, even when nothing was routed to them.
+        (udir / "USER.md").write_text(user_md)
+        (udir / "MEMORY.md").write_text(memory_md)
+        usage = Usage(calls=1, input_tokens=10, output_tokens=5, cost_usd=0.001, latency_s=0.0)
+        return TurnResult(
+            user_id=user_id, turn_id="t1", decisions=result.decisions, usage=usage, engine=self.engine.name
+        )
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def factory(root: Path, spec: EngineSpec, cache_dir: Path | None, options: dict[str, Any]) -> StandInPipeline:
+    return StandInPipeline(root, spec.engine)
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+
+
+def case(cid: str, text: str, lang: str = "en", **expect: Any) -> dict[str, Any]:
+    return {"id": cid, "lang": lang, "messages": [{"role": "user", "content": text}], "expect": expect}
+
+
+def write_suite(path: Path, cases: list[dict[str, Any]]) -> str:
+    path.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases), encoding="utf-8")
+    return str(path)
+
+
+def run_cli(
+    tmp_path: Path,
+    files: list[str],
+    *,
+    specs: list[EngineSpec] | None = None,
+    min_accuracy: float | None = None,
+    concurrency: int = 4,
+) -> tuple[int, dict[str, Any] | None, Path]:
+    out = tmp_path / "r.json"
+    html_out = tmp_path / "r.html"
+    code = run_eval_cli(
+        files,
+        [],
+        str(out),
+        str(html_out),
+        min_accuracy,
+        concurrency,
+        False,
+        None,
+        None,
+        None,
+        factory=factory,
+        specs=specs or [EngineSpec(ScriptedEngine())],
+    )
+    report = json.loads(out.read_text()) if out.exists() else None
+    return code, report, html_out
+
+
+# ---------------------------------------------------------------------------------------------
+# Route from files
+
+
+def test_route_is_read_from_the_files_including_mixed_and_unchanged(tmp_path: Path) -> None:
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [
+            case("u", "name: Jasmin", route="user", user_md_contains=["jasmin"]),
+            case("m", "did: shipped the hero section", route="memory", memory_md_contains=["HERO SECTION"]),
+            case("s", "mood: tired today", route="skip", reason="mood"),
+            case("x", "name: Jasmin; did: moved to Next.js", route="mixed"),
+            # The engine routes to USER.md, but the field is already there: nothing changes on disk.
+            {
+                **case("dup", "name: Jasmin", route="user"),
+                "initial": {"user_md": "# USER\n\n## Identity\n- Name: Jasmin\n"},
+            },
+        ],
+    )
+    code, report, _ = run_cli(tmp_path, [suite])
+    assert code == 0
+    assert report is not None
+    assert report["confusion"] == {
+        "user": {"user": 1, "skip": 1},
+        "memory": {"memory": 1},
+        "skip": {"skip": 1},
+        "mixed": {"mixed": 1},
+    }
+    assert report["route_accuracy"] == pytest.approx(4 / 5)
+    assert report["reason_accuracy"] == 1.0
+    assert [f["id"] for f in report["failures"]] == ["dup"]
+    assert report["failures"][0]["predicted_route"] == "skip"
+    assert report["by_route"]["user"]["recall"] == pytest.approx(0.5)
+    assert report["by_route"]["user"]["precision"] == 1.0
+    assert report["by_route"]["skip"]["precision"] == pytest.approx(0.5)
+
+
+def test_heading_only_or_rerendered_files_count_as_unchanged() -> None:
+    assert evals.predicted_route("", "# USER\n", "", "# MEMORY\n\n") == "skip"
+    before = "# USER\n## Identity\n* Name:   Jasmin\n"
+    after = "# USER\n\n## Identity\n- Name: Jasmin\n"
+    assert evals.predicted_route(before, after, "", "") == "skip"
+    moved = "# USER\n\n## Preferences\n- Name: Jasmin\n"
+    assert evals.predicted_route(before, moved, "", "") == "user"
+    removed = "# MEMORY\n- [2026-07-30] a\n"
+    assert evals.predicted_route("", "", removed, "# MEMORY\n") == "memory"
+
+
+def test_wrong_reason_and_substring_checks_fail_with_a_clear_problem(tmp_path: Path) -> None:
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [
+            case("r", "one_off: make it blue", route="skip", reason="mood"),
+            case("c", "name: Jasmin", route="user", user_md_not_contains=["jasmin"], user_md_max_chars=5),
+        ],
+    )
+    code, report, _ = run_cli(tmp_path, [suite])
+    assert code == 0  # no gate given, no leak
+    assert report is not None
+    problems = {f["id"]: f["problems"] for f in report["failures"]}
+    assert problems["r"] == ["reason: expected skip as mood, got one_off"]
+    assert any("has 'jasmin'" in p for p in problems["c"])
+    assert any("chars > 5" in p for p in problems["c"])
+    assert report["reason_accuracy"] == 0.0
+    assert (report["assertions_passed"], report["assertions_total"]) == (2, 5)
+
+
+# ---------------------------------------------------------------------------------------------
+# Leaks
+
+
+def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path) -> None:
+    # The skip keeps the secret out of both files, but the decision log stores the quote.
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [
+            case("leak", "secret: my pin is 4242", route="skip", never_written=["4242"]),
+            case("ok", "name: Jasmin", route="user"),
+        ],
+    )
+    code, report, _ = run_cli(tmp_path, [suite])
+    assert code == 1
+    assert report is not None
+    assert report["route_accuracy"] == 1.0
+    assert report["leaks"] == [{"id": "leak", "needle": "4242", "where": "db table decisions"}]
+    assert [f["id"] for f in report["failures"]] == ["leak"]
+
+
+def test_a_leak_in_a_memroute_log_record_is_caught_even_at_debug(tmp_path: Path) -> None:
+    suite = write_suite(tmp_path / "s.jsonl", [case("lg", "log: Zanzibar", never_written=["zanzibar"])])
+    logger = logging.getLogger("memroute")
+    level_before = logger.level
+    code, report, _ = run_cli(tmp_path, [suite])
+    assert code == 1
+    assert report is not None
+    assert {"id": "lg", "needle": "zanzibar", "where": "log"} in report["leaks"]
+    assert logger.level == level_before and logger.propagate  # the logger is restored afterwards
+
+
+def test_leak_search_reads_every_table(tmp_path: Path) -> None:
+    db = tmp_path / "memroute.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE a (x TEXT, y BLOB)")
+    conn.execute("INSERT INTO a VALUES (?, ?)", ("nothing here", b"Hidden TOKEN"))
+    conn.commit()
+    conn.close()
+    texts = evals.database_texts(db)
+    assert evals.find_leaks(["token"], {f"db table {k}": v for k, v in texts.items()}) == [("token", "db table a")]
+
+
+# ---------------------------------------------------------------------------------------------
+# Gates, errors, bad input
+
+
+def test_min_accuracy_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [case("a", "name: A", route="user"), case("b", "did: B", route="memory"), case("c", "name: C", route="skip")],
+    )
+    code, report, _ = run_cli(tmp_path, [suite], min_accuracy=0.6)
+    assert code == 0
+    assert report is not None and report["route_accuracy"] == pytest.approx(2 / 3)
+    capsys.readouterr()
+    code, _, _ = run_cli(tmp_path, [suite], min_accuracy=0.7)
+    assert code == 1
+    assert "below --min-accuracy 0.7" in capsys.readouterr().err
+
+
+def test_an_erroring_case_is_a_failure_and_the_run_goes_on(tmp_path: Path) -> None:
+    cases = [case(f"ok{i}", f"name: N{i}", route="user") for i in range(6)]
+    cases.insert(3, case("bad", "boom", route="user", user_md_contains=["x"]))
+    suite = write_suite(tmp_path / "s.jsonl", cases)
+    code, report, _ = run_cli(tmp_path, [suite], concurrency=3)
+    assert code == 0
+    assert report is not None
+    assert report["cases"] == 7
+    assert report["route_accuracy"] == pytest.approx(6 / 7)
+    assert report["errors"] == 1
+    (failure,) = report["failures"]
+    assert failure["id"] == "bad"
+    assert failure["predicted_route"] == "error"
+    assert "the scripted engine exploded" in failure["error"]
+    assert report["confusion"]["user"] == {"user": 6, "error": 1}
+    # Usage is unknown for the case that raised, so the total cost is unknown too.
+    assert report["calls"] == 6 and report["cost_usd"] is None
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (
+            '{"id": "a", "messages": [{"role": "user", "content": "x"}], "expect": {}}\n{oops\n',
+            "s.jsonl:2: invalid JSON",
+        ),
+        ('{"id": "a", "messages": [], "expect": {}}\n', "'messages' must be a non-empty list"),
+        (
+            '{"id": "a", "messages": [{"role": "user", "content": "x"}], "expect": {"rout": "user"}}\n',
+            "unknown expect key",
+        ),
+        ('{"id": "a", "messages": [{"role": "user", "content": "x"}], "expect": {"route": "usr"}}\n', "expect.route"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(content)
+    code, report, _ = run_cli(tmp_path, [str(path)])
+    err = capsys.readouterr().err
+    assert code == 2 and report is None
+    assert message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run_cli(tmp_path, [str(tmp_path / "nope.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot read" in err and "nope.jsonl" in err
+
+
+def test_several_files_are_read_and_duplicate_ids_rejected(tmp_path: Path) -> None:
+    a = write_suite(tmp_path / "a.jsonl", [case("1", "name: A", route="user")])
+    b = write_suite(tmp_path / "b.jsonl", [case("2", "did: B", route="memory", lang="id")])
+    assert [c.id for c in load_cases([a, b])] == ["1", "2"]
+    code, report, _ = run_cli(tmp_path, [a, b])
+    assert code == 0 and report is not None
+    assert report["suites"] == [a, b]
+    assert report["by_lang"] == {"en": 1.0, "id": 1.0}
+    dup = write_suite(tmp_path / "c.jsonl", [case("1", "x")])
+    with pytest.raises(evals.EvalInputError, match="duplicate case id"):
+        load_cases([a, dup])
+
+
+# ---------------------------------------------------------------------------------------------
+# Report shape, side by side
+
+
+def test_json_report_has_the_design_keys_at_top_level_and_per_run(tmp_path: Path) -> None:
+    suite = write_suite(
+        tmp_path / "s.jsonl", [case("a", "name: A", route="user"), case("b", "mood: meh", route="skip")]
+    )
+    code, report, _ = run_cli(tmp_path, [suite])
+    assert code == 0 and report is not None
+    for key in (*DESIGN_KEYS, "runs", "date", "suites"):
+        assert key in report
+    (run,) = report["runs"]
+    for key in (*DESIGN_KEYS, "engine", "model"):
+        assert key in run
+    assert run["engine"] == "scripted" and run["model"] is None
+    assert run["calls"] == 2 and run["input_tokens"] == 20 and run["output_tokens"] == 10
+    assert run["cost_usd"] == pytest.approx(0.002)
+    assert run["latency_p50_s"] is not None and run["latency_p95_s"] >= run["latency_p50_s"]
+
+
+def test_side_by_side_engines_run_the_same_cases(tmp_path: Path) -> None:
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [
+            case("a", "name: A", route="user"),
+            case("b", "did: B", route="memory"),
+            case("c", "mood: meh", route="skip", lang="th"),
+        ],
+    )
+    specs = [EngineSpec(ScriptedEngine("good")), EngineSpec(ScriptedEngine("lazy", always_skip))]
+    code, report, html_path = run_cli(tmp_path, [suite], specs=specs, min_accuracy=0.5)
+    assert code == 1  # the lazy engine misses the gate
+    assert report is not None
+    good, lazy = report["runs"]
+    assert (good["engine"], lazy["engine"]) == ("good", "lazy")
+    assert good["cases"] == lazy["cases"] == 3
+    assert good["route_accuracy"] == 1.0
+    assert lazy["route_accuracy"] == pytest.approx(1 / 3)
+    assert lazy["confusion"] == {"user": {"skip": 1}, "memory": {"skip": 1}, "skip": {"skip": 1}}
+    assert report["route_accuracy"] == good["route_accuracy"]  # top level mirrors the first run
+
+    console = Console(record=True, width=200)
+    print_table(report, console)
+    text = console.export_text()
+    assert "good" in text and "lazy" in text and "accuracy [th]" in text
+    page = html_path.read_text()
+    assert page.count('<table class="heatmap"') == 2
+
+
+def test_html_escapes_case_text(tmp_path: Path) -> None:
+    suite = write_suite(tmp_path / "s.jsonl", [case("<b>x</b>", "name: <script>alert(1)</script>", route="memory")])
+    code, report, html_path = run_cli(tmp_path, [suite])
+    assert report is not None
+    page = html_path.read_text()
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<b>x</b>" not in page
+    assert render_html(report) == page  # a saved JSON report renders to the same page
+
+
+def test_percentile() -> None:
+    assert evals.percentile([], 0.5) is None
+    assert evals.percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+    assert evals.percentile([0.0, 10.0], 0.95) == pytest.approx(9.5)
