@@ -335,7 +335,12 @@ def capture_memroute_logs() -> Iterator[_CaptureHandler]:
     """
     logger = logging.getLogger("memroute")
     old_level, old_propagate = logger.level, logger.propagate
-    handler = _CaptureHandler(forward_level=logger.getEffectiveLevel())
+    forward_level = logger.getEffectiveLevel()
+    # Handlers already on "memroute" (a CLI's console handler) must not start printing DEBUG.
+    own_levels = [(h, h.level) for h in logger.handlers]
+    for h, level in own_levels:
+        h.setLevel(max(level, forward_level))
+    handler = _CaptureHandler(forward_level=forward_level)
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
     logger.propagate = False
@@ -345,6 +350,8 @@ def capture_memroute_logs() -> Iterator[_CaptureHandler]:
         logger.removeHandler(handler)
         logger.setLevel(old_level)
         logger.propagate = old_propagate
+        for h, level in own_levels:
+            h.setLevel(level)
 
 
 # ---------------------------------------------------------------------------------------------

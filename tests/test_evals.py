@@ -70,6 +70,9 @@ def script(text: str) -> list[Decision]:
         elif head == "log":
             logging.getLogger("memroute.engine.scripted").debug("classifying %s", rest)
             decisions.append(_skip(part, "mood"))
+        elif head == "warn":
+            logging.getLogger("memroute.engine.scripted").warning("odd statement %s", rest)
+            decisions.append(_skip(part, "mood"))
         elif head == "boom":
             raise RuntimeError("the scripted engine exploded")
         else:
@@ -282,6 +285,34 @@ def test_a_leak_in_a_memroute_log_record_is_caught_even_at_debug(tmp_path: Path)
     assert report is not None
     assert {"id": "lg", "needle": "zanzibar", "where": "log"} in report["leaks"]
     assert logger.level == level_before and logger.propagate  # the logger is restored afterwards
+
+
+def test_log_capture_does_not_change_what_the_console_shows(tmp_path: Path) -> None:
+    class Keep(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[str] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.seen.append(record.getMessage())
+
+    console = Keep()
+    root, memroute = logging.getLogger(), logging.getLogger("memroute")
+    level_before = memroute.level
+    root.addHandler(console)
+    memroute.setLevel(logging.WARNING)
+    try:
+        suite = write_suite(
+            tmp_path / "s.jsonl",
+            [case("d", "log: Zanzibar", never_written=["zanzibar"]), case("w", "warn: Kilimanjaro")],
+        )
+        code, report, _ = run_cli(tmp_path, [suite])
+    finally:
+        root.removeHandler(console)
+        memroute.setLevel(level_before)
+    assert code == 1 and report is not None
+    assert {"id": "d", "needle": "zanzibar", "where": "log"} in report["leaks"]  # captured although DEBUG
+    assert console.seen == ["odd statement Kilimanjaro"]  # the warning still reaches the console, the debug not
 
 
 def test_leak_search_reads_every_table(tmp_path: Path) -> None:
