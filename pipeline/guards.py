@@ -1,0 +1,799 @@
+"""Guards on every write: sensitive data, stored prompt injection, privilege claims.
+
+Whatever lands in USER.md and MEMORY.md is pasted into future system prompts, so every value
+an engine wants to write passes `check_text` first (any engine, any write path), and every
+quote kept for the record passes `redact`. Pure stdlib and precompiled regexes: this runs on
+every statement, so it must stay in the tens of microseconds.
+
+Detection works on an NFKC-normalised view of the text with invisible format characters
+dropped (so full-width digits and zero-width splits do not hide a value); offsets are mapped
+back to the original text, so redaction removes exactly what the user typed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pipeline.types import Decision
+
+# --- kinds and policy -------------------------------------------------------------------
+
+EMAIL = "EMAIL"
+PHONE = "PHONE"
+ADDRESS = "ADDRESS"
+GOV_ID = "GOV_ID"
+CARD = "CARD"
+IBAN = "IBAN"
+BANK_ACCOUNT = "BANK_ACCOUNT"
+PASSWORD = "PASSWORD"
+API_KEY = "API_KEY"
+PRIVATE_KEY = "PRIVATE_KEY"
+IP_ADDRESS = "IP_ADDRESS"
+DOB = "DOB"
+
+# Never written, even when the user asks.
+SECRET_KINDS: frozenset[str] = frozenset({PASSWORD, API_KEY, PRIVATE_KEY, CARD, GOV_ID, IBAN, BANK_ACCOUNT})
+# Written only when the user explicitly asks, in that turn, to store them.
+CONTACT_KINDS: frozenset[str] = frozenset({EMAIL, PHONE, ADDRESS})
+# Everything else sensitive (IP_ADDRESS, DOB) is skipped as `sensitive`.
+ALL_KINDS: frozenset[str] = SECRET_KINDS | CONTACT_KINDS | {IP_ADDRESS, DOB}
+
+# When two findings overlap, the merged span keeps the more serious kind.
+_PRIORITY = {
+    PRIVATE_KEY: 0, API_KEY: 1, PASSWORD: 2, CARD: 3, IBAN: 4, GOV_ID: 5, BANK_ACCOUNT: 6,
+    DOB: 7, EMAIL: 8, IP_ADDRESS: 9, ADDRESS: 10, PHONE: 11,
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    start: int  # offsets into the text given to find_sensitive
+    end: int
+    value: str
+
+
+@dataclass
+class GuardPolicy:
+    store_contacts_on_request: bool = True
+    block_privilege_claims: bool = True
+    # Kinds the user may ask to store; secrets can never be added here.
+    requestable_kinds: frozenset[str] = field(default_factory=lambda: CONTACT_KINDS)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    allowed: bool
+    reason: str | None = None  # "sensitive" | "blocked"
+    rule: str | None = None  # e.g. "secret:API_KEY", "injection:ignore_previous"
+    message: str = ""
+
+
+_OK = Verdict(True, None, None, "ok")
+
+# --- normalisation with an offset map ---------------------------------------------------
+
+# Format characters people use to split a value or hide text; dropped from the detection view.
+_INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
+
+
+def _view(text: str) -> tuple[str, list[int] | None]:
+    """NFKC view of `text` without invisible characters, and a map view index -> text index."""
+    if text.isascii():
+        return text, None
+    if (
+        unicodedata.is_normalized("NFKC", text)
+        and not _INVISIBLE_RE.search(text)
+        and not any(ch.isdecimal() and not ch.isascii() for ch in text)
+    ):
+        return text, None
+    out: list[str] = []
+    index: list[int] = []
+    for i, ch in enumerate(text):
+        if _INVISIBLE_RE.match(ch):
+            continue
+        if ch.isascii():
+            norm = ch
+        elif ch.isdecimal():
+            norm = str(unicodedata.decimal(ch))  # Thai, Arabic-Indic ... digits read as 0-9
+        else:
+            norm = unicodedata.normalize("NFKC", ch)
+        out.append(norm)
+        index.extend([i] * len(norm))
+    index.append(len(text))
+    return "".join(out), index
+
+
+# --- detectors --------------------------------------------------------------------------
+
+_I = re.IGNORECASE
+
+_A = re.ASCII  # digits, emails and tokens are ASCII; \w must not swallow the Chinese or Thai around them
+_EMAIL_RE = re.compile(r"(?<![\w.%+-])[\w.%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b", _A)
+_TLDS = r"(?:com|net|org|io|co|id|cn|th|uk|de|edu|gov|me|dev|ai|info|biz|us|app|xyz|mail|jp|sg|my|au|fr|nl)"
+_EMAIL_OBF_RE = re.compile(
+    r"(?<![\w.])[A-Za-z0-9][\w.+-]{0,63}(?:\s*(?:\(dot\)|\[dot\]|\s+dot\s+)\s*[\w+-]{1,40}){0,3}\s*(?:\(at\)|\[at\]|\{at\}|<at>|\s+at\s+|\s+AT\s+|\s*@\s+|\s+@\s*)\s*"
+    r"[A-Za-z0-9-]+(?:\s*(?:\(dot\)|\[dot\]|\{dot\}|<dot>|\s+dot\s+|\s+titik\s+|\s*点\s*|\s+\.\s*|\s*\.\s+|\.)\s*[A-Za-z0-9-]+)*"
+    r"\s*(?:\(dot\)|\[dot\]|\{dot\}|<dot>|\s+dot\s+|\s+titik\s+|\s*点\s*|\s+\.\s*|\s*\.\s+)\s*" + _TLDS + r"\b",
+    _I | _A,
+)
+_PRIVATE_KEY_RE = re.compile(
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*)",
+    re.DOTALL,
+)
+_KNOWN_TOKEN_RE = re.compile(
+    r"(?<![\w-])(?:"
+    r"sk-(?:ant-|proj-|live-)?[A-Za-z0-9_-]{16,}|(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{10,}"
+    r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}"
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}"
+    r"|hf_[A-Za-z0-9]{20,}|npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{30,}|dop_v1_[a-f0-9]{30,}"
+    r"|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
+    r"|hooks\.slack\.com/services/[A-Za-z0-9/]+"
+    r")",
+    _A,
+)
+_SECRET_CTX_RE = re.compile(
+    r"(?:api[\s_-]?key|apikey|access[\s_-]?key|secret(?:[\s_-]?key)?|client[\s_-]?secret|auth[\s_-]?token|"
+    r"access[\s_-]?token|token|bearer|kunci api|kunci rahasia|密钥|令牌|秘钥|โทเค็น|คีย์ api|คีย์)"
+    r"(?:\s+(?:saya|ku|kami|ของฉัน|ของผม|for|untuk)(?:\s+\w+)?)?\s*(?:is|=|:|：|adalah|yaitu|是|为|คือ)?\s*[\"'“]?"
+    r"([^\s\"'”,;，。]{8,})",
+    _I,
+)
+_GENERIC_TOKEN_RE = re.compile(r"(?<![\w/+=.-])[A-Za-z0-9_-]{24,}(?![\w/+=-])|(?<![\w/+=])[A-Za-z0-9+/]{32,}={1,2}", _A)
+_URL_CRED_RE = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@", _I | _A)
+_PASSWORD_RE = re.compile(
+    r"(?:pass(?:word|wd|code|phrase)|\bpwd|\bpin(?: code| number)?|kata sandi|kata kunci|\bsandi|"
+    r"seed phrase|recovery phrase|mnemonic|密码|口令|รหัสผ่าน|พาสเวิร์ด|รหัส\s?pin|รหัส)"
+    r"(?:\s+(?:for|of|to|on|untuk|ke|buat)\s+[^\s:=]{1,30})?"
+    r"(?:\s*(?:email|e-mail|wifi|wi-fi|akun|account|laptop|bank|hp|gmail|router|admin|login|master|root|database|db|server|"
+    r"surel|rumah|kantor|atm|kartu|card|phone|ponsel|邮箱|账号|账户|电脑|银行卡|银行|อีเมล|บัญชี|ไวไฟ|wifi ?บ้าน|atm|บัตร)){0,2}"
+    r"(?:\s*(?:is|was|=|:|：|adalah|yaitu|ialah|nya|saya|ku|aku|baru|是|为|為|คือ|ของฉัน|ของผม|ใหม่|new)){1,3}\s*[\"'“「]?"
+    r"([^\s\"'”」,，。;；]+(?:\s+[a-z]+){0,11})",
+    _I,
+)
+_PASSPHRASE_WORD_RE = re.compile(r"seed|recovery|mnemonic|phrase", _I)
+_NOT_A_PASSWORD = frozenset(
+    "too weak strong long short expired the a an same not very still wrong incorrect required changed reset "
+    "secure safe hard easy different saved stored in on at my your lost forgotten case-sensitive missing "
+    "manager managers policy correct invalid being now also just only lemah kuat salah sama terlalu sudah "
+    "lupa baru hilang 错误 太 了 ไม่ ผิด".split()
+)
+_IPV4_RE = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)", _A)
+_IPV6_RE = re.compile(r"(?<![\w:])(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}(?![\w:])|(?<![\w:])(?:[0-9a-f]{1,4}:){2,6}:(?:[0-9a-f]{1,4}:?){1,5}(?![\w:])", _I | _A)
+_VERSION_BEFORE_RE = re.compile(r"(?:\bv|version|versi|ver\.?|版本|เวอร์ชัน|release|build)\s*$", _I)
+_IBAN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?(?![A-Za-z0-9])", _A)
+_IBAN_CTX_RE = re.compile(r"iban|rekening|account|bank|swift|转账|账户|บัญชี", _I)
+
+# Digit runs (with separators people use): phones, cards, ids, accounts are told apart by
+# shape, Luhn and the words just before them.
+_DIGITS_RE = re.compile(r"(?<![\w@/:.,-])(?:\+|\(\+?)?\d[\d \t().-]{3,30}\d(?![\w@]|[.:,-]\d)", _A)
+_DATE_SHAPE_RE = re.compile(r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$")
+_SSN_RE = re.compile(r"^\d{3}-\d{2}-\d{4}$")
+_THAI_ID_RE = re.compile(r"^\d-\d{4}-\d{5}-\d{2}-\d$")
+_CN_ID_RE = re.compile(r"(?<![\dA-Za-z])[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])", _A)
+_THOUSANDS_RE = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
+_YEAR_PAIR_RE = re.compile(r"^(?:19|20)\d{2}\s*[-/–]?\s*(?:19|20)\d{2}$")
+_CURRENCY_BEFORE_RE = re.compile(r"(?:rp\.?|idr|usd|\$|€|£|¥|฿|rmb|cny|thb|sgd|eur)\s*$", _I)
+
+_GOV_CTX = (
+    r"ssn|social security|passport|paspor|licen[cs]e|\bsim\b|\bnik\b|\bktp\b|npwp|national id|\bid card|"
+    r"\bid number|identity|tax id|\btin\b|nomor induk|身份证|护照|驾照|驾驶证|社保|社会保障|"
+    r"บัตรประชาชน|เลขประจำตัว|หนังสือเดินทาง|ใบขับขี่"
+)
+_GOV_CTX_RE = re.compile(_GOV_CTX, _I)
+_CARD_CTX_RE = re.compile(r"card|\bcc\b|credit|debit|visa|master ?card|amex|kartu|信用卡|银行卡|卡号|บัตร", _I)
+_ACCT_CTX_RE = re.compile(r"account|\bacct|rekening|\bnorek|routing|sort code|\bbsb\b|账户|账号|帳號|บัญชี", _I)
+_PHONE_CTX_RE = re.compile(
+    r"phone|\bcall|\btel\b|\btel\.|mobile|\bcell|whats ?app|\bwa\b|\bsms|text me|messages? to|reach me|contact|\bfax|"
+    r"\bhp\b|nomor|telepon|\btelp|hubungi|电话|手机|号码|联系|打给|โทร|เบอร์|มือถือ|ติดต่อ",
+    _I,
+)
+# An id with letters in it ("passport A1234567"), found right after a government-id word.
+_GOV_TOKEN_RE = re.compile(
+    r"(?:" + _GOV_CTX + r")[^\n\d]{0,30}?(?<![A-Za-z])([A-Za-z]{0,5}\d[\dA-Za-z-]{4,20})", _I
+)
+
+_EN_MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_ID_MONTHS = r"januari|februari|maret|april|mei|juni|juli|agustus|agu|september|oktober|okt|november|desember|des"
+_TH_MONTHS = (
+    r"มกราคม|กุมภาพันธ์|มีนาคม|เมษายน|พฤษภาคม|มิถุนายน|กรกฎาคม|สิงหาคม|กันยายน|ตุลาคม|พฤศจิกายน|ธันวาคม|"
+    r"ม\.ค\.|ก\.พ\.|มี\.ค\.|เม\.ย\.|พ\.ค\.|มิ\.ย\.|ก\.ค\.|ส\.ค\.|ก\.ย\.|ต\.ค\.|พ\.ย\.|ธ\.ค\."
+)
+_MONTHS = f"(?:{_EN_MONTHS}|{_ID_MONTHS})"
+_DATE = (
+    r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}\.?,?\s+\d{{4}}"
+    rf"|{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    r"|\d{4}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?"
+    rf"|\d{{1,2}}\s*(?:{_TH_MONTHS})\s*(?:พ\.ศ\.|ค\.ศ\.)?\s*\d{{4}}"
+    rf"|(?:{_MONTHS})\s+\d{{4}}"
+    r"|(?:พ\.ศ\.|ค\.ศ\.)?\s*(?:19|20|25)\d{2}(?!\d|\s*s\b|'?s\b))"
+)
+_DOB_RE = re.compile(
+    r"(?:\bborn\b|birthday|birth ?date|date of birth|\bd\.?o\.?b\b|\bb-?day|lahir|ulang tahun|\bultah|\bttl\b|"
+    r"出生|生于|生日|เกิด)"
+    r"[^.!?\n]{0,28}?(" + _DATE + r")",
+    _I,
+)
+
+# Addresses: anchors (a street with a number, a unit, a PO box, a military address, a
+# Chinese/Thai/Indonesian street form), then the address is widened over the rest of the clause.
+_STREET_WORDS = (
+    r"street|st|road|rd|avenue|ave|av|boulevard|blvd|lane|ln|drive|dr|court|ct|place|pl|way|terrace|crescent|"
+    r"highway|hwy|parkway|pkwy|square|sq|circle|cir|trail|alley|row|close|mews|grove|gardens|walk|wharf|quay|"
+    r"parks?|pass|union|extensions?|crossroad|crossing|prairie|squares|isle|harbou?r|radial|hill|str|"
+    r"jalan|jl|jln|gang|gg"
+)
+_STOP_IN_STREET = frozenset(
+    "the a an my your our their his her its of in on at to for from and or but with by down up over into than "
+    "miles mile km kilometers minutes mins hours times years days people kids dogs cats".split()
+)
+_STREET_NUM_RE = re.compile(
+    r"\b\d{1,6}[A-Za-z]?(?:[/-]\d{1,4})?\s+((?:[^\W\d_][\w'’.-]*\s+){0,4}?)(?:" + _STREET_WORDS + r")\b\.?",
+    _I,
+)
+_CONTINENTAL_RE = re.compile(
+    r"\b[^\W\d_][\w'’-]*(?:stra(?:ss|ß)e|str\.|gasse|weg|vej|veien|vegen|gatan|gata|gade|katu|tie|laan|straat|"
+    r"plein|utca|allee|ring|damm|graben|platz|kapu|útja|út)(?:\s+\d{1,5}[A-Za-z]?\.?)"
+    r"|\b(?:rue|avenue|avenida|calle|via|viale|strada|rua|quadra|piazza|corso|jalan|jl|jln|gang|gg|soi|thanon)\.?\s+"
+    r"(?:[^\W\d_][\w'’.-]*\s+){0,4}?\d{1,5}[A-Za-z]?\b"
+    r"|\b(?:u\.|ul\.|utca|út|útja)\s*\d{1,5}\.?",
+    _I,
+)
+# A street named without a number ("on Marina Fort Street"): two or more capitalised words first,
+# so that one-word landmarks ("Wall Street") stay ordinary words.
+_NAMED_STREET_RE = re.compile(
+    r"\b(?:[A-Z\u00C0-\u024F][\w'’-]+\s+){2,3}(?:Street|Road|Avenue|Lane|Drive|Boulevard|Parkway|Terrace|Crescent)\b"
+)
+_UNIT_RE = re.compile(r"\b(?:suite|ste|apt|apartment|unit|flat|room|rm|box|lantai|blok|block|no|nomor)\.?\s*#?\s*\d{1,6}\b", _I)
+_STRONG_ADDR_RE = re.compile(
+    r"\b(?:PSC|CMR|Unit)\s+\d{3,5},?\s+Box\s+\d{3,5}\b|\b(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{5}\b|"
+    r"\bUS(?:NS|NV|S|CGC)\s+[A-Za-z]+|\bP\.?\s?O\.?\s+Box\s+\d+|\bkotak pos\s+\d+|"
+    r"\bthe corner of\s+[^,.?!;\n]{2,60}?\s+and\s+[^,?!;\n]{2,60}?(?=[,.?!;\n]|\s+(?:after|for|when|please|because)\b|$)|"
+    r"\bRT\s*\.?\s*\d{1,3}\s*/\s*RW\s*\.?\s*\d{1,3}\b",
+    _I,
+)
+_ZH_ADDR_RE = re.compile(
+    r"(?:[\u4e00-\u9fff]{1,8}?(?:省|自治区|市|区|县|镇|乡))*[\u4e00-\u9fff\d]{1,12}?(?:路|街|大道|道|巷|胡同|弄|里)\s*"
+    r"\d{1,5}\s*号(?:\s*[\d\u4e00-\u9fff]{0,6}?(?:楼|层|室|栋|幢|单元|座))*"
+)
+_TH_ADDR_RE = re.compile(
+    r"(?:บ้านเลขที่\s*)?\d{1,5}(?:/\d{1,5})?\s*(?:หมู่(?:ที่)?\s*\d+|ม\.\s*\d+|ซอย|ซ\.|ถนน|ถ\.)"
+    r"[^\n?!]{0,80}?(?:\d{5}|(?=[?!\n]|$))"
+)
+# Words after which the rest of the clause is an address when it carries a number.
+_ADDR_TRIGGER_RE = re.compile(
+    r"(?<!e-mail )(?<!email )(?<!\bip )(?<!\bweb )(?<!\bmac )(?<!wallet )(?<!memory )"
+    r"\baddress(?:es)?\b[^:\n?!]{0,40}?(?:\bis\b|:|\bto\b)\s*|"
+    r"\b(?:send|sent|ship|shipped|deliver|delivered|mail|post|taxi|move|moved)\b[^\n?!.]{0,30}?\bto\s+(?=\d|the corner|P\.?O|Unit|PSC)|"
+    r"\b(?:meet|see) (?:me|you|us) at\s+(?=\d|the corner|P\.?O|Unit|PSC)|"
+    r"\b(?:live|lives|living|stay|staying|reside)\s+(?:at|in|on)\s+(?=\d)|"
+    r"\bvalidate the following\?\s*|\bhere (?:they are|it is)\s*:\s*|"
+    r"alamat(?:\s+(?:saya|rumah|kantor|baru|ku|kami))*\s*(?:adalah|yaitu|:|di)?\s*|tinggal di\s+(?=jl|jalan|gg|gang|\d)|"
+    r"地址(?:是|为|：|:)?\s*|住在|住址(?:是|：|:)?\s*|ที่อยู่(?:ของ(?:ฉัน|ผม))?(?:คือ|:)?\s*|บ้านเลขที่",
+    _I,
+)
+_CLAUSE_END_RE = re.compile(
+    r"[?!;？！；。]|\.\s+(?=(?:I|i|My|my|Please|please|The|Thanks|Thank|It|We|we|Can|Could|Would|Will|What|When|How|Also|Saya|Tolong)\b)"
+    r"|\.\s*$|\s+(?:after|before|for|when|because|since|if|but|so|please|thanks|asap|tomorrow|today|tonight|yesterday|"
+    r"until|instead|and i|i am|i'm|dan saya|karena|untuk|setelah|besok)\b",
+    _I,
+)
+_ADDR_LEFT_RE = re.compile(r"(?:(?:\d{1,6}[A-Za-z]?|[A-Z\u00C0-\u024F][\w'’.-]*)[ \t,]+)+$")
+_TIME_ONLY_RE = re.compile(r"^\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)?\s*$", _I)
+_HAS_DIGIT_RE = re.compile(r"\d")
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = ord(ch) - 48
+        if i % 2:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+def _iban_ok(raw: str) -> bool:
+    s = raw.replace(" ", "").upper()
+    if not 15 <= len(s) <= 34:
+        return False
+    moved = s[4:] + s[:4]
+    try:
+        return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
+    except ValueError:
+        return False
+
+
+def _entropy(s: str) -> float:
+    counts: dict[str, int] = {}
+    for ch in s:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _looks_random(tok: str) -> bool:
+    """A long token that reads like a key rather than a word, a hash or an identifier."""
+    if re.fullmatch(r"[0-9a-fA-F-]+", tok):  # hashes, UUIDs, hex ids are not secrets by themselves
+        return False
+    has_upper = any(c.isupper() for c in tok)
+    has_lower = any(c.islower() for c in tok)
+    digits = sum(c.isdigit() for c in tok)
+    if not (has_upper and has_lower and digits >= 2):
+        return False
+    return _entropy(tok) >= 3.6
+
+
+def _ctx(s: str, start: int, width: int = 40) -> str:
+    return s[max(0, start - width) : start]
+
+
+def _digit_kind(s: str, m: re.Match[str]) -> str | None:
+    raw = m.group(0).strip(" \t.-()")
+    digits = "".join(c for c in raw if c.isdigit())
+    n = len(digits)
+    if n < 5:
+        return None
+    compact = raw.replace(" ", "")
+    if _DATE_SHAPE_RE.match(compact) or _YEAR_PAIR_RE.match(raw):
+        return None
+    if _SSN_RE.match(raw) or _THAI_ID_RE.match(raw):
+        return GOV_ID
+    before = _ctx(s, m.start())
+    if _CURRENCY_BEFORE_RE.search(before):
+        return None
+    if _GOV_CTX_RE.search(before):
+        return GOV_ID
+    if _CARD_CTX_RE.search(before) and 12 <= n <= 19:
+        return CARD
+    if _ACCT_CTX_RE.search(before) and n >= 6:
+        return BANK_ACCOUNT
+    if n < 7:
+        return None
+    has_sep = raw != digits
+    if _PHONE_CTX_RE.search(before) and n <= 15:
+        return PHONE
+    if 13 <= n <= 19 and _luhn(digits) and (not has_sep or re.fullmatch(r"\d{4}(?:[ -]\d{2,4}){2,4}", raw)):
+        return CARD
+    if raw.startswith(("+", "(")) and 8 <= n <= 15:
+        return PHONE
+    if not has_sep:
+        if n >= 9 and n <= 13 and digits[0] == "0":
+            return PHONE
+        if n == 11 and digits[0] == "1" and digits[1] in "3456789":
+            return PHONE
+        return None
+    if _THOUSANDS_RE.match(raw) or re.fullmatch(r"\d{1,3}(?: \d{3})+", raw):
+        return None
+    if n <= 15 and len(re.findall(r"\d+", raw)) >= 2:
+        return PHONE
+    return None
+
+
+def _address_spans(s: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    anchors: list[tuple[int, int]] = []
+    for m in _STREET_NUM_RE.finditer(s):
+        words = m.group(1).lower().split()
+        if any(w.strip(".,") in _STOP_IN_STREET for w in words):
+            continue
+        anchors.append(m.span())
+    for rx in (_CONTINENTAL_RE, _STRONG_ADDR_RE, _ZH_ADDR_RE, _TH_ADDR_RE, _NAMED_STREET_RE):
+        anchors.extend(m.span() for m in rx.finditer(s))
+    weak_units = [m.span() for m in _UNIT_RE.finditer(s)]
+    for start, end in anchors:
+        spans.append(_widen(s, start, end))
+    # A clause introduced as an address ("my new address is ...", "meet me at 12 ...").
+    for m in _ADDR_TRIGGER_RE.finditer(s):
+        start = m.end()
+        stop = _CLAUSE_END_RE.search(s, start)
+        end = stop.start() if stop else len(s)
+        end = min(end, start + 160)
+        chunk = s[start:end]
+        if not chunk.strip() or not _HAS_DIGIT_RE.search(chunk) or _TIME_ONLY_RE.match(chunk):
+            if not any(a[0] >= start and a[1] <= end for a in anchors):
+                continue
+        if chunk.lstrip().startswith("[REDACTED"):
+            continue
+        lead = len(chunk) - len(chunk.lstrip())
+        spans.append((start + lead, end))
+    # A unit number counts only next to something else that looks like an address.
+    if spans:
+        for us, ue in weak_units:
+            if any(a <= us and ue <= b for a, b in spans):
+                continue
+            if any(abs(us - b) < 40 or abs(a - ue) < 40 for a, b in spans):
+                spans.append(_widen(s, us, ue))
+    return spans
+
+
+def _widen(s: str, start: int, end: int) -> tuple[int, int]:
+    """Grow an anchor over house numbers before it and the rest of its clause after it."""
+    line_start = max(s.rfind("?", 0, start), s.rfind(":", 0, start), s.rfind(". ", 0, start)) + 1
+    left = _ADDR_LEFT_RE.search(s, line_start, start)
+    if left is not None:
+        start = left.start()
+    stop = _CLAUSE_END_RE.search(s, end)
+    new_end = stop.start() if stop else len(s)
+    return start, min(new_end, end + 120)
+
+
+def _raw_findings(s: str) -> list[tuple[int, int, str]]:
+    out: list[tuple[int, int, str]] = []
+    add = out.append
+    has_digit = _HAS_DIGIT_RE.search(s) is not None
+    if "-----BEGIN" in s:
+        for m in _PRIVATE_KEY_RE.finditer(s):
+            add((m.start(), m.end(), PRIVATE_KEY))
+    for m in _KNOWN_TOKEN_RE.finditer(s):
+        add((m.start(), m.end(), API_KEY))
+    for m in _SECRET_CTX_RE.finditer(s):
+        tok = m.group(1)
+        if any(c.isdigit() for c in tok) or re.search(r"[A-Z].*[a-z]|[a-z].*[A-Z]|[_\-./+=]", tok):
+            add((m.start(1), m.end(1), API_KEY))
+    for m in _GENERIC_TOKEN_RE.finditer(s):
+        if _looks_random(m.group(0).rstrip("=")):
+            add((m.start(), m.end(), API_KEY))
+    if "://" in s:
+        for m in _URL_CRED_RE.finditer(s):
+            add((m.start(1), m.end(1), PASSWORD))
+    for m in _PASSWORD_RE.finditer(s):
+        val = m.group(1)
+        first = val.split()[0].lower().strip(".,!?")
+        if first in _NOT_A_PASSWORD:
+            continue
+        end = m.end(1)
+        if not _PASSPHRASE_WORD_RE.search(m.group(0)):
+            end = m.start(1) + len(val.split()[0])  # a password is one token; a passphrase is many
+        add((m.start(1), end, PASSWORD))
+    if "@" in s:
+        for m in _EMAIL_RE.finditer(s):
+            add((m.start(), m.end(), EMAIL))
+    for m in _EMAIL_OBF_RE.finditer(s):
+        if "@" in m.group(0) and _EMAIL_RE.fullmatch(m.group(0)):
+            continue
+        add((m.start(), m.end(), EMAIL))
+    if not has_digit:
+        if _ADDR_TRIGGER_RE.search(s) or "corner of" in s.lower() or _NAMED_STREET_RE.search(s):
+            for start, end in _address_spans(s):
+                add((start, end, ADDRESS))
+        return out
+    for m in _IBAN_RE.finditer(s):
+        tok = m.group(0)
+        if sum(c.isdigit() for c in tok) >= 8 and (_iban_ok(tok) or _IBAN_CTX_RE.search(_ctx(s, m.start()))):
+            add((m.start(), m.end(), IBAN))
+    for m in _CN_ID_RE.finditer(s):
+        add((m.start(), m.end(), GOV_ID))
+    for m in _GOV_TOKEN_RE.finditer(s):
+        tok = m.group(1)
+        if sum(c.isdigit() for c in tok) >= 5 and not _DATE_SHAPE_RE.match(tok):
+            add((m.start(1), m.end(1), GOV_ID))
+    for m in _IPV4_RE.finditer(s):
+        ip = m.group(0)
+        if ip.startswith(("127.", "0.")) or _VERSION_BEFORE_RE.search(_ctx(s, m.start(), 12)):
+            continue
+        add((m.start(), m.end(), IP_ADDRESS))
+    if ":" in s:
+        for m in _IPV6_RE.finditer(s):
+            if m.group(0) not in ("::1",) and sum(c.isdigit() for c in m.group(0)) >= 2:
+                add((m.start(), m.end(), IP_ADDRESS))
+    for m in _DIGITS_RE.finditer(s):
+        kind = _digit_kind(s, m)
+        if kind is not None:
+            lead = len(m.group(0)) - len(m.group(0).lstrip(" \t"))
+            add((m.start() + lead, m.end(), kind))
+    for m in _DOB_RE.finditer(s):
+        add((m.start(1), m.end(1), DOB))
+    for start, end in _address_spans(s):
+        add((start, end, ADDRESS))
+    return out
+
+
+def _merge(raw: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    merged: list[tuple[int, int, str]] = []
+    for start, end, kind in sorted(raw, key=lambda f: (f[0], -f[1])):
+        if end <= start:
+            continue
+        if merged and start < merged[-1][1]:
+            ps, pe, pk = merged[-1]
+            best = pk if _PRIORITY[pk] <= _PRIORITY[kind] else kind
+            merged[-1] = (ps, max(pe, end), best)
+        else:
+            merged.append((start, end, kind))
+    return merged
+
+
+def find_sensitive(text: str) -> list[Finding]:
+    """Sensitive values in `text`, in order, non-overlapping, with offsets into `text`."""
+    if not text:
+        return []
+    s, index = _view(text)
+    findings: list[Finding] = []
+    for start, end, kind in _merge(_raw_findings(s)):
+        # Trim trailing separators so the redaction keeps the sentence's punctuation.
+        while end > start and s[end - 1] in " \t\n,.":
+            end -= 1
+        if index is not None:
+            start, end = index[start], index[end - 1] + 1
+        findings.append(Finding(kind, start, end, text[start:end]))
+    return findings
+
+
+def redact(text: str, keep: frozenset[str] | set[str] = frozenset()) -> str:
+    """Replace every finding (except kinds in `keep`) with "[REDACTED:KIND]". Idempotent."""
+    findings = [f for f in find_sensitive(text) if f.kind not in keep]
+    if not findings:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for f in findings:
+        parts.append(text[pos : f.start])
+        parts.append(f"[REDACTED:{f.kind}]")
+        pos = f.end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+# --- explicit requests to store a contact detail ----------------------------------------
+
+_SAVE_REQUEST_RE = re.compile(
+    r"(?:^|[.,!;:?]\s*|\b(?:please|pls|plz|yes|yeah|yep|ok|okay|sure|can you|could you|would you|will you|"
+    r"i want you to|i'd like you to|i would like you to|go ahead and|you can|you may|kindly)\b[\s,]*)"
+    r"(?:save|store|remember|keep|note down|note|record|memori[sz]e|add)\b"
+    r"|(?:^|\b(?:tolong|mohon|ya|iya|boleh|bisa|coba)\b[\s,]*)(?:simpan|simpen|ingat|ingatlah|catat|tambahkan)(?:kan|lah)?\b"
+    r"|(?:请|麻烦|帮我|帮忙|你要|要)?(?:记住|记下|保存|存下|存一下|记录一下|记一下)"
+    r"|(?:ช่วย|กรุณา|โปรด)?(?:จำ(?!เป็น|นวน|ได้|ไม่ได้|ว่า)|บันทึก|เก็บ)(?:ไว้)?",
+    _I,
+)
+_NEGATED_SAVE_RE = re.compile(
+    r"\b(?:don't|do not|dont|never|no need to|stop|not)\s+(?:\w+\s+)?(?:save|store|remember|keep|note|record)|"
+    r"\bjangan\s+(?:\w+\s+)?(?:simpan|ingat|catat)|(?:不要|别|不用|无需)(?:\S{0,4})?(?:记住|保存|记下)|"
+    r"(?:ไม่ต้อง|อย่า)(?:\S{0,6})?(?:จำ|บันทึก|เก็บ)",
+    _I,
+)
+_KIND_WORDS = {
+    EMAIL: re.compile(r"e-?mail|surel|邮箱|邮件|电子邮|อีเมล", _I),
+    PHONE: re.compile(r"phone|number|mobile|cell|whatsapp|nomor|telepon|\bhp\b|\bwa\b|电话|手机|号码|เบอร์|โทร", _I),
+    ADDRESS: re.compile(r"address|alamat|地址|住址|ที่อยู่", _I),
+}
+
+
+def explicit_save_request(text: str) -> bool:
+    """True when the turn asks, in so many words, to store something ("please remember my phone")."""
+    if not text:
+        return False
+    s = unicodedata.normalize("NFKC", text)
+    return _SAVE_REQUEST_RE.search(s) is not None and _NEGATED_SAVE_RE.search(s) is None
+
+
+def _requested_kinds(turn_text: str, policy: GuardPolicy) -> frozenset[str]:
+    if not policy.store_contacts_on_request or not explicit_save_request(turn_text):
+        return frozenset()
+    allowed = policy.requestable_kinds - SECRET_KINDS
+    named = frozenset(k for k, rx in _KIND_WORDS.items() if rx.search(turn_text))
+    # "save this: jane@x.com" names no kind and covers any contact; otherwise only the kinds named.
+    return allowed & named if named else allowed
+
+
+# --- injection, structure and privilege rules -------------------------------------------
+
+_RULES: list[tuple[str, str]] = [
+    ("invisible:bidi", r"[\u202a-\u202e\u2066-\u2069\u061c]"),
+    ("invisible:zero_width", r"[\u200b\u200c\u200e\u200f\u2060-\u2064\ufeff\u00ad\u180e]|(?<![\U0001F000-\U0001FFFF\u2600-\u27bf])\u200d"),
+    ("invisible:tag", r"[\U000e0000-\U000e007f]"),
+    ("invisible:control", r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]"),
+    ("structure:newline", r"[\n\r\u2028\u2029\x85]"),
+    ("structure:section_sign", r"§"),
+    (
+        "role:marker",
+        r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?INST\]|"
+        r"<</?SYS>>|</?(?:system|assistant|instructions?|tool_call|function_call|developer)>|"
+        r"#{1,6}\s*(?:instruction|system|response|input)s?\b|\[(?:system|SYSTEM)\]|"
+        r"(?:^|[.!?]\s+)(?:system|assistant|developer|sistem|系统|系统提示|ระบบ)\s*[:：]",
+    ),
+    ("structure:heading", r"^\s*#{1,6}(?:\s|$)|(?:^|\s)#{1,6}\s*(?:USER|MEMORY|Identity|Preferences|Constraints|Working style|Goals)\b|(?:^|\s)#{2,6}\s"),
+    ("structure:key_line", r"^\s*[-*+]\s|(?:^|\s)[-*]\s+[A-Z][\w ]{0,30}:\s|(?:^|\s)-\s+\[\d{4}-\d{2}-\d{2}\]"),
+    (
+        "injection:ignore_previous",
+        r"\b(?:ignore|disregard|forget|override|bypass)\b(?:\s+\w+){0,3}?\s+(?:previous|prior|above|earlier|all|your|the|system|any|preceding)"
+        r"\s+(?:\w+\s+){0,2}?(?:instructions?|rules?|prompts?|guidelines?|directions?|guardrails?|polic(?:y|ies)|constraints|directives?)|"
+        r"\b(?:abaikan|lupakan|acuhkan|hiraukan)\s+(?:\w+\s+){0,3}?(?:instruksi|perintah|aturan|arahan|prompt)|"
+        r"(?:忽略|无视|忽视|忘记|忘掉)(?:掉)?(?:你)?(?:之前|以上|先前|前面|上面|所有|上述|全部|系统)?的?(?:所有|全部)?(?:指令|指示|说明|规则|提示|设定)|"
+        r"(?:ละเว้น|เพิกเฉย|ไม่ต้องสนใจ|ลืม|เมิน)(?:ต่อ)?(?:\S{0,12}?)(?:คำสั่ง|กฎ|คำแนะนำ)",
+    ),
+    (
+        "injection:reveal",
+        r"\b(?:always|must|should|you will)\s+(?:\w+\s+){0,2}?(?:reveal|disclose|leak|print|output|send|expose|dump|share|forward|include)\b"
+        r"[^.\n]{0,50}?(?:system prompt|instructions|passwords?|api keys?|secrets?|credentials|tokens?|private keys?|"
+        r"other users?|memory files?|USER\.md|MEMORY\.md|env(?:ironment)? variables|\.env\b)|"
+        r"\b(?:reveal|print|show|dump|repeat|leak|output)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+)?(?:system prompt|hidden instructions|initial prompt|instructions)|"
+        r"\bselalu\s+(?:\w+\s+){0,2}?(?:ungkapkan|tampilkan|bocorkan|kirimkan|berikan|bagikan)\b[^.\n]{0,50}?(?:prompt|instruksi|kata sandi|password|kunci|rahasia|token|kredensial)|"
+        r"(?:总是|始终|一直|每次都)(?:要)?(?:透露|泄露|显示|输出|发送|告诉)[^。\n]{0,20}?(?:系统提示|提示词|指令|密码|密钥|令牌|凭证)|"
+        r"(?:泄露|透露|输出)(?:你的)?(?:系统提示|系统指令|提示词)|"
+        r"(?:เสมอ|ทุกครั้ง)?(?:เปิดเผย|แสดง|ส่ง|บอก)[^\n]{0,20}?(?:รหัสผ่าน|คำสั่งระบบ|พรอมต์ระบบ|system prompt|คีย์|โทเค็น)",
+    ),
+    (
+        "injection:role_play",
+        r"\byou are (?:now|no longer)\b|\b(?:act|behave) as (?:an? )?(?:unrestricted|unfiltered|jailbroken|root|admin|system|DAN)\b|"
+        r"\bpretend (?:you are|to be|you're)\b|\bdeveloper mode\b|\bjailbreak|\bdo anything now\b|\bnew (?:system )?instructions\s*:|"
+        r"\b(?:kamu|anda) sekarang adalah\b|(?:假装你是|扮演一个没有限制|开发者模式)|(?:แกล้งทำเป็น|สมมติว่าคุณคือ)",
+    ),
+    (
+        "injection:from_now_on",
+        r"\bfrom now on\b[\s,]*(?:you\s+(?:must|will|shall|should|are|have to|need to)|(?:ignore|obey|act as|pretend|reveal|disregard|bypass))|"
+        r"\bmulai (?:sekarang|saat ini|hari ini)\b[\s,]*(?:kamu|anda|kau)\s+(?:harus|wajib|adalah|akan|mesti)|"
+        r"(?:从现在(?:开始|起)|今后|以后)[，,\s]*你(?:必须|要|将|是|应该|只能|得)|"
+        r"(?:ต่อจากนี้|จากนี้|ตั้งแต่นี้)(?:ไป)?\s*(?:คุณ|เธอ|แก)\s*(?:ต้อง|จะต้อง|คือ|เป็น|ห้าม)",
+    ),
+    (
+        "exfil:curl",
+        r"\b(?:curl|wget|Invoke-WebRequest|iwr|irm|nc|netcat)\b[^\n]{0,200}?(?:\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\$\(|\$\{?[A-Z_]*(?:KEY|TOKEN|SECRET|PASS)|"
+        r"-d\s*@|--data(?:-binary)?\s+@|--upload-file|\s-T\s|~/\.ssh|\.env\b|/etc/passwd|/etc/shadow|id_rsa|\?(?:key|token|secret|data|q)=)",
+    ),
+    ("exfil:pipe_shell", r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bbase64\s+-d\b[^\n]{0,40}\||\beval\s*\$\("),
+    ("exfil:ssh_key", r"ssh-(?:rsa|ed25519|dss|ecdsa)\s+AAAA|\bauthorized_keys\b|~/\.ssh\b|\.ssh/id_"),
+    (
+        "persistence:agent_config",
+        r"(?:\b(?:add|append|write|insert|echo|put|edit|modify|overwrite|update|create|change|paste|inject|tambahkan|tulis|ubah|edit)\b"
+        r"|添加|写入|修改|加到|เพิ่ม|เขียน|แก้ไข|>>?)[^\n]{0,80}?"
+        r"(?:\.bashrc|\.zshrc|\.bash_profile|\.profile\b|CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|\.cursor/rules|"
+        r"copilot-instructions|\.windsurfrules|crontab|\.claude/|\.mcp\.json|USER\.md|MEMORY\.md|system prompt)",
+    ),
+]
+_PRIVILEGE_RULE = (
+    "privilege:admin_claim",
+    r"\bI(?:'m|’m| am)\s+(?:the|your|this|an?\s+authori[sz]ed)\s+(?:\w+\s+)?(?:admin|administrator|root|superuser|owner|developer|creator|operator|moderator|sysadmin)\b(?!\s+(?:at|of a|for a|in a)\b)|"
+    r"\bI(?:'m|’m| am)\s+(?:an?\s+)?(?:admin|administrator|root|superuser)\s*(?:$|[.,!]|\b(?:here|now|so|on this|of this|of you|with full))|"
+    r"\b(?:grant|give|assign)\s+me\s+(?:full |admin |root |elevated |unrestricted |superuser |all |owner )*(?:access|admin|permissions?|privileges?|rights|role)\b|"
+    r"\bI have (?:admin|root|full|elevated|superuser|unrestricted) (?:access|privileges|rights|permissions)\b|"
+    r"\b(?:my|the user's) (?:role|access level|permission level|clearance) is (?:admin|root|superuser|owner|unlimited)\b|"
+    r"\b(?:treat|trust) me as (?:an? |the )?(?:admin|administrator|root|owner|developer)\b|\belevate my (?:privileges|access|permissions)\b|"
+    r"\bI(?:'m| am) authori[sz]ed to (?:access|override|bypass|see|read)\b|"
+    r"\bsaya\s+(?:adalah\s+)?(?:admin|administrator|root|superuser|pemilik sistem|pengembang(?:mu| kamu| sistem ini))\b"
+    r"(?!\s+(?:di(?!\s+sini)|jaringan|database|basis|server|media|gudang|kantor|toko|perusahaan|sosial|grup|komunitas)\b)|"
+    r"\b(?:berikan|beri|kasih)\s+(?:saya|aku)\s+(?:akses|hak|izin)(?:\s+(?:admin|penuh|root))?|"
+    r"我是(?:这里的|本系统的|你的|这个(?:系统|平台|账号|机器人)的)?(?:管理员|超级管理员|root用户|超级用户|开发者|创造者|主人)(?!的)|"
+    r"(?:给|授予|赋予)我(?:管理员|root|最高|全部|完全|超级)?(?:访问)?(?:权限|访问权)|我有(?:管理员|root|最高|超级)权限|"
+    r"(?:ฉัน|ผม|ดิฉัน|หนู)(?:เป็น|คือ)(?:ผู้ดูแลระบบ|แอดมิน|admin|ผู้พัฒนา|เจ้าของระบบ)(?!ที่|ของบริษัท|ประจำ)|"
+    r"ให้สิทธิ์(?:แอดมิน|ผู้ดูแล(?:ระบบ)?|ทั้งหมด|เต็ม)?(?:กับ|แก่)?(?:ฉัน|ผม)",
+)
+
+
+def _compile_rules(rules: list[tuple[str, str]]) -> tuple[re.Pattern[str], dict[str, str]]:
+    names: dict[str, str] = {}
+    parts = []
+    for i, (rule, pattern) in enumerate(rules):
+        group = f"r{i}"
+        names[group] = rule
+        parts.append(f"(?P<{group}>{pattern})")
+    return re.compile("|".join(parts), re.IGNORECASE | re.MULTILINE), names
+
+
+_RULES_RE, _RULE_NAMES = _compile_rules(_RULES)
+_PRIV_RE, _PRIV_NAMES = _compile_rules([_PRIVILEGE_RULE])
+
+_MESSAGES = {
+    "sensitive": "contains sensitive information ({kind}); not stored",
+    "invisible": "contains invisible or direction-control characters",
+    "structure": "would forge the structure of the memory file",
+    "role": "contains a role or system marker",
+    "injection": "reads as an instruction aimed at the assistant",
+    "exfil": "contains an exfiltration or persistence pattern",
+    "persistence": "asks to change an agent configuration file",
+    "privilege": "claims privileges that cannot be verified",
+}
+
+
+def _blocked(rule: str) -> Verdict:
+    family = rule.split(":", 1)[0]
+    return Verdict(False, "blocked", rule, f"blocked: {_MESSAGES.get(family, 'unsafe content')} ({rule})")
+
+
+def _injection_rule(text: str, policy: GuardPolicy) -> str | None:
+    m = _RULES_RE.search(text)
+    if m is not None and m.lastgroup is not None:
+        return _RULE_NAMES[m.lastgroup]
+    if policy.block_privilege_claims:
+        m = _PRIV_RE.search(text)
+        if m is not None:
+            return "privilege:admin_claim"
+    return None
+
+
+def check_text(value: str, *, turn_text: str = "", policy: GuardPolicy | None = None) -> Verdict:
+    """May `value` be written to USER.md/MEMORY.md? Sensitive data first, then injection rules."""
+    if not value:
+        return _OK
+    policy = policy or GuardPolicy()
+    # Invisible characters are judged on the raw text: NFKC keeps most of them, but be explicit.
+    raw_rule = _injection_rule(value, policy) if _INVISIBLE_RE.search(value) else None
+    findings = find_sensitive(value)
+    if findings:
+        allowed = _requested_kinds(turn_text, policy) if any(f.kind in CONTACT_KINDS for f in findings) else frozenset()
+        refused = [f for f in findings if f.kind not in allowed]
+        if refused:
+            kind = refused[0].kind
+            family = "secret" if kind in SECRET_KINDS else ("contact" if kind in CONTACT_KINDS else "personal")
+            return Verdict(False, "sensitive", f"{family}:{kind}", _MESSAGES["sensitive"].format(kind=kind))
+    if raw_rule is not None:
+        return _blocked(raw_rule)
+    norm = unicodedata.normalize("NFKC", value) if not value.isascii() else value
+    rule = _injection_rule(norm, policy)
+    if rule is not None:
+        return _blocked(rule)
+    return _OK
+
+
+# --- applying the guards to an engine's decisions ---------------------------------------
+
+
+def _written_fields(d: Decision) -> list[str]:
+    if d.route == "user":
+        return [x for x in (d.key, d.value) if x]
+    if d.route == "memory":
+        return [x for x in (d.entry, d.topic) if x]
+    return []
+
+
+def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPolicy | None = None) -> list[Decision]:
+    """New decisions: writes that fail `check_text` become skips; quotes lose every sensitive value
+    that is not being written (a contact the user asked to store in this turn stays)."""
+    policy = policy or GuardPolicy()
+    keep = _requested_kinds(turn_text, policy) if turn_text else frozenset()
+    out: list[Decision] = []
+    for d in decisions:
+        update: dict[str, object] = {}
+        if d.route in ("user", "memory") and d.op != "remove":
+            for text in _written_fields(d):
+                verdict = check_text(text, turn_text=turn_text, policy=policy)
+                if not verdict.allowed:
+                    update.update(
+                        route="skip", op="none", reason=verdict.reason, detail=verdict.rule,
+                        value=None, entry=None, outcome=f"blocked:{verdict.rule}",
+                    )
+                    break
+        new = d.model_copy(update=update)
+        # Whatever stays on the record (quote, match, ...) keeps no sensitive value, except a
+        # contact the user asked to store in this turn.
+        redacted: dict[str, object] = {}
+        for name in ("quote", "value", "entry", "match", "key", "topic"):
+            text = getattr(new, name)
+            if text:
+                clean = redact(text, keep=keep)
+                if clean != text:
+                    redacted[name] = clean
+        out.append(new.model_copy(update=redacted) if redacted else new)
+    return out
+
+
+def scan_for_prompt(text: str, policy: GuardPolicy | None = None) -> list[tuple[int, str]]:
+    """(line number from 1, rule) for each line of a loaded USER.md/MEMORY.md that would be blocked.
+
+    Headings and `- Key: value` bullets are the file's own structure, so each line is checked by
+    its content: a bullet's text after "- " (and after "Key: " in USER.md) goes through check_text.
+    """
+    policy = policy or GuardPolicy()
+    hits: list[tuple[int, str]] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if re.fullmatch(r"#{1,2} [\w ]+", stripped) and not _INVISIBLE_RE.search(line):
+            continue  # the file's own headings ("# USER", "## Identity")
+        content = stripped[2:] if stripped.startswith(("- ", "* ")) else stripped
+        verdict = check_text(content, turn_text="", policy=policy)
+        if not verdict.allowed and verdict.reason == "blocked":
+            hits.append((n, verdict.rule or "blocked"))
+        elif not verdict.allowed and verdict.rule and verdict.rule.startswith("secret:"):
+            hits.append((n, verdict.rule))
+    return hits
