@@ -11,6 +11,7 @@ from pipeline.ledgers import (
     MatchError,
     MemoryEntry,
     MemoryLog,
+    UnparseableLedger,
     empty_memory_md,
     needs_consolidation,
 )
@@ -161,8 +162,15 @@ def test_hand_edited_file_with_bom_comments_and_crlf_round_trips() -> None:
     assert log.render().endswith("no date parsed\r\n- [2026-07-05] monorepo: 切换到 pnpm\r\n")
 
 
-def test_mixed_line_endings_do_not_round_trip() -> None:
-    assert not MemoryLog.parse("# MEMORY\r\n\n- a\n").round_trips
+def test_mixed_line_endings_do_not_round_trip_and_replace_or_remove_is_refused() -> None:
+    log = MemoryLog.parse("# MEMORY\r\n\n- [2026-07-01] a\n- b\r\n")
+    assert not log.round_trips
+    for refused in (lambda: log.remove("a"), lambda: log.replace("b", MemoryEntry("c")), lambda: log.set_entries([])):
+        with pytest.raises(UnparseableLedger):
+            refused()
+    assert [e.text for e in log.entries] == ["a", "b"]
+    log.append(MemoryEntry("c"))
+    assert log.render() == "# MEMORY\n\n- [2026-07-01] a\n- b\n- c\n"
 
 
 def test_invalid_entries_are_refused() -> None:

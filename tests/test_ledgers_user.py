@@ -9,6 +9,7 @@ from pipeline.ledgers import (
     CapExceeded,
     LedgerError,
     MatchError,
+    UnparseableLedger,
     UserProfile,
     check_cap,
     empty_user_md,
@@ -159,10 +160,20 @@ def test_crlf_files_are_preserved_as_crlf() -> None:
     assert profile.render() == crlf + "\r\n## Goals\r\n- Goal: ship v2\r\n"
 
 
-def test_mixed_line_endings_do_not_round_trip() -> None:
-    profile = UserProfile.parse("# USER\r\n\n## Identity\n- Name: Jasmin\r\n")
+def test_mixed_line_endings_do_not_round_trip_and_replace_or_remove_is_refused() -> None:
+    text = "# USER\r\n\n## Identity\n- Name: Jasmin\r\n- Role: designer\n"
+    profile = UserProfile.parse(text)
     assert not profile.round_trips
     assert profile.get("name").value == "Jasmin"  # type: ignore[union-attr]
+    before = profile.render()
+    for refused in (lambda: profile.remove("Name"), lambda: profile.upsert("Identity", "Name", "Budi"),
+                    lambda: profile.replace_entry("Role", "Role: PM"), lambda: profile.remove_entry("Role"),
+                    lambda: profile.add_entry("Name: Budi")):
+        with pytest.raises(UnparseableLedger, match="mixed line endings"):
+            refused()
+    assert profile.render() == before
+    profile.upsert("Preferences", "Tone", "santai")  # adding loses nothing, so it is allowed
+    assert profile.get("tone") is not None
 
 
 @pytest.mark.parametrize("value", ["two\nlines", "carriage\rreturn", "  ", ""])

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from pipeline.ledgers.errors import CapExceeded, LedgerError
+from pipeline.ledgers.errors import LedgerError
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryEntry, MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import (
     DEFAULT_USER_LIMIT,
@@ -105,10 +105,7 @@ def profile_from_entries(
             section, rank = USER_SECTIONS[last_rank], last_rank
         try:
             profile._append_imported(text, section)
-        except CapExceeded:
-            not_fit.append(entry)
-            continue
-        except LedgerError:
+        except LedgerError:  # CapExceeded, or text we cannot store
             not_fit.append(entry)
             continue
         existing.add(text)

@@ -23,7 +23,7 @@ from pipeline.ledgers._text import (
     split_text,
     take_continuation,
 )
-from pipeline.ledgers.errors import LedgerError, MatchError, check_cap
+from pipeline.ledgers.errors import LedgerError, MatchError, UnparseableLedger, check_cap
 
 DEFAULT_MEMORY_LIMIT = 2200
 CONSOLIDATE_AT = 0.9
@@ -145,7 +145,15 @@ class MemoryLog:
 
     @property
     def round_trips(self) -> bool:
+        """False only for mixed or lone-CR line endings; replace/remove/set_entries then refuse."""
         return self._round_trips
+
+    def require_round_trip(self) -> None:
+        if not self._round_trips:
+            raise UnparseableLedger(
+                "MEMORY.md has mixed line endings, so rewriting it would not reproduce it exactly; "
+                "refusing to replace or remove until it is saved with one kind of line ending"
+            )
 
     # -- reading --------------------------------------------------------------------------
     def _entry_blocks(self) -> list[_Block]:
@@ -228,6 +236,7 @@ class MemoryLog:
     def replace(self, match: str, new: MemoryEntry) -> MemoryEntry:
         """Replace the matched entry in place; returns the old one."""
         new = _clean(new)
+        self.require_round_trip()
         block = self._entry_blocks()[self.find(match)]
         assert block.entry is not None
         old = copy.copy(block.entry)
@@ -240,6 +249,7 @@ class MemoryLog:
         return old
 
     def remove(self, match: str) -> MemoryEntry:
+        self.require_round_trip()
         block = self._entry_blocks()[self.find(match)]
         assert block.entry is not None
         idx = next(i for i, b in enumerate(self._blocks) if b is block)
@@ -253,6 +263,7 @@ class MemoryLog:
         """Replace all entries (consolidation). The heading and hand-written non-entry lines stay
         where they are; the new entries go where the first old entry was."""
         cleaned = [_clean(e) for e in entries]
+        self.require_round_trip()
 
         def rewrite() -> None:
             first = next((i for i, b in enumerate(self._blocks) if b.kind == "entry"), None)

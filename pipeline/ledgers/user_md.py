@@ -25,7 +25,7 @@ from pipeline.ledgers._text import (
     split_text,
     take_continuation,
 )
-from pipeline.ledgers.errors import LedgerError, MatchError, check_cap
+from pipeline.ledgers.errors import LedgerError, MatchError, UnparseableLedger, check_cap
 from pipeline.types import USER_SECTIONS
 
 DEFAULT_USER_LIMIT = 1375
@@ -181,8 +181,20 @@ class UserProfile:
 
     @property
     def round_trips(self) -> bool:
-        """True when render() of the parsed text reproduced it exactly (a BOM aside)."""
+        """True when render() of the parsed text reproduced it exactly (a BOM aside).
+
+        False only for mixed or lone-CR line endings (CRLF files are kept as CRLF): every other
+        line is kept verbatim. Replace/remove refuse such a model (UnparseableLedger); adding is allowed.
+        """
         return self._round_trips
+
+    def require_round_trip(self) -> None:
+        """Raise UnparseableLedger unless rewriting the file would reproduce every line exactly."""
+        if not self._round_trips:
+            raise UnparseableLedger(
+                "USER.md has mixed line endings, so rewriting it would not reproduce it exactly; "
+                "refusing to replace or remove until it is saved with one kind of line ending"
+            )
 
     # -- reading --------------------------------------------------------------------------
     def _field_blocks(self) -> list[_Block]:
@@ -311,6 +323,7 @@ class UserProfile:
             old = block.fld.value
             if old == value:
                 return old
+            self.require_round_trip()
 
             def overwrite() -> None:
                 assert block.fld is not None
@@ -327,6 +340,7 @@ class UserProfile:
         block = self._find_key(key)
         if block is None or block.fld is None:
             return None
+        self.require_round_trip()
         old = block.fld.value
         self._delete_block(block)
         return old
@@ -359,6 +373,7 @@ class UserProfile:
             if block is not None and block.fld is not None:
                 if block.fld.value == fld.value:
                     return
+                self.require_round_trip()
 
                 def overwrite() -> None:
                     assert block.fld is not None
@@ -375,6 +390,7 @@ class UserProfile:
         """Replace the matched entry (exact first, else unique case-insensitive substring) in place.
         Returns the old entry string."""
         content = clean_entry_text(content)
+        self.require_round_trip()
         block = self._match(old_text)
         assert block.fld is not None
         old = block.fld.entry()
@@ -392,6 +408,7 @@ class UserProfile:
         return old
 
     def remove_entry(self, old_text: str) -> str:
+        self.require_round_trip()
         block = self._match(old_text)
         assert block.fld is not None
         old = block.fld.entry()

@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.ledgers import (
+    LedgerError,
+    MemoryLog,
+    UserProfile,
+    log_from_entries,
+    profile_from_entries,
+    read_hermes,
+    write_hermes,
+)
+from pipeline.ledgers.hermes import ENTRY_DELIMITER
+
+USER_ENTRIES = [
+    "Name: Jasmin",
+    "Role: Frontend engineer",
+    "Prefers conclusion-first answers",
+    "Bahasa: suka penjelasan singkat dalam Bahasa Indonesia",
+    "Code review habits:\n- small PRs\n\n- 中文注释也可以",
+]
+MEMORY_ENTRIES = [
+    "[2026-07-30] agent-demo: hero section on the global site changed to an animated gradient.",
+    "[2026-07-30] Related project: agent-demo / global site (global region)",
+    "Project uses pnpm workspaces; run `pnpm -r build` before deploy",
+    "ลูกค้าต้องการเปิดตัวเว็บไซต์ภาษาไทย\nภายในเดือนกันยายน",
+]
+
+
+def hermes_store(tmp_path: Path, user: list[str], memory: list[str]) -> Path:
+    """A store laid out exactly as Hermes' memory tool writes it (entries joined by \\n§\\n, no final newline)."""
+    mem = tmp_path / "hermes" / "memories"
+    mem.mkdir(parents=True)
+    (mem / "USER.md").write_bytes("\n§\n".join(user).encode())
+    (mem / "MEMORY.md").write_bytes("\n§\n".join(memory).encode())
+    return tmp_path / "hermes"
+
+
+def test_delimiter_is_a_line_holding_only_the_section_sign() -> None:
+    assert ENTRY_DELIMITER == "\n§\n"
+
+
+def test_read_then_write_reproduces_a_hermes_store_byte_for_byte(tmp_path: Path) -> None:
+    src = hermes_store(tmp_path, USER_ENTRIES, MEMORY_ENTRIES)
+    user, memory = read_hermes(src)
+    assert (user, memory) == (USER_ENTRIES, MEMORY_ENTRIES)
+    out = tmp_path / "out"
+    write_hermes(out, user, memory)
+    for name in ("USER.md", "MEMORY.md"):
+        assert (out / "memories" / name).read_bytes() == (src / "memories" / name).read_bytes()
+
+
+def test_import_to_our_files_and_export_round_trips(tmp_path: Path) -> None:
+    src = hermes_store(tmp_path, USER_ENTRIES, MEMORY_ENTRIES)
+    user, memory = read_hermes(src)
+    profile, user_left = profile_from_entries(user)
+    log, memory_left = log_from_entries(memory)
+    assert user_left == [] and memory_left == []
+    # through our files on disk: render, parse again, export
+    user_md, memory_md = profile.render(), log.render()
+    assert user_md.startswith("# USER\n\n## Identity\n- Name: Jasmin\n- Role: Frontend engineer\n\n## Preferences\n")
+    assert "- Code review habits:\n  - small PRs\n  \n  - 中文注释也可以\n" in user_md
+    assert "- ลูกค้าต้องการเปิดตัวเว็บไซต์ภาษาไทย\n  ภายในเดือนกันยายน\n" in memory_md
+    again_user, again_log = UserProfile.parse(user_md), MemoryLog.parse(memory_md)
+    assert again_user.round_trips and again_log.round_trips
+    out = tmp_path / "out"
+    write_hermes(out, again_user.entries(), again_log.entry_strings())
+    for name in ("USER.md", "MEMORY.md"):
+        assert (out / "memories" / name).read_bytes() == (src / "memories" / name).read_bytes()
+
+
+def test_import_keeps_hermes_order_even_when_sections_would_reorder_it() -> None:
+    entries = ["Prefers dark mode", "Name: Jasmin", "Role: designer"]
+    profile, left = profile_from_entries(entries)
+    assert left == []
+    assert profile.entries() == entries
+    assert "## Identity" not in profile.render()
+
+
+def test_import_keeps_every_entry_even_with_a_repeated_key_and_drops_exact_repeats() -> None:
+    profile, left = profile_from_entries(["Project: agent-demo", "Project: global site", "Project: agent-demo"])
+    assert left == []
+    assert profile.entries() == ["Project: agent-demo", "Project: global site"]
+
+
+def test_import_never_exceeds_the_caps_and_reports_what_did_not_fit() -> None:
+    user = [f"Note {i}: pengguna lebih suka jawaban singkat, nomor {i}" for i in range(60)]
+    profile, user_left = profile_from_entries(user)
+    assert len(profile.render()) <= 1375
+    assert user_left and len(profile.entries()) + len(user_left) == len(user)
+    assert profile.entries() + user_left == user  # in order: what fit first, then the rest
+
+    memory = [f"[2026-07-{d:02d}] 每日站会：完成了第 {d} 项任务，并记录了后续行动" for d in range(1, 29)] * 3
+    memory = [f"{e} #{i}" for i, e in enumerate(memory)]
+    log, memory_left = log_from_entries(memory, limit=1000)
+    assert len(log.render()) <= 1000
+    assert memory_left and len(log.entries) + len(memory_left) == len(memory)
+    assert set(log.entry_strings()).isdisjoint(memory_left)
+
+
+def test_a_small_entry_after_an_overflow_still_fits() -> None:
+    log, left = log_from_entries(["x" * 300, "short note"], limit=200)
+    assert left == ["x" * 300]
+    assert log.entry_strings() == ["short note"]
+
+
+def test_missing_store_reads_as_empty_and_empty_entries_write_empty_files(tmp_path: Path) -> None:
+    assert read_hermes(tmp_path / "nowhere") == ([], [])
+    write_hermes(tmp_path / "out", [], [])
+    assert (tmp_path / "out" / "memories" / "USER.md").read_bytes() == b""
+    assert read_hermes(tmp_path / "out") == ([], [])
+
+
+def test_read_accepts_the_memories_folder_itself_crlf_and_a_bom(tmp_path: Path) -> None:
+    mem = tmp_path / "memories"
+    mem.mkdir()
+    (mem / "MEMORY.md").write_bytes("\ufeffa\r\n§\r\nb\r\nc".encode())
+    assert read_hermes(mem) == ([], ["a", "b\nc"])
+
+
+def test_write_refuses_an_entry_that_would_split_on_the_delimiter(tmp_path: Path) -> None:
+    with pytest.raises(LedgerError):
+        write_hermes(tmp_path, [], ["first\n§\nsecond"])
+    assert not (tmp_path / "memories" / "MEMORY.md").exists()
+
+
+def test_unreadable_file_is_a_clear_error(tmp_path: Path) -> None:
+    mem = tmp_path / "memories"
+    mem.mkdir()
+    (mem / "USER.md").write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(LedgerError, match="cannot read Hermes memory file"):
+        read_hermes(tmp_path)
