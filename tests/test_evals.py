@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sqlite3
 from collections.abc import Callable
 from datetime import date
@@ -16,7 +17,7 @@ from rich.console import Console
 from pipeline import evals
 from pipeline.eval_report import print_table, render_html
 from pipeline.evals import EngineSpec, load_cases, run_eval_cli
-from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn
+from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
 DESIGN_KEYS = (
     "cases",
@@ -89,7 +90,8 @@ class ScriptedEngine:
         self.rule = rule
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
-        return Classification(decisions=self.rule(turn.user_text), engine=self.name)
+        usage = Usage(calls=1, input_tokens=10, output_tokens=5, cost_usd=0.001)
+        return Classification(decisions=self.rule(turn.user_text), usage=usage, engine=self.name)
 
     def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
         return ConsolidationPlan(entries=[], archived=[i.index for i in items], engine=self.name)
@@ -97,54 +99,6 @@ class ScriptedEngine:
 
 def always_skip(text: str) -> list[Decision]:
     return [_skip(text, "vague")]
-
-
-# ---------------------------------------------------------------------------------------------
-# Stand-in pipeline (until pipeline.core lands): applies decisions to the files, logs them to SQLite.
-
-
-class StandInPipeline:
-    def __init__(self, root: Path, engine: Any) -> None:
-        self.root = root
-        self.engine = engine
-        self.db = sqlite3.connect(root / "memroute.db")
-        self.db.execute("CREATE TABLE IF NOT EXISTS decisions (quote TEXT, route TEXT, reason TEXT)")
-
-    def process_turn(self, user_id: str, messages: list[dict[str, Any]], timestamp: Any = None) -> Any:
-        from pipeline.types import TurnResult, Usage
-
-        turn = Turn(
-            user_id=user_id,
-            turn_id="t1",
-            timestamp="2026-07-30T09:00:00Z",  # type: ignore[arg-type]
-            messages=messages[-1:],  # type: ignore[arg-type]
-            history=messages[:-1],  # type: ignore[arg-type]
-        )
-        udir = self.root / user_id
-        user_md = (udir / "USER.md").read_text() if (udir / "USER.md").exists() else "# USER\n"
-        memory_md = (udir / "MEMORY.md").read_text() if (udir / "MEMORY.md").exists() else "# MEMORY\n"
-        result = self.engine.classify(turn, user_md, memory_md)
-        for d in result.decisions:
-            self.db.execute("INSERT INTO decisions VALUES (?, ?, ?)", (d.quote, d.route, d.reason))
-            if d.route == "user" and f"- {d.key}: {d.value}" not in user_md:
-                user_md = user_md.rstrip("\n") + f"\n- {d.key}: {d.value}\n"
-            elif d.route == "memory":
-                memory_md = memory_md.rstrip("\n") + f"\n- [{d.date}] {d.entry}\n"
-        self.db.commit()
-        # Like the real pipeline: both files exist after a turn, even when nothing was routed to them.
-        (udir / "USER.md").write_text(user_md)
-        (udir / "MEMORY.md").write_text(memory_md)
-        usage = Usage(calls=1, input_tokens=10, output_tokens=5, cost_usd=0.001, latency_s=0.0)
-        return TurnResult(
-            user_id=user_id, turn_id="t1", decisions=result.decisions, usage=usage, engine=self.engine.name
-        )
-
-    def close(self) -> None:
-        self.db.close()
-
-
-def factory(root: Path, spec: EngineSpec, cache_dir: Path | None, options: dict[str, Any]) -> StandInPipeline:
-    return StandInPipeline(root, spec.engine)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,6 +121,7 @@ def run_cli(
     specs: list[EngineSpec] | None = None,
     min_accuracy: float | None = None,
     concurrency: int = 4,
+    factory: evals.PipelineFactory = evals.default_pipeline_factory,
 ) -> tuple[int, dict[str, Any] | None, Path]:
     out = tmp_path / "r.json"
     html_out = tmp_path / "r.html"
@@ -260,19 +215,22 @@ def test_wrong_reason_and_substring_checks_fail_with_a_clear_problem(tmp_path: P
 
 
 def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path) -> None:
-    # The skip keeps the secret out of both files, but the decision log stores the quote.
+    # The skip keeps the word out of both files, but the decision log stores the statement.
     suite = write_suite(
         tmp_path / "s.jsonl",
         [
-            case("leak", "secret: my pin is 4242", route="skip", never_written=["4242"]),
-            case("ok", "name: Jasmin", route="user"),
+            case("leak", "mood: worn out after the Zanzibar trip", route="skip", never_written=["zanzibar"]),
+            case("ok", "name: Jasmin", route="user", never_written=["kilimanjaro"]),
         ],
     )
     code, report, _ = run_cli(tmp_path, [suite])
     assert code == 1
     assert report is not None
     assert report["route_accuracy"] == 1.0
-    assert report["leaks"] == [{"id": "leak", "needle": "4242", "where": "db table decisions"}]
+    assert report["leaks"]
+    assert {leak["id"] for leak in report["leaks"]} == {"leak"}
+    assert all(leak["where"].startswith("db table ") for leak in report["leaks"])
+    assert "db table decisions" in {leak["where"] for leak in report["leaks"]}
     assert [f["id"] for f in report["failures"]] == ["leak"]
 
 
@@ -344,22 +302,45 @@ def test_min_accuracy_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "below --min-accuracy 0.7" in capsys.readouterr().err
 
 
+class CrashingPipeline:
+    """Wraps the real pipeline; raises from process_turn itself when the text says "crash"."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def process_turn(self, user_id: str, messages: list[dict[str, Any]], **kw: Any) -> Any:
+        if "crash" in messages[-1]["content"]:
+            raise OSError("disk on fire")
+        return self.inner.process_turn(user_id, messages, **kw)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def crashing_factory(root: Path, spec: EngineSpec, cache_dir: Path | None, options: dict[str, Any]) -> Any:
+    return CrashingPipeline(evals.default_pipeline_factory(root, spec, cache_dir, options))
+
+
 def test_an_erroring_case_is_a_failure_and_the_run_goes_on(tmp_path: Path) -> None:
     cases = [case(f"ok{i}", f"name: N{i}", route="user") for i in range(6)]
-    cases.insert(3, case("bad", "boom", route="user", user_md_contains=["x"]))
+    cases.insert(2, case("boom", "boom", route="user", user_md_not_contains=["x"]))  # the engine raises
+    cases.insert(5, case("crash", "crash", route="memory"))  # the pipeline call raises
     suite = write_suite(tmp_path / "s.jsonl", cases)
-    code, report, _ = run_cli(tmp_path, [suite], concurrency=3)
+    code, report, _ = run_cli(tmp_path, [suite], concurrency=3, factory=crashing_factory)
     assert code == 0
     assert report is not None
-    assert report["cases"] == 7
-    assert report["route_accuracy"] == pytest.approx(6 / 7)
-    assert report["errors"] == 1
-    (failure,) = report["failures"]
-    assert failure["id"] == "bad"
-    assert failure["predicted_route"] == "error"
-    assert "the scripted engine exploded" in failure["error"]
-    assert report["confusion"]["user"] == {"user": 6, "error": 1}
-    # Usage is unknown for the case that raised, so the total cost is unknown too.
+    assert report["cases"] == 8
+    assert report["route_accuracy"] == pytest.approx(6 / 8)
+    assert report["errors"] == 2
+    failures = {f["id"]: f for f in report["failures"]}
+    assert set(failures) == {"boom", "crash"}
+    assert "the scripted engine exploded" in failures["boom"]["error"]
+    assert failures["crash"]["error"] == "OSError: disk on fire"
+    assert failures["boom"]["predicted_route"] == failures["crash"]["predicted_route"] == "error"
+    assert report["confusion"] == {"user": {"user": 6, "error": 1}, "memory": {"error": 1}}
+    # Both assertions of "boom" count as failed, even the one the empty file would pass.
+    assert (report["assertions_passed"], report["assertions_total"]) == (6, 9)
+    # The case that raised reported no usage, so the total cost is unknown.
     assert report["calls"] == 6 and report["cost_usd"] is None
 
 
@@ -473,3 +454,70 @@ def test_percentile() -> None:
     assert evals.percentile([], 0.5) is None
     assert evals.percentile([3.0, 1.0, 2.0], 0.5) == 2.0
     assert evals.percentile([0.0, 10.0], 0.95) == pytest.approx(9.5)
+
+
+# ---------------------------------------------------------------------------------------------
+# The LLM engine with fake models (no network): usage, cost and side by side come from the engine.
+
+MARK = re.compile(r"MARK-(user|memory|skip)-(\w+)")
+
+
+def marked(messages: list[dict[str, Any]], info: Any) -> list[dict[str, Any]]:
+    """A FunctionModel answer: MARK-<route>-<word> in the prompt says where the statement goes."""
+    found = MARK.findall(str(messages[-1]["content"]))
+    route, word = found[-1]
+    quote = f"MARK-{route}-{word}"
+    if route == "user":
+        return [{"quote": quote, "route": "user", "section": "Identity", "key": "Name", "value": word}]
+    if route == "memory":
+        return [{"quote": quote, "route": "memory", "entry": f"worked on {word}"}]
+    return [{"quote": quote, "route": "skip", "reason": "mood"}]
+
+
+def test_function_models_side_by_side_through_the_llm_engine(tmp_path: Path) -> None:
+    from pipeline.testing import FunctionModel
+
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [
+            case("u", "MARK-user-Jasmin", route="user", user_md_contains=["jasmin"]),
+            case("m", "MARK-memory-heroes", route="memory", memory_md_contains=["heroes"], lang="id"),
+            case("s", "MARK-skip-tired", route="skip", reason="mood", lang="zh"),
+        ],
+    )
+    priced = FunctionModel(fn=marked, name="priced", input_cost_per_token=1e-6, output_cost_per_token=2e-6)
+    unpriced = FunctionModel(fn=always_memory, name="unpriced", input_cost_per_token=None)
+    specs = [EngineSpec("llm", priced), EngineSpec("llm", unpriced)]
+    code, report, _ = run_cli(tmp_path, [suite], specs=specs)
+    assert code == 0 and report is not None
+    good, bad = report["runs"]
+    assert (good["label"], bad["label"]) == ("llm:priced", "llm:unpriced")
+    assert good["route_accuracy"] == 1.0 and good["reason_accuracy"] == 1.0
+    assert good["assertions_passed"] == good["assertions_total"] == 6
+    assert bad["confusion"] == {"user": {"memory": 1}, "memory": {"memory": 1}, "skip": {"memory": 1}}
+    assert bad["by_route"]["memory"]["precision"] == pytest.approx(1 / 3)
+    assert good["calls"] == 3 and good["input_tokens"] > 0 and good["output_tokens"] > 0
+    assert good["cost_usd"] == pytest.approx(good["input_tokens"] * 1e-6 + good["output_tokens"] * 2e-6)
+    assert bad["cost_usd"] is None  # a model without a price: unknown, not free
+
+
+def always_memory(messages: list[dict[str, Any]], info: Any) -> list[dict[str, Any]]:
+    return [{"quote": "x", "route": "memory", "entry": "something happened"}]
+
+
+def test_fake_model_answers_in_order(tmp_path: Path) -> None:
+    from pipeline.testing import FakeModel
+
+    fake = FakeModel(name="scripted-fake").enqueue(
+        [{"quote": "I'm Jasmin", "route": "user", "section": "Identity", "key": "Name", "value": "Jasmin"}],
+        [{"quote": "my head hurts", "route": "skip", "reason": "mood"}],
+    )
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [case("a", "I'm Jasmin", route="user"), case("b", "my head hurts", route="skip", reason="mood")],
+    )
+    code, report, _ = run_cli(tmp_path, [suite], specs=[EngineSpec("llm", fake)], concurrency=1)
+    assert code == 0 and report is not None
+    assert report["route_accuracy"] == 1.0 and report["reason_accuracy"] == 1.0
+    assert report["model"] == "scripted-fake" and report["calls"] == 2
+    assert fake.pending == 0
