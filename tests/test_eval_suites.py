@@ -24,7 +24,7 @@ ROUTES = {"user", "memory", "skip", "mixed"}
 BASE_REASONS = ("mood", "one_off", "vague", "inferable", "sensitive")
 LANGS = {"en", "id", "zh", "th"}
 USER_CAP, MEMORY_CAP = 1375, 2200
-CASE_KEYS = {"id", "lang", "timestamp", "history", "messages", "initial", "expect", "tags"}
+CASE_KEYS = {"id", "lang", "timestamp", "history", "messages", "initial", "expect", "tags", "user_id"}
 LIST_KEYS = {
     "user_md_contains",
     "user_md_not_contains",
