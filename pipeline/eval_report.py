@@ -97,7 +97,8 @@ def lang_rows(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
 def print_table(report: dict[str, Any], console: Console) -> None:
     runs = _runs(report)
     # Labels, suite names and case text may hold "[...]": escape them so rich prints them as is.
-    table = Table(title=escape(f"memroute eval · {', '.join(report.get('suites', []))}"), title_justify="left")
+    suites = ", ".join(Path(f).name for f in report.get("suites", []))
+    table = Table(title=escape(f"memroute eval · {suites}"), title_justify="left")
     table.add_column("metric", style="bold")
     for r in runs:
         table.add_column(escape(r["label"]), justify="right")

@@ -521,3 +521,14 @@ def test_fake_model_answers_in_order(tmp_path: Path) -> None:
     assert report["route_accuracy"] == 1.0 and report["reason_accuracy"] == 1.0
     assert report["model"] == "scripted-fake" and report["calls"] == 2
     assert fake.pending == 0
+
+
+def test_memroute_eval_command_rejects_a_broken_suite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.cli import main
+
+    path = tmp_path / "broken.jsonl"
+    path.write_text('{"id": "a", "messages": [{"role": "user", "content": "x"}], "expect": {}}\nnot json\n')
+    assert main(["eval", str(path), "--json", str(tmp_path / "r.json")]) == 2
+    err = capsys.readouterr().err
+    assert "broken.jsonl:2: invalid JSON" in err and "Traceback" not in err
+    assert not (tmp_path / "r.json").exists()
