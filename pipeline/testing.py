@@ -6,11 +6,13 @@ instructor validation and re-asks, transport retries, usage accounting); only li
 call is replaced by an OpenAI-shaped completion built here.
 
 `ALLOW_MODEL_REQUESTS = False` (or env MEMROUTE_ALLOW_MODEL_REQUESTS=0) makes every real
-model request raise `ModelRequestsDisabled`, so a test suite cannot reach a network by mistake.
+model request raise `ModelRequestsDisabled`, so a test suite cannot reach a network by mistake;
+requests to a loopback api_base (a local scripted server) stay allowed.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import time
@@ -19,6 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
@@ -30,24 +33,43 @@ def _env_allows() -> bool:
     return os.environ.get("MEMROUTE_ALLOW_MODEL_REQUESTS", "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-ALLOW_MODEL_REQUESTS: bool = _env_allows()
+# None follows env MEMROUTE_ALLOW_MODEL_REQUESTS (default: allowed); True/False overrides it.
+ALLOW_MODEL_REQUESTS: bool | None = None
 
 
 class ModelRequestsDisabled(RuntimeError):
     """A real model request was attempted while model requests are disabled (tests)."""
 
 
-def check_model_request(model: str) -> None:
-    if not (ALLOW_MODEL_REQUESTS and _env_allows()):
-        raise ModelRequestsDisabled(
-            f"real model requests are disabled (pipeline.testing.ALLOW_MODEL_REQUESTS / "
-            f"MEMROUTE_ALLOW_MODEL_REQUESTS); refused a request to {model!r}"
-        )
+def _is_loopback(api_base: str | None) -> bool:
+    if not api_base:
+        return False
+    host = urlsplit(api_base).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def model_requests_allowed() -> bool:
+    return ALLOW_MODEL_REQUESTS if ALLOW_MODEL_REQUESTS is not None else _env_allows()
+
+
+def check_model_request(model: str, api_base: str | None = None) -> None:
+    """Refuse a real model request when disabled; a loopback endpoint (a local test server) is no network."""
+    if model_requests_allowed() or _is_loopback(api_base):
+        return
+    raise ModelRequestsDisabled(
+        f"real model requests are disabled (pipeline.testing.ALLOW_MODEL_REQUESTS / "
+        f"MEMROUTE_ALLOW_MODEL_REQUESTS=0); refused a request to {model!r}"
+    )
 
 
 @contextmanager
 def allow_model_requests(allow: bool = True) -> Iterator[None]:
-    """Temporarily allow (or forbid) real model requests; the env var still forbids when set to 0."""
+    """Temporarily allow (or forbid) real model requests, whatever the env var says."""
     global ALLOW_MODEL_REQUESTS
     before = ALLOW_MODEL_REQUESTS
     ALLOW_MODEL_REQUESTS = allow

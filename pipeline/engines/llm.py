@@ -49,6 +49,8 @@ log = logging.getLogger("memroute.engines.llm")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _FIELD_LINE = re.compile(r"^- ([^:\n]+?): (.+)$")
 MEMORY_HEADER = "# MEMORY\n\n"
+# instructor's own parse failures (no tool call, wrong tool, ...), matched by name: it is imported lazily.
+_PARSE_ERRORS = ("ResponseParsingError", "AsyncValidationError", "IncompleteOutputException")
 
 
 class LLMError(Exception):
@@ -353,7 +355,7 @@ class LLMEngine:
         backoff: float = 0.5,
         backoff_max: float = 8.0,
         history_messages: int = 4,
-        history_chars: int = 600,
+        history_chars: int = 400,
     ) -> None:
         self._default = _target(model)
         self.model: str | None = self._default.model
@@ -539,7 +541,7 @@ class LLMEngine:
         if cached is not None:
             return cached
         if req.target.fake is None:
-            testing.check_model_request(req.target.model)
+            testing.check_model_request(req.target.model, self.api_base)
         meter = _Meter()
         client = _instructor().from_litellm(self._sync_send(req, meter), async_client=False)
         try:
@@ -561,7 +563,7 @@ class LLMEngine:
         if cached is not None:
             return cached
         if req.target.fake is None:
-            testing.check_model_request(req.target.model)
+            testing.check_model_request(req.target.model, self.api_base)
         meter = _Meter()
         client = _instructor().from_litellm(self._async_send(req, meter), async_client=True)
         try:
@@ -594,7 +596,7 @@ class LLMEngine:
 
         return {
             "stop": stop_after_attempt(self.max_retries + 1),
-            "wait": wait_exponential_jitter(initial=self.backoff, max=self.backoff_max, jitter=self.backoff),
+            "wait": wait_exponential_jitter(multiplier=self.backoff, max=self.backoff_max, jitter=self.backoff),
             "retry": retry_if_exception(is_transient),
             "reraise": True,
             "before_sleep": before_sleep,
@@ -672,7 +674,7 @@ class LLMEngine:
             cause = cause.__cause__
         if isinstance(cause, (FakeQueueEmpty, testing.ModelRequestsDisabled)):
             return cause  # a test-setup mistake, not a model failure: show it as is
-        if isinstance(cause, (ValidationError, json.JSONDecodeError, ValueError)) and not is_transient(cause):
+        if isinstance(cause, (ValidationError, json.JSONDecodeError)) or type(cause).__name__ in _PARSE_ERRORS:
             kind: Literal["transport", "validation", "other"] = "validation"
         elif is_transient(cause):
             kind = "transport"
