@@ -228,3 +228,26 @@ def test_core_suites_are_big_enough_and_cover_every_route_and_reason() -> None:
         if not any(c.get("history") and c["expect"].get("reason") == "inferable" for c in cases):
             errors.append(f"{lang}: no inferable case with history")
     _fail_if(errors)
+
+
+def test_core_initial_files_round_trip_through_the_ledgers() -> None:
+    """Seed files must be read as the fields and entries they show, and render back unchanged."""
+    from pipeline.ledgers import MemoryLog, UserProfile
+
+    errors = []
+    for where, case in CORE:
+        initial = case.get("initial", {})
+        if "user_md" in initial:
+            text = initial["user_md"]
+            profile = UserProfile.parse(text)
+            shown = sum(line.startswith("- ") for line in text.splitlines())
+            if profile.render() != text or len(profile.fields()) != shown:
+                errors.append(f"{where} {case['id']}: initial user_md parses to {len(profile.fields())}/{shown} fields")
+        if "memory_md" in initial:
+            text = initial["memory_md"]
+            log = MemoryLog.parse(text)
+            shown = sum(line.startswith("- ") for line in text.splitlines())
+            dated = [e for e in log.entries if e.date]
+            if log.render() != text or len(dated) != shown:
+                errors.append(f"{where} {case['id']}: initial memory_md parses to {len(dated)}/{shown} dated entries")
+    _fail_if(errors)
