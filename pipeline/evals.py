@@ -16,6 +16,7 @@ import contextvars
 import json
 import logging
 import os
+import re
 import sqlite3
 import sys
 import tempfile
@@ -39,6 +40,8 @@ ROUTES: tuple[str, ...] = ("user", "memory", "skip", "mixed")
 ERROR_ROUTE = "error"
 DEFAULT_USER_ID = "eval-user"
 DB_NAME = "memroute.db"
+# A case's user id becomes a folder name under the temporary root: keep it inside.
+_SAFE_USER_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
 
 _LIST_KEYS = (
     "user_md_contains",
@@ -146,6 +149,8 @@ def parse_case(obj: Any, file: str = "<case>", line: int = 0) -> EvalCase:
     user_id = obj.get("user_id") or DEFAULT_USER_ID
     if not isinstance(lang, str) or not isinstance(user_id, str):
         raise EvalInputError(f"{where}: 'lang' and 'user_id' must be strings")
+    if not _SAFE_USER_ID.fullmatch(user_id):
+        raise EvalInputError(f"{where}: user_id {user_id!r} must be letters, digits, '.', '_' or '-'")
     return EvalCase(
         id=str(case_id),
         messages=_parse_messages(obj.get("messages"), "messages", where, required=True),
@@ -587,7 +592,12 @@ def run_eval(
         }
         for fut in as_completed(futures):
             spec, i = futures[fut]
-            outcome = fut.result()
+            try:
+                outcome = fut.result()
+            except Exception as exc:  # a bug in the runner itself (e.g. temp cleanup): still one failed case
+                outcome = CaseOutcome(case=cases[i], run=spec.name, predicted=ERROR_ROUTE)
+                outcome.error = f"eval runner: {type(exc).__name__}: {exc}"
+                score_case(outcome)
             results[spec.name][i] = outcome
             if on_done is not None:
                 on_done(outcome)

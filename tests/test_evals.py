@@ -357,6 +357,7 @@ def test_an_erroring_case_is_a_failure_and_the_run_goes_on(tmp_path: Path) -> No
             "unknown expect key",
         ),
         ('{"id": "a", "messages": [{"role": "user", "content": "x"}], "expect": {"route": "usr"}}\n', "expect.route"),
+        ('{"id": "a", "user_id": "../x", "messages": [{"role": "user", "content": "x"}], "expect": {}}\n', "user_id"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(
