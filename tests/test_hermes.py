@@ -133,3 +133,16 @@ def test_unreadable_file_is_a_clear_error(tmp_path: Path) -> None:
     (mem / "USER.md").write_bytes(b"\xff\xfe\x00bad")
     with pytest.raises(LedgerError, match="cannot read Hermes memory file"):
         read_hermes(tmp_path)
+
+
+def test_import_into_an_existing_profile_and_log_leaves_the_originals_untouched() -> None:
+    base_user = UserProfile.parse("# USER\n\n## Identity\n- Name: Jasmin\n")
+    base_log = MemoryLog.parse("# MEMORY\n\n- [2026-07-01] kickoff\n")
+    profile, _ = profile_from_entries(["Name: Jasmin", "Timezone: WIB"], base=base_user)
+    log, _ = log_from_entries(["[2026-07-01] kickoff", "[2026-07-02] desain disetujui"], base=base_log)
+    assert profile.render() == "# USER\n\n## Identity\n- Name: Jasmin\n- Timezone: WIB\n"
+    assert log.render() == "# MEMORY\n\n- [2026-07-01] kickoff\n- [2026-07-02] desain disetujui\n"
+    assert base_user.render() == "# USER\n\n## Identity\n- Name: Jasmin\n"
+    assert len(base_log.entries) == 1
+    text_base, _ = log_from_entries(["x"], base="# MEMORY\n")
+    assert text_base.render() == "# MEMORY\n\n- x\n"

@@ -66,7 +66,7 @@ def test_find_exact_then_unique_case_insensitive_substring() -> None:
     assert log.find("ANIMATED gradient") == 0
     with pytest.raises(MatchError) as many:
         log.find("agent-demo")
-    assert "Be more specific" in str(many.value)
+    assert "Be more specific" in str(many.value) and many.value.ambiguous
     assert many.value.current_entries == log.entry_strings()
     with pytest.raises(MatchError) as none:
         log.find("kubernetes")
@@ -122,8 +122,8 @@ def test_replace_and_set_entries_are_capped_too() -> None:
 
 
 def test_default_cap_and_no_write_leaves_the_file_over_it() -> None:
-    log = MemoryLog.parse(empty_memory_md())
-    assert log.limit == DEFAULT_MEMORY_LIMIT == 2200
+    log = MemoryLog.parse(empty_memory_md(), limit=DEFAULT_MEMORY_LIMIT)
+    assert DEFAULT_MEMORY_LIMIT == 2200
     with pytest.raises(CapExceeded) as info:
         for day in range(1, 200):
             log.append(MemoryEntry(f"rapat mingguan nomor {day}: keputusan desain disetujui", f"2026-08-{day % 28 + 1:02d}"))
@@ -198,3 +198,14 @@ def test_parse_never_raises_and_round_trips_arbitrary_text() -> None:
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
         log = MemoryLog.parse(text)
         assert log.render() == text and log.round_trips
+
+
+def test_set_entries_keeps_the_original_lines_of_entries_it_keeps() -> None:
+    text = "# MEMORY\n\n* [2026-07-01]  Migrasi ke Postgres selesai\n- [2026-07-02] b\n- [2026-07-03] c\n"
+    log = MemoryLog.parse(text)
+    kept = log.entries
+    log.append(MemoryEntry("d", "2026-07-04"))
+    log.set_entries(kept)  # e.g. undoing the append, or a consolidation that keeps these as they are
+    assert log.render() == text
+    log.set_entries([kept[0], MemoryEntry("b and c merged", "2026-07-03")])
+    assert log.render() == "# MEMORY\n\n* [2026-07-01]  Migrasi ke Postgres selesai\n- [2026-07-03] b and c merged\n"

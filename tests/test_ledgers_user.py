@@ -218,9 +218,17 @@ def test_overwriting_with_a_longer_value_is_capped_too() -> None:
     assert profile.get("name").value == "Jasmin P"  # type: ignore[union-attr]
 
 
-def test_default_cap_is_1375_and_usage_uses_thousands_separators() -> None:
+def test_without_a_limit_the_model_leaves_the_cap_to_the_caller() -> None:
     profile = UserProfile.parse(empty_user_md())
-    assert profile.limit == DEFAULT_USER_LIMIT == 1375
+    assert profile.limit is None
+    for i in range(40):
+        profile.upsert("Preferences", f"Note {i}", "selalu jawab dalam Bahasa Indonesia yang singkat")
+    assert len(profile.render()) > DEFAULT_USER_LIMIT
+
+
+def test_default_cap_is_1375_and_usage_uses_thousands_separators() -> None:
+    profile = UserProfile.parse(empty_user_md(), limit=DEFAULT_USER_LIMIT)
+    assert DEFAULT_USER_LIMIT == 1375
     with pytest.raises(CapExceeded) as info:
         for i in range(200):
             profile.upsert("Preferences", f"Note {i}", "selalu jawab dalam Bahasa Indonesia yang singkat")
@@ -294,11 +302,11 @@ def test_replace_and_remove_entry_refuse_ambiguous_or_missing_matches() -> None:
     profile = UserProfile.parse(SEED)
     with pytest.raises(MatchError) as many:
         profile.replace_entry("e", "x")
-    assert "Be more specific" in str(many.value)
+    assert "Be more specific" in str(many.value) and many.value.ambiguous
     assert many.value.current_entries == profile.entries()
     with pytest.raises(MatchError) as none:
         profile.remove_entry("Kotlin")
-    assert "No entry matched 'Kotlin'" in str(none.value)
+    assert "No entry matched 'Kotlin'" in str(none.value) and not none.value.ambiguous
     assert profile.render() == SEED
 
 

@@ -62,8 +62,9 @@ class CapExceeded(LedgerError):
 class MatchError(LedgerError):
     """replace/remove matched no entry, or several different ones."""
 
-    def __init__(self, message: str, current_entries: list[str]) -> None:
+    def __init__(self, message: str, current_entries: list[str], ambiguous: bool = False) -> None:
         self.current_entries = list(current_entries)
+        self.ambiguous = ambiguous  # True: several different entries matched; False: none did
         super().__init__(message)
 
     def payload(self) -> dict[str, Any]:

@@ -9,6 +9,7 @@ files their extra lines sit indented under the bullet, so import -> export is lo
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -83,15 +84,17 @@ def write_hermes(dir: Path, user_entries: list[str], memory_entries: list[str]) 
 
 
 def profile_from_entries(
-    entries: Iterable[str], limit: int | None = DEFAULT_USER_LIMIT, base_text: str | None = None
+    entries: Iterable[str], limit: int | None = DEFAULT_USER_LIMIT, base: UserProfile | str | None = None
 ) -> tuple[UserProfile, list[str]]:
     """Build a USER.md from Hermes entries, in their order, within the cap.
 
+    `base` (a profile, left untouched, or USER.md text) is what to import into; default an empty file.
     Returns the profile and the entries that did not fit (or were not valid text). Every entry is
     kept as its own field, even when two share a key. Sections are guessed (Identity for keys like
     Name/Role, else Preferences) but never out of order, so exporting gives the same entry order.
     """
-    profile = UserProfile.parse(base_text if base_text is not None else empty_user_md(), limit=limit)
+    profile = copy.deepcopy(base) if isinstance(base, UserProfile) else UserProfile.parse(base or empty_user_md())
+    profile.limit = limit
     existing = set(profile.entries())
     last_rank = 0
     not_fit: list[str] = []
@@ -114,12 +117,14 @@ def profile_from_entries(
 
 
 def log_from_entries(
-    entries: Iterable[str], limit: int | None = DEFAULT_MEMORY_LIMIT, base_text: str | None = None
+    entries: Iterable[str], limit: int | None = DEFAULT_MEMORY_LIMIT, base: MemoryLog | str | None = None
 ) -> tuple[MemoryLog, list[str]]:
     """Build a MEMORY.md from Hermes entries, in order, within the cap; returns (log, entries that did not fit).
 
-    Entries are parsed like our bullets ("[2026-07-30] topic: text" keeps its date and topic)."""
-    log = MemoryLog.parse(base_text if base_text is not None else empty_memory_md(), limit=limit)
+    Entries are parsed like our bullets ("[2026-07-30] topic: text" keeps its date and topic);
+    `base` works as in profile_from_entries."""
+    log = copy.deepcopy(base) if isinstance(base, MemoryLog) else MemoryLog.parse(base or empty_memory_md())
+    log.limit = limit
     existing = set(log.entry_strings())
     not_fit: list[str] = []
     for entry in entries:

@@ -84,6 +84,13 @@ def _clean(entry: MemoryEntry) -> MemoryEntry:
     return MemoryEntry(text=text, date=day or None, topic=topic or None)
 
 
+def _same(old: MemoryEntry, new: MemoryEntry) -> bool:
+    try:
+        return _clean(old) == new
+    except LedgerError:  # a hand-written entry our checks would refuse (e.g. 2026-02-30)
+        return False
+
+
 def _dedup_key(entry: MemoryEntry) -> str:
     text = f"{entry.topic}: {entry.text}" if entry.topic else entry.text
     return " ".join(text.split()).casefold().rstrip(_TRAILING_PUNCT + " ")
@@ -119,8 +126,9 @@ class MemoryLog:
         self.limit = limit
 
     @classmethod
-    def parse(cls, text: str, limit: int | None = DEFAULT_MEMORY_LIMIT) -> MemoryLog:
-        """Tolerant: never raises. `limit=None` disables the cap checks."""
+    def parse(cls, text: str, limit: int | None = None) -> MemoryLog:
+        """Tolerant: never raises. Pass `limit` (e.g. DEFAULT_MEMORY_LIMIT) to make every growing
+        operation check the cap; with None (the default) the caller checks it."""
         split = split_text(text)
         lines = split.lines
         blocks: list[_Block] = []
@@ -183,7 +191,7 @@ class MemoryLog:
         if not hits:
             raise MatchError(f"No entry matched '{wanted}'. Use the exact text of one of current_entries.", bodies)
         if len({bodies[i] for i in hits}) > 1:
-            raise MatchError(f"{len(hits)} entries matched '{wanted}'. Be more specific.", bodies)
+            raise MatchError(f"Several entries ({len(hits)}) matched '{wanted}'. Be more specific.", bodies, ambiguous=True)
         return hits[0]
 
     def has_duplicate(self, entry: MemoryEntry) -> bool:
@@ -259,6 +267,14 @@ class MemoryLog:
         self._final_newline = True
         return block.entry
 
+    @staticmethod
+    def _reuse(unused: list[_Block], entry: MemoryEntry) -> _Block:
+        """An entry kept as it was keeps its original lines (hand-written form included)."""
+        for i, block in enumerate(unused):
+            if block.entry is not None and _same(block.entry, entry):
+                return unused.pop(i)
+        return _Block("entry", None, entry)
+
     def set_entries(self, entries: list[MemoryEntry]) -> None:
         """Replace all entries (consolidation). The heading and hand-written non-entry lines stay
         where they are; the new entries go where the first old entry was."""
@@ -267,8 +283,9 @@ class MemoryLog:
 
         def rewrite() -> None:
             first = next((i for i, b in enumerate(self._blocks) if b.kind == "entry"), None)
+            unused = self._entry_blocks()
             self._blocks = [b for b in self._blocks if b.kind != "entry"]
-            new = [_Block("entry", None, e) for e in cleaned]
+            new = [self._reuse(unused, e) for e in cleaned]
             if new:
                 self._insert_at_end_of_entries(new, first)
             if first is not None and all(b.blank for b in self._blocks[first + len(new):]):

@@ -144,8 +144,9 @@ class UserProfile:
 
     # -- parse / render -------------------------------------------------------------------
     @classmethod
-    def parse(cls, text: str, limit: int | None = DEFAULT_USER_LIMIT) -> UserProfile:
-        """Tolerant: never raises on odd text. `limit=None` disables the cap checks."""
+    def parse(cls, text: str, limit: int | None = None) -> UserProfile:
+        """Tolerant: never raises on odd text. Pass `limit` (e.g. DEFAULT_USER_LIMIT) to make every
+        growing operation check the cap; with None (the default) the caller checks it."""
         split = split_text(text)
         lines = split.lines
         blocks: list[_Block] = []
@@ -359,7 +360,7 @@ class UserProfile:
         if not hits:
             raise MatchError(f"No entry matched '{wanted}'. Use the exact text of one of current_entries.", entries)
         if len({e for _, e in hits}) > 1:
-            raise MatchError(f"{len(hits)} entries matched '{wanted}'. Be more specific.", entries)
+            raise MatchError(f"Several entries ({len(hits)}) matched '{wanted}'. Be more specific.", entries, ambiguous=True)
         return hits[0][0]
 
     def add_entry(self, content: str, section: str | None = None) -> None:
