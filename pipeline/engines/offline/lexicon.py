@@ -1,0 +1,69 @@
+"""The shape of one language's word lists and patterns; the lists themselves live in lexicon_<lang>.py.
+
+A Lexicon holds only data (compiled patterns and small tables); rules.py applies it the same way for
+every language, so adding a language means adding a file, not code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+NEVER = re.compile(r"(?!x)x")  # a pattern that matches nothing, for slots a language does not need
+
+
+def rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
+    return re.compile(pattern, flags)
+
+
+def words(*items: str) -> str:
+    """An alternation of literal-ish items, longest first so that "kind of" wins over "kind"."""
+    return "(?:" + "|".join(sorted(items, key=len, reverse=True)) + ")"
+
+
+@dataclass(frozen=True)
+class FactRule:
+    """A first-person statement shape that names a USER.md field.
+
+    The pattern's group `v` is the value (kept in the user's words); an optional group `k` names
+    the field through Lexicon.key_words (e.g. "warna" -> "color" for "Favorite color").
+    multi: the field collects several values ("Likes: sunsets; horses") instead of overwriting.
+    """
+
+    name: str
+    pattern: re.Pattern[str]
+    section: str
+    key: str
+    multi: bool = False
+    confidence: float = 0.85
+    whole: bool = False  # value is the whole statement (minus the leading subject), not group `v`
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    lang: str
+    first_person: re.Pattern[str]  # I / my / saya / 我 / ผม
+    plural_person: re.Pattern[str]  # we / our / kami / 我们 / พวกเรา
+    subject: re.Pattern[str]  # a leading first-person subject, removed to form a value
+    greeting: re.Pattern[str]  # a leading greeting ("hi there,"), removed before anything else
+    phatic: re.Pattern[str]  # the whole statement is a greeting, thanks or acknowledgement
+    discourse: re.Pattern[str]  # leading fillers: "actually", "well", "oh"
+    correction: re.Pattern[str]  # "actually ... now": the user corrects a field
+    question: re.Pattern[str]
+    request: re.Pattern[str]  # a task for right now: "change this title to X", "translate this"
+    remember: re.Pattern[str]  # "remember that ..." / "note that ...": an explicit ask to keep
+    standing: re.Pattern[str]  # "always ..." / "from now on ...": a standing instruction = preference
+    forget: re.Pattern[str]  # group `t` = what to forget
+    hedge: re.Pattern[str]  # vague attitudes: "I guess", "kind of", "mungkin", "好像", "มั้ง"
+    mood_state: re.Pattern[str]  # momentary states on their own: tired, headache, hungry
+    mood_emotion: re.Pattern[str]  # feelings that are momentary only with a "now" marker
+    now_marker: re.Pattern[str]  # today / right now / hari ini / 今天 / วันนี้
+    temporary: re.Pattern[str]  # "for a business trip": a temporary situation, not a profile fact
+    project_cue: re.Pattern[str]  # words of project work: deploy, release, bug, API, proyek, 项目
+    decision_cue: re.Pattern[str]  # decided / agreed / let's go with
+    save_contact: re.Pattern[str]  # "save my email": explicit consent to keep a contact detail
+    language_word: re.Pattern[str]  # names of languages, for "always reply in Indonesian"
+    trailing: re.Pattern[str]  # trailing fillers removed from values: "now", "sekarang", ครับ
+    facts: tuple[FactRule, ...]
+    key_words: dict[str, str] = field(default_factory=dict)  # native noun -> English key word
+    field_words: dict[str, str] = field(default_factory=dict)  # native noun -> USER.md key (forget)

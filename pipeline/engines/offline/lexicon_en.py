@@ -1,0 +1,159 @@
+"""English word lists and statement shapes."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.engines.offline.lexicon import FactRule, Lexicon, rx, words
+
+_I = r"(?:i|i'm|im|i m|i am|i've|ive|i have|i'd|i'll)"
+_ROLE_HEAD = words(
+    "engineer", "developer", "designer", "teacher", "nurse", "doctor", "lawyer", "accountant", "manager",
+    "student", "writer", "artist", "musician", "chef", "cook", "farmer", "driver", "pilot", "scientist",
+    "programmer", "analyst", "consultant", "architect", "founder", "ceo", "cto", "lead", "intern",
+    "wrestler", "coach", "translator", "electrician", "plumber", "carpenter", "mechanic", "cashier",
+    "waiter", "waitress", "bartender", "librarian", "professor", "researcher", "officer", "soldier",
+    "veteran", "firefighter", "police", "cop", "dentist", "vet", "veterinarian", "pharmacist", "baker",
+    "photographer", "journalist", "editor", "actor", "actress", "singer", "dancer", "athlete", "player",
+    "guide", "custodian", "janitor", "clerk", "secretary", "assistant", "freelancer", "contractor",
+    "entrepreneur", "owner", "salesman", "saleswoman", "agent", "broker", "banker", "trader", "tester",
+    "administrator", "admin", "sre", "devops", "pm", "tutor", "lecturer", "surgeon", "therapist",
+    "psychologist", "major", "worker", "miner", "fisherman", "builder", "beekeeper", "rancher",
+)
+_FAMILY = words(
+    "mother", "mom", "mum", "father", "dad", "parents", "sister", "sisters", "brother", "brothers",
+    "siblings", "wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "son", "sons",
+    "daughter", "daughters", "kids", "kid", "children", "child", "family", "grandma", "grandmother",
+    "grandpa", "grandfather", "grandparents", "aunt", "uncle", "cousin", "cousins", "fiance", "fiancee",
+    "twin", "baby", "step", "in-laws",
+)
+_PETS = words(
+    "dog", "dogs", "cat", "cats", "puppy", "kitten", "pet", "pets", "cow", "horse", "horses", "fish",
+    "bird", "birds", "parrot", "hamster", "rabbit", "bunny", "snake", "lizard", "turtle", "goat",
+    "pig", "chickens", "ferret", "guinea pig",
+)
+_APPEARANCE = words("hair", "eyes", "skin", "tall", "short", "tattoo", "tattoos", "beard", "freckles", "skinny", "weigh")
+
+FACTS: tuple[FactRule, ...] = (
+    FactRule("name", rx(r"^(?:my name is|my name's|i am called|i'm called|im called|call me|people call me)\s+(?P<v>[^,;]+)"),
+             "Identity", "Name", confidence=0.95),
+    FactRule("name-intro", re.compile(r"^(?:[Ii]'m|[Ii] am|[Ii]m|[Tt]his is)\s+(?P<v>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)$"),
+             "Identity", "Name", confidence=0.8),
+    FactRule("role-explicit", rx(r"^(?:i work as|i'm working as|i am working as|i'm employed as|i am employed as|i'm now|i am now|"
+                                 r"my (?:job|role|position|profession|title|occupation) is|i got promoted to|i was promoted to|"
+                                 r"i've been promoted to|i work full ?time as|i work part ?time as)\s+(?:an?\s+|the\s+)?(?P<v>.+)"),
+             "Identity", "Role", confidence=0.95),
+    FactRule("role-noun", rx(rf"^(?:i'm|im|i m|i am)\s+(?:now\s+|also\s+|currently\s+)?(?:an?\s+|the\s+)(?P<v>(?:[\w-]+\s+){{0,3}}{_ROLE_HEAD}s?\b.*)"),
+             "Identity", "Role", confidence=0.9),
+    FactRule("employer", rx(r"^i (?:work|am working|'m working|intern) (?:at|for)\s+(?P<v>.+)"), "Identity", "Employer"),
+    FactRule("comm-style", rx(r"^i (?:really )?(?:prefer|like|want|love|appreciate)\s+(?P<v>.+?)\s+(?:communication|answers|responses|replies|explanations|feedback)\b.*"),
+             "Preferences", "Communication style", confidence=0.9),
+    FactRule("stack", rx(r"^(?:my (?:usual |main |tech |default )?stack is|i (?:usually|mostly|always) (?:use|code in|write|build with|work with))\s+(?P<v>.+)"),
+             "Preferences", "Usual stack", confidence=0.85),
+    FactRule("location", rx(r"^(?:i (?:live|am living|'m living|reside|am based|'m based|stay)|i'm based|im based)\s+(?:in|at|near|on)\s+(?P<v>.+)"),
+             "Identity", "Location", confidence=0.9),
+    FactRule("moved", rx(r"^i (?:just |recently )?(?:moved|relocated) (?:here )?(?:to|from)\s+(?P<v>.+)"), "Identity", "Location", confidence=0.8),
+    FactRule("origin", rx(r"^(?:i'm|i am|im) (?:originally )?from\s+(?P<v>.+)|^i (?:come|came) from\s+(?P<v2>.+)"),
+             "Identity", "Origin", confidence=0.85),
+    FactRule("birthplace", rx(r"^i was born in\s+(?P<v>(?!(?:the\s+)?(?:early|late|mid)?\s*'?\d)[^\d].*)"), "Identity", "Birthplace"),
+    FactRule("born-when", rx(r"^i was born (?:in|on)\s+(?P<v>.+)"), "Identity", "Born"),
+    FactRule("age", rx(r"^(?:i'm|i am|im)\s+(?P<v>\d{1,3}(?:\s+years?\s+old)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\w-]*(?:\s+years?\s+old)?)$|^my age is\s+(?P<v2>.+)"),
+             "Identity", "Age", confidence=0.9),
+    FactRule("gender", rx(r"^(?:i'm|i am|im)\s+(?:an?\s+)?(?P<v>male|female|man|woman|guy|girl|boy|lady|gentleman|(?:non-?binary))$"), "Identity", "Gender"),
+    FactRule("relationship", rx(r"^(?:i'm|i am|im)\s+(?:happily\s+|recently\s+|newly\s+)?(?P<v>married|single|divorced|engaged|widowed|separated)\b.*"),
+             "Identity", "Relationship"),
+    FactRule("languages", rx(r"^i (?:speak|am learning|'m learning|study|can speak)\s+(?P<v>.*\b(?:english|spanish|french|german|chinese|mandarin|japanese|korean|indonesian|thai|italian|portuguese|russian|arabic|hindi|dutch)\b.*)"),
+             "Identity", "Languages", multi=True),
+    FactRule("goal", rx(r"^(?:my (?:current |main |long[- ]term |big )?(?:goal|dream|ambition|plan) is(?: to)?|i (?:want|hope|plan|dream|aim|intend) to (?:become|be)|"
+                        r"i'm (?:planning|hoping|aiming|saving up|saving) to|i am (?:planning|hoping|aiming|saving up) to|someday i (?:want|hope) to|"
+                        r"one day i (?:want|hope|will)|when i grow up i want to)\s+(?P<v>.+)"),
+             "Goals", "Goal", confidence=0.85),
+    FactRule("diet", rx(r"^(?:i(?:'m| am| m)? (?:a )?(?P<v>vegetarian|vegan|pescatarian|lactose intolerant|gluten[- ]free|allergic to .+)|"
+                        r"i (?:only|never|don't|do not|don t|can't|cannot) (?:eat|drink) (?P<v2>.+))"),
+             "Constraints", "Diet", confidence=0.85),
+    FactRule("availability", rx(r"^i (?:can't|cannot|can not|don't|do not) (?:work|meet|be available|take calls)\s+(?P<v>.+)"), "Constraints", "Availability"),
+    FactRule("timezone", rx(r"^(?:my time ?zone is|i'm in the|i am in the)\s+(?P<v>.+?time ?zone.*|.+)$"), "Constraints", "Time zone"),
+    FactRule("work-style", rx(r"^i (?:usually |mostly |always |prefer to |like to )?(?:work|code|focus)\s+(?P<v>(?:best |better )?(?:late|at night|in the (?:morning|evening)|early|from home|remotely|in short|in sprints|alone|in pairs).*)"),
+             "Working style", "Work habits", confidence=0.8),
+    FactRule("favorite", rx(r"^my (?:all[- ]time |absolute )?(?:favou?rite|fav|preferred)\s+(?P<k>[\w\s-]+?)\s+(?:is|are|was|would be)\s+(?P<v>.+)"),
+             "Preferences", "Favorite {k}", confidence=0.9),
+    FactRule("favorite-rev", rx(r"^(?P<v>.+?)\s+(?:is|are)\s+my (?:all[- ]time |absolute )?(?:favou?rite|preferred|fav)\s+(?P<k>[\w\s-]+)$"),
+             "Preferences", "Favorite {k}", confidence=0.9),
+    FactRule("dislikes", rx(r"^i (?:really |truly |absolutely )?(?:don't like|do not like|don t like|dislike|hate|can't stand|cannot stand|detest|am not a fan of|'m not a fan of|despise)\s+(?P<v>.+)"),
+             "Preferences", "Dislikes", multi=True),
+    FactRule("likes", rx(r"^i (?:really |also |do |absolutely |just |truly )?(?:like|love|enjoy|adore|am into|'m into|am passionate about|'m passionate about|am obsessed with|'m obsessed with)\s+(?P<v>.+)"),
+             "Preferences", "Likes", multi=True),
+    FactRule("fan", rx(r"^(?:i'm|i am|im)\s+(?:a |an )?(?:huge |big |great |massive |die-hard )?(?P<v>.+?\s(?:lover|fan|enthusiast|buff|addict|junkie|nerd|geek))$"),
+             "Preferences", "Likes", multi=True),
+    FactRule("pets", rx(rf"^(?:i (?:have|own|got|adopted|keep|raise)\b.*\b{_PETS}\b.*|my {_PETS}\b.*|.*\b{_PETS} (?:live|lives) with me.*)"),
+             "Identity", "Pets", multi=True, whole=True),
+    FactRule("family", rx(rf"^(?:my {_FAMILY}\b.*|i (?:have|had|am expecting)\b.*\b{_FAMILY}\b.*|(?:i|we) (?:live|lives) with my\b.*|"
+                          rf"i (?:am|'m) (?:a |the )?(?:mother|mom|father|dad|parent|grandmother|grandfather|only child|family man|family woman|widow)\b.*|i'm pregnant.*|i am pregnant.*)"),
+             "Identity", "Family", multi=True, whole=True),
+    FactRule("appearance", rx(rf"^(?:i (?:have|got)\b.*\b{_APPEARANCE}\b.*|my {_APPEARANCE}\b.*|i am (?:very |rather |quite )?(?:tall|short|skinny)\b.*)"),
+             "Identity", "Appearance", multi=True, whole=True),
+    FactRule("background", rx(r"^(?:i (?:used to|grew up|was raised|was born|went to|graduated|studied|served|retired|won|lost|survived|moved|have been|'ve been|had|once|recently|just)\b|"
+                              r"i've (?:been|had|lived|worked|visited|never)\b|since\b|when i was\b|as a (?:kid|child)\b|i (?:am|'m) (?:a )?(?:recovering|retired|former|ex-)).*"),
+             "Identity", "Background", multi=True, whole=True),
+    FactRule("hobbies", rx(r"^(?:i (?:play|collect|paint|draw|sing|dance|hike|swim|run|bake|cook|knit|sew|garden|fish|read|write|surf|ski|volunteer|watch|listen|ride|travel|camp|do)\b|"
+                           r"(?:on|during) (?:weekends|the weekend|my free time|my spare time)\b|in my (?:free|spare) time\b).*"),
+             "Preferences", "Hobbies", multi=True, whole=True),
+    FactRule("habits", rx(r"^i (?:often|usually|always|never|rarely|sometimes|frequently|mostly|spend|eat|drink|sleep|wake|go|ride|walk|shop|drive)\b.*"),
+             "Preferences", "Habits", multi=True, whole=True),
+)
+
+LEXICON = Lexicon(
+    lang="en",
+    first_person=rx(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself)\b"),
+    plural_person=rx(r"\b(?:we|we're|we've|we'll|our|ours|us|the team|my team|our team)\b"),
+    subject=rx(rf"^(?:{_I}|my)\s+"),
+    greeting=rx(r"^(?:hi|hello|hey|hiya|yo|good (?:morning|afternoon|evening)|greetings)(?:\s+(?:there|all|everyone|guys|friend))?[\s,!.:-]+"),
+    phatic=rx(r"^(?:hi|hello|hey|thanks?(?: you)?(?: so much| a lot)?|thank you|thx|ty|ok(?:ay)?|cool|great|nice|awesome|perfect|got it|sure|yes|yeah|yep|no|nope|"
+              r"bye|goodbye|see you|good (?:morning|night|afternoon|evening)|lol|haha|hmm+|sounds good|that works|alright|all right|noted|right)(?:\s+\w+)?[\s!.?]*$"),
+    discourse=rx(r"^(?:actually|well|oh|so|also|and|but|btw|by the way|anyway|ah|um+|uh+|hmm+|oh and|plus|ok(?:ay)?|yeah|yes|no|also,)[\s,]+"),
+    correction=rx(r"\b(?:actually|correction|not anymore|no longer|now|these days|i meant|instead)\b"),
+    question=rx(r"\?\s*$|^(?:what|who|whom|whose|where|why|how|which)\b|^when\s+(?:is|are|do|does|did|will|can|should|was|were)\b|"
+                r"^(?:is|are|am|do|does|did|can|could|would|will|should|shall|may|have|has|was|were|isn't|aren't|don't|doesn't|won't|wouldn't)"
+                r"\s+(?:you|i|we|it|this|that|there|the|my|your|he|she|they|any|a|an)\b"),
+    request=rx(r"^(?:please|pls|plz|kindly|can you|could you|would you|will you|can u|could u|i need you to|i want you to|i'd like you to|i would like you to|"
+               r"i'd like to|i would like to|i want to (?:change|make|add|remove|update|cancel|stop|know|ask|see|get|request)|help me|let me know|"
+               r"change|make|translate|rewrite|re-write|write|fix|add|remove|delete|shorten|summari[sz]e|give|show|tell|explain|update|replace|rename|"
+               r"format|generate|create|draft|list|check|send|convert|edit|turn|put|move|try|do|don't|dont|do not|find|search|book|schedule|set|"
+               r"draw|compose|reply|respond|answer|proofread|review|compare|calculate|count|sort|pick|choose|suggest|recommend|simplify|expand|"
+               r"use|go|need to change|need to|block|cancel|charge|transfer|stop)\b"),
+    remember=rx(r"^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|fyi|save|store)(?:\s+(?:that|this|:))?[\s:,]+"),
+    standing=rx(r"^(?:please\s+)?(?:always|never|from now on|going forward|in (?:the )?future|in general|whenever (?:you|i))\b|\b(?:from now on|going forward)\b"),
+    forget=rx(r"^(?:please\s+)?(?:forget|delete|remove|erase|drop|clear|unlearn)\s+(?:about\s+|that\s+)?(?P<t>.+)"),
+    hedge=rx(r"\b(?:i guess|i suppose|kind of|kinda|sort of|sorta|maybe|perhaps|not sure|i'm not sure|i don't know|i dont know|idk|dunno|"
+             r"somewhat|more or less|whatever|possibly|might be|i think i might|i may|not really sure|hard to say|or something)\b"),
+    mood_state=rx(r"\b(?:tired|exhausted|sleepy|drained|worn out|burnt out today|hungry|thirsty|bored|headache|migraine|hurts|aching|hungover|"
+                  r"sick today|feel sick|feeling sick|stressed out|cranky|grumpy|in a (?:bad|good) mood|so done|fed up)\b"),
+    mood_emotion=rx(r"\b(?:happy|sad|angry|upset|excited|nervous|anxious|frustrated|annoyed|great|good|bad|awful|terrible|down|moody|"
+                    r"miserable|stressed|overwhelmed|lonely|irritated|sick|relieved|fine|meh)\b"),
+    now_marker=rx(r"\b(?:today|right now|now|tonight|this morning|this afternoon|this evening|at the moment|atm|currently|feeling|feel)\b"),
+    temporary=rx(r"\b(?:for (?:a|the|my) (?:business trip|trip|vacation|holiday|conference|visit|weekend|few days)|on (?:a |my )?(?:business trip|vacation|holiday)|this week only|just for today)\b"),
+    project_cue=rx(r"\b(?:deploy(?:ed|ing|ment)?|ship(?:ped|ping)?|releas(?:e|ed|ing)|launch(?:ed|ing)?|merg(?:e|ed|ing)|migrat(?:e|ed|ing|ion)|refactor(?:ed|ing)?|"
+                   r"roll(?:ed)? back|rollback|hotfix|bug|bugs|issue|ticket|pr|pull request|commit(?:ted)?|repo|repository|branch|api|endpoint|database|"
+                   r"db|schema|server|backend|frontend|front-end|staging|production|prod|release|version|v\d[\w.]*|sprint|milestone|deadline|"
+                   r"roadmap|feature|prototype|mvp|demo|landing page|homepage|hero section|section|page|site|website|app|dashboard|design|"
+                   r"client|customer|stakeholder|meeting|standup|retro|review|project|codebase|pipeline|build|test suite|ci|cd|docker|"
+                   r"kubernetes|postgres|mysql|redis|aws|gcp|azure|vercel|budget for|contract|invoice|launch date|working on|we're building|"
+                   r"we are building|the team)\b"),
+    decision_cue=rx(r"\b(?:decided|decide|agreed|agree|chose|chosen|settled on|went with|go with|going with|picked|switched to|switching to|"
+                    r"moved to|changed|replaced|dropped|approved|signed off|let's|lets|we will use|we'll use|we use|we're using|we are using)\b"),
+    save_contact=rx(r"\b(?:save|store|remember|keep|note down|record)\s+(?:my|this|these)\b.{0,20}\b(?:e-?mail|phone|number|address|contact)\b"),
+    language_word=rx(r"\b(?:english|indonesian|bahasa|chinese|mandarin|thai|japanese|spanish|french|german|korean)\b"),
+    trailing=rx(r"[\s,;:]*(?:\b(?:now|these days|nowadays|actually|anymore|right now|at the moment|currently|too|as well|lol)\b[\s,;:]*)+$"),
+    facts=FACTS,
+    key_words={"colour": "color", "tv show": "TV show", "show": "TV show", "food": "food", "band": "band", "movie": "movie",
+               "film": "movie", "book": "book", "author": "author", "singer": "singer", "season": "season", "sport": "sport",
+               "drink": "drink", "beverage": "drink", "hobbies": "hobbies", "hobby": "hobby", "music": "music", "genre": "music genre",
+               "animal": "animal", "game": "game", "place": "place", "song": "song", "artist": "artist", "team": "team", "holiday": "holiday",
+               "language": "language", "editor": "editor", "ide": "editor", "framework": "framework", "stack": "stack"},
+    field_words={"name": "Name", "role": "Role", "job": "Role", "title": "Role", "position": "Role", "occupation": "Role",
+                 "location": "Location", "address": "Location", "city": "Location", "employer": "Employer", "company": "Employer",
+                 "age": "Age", "communication style": "Communication style", "communication": "Communication style",
+                 "stack": "Usual stack", "goal": "Goal", "goals": "Goal", "diet": "Diet", "likes": "Likes", "dislikes": "Dislikes",
+                 "hobbies": "Hobbies", "pets": "Pets", "family": "Family", "languages": "Languages", "time zone": "Time zone",
+                 "timezone": "Time zone", "origin": "Origin", "habits": "Habits", "background": "Background", "gender": "Gender"},
+)

@@ -1,0 +1,118 @@
+"""Indonesian word lists and statement shapes (formal "saya" and casual "aku"/"gue")."""
+
+from __future__ import annotations
+
+from pipeline.engines.offline.lexicon import FactRule, Lexicon, rx, words
+
+_I = r"(?:saya|aku|gue|gua|gw|sy)"
+_MY = r"(?:saya|ku|aku|gue|gw)"
+_FAMILY = words(
+    "ibu", "ayah", "bapak", "mama", "papa", "bunda", "orang tua", "orangtua", "kakak", "adik", "saudara", "saudari",
+    "suami", "istri", "anak", "anak-anak", "putra", "putri", "keluarga", "nenek", "kakek", "paman", "bibi", "tante",
+    "om", "sepupu", "pacar", "tunangan", "mertua", "cucu",
+)
+_PETS = words("anjing", "kucing", "sapi", "kuda", "ikan", "burung", "kelinci", "hamster", "ular", "kura-kura", "peliharaan", "kambing", "ayam")
+_APPEARANCE = words("rambut", "mata", "kulit", "tinggi badan", "berat badan", "tato", "jenggot")
+
+FACTS: tuple[FactRule, ...] = (
+    FactRule("name", rx(rf"^(?:nama {_MY}(?: adalah)?|namaku|nama gue|panggil (?:saya|aku) |{_I} bernama)\s*(?P<v>[^,;]+)"), "Identity", "Name", confidence=0.95),
+    FactRule("name-intro", rx(rf"^{_I}\s+(?P<v>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)$", 0), "Identity", "Name", confidence=0.8),
+    FactRule("role-explicit", rx(rf"^(?:{_I} (?:sekarang )?(?:bekerja|kerja|berprofesi|bertugas) sebagai|pekerjaan {_MY}(?: adalah| sekarang)?|profesi {_MY}(?: adalah)?|"
+                                 rf"{_I} (?:sekarang )?(?:menjadi|jadi)|{_I} dipromosikan (?:menjadi|jadi))\s+(?:seorang\s+)?(?P<v>.+)"),
+             "Identity", "Role", confidence=0.95),
+    FactRule("role-noun", rx(rf"^{_I}\s+(?:sekarang\s+|adalah\s+)?(?:seorang|sebagai)\s+(?P<v>(?!yang\b).+)"), "Identity", "Role", confidence=0.85),
+    FactRule("employer", rx(rf"^{_I} (?:bekerja|kerja|magang) (?:di|untuk|pada)\s+(?P<v>.+)"), "Identity", "Employer"),
+    FactRule("comm-style", rx(rf"^{_I} (?:lebih )?(?:suka|senang|prefer|ingin|mau|menyukai)\s+(?:komunikasi|jawaban|penjelasan|gaya komunikasi|balasan)\s+(?P<v>.+)"),
+             "Preferences", "Communication style", confidence=0.9),
+    FactRule("stack", rx(rf"^(?:stack {_MY}(?: biasanya)?(?: adalah)?|{_I} (?:biasanya|selalu) (?:pakai|memakai|menggunakan|ngoding dengan))\s+(?P<v>.+)"),
+             "Preferences", "Usual stack"),
+    FactRule("location", rx(rf"^{_I} (?:sekarang )?(?:tinggal|menetap|berdomisili|berada|bermukim)\s+(?:bersama\s+.+?\s+)?(?:di|dekat)\s+(?P<v>.+)"),
+             "Identity", "Location", confidence=0.9),
+    FactRule("moved", rx(rf"^{_I} (?:baru )?(?:saja )?pindah (?:ke|dari)\s+(?P<v>.+)"), "Identity", "Location", confidence=0.8),
+    FactRule("origin", rx(rf"^{_I} (?:berasal |asli |asal )?dari\s+(?P<v>.+)|^{_I} orang\s+(?P<v2>[A-Z].+)"), "Identity", "Origin"),
+    FactRule("birthplace", rx(rf"^{_I} lahir di\s+(?P<v>.+)"), "Identity", "Birthplace"),
+    FactRule("born-when", rx(rf"^{_I} lahir (?:pada|tahun)\s+(?P<v>.+)"), "Identity", "Born"),
+    FactRule("age", rx(rf"^(?:{_I} (?:berusia|berumur|umur|usia)|umur {_MY}|usia {_MY})\s+(?P<v>\d+.*)|^{_I}\s+(?P<v2>\d{{1,3}}\s+tahun)$"), "Identity", "Age", confidence=0.9),
+    FactRule("gender", rx(rf"^{_I}\s+(?:seorang\s+)?(?P<v>laki-laki|perempuan|pria|wanita|cowok|cewek)$"), "Identity", "Gender"),
+    FactRule("relationship", rx(rf"^{_I}\s+(?:sudah\s+|baru\s+)?(?P<v>menikah|lajang|bercerai|cerai|bertunangan|jomblo|single)\b.*"), "Identity", "Relationship"),
+    FactRule("languages", rx(rf"^{_I} (?:bisa |fasih )?(?:berbicara|bicara|belajar|mempelajari|menguasai)\s+(?P<v>bahasa\s+.+)|^.*bahasa yang {_I} pelajari.*"),
+             "Identity", "Languages", multi=True),
+    FactRule("goal", rx(rf"^(?:tujuan {_MY}(?: saat ini| sekarang)?(?: adalah)?|impian {_MY}(?: adalah)?|cita-cita {_MY}(?: adalah)?|"
+                        rf"{_I} (?:ingin|mau|berencana|bercita-cita|berharap bisa|berharap|bermimpi|berniat|sedang menabung untuk)(?: menjadi| jadi)?|"
+                        rf"(?:ketika|kalau|saat) {_I} (?:dewasa|besar)(?:,)? {_I} ingin(?: menjadi| jadi)?)\s+(?P<v>.+)"),
+             "Goals", "Goal", confidence=0.85),
+    FactRule("diet", rx(rf"^{_I} (?:hanya|cuma|tidak|nggak|gak|ga|tak|tidak pernah|tidak bisa) (?:makan|minum|mengonsumsi)\s+(?P<v>.+)|"
+                        rf"^{_I} (?:seorang )?(?P<v2>vegetarian|vegan|alergi .+)"),
+             "Constraints", "Diet", confidence=0.85),
+    FactRule("work-style", rx(rf"^{_I} (?:biasanya |lebih suka |suka )?(?:bekerja|kerja|ngoding|fokus)\s+(?P<v>(?:paling baik )?(?:malam|pagi|dari rumah|remote|jarak jauh|sendiri).*)"),
+             "Working style", "Work habits", confidence=0.8),
+    FactRule("favorite", rx(rf"^(?P<k>[\w\s-]+?)\s+(?:favorit|favorite|kesukaan|kegemaran) {_MY}(?:\s+adalah|\s+ialah|\s+yaitu)?\s+(?P<v>.+)"),
+             "Preferences", "Favorite {k}", confidence=0.9),
+    FactRule("dislikes", rx(rf"^{_I} (?:sangat |benar-benar )?(?:tidak suka|nggak suka|gak suka|ga suka|tak suka|kurang suka|benci|membenci|tidak menyukai)\s+(?P<v>.+)"),
+             "Preferences", "Dislikes", multi=True),
+    FactRule("likes", rx(rf"^{_I} (?:sangat |juga |paling |benar-benar )?(?:suka|senang|menyukai|gemar|hobi|cinta|mencintai|menikmati|doyan|hobinya|sayang)\s+(?P<v>.+)"),
+             "Preferences", "Likes", multi=True),
+    FactRule("fan", rx(rf"^{_I} (?:seorang )?(?:penggemar|pecinta|fans|penikmat)\s+(?P<v>.+)"), "Preferences", "Likes", multi=True),
+    FactRule("pets", rx(rf"^(?:{_I} (?:punya|memiliki|memelihara|pelihara|piara)\b.*\b{_PETS}\b.*|{_PETS} {_MY}\b.*|.*\b{_PETS}\b.*\b(?:tinggal )?bersama {_I}.*)"),
+             "Identity", "Pets", multi=True, whole=True),
+    FactRule("family", rx(rf"^(?:{_FAMILY}(?: (?:laki-laki|perempuan|tertua|bungsu))? {_MY}\b.*|{_I} (?:punya|memiliki|mempunyai)\b.*\b{_FAMILY}\b.*|"
+                          rf"{_I} (?:tinggal )?bersama {_FAMILY}\b.*|{_I} (?:sedang )?hamil\b.*|{_I} (?:berencana )?(?:bercerai|menikah)\b.*|{_I} (?:seorang )?(?:ibu|ayah)\b.*)"),
+             "Identity", "Family", multi=True, whole=True),
+    FactRule("appearance", rx(rf"^(?:{_I} (?:punya|memiliki|mempunyai)\b.*\b{_APPEARANCE}\b.*|{_I} (?:berambut|bermata|berkulit|bertubuh)\b.*|{_APPEARANCE} {_MY}\b.*)"),
+             "Identity", "Appearance", multi=True, whole=True),
+    FactRule("background", rx(rf"^(?:{_I} (?:dulu|dulunya|pernah|lulus|dibesarkan|tumbuh|besar di|sudah|telah|baru saja|baru|mantan|sejak)\b|sejak\b|(?:ketika|waktu|saat) {_I} (?:kecil|muda|masih)\b).*"),
+             "Identity", "Background", multi=True, whole=True),
+    FactRule("hobbies", rx(rf"^(?:{_I} (?:bermain|main|mengoleksi|koleksi|melukis|menggambar|bernyanyi|menyanyi|menari|mendaki|berenang|berlari|lari|memasak|masak|"
+                           rf"membaca|baca|menulis|berselancar|menanam|berkebun|memancing|bersepeda|menonton|nonton|mendengarkan|menjadi sukarelawan|bersaing|berlatih|latihan)\b|"
+                           rf"(?:di )?akhir pekan\b|(?:di )?waktu luang\b).*"),
+             "Preferences", "Hobbies", multi=True, whole=True),
+    FactRule("habits", rx(rf"^{_I} (?:sering|biasanya|selalu|jarang|kadang|kadang-kadang|tidak pernah|menghabiskan|makan|minum|tidur|bangun|pergi|naik|jalan|belanja|hanya|cuma)\b.*"),
+             "Preferences", "Habits", multi=True, whole=True),
+)
+
+LEXICON = Lexicon(
+    lang="id",
+    first_person=rx(r"\b(?:saya|aku|gue|gua|gw|sy|namaku|ibuku|ayahku|rumahku|kucingku|anjingku)\b"),
+    plural_person=rx(r"\b(?:kami|kita|tim kami|tim kita|tim saya)\b"),
+    subject=rx(rf"^{_I}\s+"),
+    greeting=rx(r"^(?:hai|halo|hallo|hei|hey|hi|selamat (?:pagi|siang|sore|malam)|assalamualaikum|permisi|pagi|met pagi)(?:\s+(?:di sana|semua|kak|bang|mas|mbak|teman))?[\s,!.:-]+"),
+    phatic=rx(r"^(?:hai|halo|hei|terima kasih|makasih|trims|thanks|oke|ok|okay|sip|siap|baik|baiklah|ya|iya|yap|tidak|nggak|gak|mantap|keren|"
+              r"bagus|selamat (?:pagi|siang|sore|malam)|sampai jumpa|dadah|wkwk\w*|haha\w*|hmm+|betul|benar|paham|mengerti|noted)(?:\s+(?:ya|banyak|kak|banget|sekali|deh|dong))*[\s!.?]*$"),
+    discourse=rx(r"^(?:sebenarnya|sebetulnya|eh|oh|nah|jadi|terus|lalu|dan|tapi|juga|btw|omong-omong|oke|ya|iya|sekarang|oh ya)[\s,]+"),
+    correction=rx(r"\b(?:sebenarnya|sebetulnya|sekarang|ralat|bukan lagi|tidak lagi|maksud saya|maksudku)\b"),
+    question=rx(r"\?\s*$|^(?:apa|apakah|siapa|di ?mana|kapan|mengapa|kenapa|bagaimana|gimana|berapa|mana|bisakah|dapatkah|bolehkah|maukah)\b|\b(?:nggak|gak|tidak|bukan)\s*\?$"),
+    request=rx(r"^(?:tolong|mohon|minta|coba|bisa|bisakah|boleh|bantu|bantuin|ubah|ganti|gantikan|buat|buatkan|bikin|bikinin|terjemahkan|terjemahin|"
+               r"ringkas|ringkaskan|singkatkan|perpendek|persingkat|tulis|tuliskan|perbaiki|benerin|tambahkan|tambahin|kirim|kirimkan|cek|periksa|"
+               r"jelaskan|jelasin|carikan|cari|hitung|rapikan|format|pakai|gunakan|jangan|tampilkan|kasih|berikan|sebutkan|rangkum|susun|"
+               r"saya (?:mau|ingin|perlu) (?:ubah|mengubah|ganti|mengganti|tanya|bertanya|minta|membatalkan|batalkan))\b"),
+    remember=rx(r"^(?:tolong\s+)?(?:ingat|ingatlah|ingat ya|catat|catatlah|simpan|perlu dicatat|jangan lupa)(?:\s+(?:bahwa|kalau|ya|ini))?[\s:,]+"),
+    standing=rx(r"^(?:tolong\s+)?(?:selalu|jangan pernah|mulai sekarang|ke depannya|untuk seterusnya)\b|\b(?:mulai sekarang|ke depannya|seterusnya)\b"),
+    forget=rx(r"^(?:tolong\s+)?(?:lupakan|lupain|hapus|hapuskan|buang)\s+(?:tentang\s+|bahwa\s+|soal\s+)?(?P<t>.+)"),
+    hedge=rx(r"\b(?:mungkin|kayaknya|sepertinya|kelihatannya|agak|entahlah|entah|nggak tahu|gak tahu|tidak tahu|ga tau|gak tau|nggak tau|kurang tahu|"
+             r"kurang yakin|tidak yakin|nggak yakin|gak yakin|barangkali|sedikit banyak|semacam|terserah|kali ya|mungkin aja)\b"),
+    mood_state=rx(r"\b(?:capek|capai|lelah|letih|ngantuk|mengantuk|lapar|haus|pusing|sakit kepala|bosan|bete|badmood|bad mood|galau|"
+                  r"kesal|kesel|stres|stress|mumet|lemas|lemes|meriang|masuk angin|pegal)\b"),
+    mood_emotion=rx(r"\b(?:senang|sedih|marah|kecewa|gembira|bahagia|cemas|gugup|khawatir|frustrasi|kesepian|jengkel|happy|sakit|baik|buruk|semangat)\b"),
+    now_marker=rx(r"\b(?:hari ini|sekarang|lagi|sedang|malam ini|pagi ini|barusan|saat ini|rasanya|merasa)\b"),
+    temporary=rx(r"\b(?:untuk (?:perjalanan|liburan|dinas|konferensi)|sedang (?:liburan|dinas|berlibur)|lagi (?:liburan|dinas)|perjalanan bisnis)\b"),
+    project_cue=rx(r"\b(?:deploy|di-deploy|dideploy|rilis|merilis|dirilis|luncurkan|meluncurkan|diluncurkan|merge|migrasi|bug|fitur|proyek|project|"
+                   r"repo|api|database|basis data|server|backend|frontend|staging|production|produksi|versi|v\d[\w.]*|sprint|tenggat|deadline|"
+                   r"rapat|meeting|klien|pelanggan|halaman|situs|website|aplikasi|app|dasbor|dashboard|desain|prototipe|demo|hero section|"
+                   r"landing page|kode|codebase|sedang mengerjakan|lagi ngerjain|mengerjakan|tim)\b"),
+    decision_cue=rx(r"\b(?:memutuskan|diputuskan|sepakat|disepakati|setuju|memilih|dipilih|beralih ke|pindah ke|mengganti|diganti|mengubah|diubah|"
+                    r"menggunakan|pakai|kita pakai|kami pakai|jadi pakai)\b"),
+    save_contact=rx(r"\b(?:simpan|catat|ingat|tambahkan)\b.{0,30}\b(?:email|e-mail|surel|nomor|telepon|hp|wa|whatsapp|alamat|kontak)\b"),
+    language_word=rx(r"\b(?:bahasa \w+|inggris|indonesia|mandarin|thai|jepang)\b"),
+    trailing=rx(r"[\s,;:]*(?:\b(?:sekarang|saat ini|kok|sih|deh|dong|ya|lho|loh|kan|juga|aja|saja|banget)\b[\s,;:]*)+$"),
+    facts=FACTS,
+    key_words={"warna": "color", "makanan": "food", "minuman": "drink", "band": "band", "musik": "music", "genre musik": "music genre",
+               "film": "movie", "buku": "book", "lagu": "song", "penyanyi": "singer", "olahraga": "sport", "hewan": "animal",
+               "binatang": "animal", "acara tv": "TV show", "acara": "TV show", "penulis": "author", "musim": "season", "tempat": "place",
+               "game": "game", "permainan": "game", "tim": "team", "bahasa": "language", "kota": "city", "buah": "fruit",
+               "grup": "band", "hobi": "hobby", "klub": "club", "mobil": "car", "aktor": "actor", "artis": "artist"},
+    field_words={"nama": "Name", "pekerjaan": "Role", "profesi": "Role", "jabatan": "Role", "peran": "Role", "lokasi": "Location",
+                 "alamat": "Location", "tempat tinggal": "Location", "kota": "Location", "kantor": "Employer", "perusahaan": "Employer",
+                 "umur": "Age", "usia": "Age", "gaya komunikasi": "Communication style", "komunikasi": "Communication style",
+                 "tujuan": "Goal", "diet": "Diet", "hobi": "Hobbies", "peliharaan": "Pets", "keluarga": "Family", "bahasa": "Languages",
+                 "zona waktu": "Time zone", "asal": "Origin"},
+)

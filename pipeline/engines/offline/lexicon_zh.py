@@ -1,0 +1,94 @@
+"""Chinese word lists and statement shapes (simplified, with common traditional forms)."""
+
+from __future__ import annotations
+
+from pipeline.engines.offline.lexicon import FactRule, Lexicon, rx, words
+
+_I = r"(?:我|本人)"
+_FAMILY = words(
+    "父亲", "母亲", "爸爸", "妈妈", "爸妈", "父母", "哥哥", "姐姐", "弟弟", "妹妹", "兄弟", "姐妹", "丈夫", "妻子", "老公", "老婆",
+    "太太", "先生", "孩子", "儿子", "女儿", "家人", "家庭", "姑姑", "叔叔", "阿姨", "舅舅", "爷爷", "奶奶", "外公", "外婆",
+    "男朋友", "女朋友", "对象", "未婚夫", "未婚妻", "表哥", "表姐", "堂哥", "孙子", "孙女", "家里", "全家", "宝宝",
+)
+_PETS = words("狗", "猫", "牛", "马", "鱼", "鸟", "鹦鹉", "兔", "仓鼠", "蛇", "乌龟", "宠物", "狗狗", "猫咪", "羊", "猪")
+_ROLE_TAIL = words(
+    "师", "员", "家", "工", "工人", "生", "手", "者", "官", "匠", "医生", "护士", "司机", "老师", "经理", "导游", "厨师", "律师",
+    "会计", "农民", "学生", "总监", "主管", "老板", "顾问", "教练", "演员", "歌手", "作家", "记者", "编辑", "兽医", "工程师",
+    "程序员", "设计师", "开发者", "研究员", "志愿者", "店主", "保安", "警察", "军人", "士兵", "模特", "画家", "主播", "博主",
+)
+_APPEARANCE = words("头发", "卷发", "眼睛", "皮肤", "个子", "身高", "体重", "纹身", "胡子", "长发", "短发")
+
+FACTS: tuple[FactRule, ...] = (
+    FactRule("name", rx(rf"^(?:{_I}(?:的)?名字(?:是|叫)|{_I}叫(?:做)?|叫我|{_I}的姓名是)\s*(?P<v>[^，,。]+)"), "Identity", "Name", confidence=0.95),
+    FactRule("name-intro", rx(rf"^{_I}是\s*(?P<v>[A-Za-z][A-Za-z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)$"), "Identity", "Name", confidence=0.8),
+    FactRule("role-explicit", rx(rf"^(?:{_I}(?:现在)?的(?:工作|职业|职位|岗位)是|{_I}(?:现在)?(?:从事|做)(?P<v2>.+?)(?:工作|行业)$|{_I}(?:现在)?(?:担任|当|升职为|升为|成为了?)|{_I}(?:现在)?在.+?(?:当|担任|做))\s*(?:一名|一个|一位)?(?P<v>.+)"),
+             "Identity", "Role", confidence=0.9),
+    FactRule("role-noun", rx(rf"^{_I}(?:现在|目前|也)?是(?:一名|一个|一位|个|名)?\s*(?P<v>.{{0,12}}{_ROLE_TAIL})(?:[，,].*)?$"), "Identity", "Role", confidence=0.9),
+    FactRule("employer", rx(rf"^{_I}(?:现在|目前)?在\s*(?P<v>.+?)(?:工作|上班|实习|任职)"), "Identity", "Employer"),
+    FactRule("comm-style", rx(rf"^{_I}(?:比较|更)?(?:喜欢|偏好|希望|习惯)(?P<v>.*?(?:结论|直接|简短|简洁|详细|先说|要点|列表|重点).*?)(?:的)?(?:沟通|交流|回答|回复|说明|方式|风格)?$"),
+             "Preferences", "Communication style", confidence=0.85),
+    FactRule("stack", rx(rf"^(?:{_I}(?:平时|通常|一般|主要)?(?:用|使用)\s*(?P<v>[A-Za-z][\w.+#\s-]*)(?:开发|写代码|编程|做开发)?$|{_I}的技术栈是\s*(?P<v2>.+))"),
+             "Preferences", "Usual stack"),
+    FactRule("location", rx(rf"^(?:现在|目前)?{_I}(?:现在|目前)?(?:住在|居住在|生活在|定居在|住)\s*(?P<v>.+)"), "Identity", "Location", confidence=0.9),
+    FactRule("moved", rx(rf"^{_I}(?:刚|刚刚|最近)?(?:从(?P<v2>.+?))?搬(?:到|去|来)(?P<v>.*)"), "Identity", "Location", confidence=0.8),
+    FactRule("origin", rx(rf"^{_I}(?:来自|是从)\s*(?P<v>.+)"), "Identity", "Origin"),
+    FactRule("birthplace", rx(rf"^{_I}(?:出生在|出生于|生于)\s*(?P<v>(?!\d).+)"), "Identity", "Birthplace"),
+    FactRule("born-when", rx(rf"^{_I}(?:出生在|出生于|生于)\s*(?P<v>.+)"), "Identity", "Born"),
+    FactRule("age", rx(rf"^{_I}(?:今年|现在)?(?P<v>[\d一二三四五六七八九十两]+岁)"), "Identity", "Age", confidence=0.9),
+    FactRule("gender", rx(rf"^{_I}是(?:一个|一名|个)?(?P<v>男生|女生|男性|女性|男人|女人|男孩|女孩)$"), "Identity", "Gender"),
+    FactRule("relationship", rx(rf"^{_I}(?:已经)?(?P<v>结婚了|已婚|单身|离婚了|离婚|订婚了|订婚)"), "Identity", "Relationship"),
+    FactRule("languages", rx(rf"^{_I}(?:会说|会讲|在学|正在学|学习)(?P<v>.*(?:语|文).*)|^.*{_I}.*(?:正在学习|在学)的语言.*"), "Identity", "Languages", multi=True),
+    FactRule("goal", rx(rf"^(?:{_I}的(?:目标|梦想|理想|计划)是|{_I}(?:想|希望|打算|计划|梦想|准备)(?:将来|以后|有一天)?(?:成为|当)?|希望有一天|有一天{_I}想|长大后{_I}想)\s*(?P<v>.+)"),
+             "Goals", "Goal", confidence=0.85),
+    FactRule("diet", rx(rf"^{_I}(?:只吃|不吃|不喝|吃素|是素食者|对(?P<v2>.+?)过敏)(?P<v>.*)"), "Constraints", "Diet", confidence=0.85),
+    FactRule("work-style", rx(rf"^{_I}(?:习惯|喜欢|通常|一般)?(?:在)?(?P<v>(?:晚上|早上|深夜|在家|远程).*(?:工作|写代码|办公).*)"), "Working style", "Work habits", confidence=0.8),
+    FactRule("favorite", rx(rf"^{_I}(?:最)?(?:喜欢|爱)的\s*(?P<k>.+?)\s*(?:是|就是)\s*(?P<v>.+)"), "Preferences", "Favorite {k}", confidence=0.9),
+    FactRule("dislikes", rx(rf"^{_I}(?:很|非常|特别|真的)?(?:不喜欢|讨厌|厌恶|受不了|恨|不爱)\s*(?P<v>.+)"), "Preferences", "Dislikes", multi=True),
+    FactRule("likes", rx(rf"^{_I}(?:很|非常|特别|真的|也|最|超级|一直)?(?:喜欢|热爱|爱|享受|喜爱|迷上了|着迷于|痴迷于)\s*(?P<v>.+)"), "Preferences", "Likes", multi=True),
+    FactRule("fan", rx(rf"^{_I}是(?:一个|个)?(?P<v>.+?(?:迷|粉丝|爱好者|发烧友))$"), "Preferences", "Likes", multi=True),
+    FactRule("pets", rx(rf"^(?:.*{_I}(?:有|养了?|养着)[^，,]*{_PETS}.*|{_I}的{_PETS}.*|.*{_PETS}和{_I}(?:住|生活)在一起.*)"), "Identity", "Pets", multi=True, whole=True),
+    FactRule("family", rx(rf"^(?:.*{_I}(?:的)?{_FAMILY}.*|{_I}(?:有|怀着|怀了)[^，,]*(?:{_FAMILY}|孩子).*|{_I}和{_I}的{_FAMILY}.*)"), "Identity", "Family", multi=True, whole=True),
+    FactRule("appearance", rx(rf"^(?:{_I}(?:有|留着)[^，,]*{_APPEARANCE}.*|{_I}的{_APPEARANCE}.*|{_I}(?:很)?(?:高|矮|瘦|胖)$)"), "Identity", "Appearance", multi=True, whole=True),
+    FactRule("beliefs", rx(rf"^{_I}(?:是|信)(?P<v>.*(?:教徒|佛教|基督教|伊斯兰教|天主教|无神论者|穆斯林))"), "Identity", "Beliefs"),
+    FactRule("background", rx(rf"^(?:{_I}(?:曾经|以前|过去|小时候|从小|从未|从来没|已经|刚|刚刚|最近|退休|毕业|在.+长大|出生|被|是在)|自从|小时候|{_I}.*(?:长大|退休了|毕业)).*"),
+             "Identity", "Background", multi=True, whole=True),
+    FactRule("hobbies", rx(rf"^(?:{_I}(?:经常|平时|业余|周末)?(?:玩|打|踢|弹|画|唱|跳|跑步|游泳|做饭|烘焙|看|读|写|收集|种|钓鱼|骑|旅行|爬山|徒步|当志愿者)|(?:周末|业余时间|空闲时间){_I}).*"),
+             "Preferences", "Hobbies", multi=True, whole=True),
+    FactRule("habits", rx(rf"^{_I}(?:经常|通常|总是|一般|从不|很少|每天|每周|花了?|只|常常|平时|吃|喝|睡|开着?|骑).*"), "Preferences", "Habits", multi=True, whole=True),
+)
+
+LEXICON = Lexicon(
+    lang="zh",
+    first_person=rx(r"我(?!们)|本人"),
+    plural_person=rx(r"我们|咱们|团队|我司"),
+    subject=rx(r"^(?:我|本人)"),
+    greeting=rx(r"^(?:你好|您好|嗨|哈喽|哈啰|早上好|晚上好|下午好|大家好|hi|hello)[\s，,！!。.~]*"),
+    phatic=rx(r"^(?:谢谢|感谢|多谢|好的|好|行|可以|嗯+|哦+|对|是的|没错|明白|知道了|了解|收到|好滴|OK|ok|哈哈+|再见|拜拜|晚安|早安|你好|您好|辛苦了)(?:你|您|啦|了|呀|哈|哦|啊|！|!|。|~)*$"),
+    discourse=rx(r"^(?:其实|实际上|对了|另外|还有|而且|并且|但是|不过|所以|那|嗯|哦|然后|现在)[\s，,]*"),
+    correction=rx(r"其实|实际上|现在|不再|改成|更正|我是说"),
+    question=rx(r"[?？]\s*$|[吗呢么]\s*[。.！!]?$|^(?:请问|为什么|怎么|什么|哪|谁|能不能|可不可以|是不是|有没有|你(?:能|可以|会|知道))"),
+    request=rx(r"^(?:请|请你|麻烦|帮我|帮忙|帮|把|给我|替我|翻译|改|改成|缩短|精简|总结|写|生成|列出|解释|检查|修改|删掉|添加|加上|换成|重写|润色|发|发送|查|计算|用|不要|别|你(?:能|可以)|能不能|可以帮)"),
+    remember=rx(r"^(?:请)?(?:记住|记一下|记下|请记住|帮我记住|别忘了|备注)[：:，,\s]*(?:一下)?[：:，,\s]*"),
+    standing=rx(r"^(?:请)?(?:以后|今后|从现在开始|从今以后|总是|始终|永远|每次)|(?:以后|今后|从现在开始)(?:都|请)?"),
+    forget=rx(r"^(?:请)?(?:忘记|忘掉|忘了|删除|删掉|移除|清除)\s*(?:关于)?\s*(?P<t>.+)"),
+    hedge=rx(r"也许|可能|好像|大概|说不定|或许|有点儿?|有一点|不太确定|不确定|不知道|随便|差不多|应该吧|似乎|估计"),
+    mood_state=rx(r"(?<!积)累(?!计|积)|困(?!难|境|扰|惑)|饿|(?<!口)渴(?!望)|头疼|头痛|难受|无聊|烦死|好烦|心烦|郁闷|心情不好|心情很好|没精神|疲惫|疲倦|不舒服|想睡|发烧|感冒了"),
+    mood_emotion=rx(r"开心|高兴|难过|伤心|生气|兴奋|紧张|焦虑|沮丧|烦|烦躁|失落|郁闷|孤单|寂寞|崩溃|爽|不错|糟糕"),
+    now_marker=rx(r"今天|现在|此刻|今晚|今早|这会儿|刚才|目前|感觉|觉得"),
+    temporary=rx(r"出差|旅行中|度假|旅游中|开会期间|这几天|临时"),
+    project_cue=rx(r"部署|上线|发布|发版|合并|迁移|重构|回滚|修复|bug|BUG|Bug|接口|API|api|数据库|服务器|后端|前端|版本|v\d|迭代|冲刺|截止|"
+                   r"里程碑|需求|功能|项目|原型|演示|demo|页面|首页|网站|官网|应用|App|app|仪表盘|设计|客户|会议|评审|代码|仓库|分支|团队|正在做|在做|在开发|负责"),
+    decision_cue=rx(r"决定|定了|确定|同意|商定|选择|选了|选用|改用|换成|改成|换了|采用|敲定|用了|使用"),
+    save_contact=rx(r"(?:保存|记住|记下|存一下|添加).{0,15}(?:邮箱|邮件|电话|手机|号码|地址|联系方式)"),
+    language_word=rx(r"中文|英文|英语|汉语|印尼语|泰语|日语"),
+    trailing=rx(r"[\s，,；;]*(?:了|啦|呢|哦|呀|吧|啊|现在|目前|的)?[\s，,；;]*$"),
+    facts=FACTS,
+    key_words={"颜色": "color", "食物": "food", "菜": "food", "饮料": "drink", "乐队": "band", "音乐": "music", "电影": "movie",
+               "书": "book", "作家": "author", "歌手": "singer", "季节": "season", "运动": "sport", "动物": "animal", "电视节目": "TV show",
+               "节目": "TV show", "游戏": "game", "歌": "song", "歌曲": "song", "地方": "place", "城市": "city", "水果": "fruit",
+               "演员": "actor", "球队": "team", "语言": "language", "编程语言": "programming language", "作者": "author", "花": "flower"},
+    field_words={"名字": "Name", "姓名": "Name", "职业": "Role", "工作": "Role", "职位": "Role", "角色": "Role", "住址": "Location",
+                 "位置": "Location", "城市": "Location", "公司": "Employer", "年龄": "Age", "沟通方式": "Communication style",
+                 "沟通风格": "Communication style", "目标": "Goal", "饮食": "Diet", "爱好": "Hobbies", "宠物": "Pets", "家人": "Family",
+                 "语言": "Languages", "时区": "Time zone"},
+)
