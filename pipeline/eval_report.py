@@ -155,6 +155,7 @@ pre { background: #f3f5f9; border: 1px solid var(--line); border-radius: 4px; pa
 .msg { margin: 2px 0; } .role { display: inline-block; min-width: 68px; color: var(--muted); font-size: 12px; }
 .tag { display: inline-block; padding: 0 6px; border-radius: 4px; background: #eef1f6; font-size: 12px; }
 table.decisions td, table.decisions th { text-align: left; font-size: 12px; }
+#leak-table td, #leak-table th { text-align: left; }
 """
 
 
@@ -259,9 +260,15 @@ def _lang_html(report: dict[str, Any]) -> str:
     )
 
 
+def _visible(text: str) -> str:
+    """Invisible characters (zero-width, controls) shown as escapes, so the cell is never blank."""
+    return text if text.isprintable() else ascii(text)
+
+
 def _leaks_html(report: dict[str, Any]) -> str:
     rows = "".join(
-        f"<tr><td>{_e(r['label'])}</td><td>{_e(leak['id'])}</td><td>{_e(leak['needle'])}</td><td>{_e(leak['where'])}</td></tr>"
+        f"<tr><td>{_e(r['label'])}</td><td>{_e(leak['id'])}</td><td>{_e(_visible(leak['needle']))}</td>"
+        f"<td>{_e(leak['where'])}</td></tr>"
         for r in _runs(report)
         for leak in r["leaks"]
     )

@@ -753,7 +753,8 @@ def gate_problems(report: dict[str, Any], min_accuracy: float | None) -> list[st
             problems.append(f"{run['label']}: route accuracy {shown} is below --min-accuracy {min_accuracy:g}")
         if run["leaks"]:
             ids = sorted({leak["id"] for leak in run["leaks"]})
-            problems.append(f"{run['label']}: {len(run['leaks'])} leak(s) in case(s) {', '.join(ids)}")
+            shown = ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+            problems.append(f"{run['label']}: {len(run['leaks'])} leak(s) in {len(ids)} case(s): {shown}")
     return problems
 
 
