@@ -81,12 +81,19 @@ _OK = Verdict(True, None, None, "ok")
 _INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
 
 
+def _nfkc(text: str) -> str:
+    """NFKC, except that Thai SARA AM stays one character (NFKC splits it, breaking Thai words)."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKC", text).replace("\u0e4d\u0e32", "\u0e33")
+
+
 def _view(text: str) -> tuple[str, list[int] | None]:
     """NFKC view of `text` without invisible characters, and a map view index -> text index."""
     if text.isascii():
         return text, None
     if (
-        unicodedata.is_normalized("NFKC", text)
+        _nfkc(text) == text
         and not _INVISIBLE_RE.search(text)
         and not any(ch.isdecimal() and not ch.isascii() for ch in text)
     ):
@@ -96,7 +103,7 @@ def _view(text: str) -> tuple[str, list[int] | None]:
     for i, ch in enumerate(text):
         if _INVISIBLE_RE.match(ch):
             continue
-        if ch.isascii():
+        if ch.isascii() or "\u0e00" <= ch <= "\u0e7f" and not ch.isdecimal():
             norm = ch
         elif ch.isdecimal():
             norm = str(unicodedata.decimal(ch))  # Thai, Arabic-Indic ... digits read as 0-9
@@ -144,6 +151,7 @@ _SECRET_CTX_RE = re.compile(
     _I,
 )
 _GENERIC_TOKEN_RE = re.compile(r"(?<![\w/+=.-])[A-Za-z0-9_-]{24,}(?![\w/+=-])|(?<![\w/+=])[A-Za-z0-9+/]{32,}={1,2}", _A)
+_SSH_PUB_BEFORE_RE = re.compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)\s+$")  # public keys are not secrets
 _URL_CRED_RE = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@", _I | _A)
 _PASSWORD_RE = re.compile(
     r"(?:pass(?:word|wd|code|phrase)|\bpwd|\bpin(?: code| number)?|kata sandi|kata kunci|\bsandi|"
@@ -151,7 +159,9 @@ _PASSWORD_RE = re.compile(
     r"(?:\s+(?:for|of|to|on|untuk|ke|buat)\s+[^\s:=]{1,30})?"
     r"(?:\s*(?:email|e-mail|wifi|wi-fi|akun|account|laptop|bank|hp|gmail|router|admin|login|master|root|database|db|server|"
     r"surel|rumah|kantor|atm|kartu|card|phone|ponsel|邮箱|账号|账户|电脑|银行卡|银行|อีเมล|บัญชี|ไวไฟ|wifi ?บ้าน|atm|บัตร)){0,2}"
-    r"(?:\s*(?:is|was|=|:|：|adalah|yaitu|ialah|nya|saya|ku|aku|baru|是|为|為|คือ|ของฉัน|ของผม|ใหม่|new)){1,3}\s*[\"'“「]?"
+    r"(?:(?:\s+(?!manager|policy|reset|field|hint|rules?|generator|vault|app|strength|length|requirements?)[a-z]{1,12}){1,3}\s+(?=is\b|was\b|:|=)"
+    r"|[\u0e00-\u0e7f\u4e00-\u9fff]{1,12}?(?=[:=：]|คือ|是|为))?"
+    r"(?:\s*(?:is|was|=|:|：|adalah|yaitu|ialah|nya|saya|ku|aku|baru|ya|dong|nih|是|为|為|คือ|ของฉัน|ของผม|ใหม่|new)){1,4}\s*[\"'“「]?"
     r"([^\s\"'”」,，。;；]+(?:\s+[a-z]+){0,11})",
     _I,
 )
@@ -268,17 +278,25 @@ _TH_ADDR_RE = re.compile(
     r"(?:บ้านเลขที่\s*)?\d{1,5}(?:/\d{1,5})?\s*(?:หมู่(?:ที่)?\s*\d+|ม\.\s*\d+|ซอย|ซ\.|ถนน|ถ\.)"
     r"[^\n?!]{0,80}?(?:\d{5}|(?=[?!\n]|$))"
 )
-# Words after which the rest of the clause is an address when it carries a number.
-_ADDR_TRIGGER_RE = re.compile(
+# Words after which the rest of the clause is an address: after a strong one ("my address is")
+# any clause with a number is; after a weak one ("meet me at", "send it to") it needs an address
+# anchor or two numbers (house number and street number, or a postcode).
+_ADDR_STRONG_TRIGGER_RE = re.compile(
     r"(?<!e-mail )(?<!email )(?<!\bip )(?<!\bweb )(?<!\bmac )(?<!wallet )(?<!memory )"
     r"\baddress(?:es)?\b[^:\n?!]{0,40}?(?:\bis\b|:|\bto\b)\s*|"
-    r"\b(?:send|sent|ship|shipped|deliver|delivered|mail|post|taxi|move|moved)\b[^\n?!.]{0,30}?\bto\s+(?=\d|the corner|P\.?O|Unit|PSC)|"
-    r"\b(?:meet|see) (?:me|you|us) at\s+(?=\d|the corner|P\.?O|Unit|PSC)|"
-    r"\b(?:live|lives|living|stay|staying|reside)\s+(?:at|in|on)\s+(?=\d)|"
     r"\bvalidate the following\?\s*|\bhere (?:they are|it is)\s*:\s*|"
-    r"alamat(?:\s+(?:saya|rumah|kantor|baru|ku|kami))*\s*(?:adalah|yaitu|:|di)?\s*|tinggal di\s+(?=jl|jalan|gg|gang|\d)|"
-    r"地址(?:是|为|：|:)?\s*|住在|住址(?:是|：|:)?\s*|ที่อยู่(?:ของ(?:ฉัน|ผม))?(?:คือ|:)?\s*|บ้านเลขที่",
+    r"alamat(?:\s+(?:saya|rumah|kantor|baru|ku|kami|lengkap))*\s*(?:adalah|yaitu|:|di)?\s*|"
+    r"地址(?:是|为|:)?\s*|住址(?:是|:)?\s*|ที่อยู่(?:ของ(?:ฉัน|ผม))?(?:คือ|:)?\s*|บ้านเลขที่",
     _I,
+)
+_ADDR_WEAK_TRIGGER_RE = re.compile(
+    r"\b(?:send|sent|ship|shipped|deliver|delivered|mail|post|taxi|move|moved|forward)\b[^\n?!.]{0,30}?\bto\s+|"
+    r"\b(?:meet|see|pick) (?:me|you|us)(?: up)? at\s+|\b(?:live|lives|living|stay|staying|reside)\s+(?:at|in|on)\s+|"
+    r"tinggal di\s+|住在|寄到|送到",
+    _I,
+)
+_DATE_OR_TIME_RE = re.compile(
+    rf"\b(?:{_EN_MONTHS}|{_ID_MONTHS})\b|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}[:.]\d{{2}}|\d\s*(?:am|pm)\b|年|月|日", _I
 )
 _CLAUSE_END_RE = re.compile(
     r"[?!;？！；。]|\.\s+(?=(?:I|i|My|my|Please|please|The|Thanks|Thank|It|We|we|Can|Could|Would|Will|What|When|How|Also|Saya|Tolong)\b)"
@@ -394,17 +412,23 @@ def _address_spans(s: str) -> list[tuple[int, int]]:
     for start, end in anchors:
         spans.append(_widen(s, start, end))
     # A clause introduced as an address ("my new address is ...", "meet me at 12 ...").
-    for m in _ADDR_TRIGGER_RE.finditer(s):
+    triggers = [(m, True) for m in _ADDR_STRONG_TRIGGER_RE.finditer(s)]
+    triggers += [(m, False) for m in _ADDR_WEAK_TRIGGER_RE.finditer(s)]
+    for m, strong in triggers:
         start = m.end()
         stop = _CLAUSE_END_RE.search(s, start)
         end = stop.start() if stop else len(s)
         end = min(end, start + 160)
         chunk = s[start:end]
-        if not chunk.strip() or not _HAS_DIGIT_RE.search(chunk) or _TIME_ONLY_RE.match(chunk):
-            if not any(a[0] >= start and a[1] <= end for a in anchors):
-                continue
-        if chunk.lstrip().startswith("[REDACTED"):
+        if not chunk.strip() or chunk.lstrip().startswith("[REDACTED"):
             continue
+        anchored = any(start <= a < end for a, _ in anchors)
+        if not anchored:
+            if strong:
+                if not _HAS_DIGIT_RE.search(chunk) or _TIME_ONLY_RE.match(chunk):
+                    continue
+            elif len(re.findall(r"\d+", chunk)) < 2 or _DATE_OR_TIME_RE.search(chunk):
+                continue
         lead = len(chunk) - len(chunk.lstrip())
         spans.append((start + lead, end))
     # A unit number counts only next to something else that looks like an address.
@@ -442,7 +466,7 @@ def _raw_findings(s: str) -> list[tuple[int, int, str]]:
         if any(c.isdigit() for c in tok) or re.search(r"[A-Z].*[a-z]|[a-z].*[A-Z]|[_\-./+=]", tok):
             add((m.start(1), m.end(1), API_KEY))
     for m in _GENERIC_TOKEN_RE.finditer(s):
-        if _looks_random(m.group(0).rstrip("=")):
+        if _looks_random(m.group(0).rstrip("=")) and not _SSH_PUB_BEFORE_RE.search(_ctx(s, m.start(), 24)):
             add((m.start(), m.end(), API_KEY))
     if "://" in s:
         for m in _URL_CRED_RE.finditer(s):
@@ -464,7 +488,7 @@ def _raw_findings(s: str) -> list[tuple[int, int, str]]:
             continue
         add((m.start(), m.end(), EMAIL))
     if not has_digit:
-        if _ADDR_TRIGGER_RE.search(s) or "corner of" in s.lower() or _NAMED_STREET_RE.search(s):
+        if _ADDR_STRONG_TRIGGER_RE.search(s) or "corner of" in s.lower() or _NAMED_STREET_RE.search(s):
             for start, end in _address_spans(s):
                 add((start, end, ADDRESS))
         return out
@@ -572,7 +596,7 @@ def explicit_save_request(text: str) -> bool:
     """True when the turn asks, in so many words, to store something ("please remember my phone")."""
     if not text:
         return False
-    s = unicodedata.normalize("NFKC", text)
+    s = _nfkc(text)
     return _SAVE_REQUEST_RE.search(s) is not None and _NEGATED_SAVE_RE.search(s) is None
 
 
@@ -680,6 +704,9 @@ def _compile_rules(rules: list[tuple[str, str]]) -> tuple[re.Pattern[str], dict[
 
 
 _RULES_RE, _RULE_NAMES = _compile_rules(_RULES)
+# Quotes are the user's verbatim words: a line break there is ordinary, a forged heading is not.
+_QUOTE_RULES_RE, _QUOTE_RULE_NAMES = _compile_rules([r for r in _RULES if r[0] != "structure:newline"])
+_LEADING_BULLET_RE = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _PRIV_RE, _PRIV_NAMES = _compile_rules([_PRIVILEGE_RULE])
 
 _MESSAGES = {
@@ -699,10 +726,11 @@ def _blocked(rule: str) -> Verdict:
     return Verdict(False, "blocked", rule, f"blocked: {_MESSAGES.get(family, 'unsafe content')} ({rule})")
 
 
-def _injection_rule(text: str, policy: GuardPolicy) -> str | None:
-    m = _RULES_RE.search(text)
+def _injection_rule(text: str, policy: GuardPolicy, *, quote: bool = False) -> str | None:
+    rules, names = (_QUOTE_RULES_RE, _QUOTE_RULE_NAMES) if quote else (_RULES_RE, _RULE_NAMES)
+    m = rules.search(text)
     if m is not None and m.lastgroup is not None:
-        return _RULE_NAMES[m.lastgroup]
+        return names[m.lastgroup]
     if policy.block_privilege_claims:
         m = _PRIV_RE.search(text)
         if m is not None:
@@ -727,7 +755,7 @@ def check_text(value: str, *, turn_text: str = "", policy: GuardPolicy | None = 
             return Verdict(False, "sensitive", f"{family}:{kind}", _MESSAGES["sensitive"].format(kind=kind))
     if raw_rule is not None:
         return _blocked(raw_rule)
-    norm = unicodedata.normalize("NFKC", value) if not value.isascii() else value
+    norm = _nfkc(value)
     rule = _injection_rule(norm, policy)
     if rule is not None:
         return _blocked(rule)
@@ -745,28 +773,53 @@ def _written_fields(d: Decision) -> list[str]:
     return []
 
 
+def quote_rule(quote: str, policy: GuardPolicy | None = None) -> str | None:
+    """The rule a statement's own words break (injection, forged structure, ...), if any."""
+    if not quote:
+        return None
+    policy = policy or GuardPolicy()
+    norm = _nfkc(quote)
+    raw = _injection_rule(_LEADING_BULLET_RE.sub("", quote), policy, quote=True) if _INVISIBLE_RE.search(quote) else None
+    return raw or _injection_rule(_LEADING_BULLET_RE.sub("", norm), policy, quote=True)
+
+
 def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPolicy | None = None) -> list[Decision]:
-    """New decisions: writes that fail `check_text` become skips; quotes lose every sensitive value
-    that is not being written (a contact the user asked to store in this turn stays)."""
+    """New decisions, safe to act on and to keep on record.
+
+    - A user/memory write whose text (key, value, entry, topic) fails `check_text`, or whose quote
+      carries an injection, becomes route="skip", op="none", reason="sensitive"|"blocked",
+      detail=<rule>, with value and entry cleared.
+    - Every quote (and whatever text a skip still holds) loses each sensitive value that is not
+      being written: a contact the user asked, in this turn, to store stays.
+    - A quote that is itself an injection is replaced by "[BLOCKED:<rule>]" and its decision is a
+      blocked skip, whatever the engine said: the instruction must not sit in the decision log.
+    """
     policy = policy or GuardPolicy()
     keep = _requested_kinds(turn_text, policy) if turn_text else frozenset()
     out: list[Decision] = []
     for d in decisions:
         update: dict[str, object] = {}
-        if d.route in ("user", "memory") and d.op != "remove":
+        writes = d.route in ("user", "memory") and d.op != "remove"
+        if writes:
             for text in _written_fields(d):
                 verdict = check_text(text, turn_text=turn_text, policy=policy)
                 if not verdict.allowed:
-                    update.update(
-                        route="skip", op="none", reason=verdict.reason, detail=verdict.rule,
-                        value=None, entry=None, outcome=f"blocked:{verdict.rule}",
-                    )
+                    update.update(route="skip", op="none", reason=verdict.reason, detail=verdict.rule,
+                                  value=None, entry=None, outcome=f"blocked:{verdict.rule}")
                     break
-        new = d.model_copy(update=update)
-        # Whatever stays on the record (quote, match, ...) keeps no sensitive value, except a
-        # contact the user asked to store in this turn.
+        quote = redact(d.quote, keep=keep) if d.quote else d.quote
+        rule = quote_rule(quote, policy)
+        if rule is not None:
+            quote = f"[BLOCKED:{rule}]"
+            if update.get("reason") != "sensitive":
+                update.update(route="skip", op="none", reason="blocked", detail=rule,
+                              value=None, entry=None, outcome=f"blocked:{rule}")
+        if quote != d.quote:
+            update["quote"] = quote
+        new = d.model_copy(update=update) if update else d
+        # Whatever else stays on record keeps no sensitive value either.
         redacted: dict[str, object] = {}
-        for name in ("quote", "value", "entry", "match", "key", "topic"):
+        for name in ("value", "entry", "match", "key", "topic"):
             text = getattr(new, name)
             if text:
                 clean = redact(text, keep=keep)
