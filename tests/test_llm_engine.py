@@ -82,7 +82,9 @@ def test_prompt_shows_files_time_bounded_history_and_turn() -> None:
     history = [Message(role="user", content=f"old message number {i} " + "x" * 150) for i in range(6)]
     engine = LLMEngine(fake, history_messages=4, history_chars=400)
     engine.classify(
-        turn("I moved to Berlin", history), "# USER\n\n## Identity\n- Name: Jasmin\n", "# MEMORY\n\n- [2026-07-01] x: y\n"
+        turn("I moved to Berlin", history),
+        "# USER\n\n## Identity\n- Name: Jasmin\n",
+        "# MEMORY\n\n- [2026-07-01] x: y\n",
     )
 
     system, user = fake.history[0].messages[:2]

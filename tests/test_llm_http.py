@@ -1,0 +1,247 @@
+"""The real client path (litellm + instructor + tenacity + HTTP) against a scripted local server.
+
+The server speaks the OpenAI chat-completions protocol on 127.0.0.1 and answers from a script:
+a tool call, an HTTP error, garbage, or a slow answer. Nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from pipeline.engines.llm import LLMEngine, LLMError
+from pipeline.types import MemoryItem, Message, Turn
+
+MODEL = "openai/gpt-4o-mini"  # priced in litellm's local cost map, served by the local script
+FAST = {"backoff": 0.01, "backoff_max": 0.02, "timeout": 5.0}
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    arguments: Any = None  # dict -> JSON tool-call arguments; str -> sent as is (garbage)
+    delay: float = 0.0
+    prompt_tokens: int = 120
+    completion_tokens: int = 30
+
+
+class ScriptedServer:
+    def __init__(self) -> None:
+        self.script: deque[Reply] = deque()
+        self.requests: list[dict[str, Any]] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # keep test output clean
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                server.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+                reply = server.script.popleft() if server.script else Reply(status=500)
+                if reply.delay:
+                    time.sleep(reply.delay)
+                payload = server.payload(reply, body)
+                data = json.dumps(payload).encode()
+                try:
+                    self.send_response(reply.status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (timeout test)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def payload(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+        if reply.status != 200:
+            kind = "rate_limit_exceeded" if reply.status == 429 else "server_error"
+            return {"error": {"message": f"scripted {reply.status}", "type": kind, "code": kind}}
+        tool = body.get("tool_choice", {}).get("function", {}).get("name", "Statements")
+        args = reply.arguments if isinstance(reply.arguments, str) else json.dumps(reply.arguments)
+        return {
+            "id": f"chatcmpl-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "gpt-4o-mini"),
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {"id": "call_1", "type": "function", "function": {"name": tool, "arguments": args}}
+                        ],
+                    },
+                }
+            ],
+            "usage": {
+                "prompt_tokens": reply.prompt_tokens,
+                "completion_tokens": reply.completion_tokens,
+                "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+            },
+        }
+
+    def then(self, *replies: Reply) -> ScriptedServer:
+        self.script.extend(replies)
+        return self
+
+
+@pytest.fixture
+def server() -> Iterator[ScriptedServer]:
+    srv = ScriptedServer()
+    srv.thread.start()
+    yield srv
+    srv.httpd.shutdown()
+    srv.httpd.server_close()
+
+
+def engine(srv: ScriptedServer, model: str = MODEL, **kwargs: Any) -> LLMEngine:
+    return LLMEngine(model, api_base=srv.api_base, api_key="sk-test-not-a-key", **{**FAST, **kwargs})
+
+
+TURN = Turn(
+    user_id="jasmin",
+    turn_id="t1",
+    timestamp=datetime(2026, 7, 30, 9, 0, tzinfo=timezone.utc),
+    messages=[Message(role="user", content="I'm Jasmin, a frontend engineer. Yesterday we shipped the new hero.")],
+)
+CLASSIFIED = {
+    "statements": [
+        {"quote": "I'm Jasmin", "route": "user", "section": "Identity", "key": "Name", "value": "Jasmin"},
+        {
+            "quote": "a frontend engineer",
+            "route": "user",
+            "section": "Identity",
+            "key": "Role",
+            "value": "frontend engineer",
+        },
+        {
+            "quote": "Yesterday we shipped the new hero.",
+            "route": "memory",
+            "entry": "The new hero section shipped.",
+            "date": "2026-07-29",
+            "topic": "agent-demo",
+        },
+    ]
+}
+
+
+def test_valid_classify_over_http_reports_tokens_cost_and_latency(server: ScriptedServer) -> None:
+    server.then(Reply(arguments=CLASSIFIED, prompt_tokens=900, completion_tokens=80))
+    result = engine(server).classify(TURN, "", "")
+
+    assert [d.key or d.entry for d in result.decisions] == ["Name", "Role", "The new hero section shipped."]
+    assert result.model == MODEL and result.usage.calls == 1
+    assert (result.usage.input_tokens, result.usage.output_tokens) == (900, 80)
+    assert result.usage.cost_usd is not None and result.usage.cost_usd > 0
+    assert result.usage.latency_s > 0
+
+    (request,) = server.requests
+    assert request["path"].endswith("/chat/completions")
+    assert request["auth"] == "Bearer sk-test-not-a-key"
+    assert request["body"]["temperature"] == 0
+    assert request["body"]["tool_choice"]["function"]["name"] == "Statements"
+    assert "Yesterday we shipped the new hero." in request["body"]["messages"][-1]["content"]
+
+
+def test_unknown_model_costs_none_not_zero(server: ScriptedServer) -> None:
+    server.then(Reply(arguments=CLASSIFIED))
+    usage = engine(server, model="openai/memroute-local-test-model").classify(TURN, "", "").usage
+    assert usage.calls == 1 and usage.input_tokens == 120 and usage.cost_usd is None
+
+
+def test_rate_limit_then_success_is_retried(server: ScriptedServer) -> None:
+    server.then(Reply(status=429), Reply(status=503), Reply(arguments=CLASSIFIED))
+    result = engine(server, max_retries=3).classify(TURN, "", "")
+    assert len(result.decisions) == 3
+    assert result.usage.calls == 3 and len(server.requests) == 3
+    assert result.usage.input_tokens == 120  # failed requests are not billed
+
+
+def test_server_errors_until_retries_run_out(server: ScriptedServer) -> None:
+    server.then(*[Reply(status=500)] * 10)
+    with pytest.raises(LLMError) as info:
+        engine(server, max_retries=2).classify(TURN, "", "")
+    assert info.value.kind == "transport"
+    assert info.value.attempts == 3 and len(server.requests) == 3  # no hidden retries inside litellm/openai
+    assert info.value.usage.calls == 3 and info.value.usage.input_tokens == 0
+
+
+def test_a_slow_answer_times_out_and_is_retried(server: ScriptedServer) -> None:
+    server.then(Reply(arguments=CLASSIFIED, delay=2.0), Reply(arguments=CLASSIFIED))
+    started = time.monotonic()
+    result = engine(server, timeout=0.5, max_retries=1).classify(TURN, "", "")
+    assert len(result.decisions) == 3 and result.usage.calls == 2
+    assert time.monotonic() - started < 2.0
+
+
+def test_a_slow_answer_every_time_fails(server: ScriptedServer) -> None:
+    server.then(*[Reply(arguments=CLASSIFIED, delay=1.5)] * 3)
+    with pytest.raises(LLMError) as info:
+        engine(server, timeout=0.3, max_retries=1).classify(TURN, "", "")
+    assert info.value.kind == "transport" and info.value.attempts == 2
+
+
+def test_garbage_json_is_re_asked_then_succeeds(server: ScriptedServer) -> None:
+    server.then(Reply(arguments="{not json"), Reply(arguments=CLASSIFIED))
+    result = engine(server).classify(TURN, "", "")
+    assert len(result.decisions) == 3
+    assert result.usage.calls == 2 and result.usage.input_tokens == 240
+    reask = server.requests[1]["body"]["messages"]
+    assert reask[-2]["tool_calls"][0]["function"]["arguments"] == "{not json"
+    assert reask[-1]["role"] == "tool" and "Validation Error" in reask[-1]["content"]
+
+
+def test_garbage_until_re_asks_run_out(server: ScriptedServer) -> None:
+    server.then(*[Reply(arguments="{not json")] * 3)
+    with pytest.raises(LLMError) as info:
+        engine(server, max_reasks=2).classify(TURN, "", "")
+    assert info.value.kind == "validation"
+    assert info.value.attempts == 3 and len(server.requests) == 3
+    assert info.value.last_completion == "{not json"
+    assert info.value.usage.input_tokens == 360
+
+
+def test_async_classify_over_http(server: ScriptedServer) -> None:
+    import asyncio
+
+    server.then(Reply(status=429), Reply(arguments=CLASSIFIED))
+    result = asyncio.run(engine(server).aclassify(TURN, "", ""))
+    assert len(result.decisions) == 3 and result.usage.calls == 2
+
+
+def test_valid_consolidation_over_http(server: ScriptedServer) -> None:
+    items = [MemoryItem(index=i, date=f"2026-07-{i + 1:02d}", topic="demo", text=f"step {i} done") for i in range(4)]
+    server.then(
+        Reply(arguments={"entries": [{"date": "2026-07-03", "topic": "demo", "text": "steps 0-2", "sources": [0, 1]}]}),
+        Reply(
+            arguments={
+                "entries": [{"date": "2026-07-03", "topic": "demo", "text": "steps 0 to 2 done", "sources": [0, 1, 2]}],
+                "archived": [3],
+            }
+        ),
+    )
+    plan = engine(server).consolidate(items, target_chars=200, today=date(2026, 7, 30))
+    assert plan.entries[0].sources == [0, 1, 2] and plan.archived == [3]
+    assert plan.usage.calls == 2 and plan.usage.cost_usd is not None
+    assert "appear in no sources" in server.requests[1]["body"]["messages"][-1]["content"]
+    assert server.requests[0]["body"]["tool_choice"]["function"]["name"] == "ConsolidatedLog"
