@@ -533,3 +533,33 @@ def test_memroute_eval_command_rejects_a_broken_suite(tmp_path: Path, capsys: py
     err = capsys.readouterr().err
     assert "broken.jsonl:2: invalid JSON" in err and "Traceback" not in err
     assert not (tmp_path / "r.json").exists()
+
+
+def test_memroute_eval_runs_the_offline_engine_end_to_end(tmp_path: Path) -> None:
+    from pipeline.cli import main
+
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [
+            {
+                **case("name", "My name is Jasmin.", route="user", user_md_contains=["Jasmin"]),
+                "timestamp": "2026-07-30T09:00:00Z",
+            },
+            case("mood", "My head hurts today.", route="skip", memory_md_not_contains=["head"]),
+            case("zh", "我叫林小美。", lang="zh", route="user"),
+        ],
+    )
+    out, page = tmp_path / "r.json", tmp_path / "r.html"
+    code = main(["eval", suite, "--engine", "offline", "--json", str(out), "--report", str(page), "--no-cache"])
+    report = json.loads(out.read_text())
+    assert code == (1 if report["leaks"] else 0)
+    assert report["engine"] == "offline" and report["model"] is None
+    assert report["cases"] == 3 and report["errors"] == 0
+    assert report["calls"] == 0 and report["cost_usd"] == 0.0  # no model, no cost
+    assert set(report["by_lang"]) == {"en", "zh"}
+    # The plainest profile statement there is lands in USER.md, with the name in it.
+    assert "name" not in {f["id"] for f in report["failures"]}
+    assert (
+        report["route_correct"] + sum(1 for f in report["failures"] if f["predicted_route"] != f["expected_route"]) == 3
+    )
+    assert '<table id="summary-table"' in page.read_text()
