@@ -108,7 +108,10 @@ def test_a_small_entry_after_an_overflow_still_fits() -> None:
 
 
 def test_missing_store_reads_as_empty_and_empty_entries_write_empty_files(tmp_path: Path) -> None:
-    assert read_hermes(tmp_path / "nowhere") == ([], [])
+    with pytest.raises(LedgerError, match="not found"):
+        read_hermes(tmp_path / "nowhere")
+    (tmp_path / "empty").mkdir()
+    assert read_hermes(tmp_path / "empty") == ([], [])
     write_hermes(tmp_path / "out", [], [])
     assert (tmp_path / "out" / "memories" / "USER.md").read_bytes() == b""
     assert read_hermes(tmp_path / "out") == ([], [])

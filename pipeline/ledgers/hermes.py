@@ -68,7 +68,9 @@ def _read(path: Path) -> list[str]:
 
 
 def read_hermes(dir: Path) -> tuple[list[str], list[str]]:
-    """(user_entries, memory_entries) of a Hermes store; a missing file has no entries."""
+    """(user_entries, memory_entries) of a Hermes store; a missing file has no entries, a missing DIR is an error."""
+    if not Path(dir).is_dir():
+        raise LedgerError(f"Hermes directory not found: {dir}")
     base = memories_dir(dir)
     return _read(base / USER_FILE), _read(base / MEMORY_FILE)
 

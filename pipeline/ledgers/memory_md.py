@@ -45,6 +45,14 @@ def needs_consolidation(text: str, limit: int, threshold: float = CONSOLIDATE_AT
 
 @dataclass
 class MemoryEntry:
+    """One MEMORY.md entry.
+
+    Parsing recognises a topic when the text before the first ": " is a short label (<= 40 chars,
+    <= 4 words, letters/digits/marks of any script plus spaces and - _ / . & + # '), so
+    "Related project: agent-demo / global site" parses as topic "Related project". Either way
+    line() renders the same bytes, so the choice never changes a file.
+    """
+
     text: str
     date: str | None = None  # YYYY-MM-DD
     topic: str | None = None  # a short label; see _text.is_label for what parses back as one
