@@ -9,7 +9,7 @@ from pipeline.engines.offline import sensitive
 from pipeline.engines.offline.consolidate import plan_consolidation
 from pipeline.engines.offline.profile import parse_memory, parse_user
 from pipeline.engines.offline.rules import Context, _skip, classify_statement, inferable_from_history
-from pipeline.engines.offline.split import split_statements
+from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
@@ -40,7 +40,19 @@ class OfflineEngine:
         )
         spans = sensitive.find_spans(text) if text else []
         decisions: list[Decision] = []
-        for st in split_statements(text):
+        statements = split_statements(text)
+        blocked = self._blocked_sentences(text, statements)
+        done: set[int] = set()
+        for st in statements:
+            if st.sentence in blocked or -1 in blocked:
+                key = -1 if -1 in blocked else st.sentence
+                if key not in done:
+                    done.add(key)
+                    a, b = blocked[key]
+                    # Kept whole so the guard sees the attempt and keeps it out of every record.
+                    decisions.append(Decision(quote=text[a:b], route="skip", reason="blocked", confidence=0.9,
+                                              detail=f"guard rule {sensitive.injection_rule(text[a:b]) or ''}".strip()))
+                continue
             hits = [s for s in spans if s.start < st.end and s.end > st.start]
             if hits:
                 decisions.append(self._sensitive(st, hits, text, ctx))
@@ -51,6 +63,24 @@ class OfflineEngine:
             decisions.extend(classify_statement(st, ctx))
         return Classification(decisions=decisions, usage=Usage(calls=0, cost_usd=0.0), engine=self.name,
                               model=None, prompt_version=RULES_VERSION)
+
+    @staticmethod
+    def _blocked_sentences(text: str, statements: list[Statement]) -> dict[int, tuple[int, int]]:
+        """Sentences (or -1: the whole text) that break a guard rule only when read whole.
+
+        A multi-line message that trips a rule is refused whole: forged file structure works across
+        lines, and the lines around the forged ones are part of the same attempt.
+        """
+        if not statements or sensitive.injection_rule(text) is None:
+            return {}
+        if "\n" in text.strip():
+            return {-1: (0, len(text))}
+        spans: dict[int, tuple[int, int]] = {}
+        for st in statements:
+            a, b = spans.get(st.sentence, (st.start, st.end))
+            spans[st.sentence] = (min(a, st.start), max(b, st.end))
+        hit = {i: span for i, span in spans.items() if sensitive.injection_rule(text[span[0]:span[1]]) is not None}
+        return hit or {-1: (0, len(text))}
 
     def _sensitive(self, st: object, hits: list[sensitive.Span], text: str, ctx: Context) -> Decision:
         from pipeline.engines.offline.lexicon_en import LEXICON as EN

@@ -77,7 +77,7 @@ def find_spans(text: str) -> list[Span]:
             findings = None
         if findings is not None:
             spans = [s for s in (_as_span(f, text) for f in findings) if s is not None]
-            return spans
+            return spans + secret_spans(text)
     spans = []
     for kind, pattern in _FALLBACK:
         for m in pattern.finditer(text):
@@ -85,7 +85,35 @@ def find_spans(text: str) -> list[Span]:
             if kind in ("card", "phone") and digits < 9:
                 continue
             spans.append(Span(kind, m.start(), m.end()))
-    return spans
+    return spans + secret_spans(text)
+
+
+# Credentials guards may miss when they carry no known shape: a credential word, then a value with a
+# digit or symbol ("my password for the staging db is Tr0ub4dor&3x", "PIN ATM 845120").
+_SECRET = re.compile(
+    r"(?:password|passcode|passphrase|\bpin\b|api[ _-]?key|access[ _-]?token|secret[ _-]?key|\btoken\b|kata ?sandi|\bsandi\b|密码|口令|"
+    r"รหัสผ่าน|รหัส)[^\n]{0,50}?(?P<val>(?<![\w-])[^\s,，。]*[\d#@$%&*!_][^\s,，。]*)",
+    re.I,
+)
+
+
+def secret_spans(text: str) -> list[Span]:
+    """Values that follow a credential word; the span runs from the word to the end of the value."""
+    return [Span("secret", m.start(), m.end("val")) for m in _SECRET.finditer(text)]
+
+
+def injection_rule(text: str) -> str | None:
+    """The guard rule `text` as a whole breaks (forged structure, injection), if guards is installed."""
+    if _guards_detector() is None:
+        return None
+    try:
+        from pipeline.guards import quote_rule
+    except Exception:
+        return None
+    try:
+        return quote_rule(text)
+    except Exception:
+        return None
 
 
 def is_contact(kind: str) -> bool:
