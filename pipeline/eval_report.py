@@ -120,7 +120,9 @@ def print_table(report: dict[str, Any], console: Console) -> None:
             first = f["problems"][0] if f["problems"] else "failed"
             console.print(f"  {f['id']}: {first}", markup=False, highlight=False)
         if len(failures) > len(shown):
-            console.print(f"  … and {len(failures) - len(shown)} more (see --report / --json)", markup=False)
+            console.print(
+                f"  … and {len(failures) - len(shown)} more (see --report / --json)", markup=False, highlight=False
+            )
 
 
 # ---------------------------------------------------------------------------------------------
