@@ -149,3 +149,18 @@ def test_import_into_an_existing_profile_and_log_leaves_the_originals_untouched(
     assert len(base_log.entries) == 1
     text_base, _ = log_from_entries(["x"], base="# MEMORY\n")
     assert text_base.render() == "# MEMORY\n\n- x\n"
+
+
+def test_our_canonical_files_survive_export_and_import(tmp_path: Path) -> None:
+    user_md = (
+        "# USER\n\n## Identity\n- Name: Jasmin\n- Role: Frontend engineer\n\n"
+        "## Preferences\n- Communication style: conclusion first\n- Usual stack: Next.js\n"
+    )
+    memory_md = (
+        "# MEMORY\n\n- [2026-07-30] agent-demo: hero section on the global site changed to an animated gradient.\n"
+        "- [2026-07-30] Related project: agent-demo / global site (global region)\n"
+    )
+    write_hermes(tmp_path, UserProfile.parse(user_md).entries(), MemoryLog.parse(memory_md).entry_strings())
+    user, memory = read_hermes(tmp_path)
+    assert profile_from_entries(user)[0].render() == user_md
+    assert log_from_entries(memory)[0].render() == memory_md
