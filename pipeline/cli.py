@@ -164,7 +164,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="memroute-demo-") as tmp:
         root = args.root or tmp
         with _pipeline(args, root=root, engine=engine) as pipe:
-            user, history = convo["user_id"], []
+            user = convo["user_id"]
+            history: list[dict[str, str]] = []
             print(f"memroute demo: {len(convo['turns'])} turns of {user!r} on the {pipe.engine.name} engine\n")
             for n, turn in enumerate(convo["turns"], 1):
                 messages = [*history, {"role": "user", "content": turn["user"]}]
@@ -225,7 +226,7 @@ def _cmd_history(args: argparse.Namespace) -> int:
     for r in rows:
         source = f" — from {r.get('quote')!r}" if r.get("quote") else ""
         key = f"{r.get('key')}: " if r.get("key") else ""
-        print(f"{r.get('ts')} {r.get('target')} {r.get('op')} {key}{r.get('old')!r} -> {r.get('new')!r} ({r.get('why')}){source}")
+        print(f"{r.get('ts')} {r.get('target')} {r.get('op')} {key}{r.get('old_value')!r} -> {r.get('new_value')!r} ({r.get('why')}){source}")
     return 0
 
 

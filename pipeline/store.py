@@ -589,13 +589,18 @@ class Store:
                    WHERE user_id = ? AND text LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?""",
                 (user_id, _like_pattern(query), k),
             )
-        return self._rows(
+        rows = self._rows(
             """SELECT a.id, a.user_id, a.target, a.text, a.why, a.turn_id, a.ts, bm25(archive_fts) AS score
                FROM archive_fts JOIN archive AS a ON a.id = archive_fts.rowid
                WHERE archive_fts MATCH ? AND a.user_id = ?
                ORDER BY score, a.id DESC LIMIT ?""",
-            (match, user_id, k),
+            (match, user_id, k * 20),
         )
+        # Words too short for trigrams ("v2", "17") still count: rows holding more of the
+        # query's words come first, bm25 breaks ties.
+        words = [w.lower() for w in query.split()]
+        rows.sort(key=lambda r: -sum(w in r["text"].lower() for w in words))
+        return rows[:k]
 
     def archive(self, user_id: str) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM archive WHERE user_id = ? ORDER BY id", (user_id,))

@@ -29,10 +29,7 @@ class ToolUsageError(ValueError):
 
 def _entry_from_text(content: str) -> MemoryEntry:
     """Parse "[2026-07-30] topic: text" (date optional; today's date when absent)."""
-    parsed = MemoryLog.parse("# MEMORY\n\n- " + content.strip() + "\n").entries
-    if len(parsed) != 1:
-        raise LedgerError("memory content must be a single entry on one line")
-    entry = parsed[0]
+    entry = MemoryEntry.parse(content.strip())
     if entry.date is None:
         entry.date = datetime.now(timezone.utc).date().isoformat()
     return entry
@@ -105,7 +102,7 @@ def run_tool(
 def _entries(model: UserProfile | MemoryLog) -> list[str]:
     if isinstance(model, UserProfile):
         return model.entries()
-    return [e.line()[2:] for e in model.entries]
+    return model.entry_strings()
 
 
 def _apply(
@@ -122,15 +119,16 @@ def _apply(
         model.append(_entry_from_text(content or ""))
         return None
     if action == "replace":
-        return model.replace(old_text or "", _entry_from_text(content or "")).line()[2:]
-    return model.remove(old_text or "").line()[2:]
+        return model.replace(old_text or "", _entry_from_text(content or "")).body()
+    return model.remove(old_text or "").body()
 
 
 def import_hermes(pipe: MemoryPipeline, source: Path, user_id: str) -> dict[str, Any]:
     """Import a Hermes store (DIR/memories/{USER,MEMORY}.md). What does not fit or is blocked is reported."""
     user_entries, memory_entries = hermes.read_hermes(source)
     blocked: list[dict[str, str]] = []
-    safe_user, safe_memory = [], []
+    safe_user: list[str] = []
+    safe_memory: list[str] = []
     for bucket, entries in ((safe_user, user_entries), (safe_memory, memory_entries)):
         for entry in entries:
             verdict = guards.check_text(entry.replace("\n", " "), turn_text="", policy=pipe.guard_policy)
@@ -169,6 +167,6 @@ def import_hermes(pipe: MemoryPipeline, source: Path, user_id: str) -> dict[str,
 def export_hermes(pipe: MemoryPipeline, user_id: str, out: Path) -> dict[str, Any]:
     current = pipe._load(UserDir(pipe.root, user_id))
     user_entries = current.profile.entries()
-    memory_entries = [e.line()[2:] for e in current.log.entries]
+    memory_entries = current.log.entry_strings()
     hermes.write_hermes(out, user_entries, memory_entries)
     return {"success": True, "out": str(out), "user_entries": len(user_entries), "memory_entries": len(memory_entries)}

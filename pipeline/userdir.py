@@ -19,7 +19,7 @@ import contextlib
 import fcntl
 import json
 import os
-import re
+import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,7 +28,7 @@ from pathlib import Path
 USER_FILE = "USER.md"
 MEMORY_FILE = "MEMORY.md"
 MAX_USER_ID_LENGTH = 128
-_USER_ID = re.compile(r"^[\w@+\-][\w.@+\-]*$")
+_ID_PUNCTUATION = frozenset("._-@+")
 _JOURNAL_PREFIX = ".commit-"
 _TEMP_SUFFIX = ".tmp"
 
@@ -44,7 +44,9 @@ def validate_user_id(user_id: str) -> str:
         raise InvalidUserId(f"invalid user id: longer than {MAX_USER_ID_LENGTH} characters")
     if "\x00" in user_id or "/" in user_id or "\\" in user_id or ".." in user_id or os.path.isabs(user_id):
         raise InvalidUserId(f"invalid user id {user_id!r}: it could escape the root")
-    if not _USER_ID.match(user_id):
+    # Letters, marks (Thai vowels and tones are marks) and digits of any script, plus a little punctuation.
+    allowed = all(unicodedata.category(c)[0] in "LMN" or c in _ID_PUNCTUATION for c in user_id)
+    if not allowed or user_id.startswith("."):
         raise InvalidUserId(f"invalid user id {user_id!r}: use letters, digits and . _ - @ + (not starting with '.')")
     return user_id
 

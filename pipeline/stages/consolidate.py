@@ -70,10 +70,10 @@ def consolidate_log(
     for item in items:
         old_line = log.entries[item.index].line()
         if old_line not in kept_lines:
-            archive.append(Change("memory", "consolidated", None, old_line[2:], None, why))
+            archive.append(Change("memory", "consolidated", None, log.entries[item.index].body(), None, why))
     for new_entry in candidate.entries:
         if new_entry.line() not in {e.line() for e in log.entries}:
-            changes.append(Change("memory", "consolidate", None, None, new_entry.line()[2:], why))
+            changes.append(Change("memory", "consolidate", None, None, new_entry.body(), why))
     changes.append(
         Change("memory", "consolidate", None, f"{len(items)} entries", f"{len(candidate.entries)} entries", why)
     )

@@ -132,7 +132,7 @@ def _append(result: WriteResult, d: Decision, limit: int, consolidate: Consolida
             return f"over_cap: memory at {len(result.log.render()):,}/{limit:,} chars after consolidation"
     except LedgerError as e:
         return f"refused: {e}"
-    result.changes.append(Change("memory", "append", None, None, entry.line()[2:], d.detail or "memory entry", d.quote))
+    result.changes.append(Change("memory", "append", None, None, entry.body(), d.detail or "memory entry", d.quote))
     return "written"
 
 
@@ -147,7 +147,7 @@ def _append_within_cap(log: MemoryLog, entry: MemoryEntry, limit: int) -> None:
             current=len(before),
             limit=limit,
             adding=len(after) - len(before),
-            current_entries=[e.line()[2:] for e in log.entries],
+            current_entries=log.entry_strings(),
         )
 
 
@@ -158,8 +158,8 @@ def _forget_entry(result: WriteResult, d: Decision) -> str:
         old = result.log.remove(d.match)
     except MatchError as e:
         return "ambiguous" if "several" in str(e).lower() else "not_found"
-    result.changes.append(Change("memory", "remove", None, old.line()[2:], None, d.detail or "forget requested", d.quote))
-    result.archive.append(Change("memory", "removed", None, old.line()[2:], None, "forgotten at the user's request"))
+    result.changes.append(Change("memory", "remove", None, old.body(), None, d.detail or "forget requested", d.quote))
+    result.archive.append(Change("memory", "removed", None, old.body(), None, "forgotten at the user's request"))
     return "written"
 
 

@@ -1,0 +1,219 @@
+"""The orchestration: decisions in, files + history out, all or nothing."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from pipeline.core import MemoryPipeline
+from pipeline.types import (
+    Classification,
+    ConsolidatedEntry,
+    ConsolidationPlan,
+    Decision,
+    MemoryItem,
+    Turn,
+)
+
+JASMIN_USER_MD = """# USER
+
+## Identity
+- Name: Jasmin
+- Role: Frontend engineer
+
+## Preferences
+- Communication style: conclusion first
+- Usual stack: Next.js
+"""
+
+JASMIN_MEMORY_MD = """# MEMORY
+
+- [2026-07-30] agent-demo: hero section on the global site changed to an animated gradient.
+- [2026-07-30] Related project: agent-demo / global site (global region)
+"""
+
+JASMIN_SAYS = (
+    "I'm Jasmin, a frontend engineer, and I like conclusion-first communication. I'm working on the global "
+    "site for agent-demo (an AI agent app) with Next.js. Last week we changed the hero section to an animated gradient."
+)
+
+
+class ScriptedEngine:
+    """A stand-in engine that returns prepared decisions, one list per classify call."""
+
+    name = "scripted"
+    model = None
+
+    def __init__(self, *batches: list[Decision], plan: ConsolidationPlan | None = None) -> None:
+        self.batches = list(batches)
+        self.plan = plan
+        self.seen: list[tuple[str, str]] = []
+
+    def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        self.seen.append((user_md, memory_md))
+        return Classification(decisions=self.batches.pop(0), engine=self.name)
+
+    def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
+        if self.plan is None:
+            raise RuntimeError("model unavailable")
+        return self.plan
+
+
+def user(key: str, value: str, section: str = "Identity", quote: str = "") -> Decision:
+    return Decision(quote=quote or value, route="user", op="upsert", section=section, key=key, value=value)
+
+
+def memory(entry: str, day: str, topic: str | None = None) -> Decision:
+    return Decision(quote=entry, route="memory", op="append", entry=entry, date=day, topic=topic)
+
+
+def jasmin_decisions() -> list[Decision]:
+    return [
+        user("Name", "Jasmin", quote="I'm Jasmin"),
+        user("Role", "Frontend engineer", quote="a frontend engineer"),
+        user("Communication style", "conclusion first", "Preferences", quote="I like conclusion-first communication"),
+        user("Usual stack", "Next.js", "Preferences", quote="with Next.js"),
+        memory("hero section on the global site changed to an animated gradient.", "2026-07-30", "agent-demo"),
+        memory("Related project: agent-demo / global site (global region)", "2026-07-30"),
+    ]
+
+
+def test_seed_example_yields_the_design_files(tmp_path: Path) -> None:
+    with MemoryPipeline(root=tmp_path, engine=ScriptedEngine(jasmin_decisions())) as pipe:
+        result = pipe.process_turn("jasmin", [{"role": "user", "content": JASMIN_SAYS}], timestamp="2026-08-06T10:00:00Z")
+        history = pipe.history("jasmin")
+    assert result.status == "done" and result.user_changed and result.memory_changed
+    assert (tmp_path / "jasmin" / "USER.md").read_text("utf-8") == JASMIN_USER_MD
+    assert (tmp_path / "jasmin" / "MEMORY.md").read_text("utf-8") == JASMIN_MEMORY_MD
+    assert [d.outcome for d in result.decisions] == ["written"] * 6
+    assert len(history) == 6 and all(h["turn_id"] == result.turn_id for h in history)
+
+
+def test_overwrite_replaces_in_place_and_archives_the_old_value(tmp_path: Path) -> None:
+    engine = ScriptedEngine(jasmin_decisions(), [user("role", "Backend engineer", quote="I'm a backend engineer now")])
+    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+        pipe.process_turn("jasmin", [{"role": "user", "content": JASMIN_SAYS}], timestamp="2026-08-06T10:00:00Z")
+        pipe.process_turn("jasmin", [{"role": "user", "content": "I'm a backend engineer now"}])
+        recalled = pipe.recall("jasmin", "Frontend")
+    text = (tmp_path / "jasmin" / "USER.md").read_text("utf-8")
+    assert text == JASMIN_USER_MD.replace("Frontend engineer", "Backend engineer")
+    assert any(hit["source"] == "archive" and "Frontend engineer" in hit["text"] for hit in recalled)
+
+
+def test_forget_removes_the_field_and_duplicates_are_not_appended(tmp_path: Path) -> None:
+    forget = Decision(quote="forget my stack", route="user", op="remove", match="usual stack")
+    again = memory("hero section on the global site changed to an animated gradient.", "2026-08-07", "agent-demo")
+    engine = ScriptedEngine(jasmin_decisions(), [forget, again])
+    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+        pipe.process_turn("jasmin", [{"role": "user", "content": JASMIN_SAYS}], timestamp="2026-08-06T10:00:00Z")
+        result = pipe.process_turn("jasmin", [{"role": "user", "content": "forget my stack"}])
+    assert [d.outcome for d in result.decisions] == ["written", "duplicate"]
+    assert "Next.js" not in (tmp_path / "jasmin" / "USER.md").read_text("utf-8")
+    assert (tmp_path / "jasmin" / "MEMORY.md").read_text("utf-8") == JASMIN_MEMORY_MD
+
+
+def test_same_turn_submitted_twice_is_applied_once(tmp_path: Path) -> None:
+    engine = ScriptedEngine([memory("deployed v2", "2026-08-06")], [memory("deployed v2 again", "2026-08-06")])
+    messages = [{"role": "user", "content": "we deployed v2"}]
+    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+        first = pipe.process_turn("jasmin", messages, timestamp="2026-08-06T10:00:00Z", conversation_id="c1")
+        second = pipe.process_turn("jasmin", messages, timestamp="2026-08-06T10:00:00Z", conversation_id="c1")
+    assert first.status == "done" and second.status == "duplicate_turn"
+    assert (tmp_path / "jasmin" / "MEMORY.md").read_text("utf-8").count("deployed v2") == 1
+
+
+def test_a_failing_engine_records_the_turn_and_touches_nothing(tmp_path: Path) -> None:
+    class Broken(ScriptedEngine):
+        def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+            raise TimeoutError("model timed out")
+
+    with MemoryPipeline(root=tmp_path, engine=Broken()) as pipe:
+        result = pipe.process_turn("jasmin", [{"role": "user", "content": "my mail is jane@example.com"}])
+        failed = pipe.store.failed_turns("jasmin")
+    assert result.status == "failed" and "timed out" in (result.error or "")
+    assert not (tmp_path / "jasmin" / "USER.md").exists() and not (tmp_path / "jasmin" / "MEMORY.md").exists()
+    assert len(failed) == 1
+    # The failure record keeps the turn for retry, with the sensitive value redacted.
+    assert "jane@example.com" not in str(failed[0])
+
+
+def test_retry_runs_failed_turns_again(tmp_path: Path) -> None:
+    class FlakyOnce(ScriptedEngine):
+        calls = 0
+
+        def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+            self.calls += 1
+            if self.calls == 1:
+                raise ConnectionError("model down")
+            return super().classify(turn, user_md, memory_md)
+
+    engine = FlakyOnce([memory("chose Postgres for agent-demo", "2026-08-06")])
+    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+        assert pipe.process_turn("jasmin", [{"role": "user", "content": "we chose Postgres"}]).status == "failed"
+        results = pipe.retry("jasmin")
+        assert [r.status for r in results] == ["done"]
+        assert pipe.store.failed_turns("jasmin") == []
+    assert "Postgres" in (tmp_path / "jasmin" / "MEMORY.md").read_text("utf-8")
+
+
+def _full_memory(n: int) -> str:
+    lines = [f"- [2026-07-{(i % 28) + 1:02d}] project-{i % 5}: milestone {i} reached with a reasonably long note" for i in range(n)]
+    return "# MEMORY\n\n" + "\n".join(lines) + "\n"
+
+
+def test_near_cap_consolidation_archives_what_leaves_and_keeps_the_new_fact(tmp_path: Path) -> None:
+    folder = tmp_path / "jasmin"
+    folder.mkdir()
+    initial = _full_memory(28)
+    (folder / "MEMORY.md").write_text(initial, "utf-8")
+    assert 2000 < len(initial) <= 2200
+    plan = ConsolidationPlan(
+        entries=[
+            *[
+                ConsolidatedEntry(date="2026-07-28", topic=f"project-{p}", text=f"milestones reached (merged {p})", sources=[i for i in range(28) if i % 5 == p])
+                for p in range(5)
+            ],
+            ConsolidatedEntry(date="2026-08-06", topic="docs", text="moved docs to Vercel", sources=[28]),
+        ],
+        engine="scripted",
+    )
+    engine = ScriptedEngine([memory("moved docs to Vercel", "2026-08-06", "docs")], plan=plan)
+    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+        result = pipe.process_turn("jasmin", [{"role": "user", "content": "we moved the docs to Vercel"}])
+        archived = pipe.recall("jasmin", "milestone 17")
+    text = (folder / "MEMORY.md").read_text("utf-8")
+    assert result.consolidated and "moved docs to Vercel" in text and len(text) <= 2200
+    assert any("milestone 17 reached" in hit["text"] for hit in archived)
+
+
+def test_invalid_consolidation_changes_nothing_and_fails_the_turn(tmp_path: Path) -> None:
+    folder = tmp_path / "jasmin"
+    folder.mkdir()
+    initial = _full_memory(28)
+    (folder / "MEMORY.md").write_text(initial, "utf-8")
+    dropped = ConsolidationPlan(entries=[ConsolidatedEntry(text="only one", sources=[0])], engine="scripted")
+    engine = ScriptedEngine([memory("moved docs to Vercel", "2026-08-06")], plan=dropped)
+    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+        result = pipe.process_turn("jasmin", [{"role": "user", "content": "we moved the docs to Vercel"}])
+    assert result.status == "failed" and "dropped entries" in (result.error or "")
+    assert (folder / "MEMORY.md").read_text("utf-8") == initial
+
+
+def test_over_cap_user_fact_is_refused_and_others_still_land(tmp_path: Path) -> None:
+    engine = ScriptedEngine([user("Bio", "x" * 2000), user("Name", "Jasmin")])
+    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+        result = pipe.process_turn("jasmin", [{"role": "user", "content": "..."}])
+    outcomes = [d.outcome or "" for d in result.decisions]
+    assert outcomes[0].startswith("over_cap") and outcomes[1] == "written"
+    text = (tmp_path / "jasmin" / "USER.md").read_text("utf-8")
+    assert "Jasmin" in text and len(text) <= 1375
+
+
+@pytest.mark.parametrize("bad", [[], [{"role": "assistant", "content": "hi"}], [{"content": "x"}], "text"])
+def test_bad_messages_raise_a_clear_error(tmp_path: Path, bad: object) -> None:
+    from pipeline.turns import BadTurn
+
+    with MemoryPipeline(root=tmp_path, engine=ScriptedEngine()) as pipe, pytest.raises(BadTurn):
+        pipe.process_turn("jasmin", bad)
