@@ -324,6 +324,15 @@ def test_cache_never_stores_a_sensitive_statement(tmp_path: Path) -> None:
     assert not any(secret in p.read_text() for p in tmp_path.rglob("*") if p.is_file())
 
 
+def test_cache_never_stores_sensitive_text_the_model_misrouted(tmp_path: Path) -> None:
+    email = "jasmin.okafor@example.com"
+    fake = FakeModel().enqueue(
+        [{"quote": f"mail me at {email}", "route": "user", "section": "Identity", "key": "Email", "value": email}]
+    )
+    LLMEngine(fake, cache_dir=tmp_path).classify(turn(f"mail me at {email}"), "", "")
+    assert not any(email in p.read_text() for p in tmp_path.rglob("*") if p.is_file())
+
+
 # --- prompts and imports ------------------------------------------------------------------------
 
 

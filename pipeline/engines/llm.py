@@ -529,12 +529,15 @@ class LLMEngine:
         )
 
     def _store(self, req: _Request, result: BaseModel, usage: Usage) -> None:
-        # A statement skipped as sensitive must not reach the disk, not even in the cache.
-        if self.cache is None or (
-            isinstance(result, Statements) and any(s.reason == "sensitive" for s in result.statements)
-        ):
+        # Sensitive text must not reach the disk, not even in the cache: such answers are not cached.
+        if self.cache is None:
             return
-        self.cache.put(self._cache_key(req), result.model_dump(mode="json"), usage.model_dump())
+        if isinstance(result, Statements) and any(s.reason == "sensitive" for s in result.statements):
+            return
+        data = result.model_dump(mode="json")
+        if _looks_sensitive(json.dumps(data, ensure_ascii=False)):
+            return
+        self.cache.put(self._cache_key(req), data, usage.model_dump())
 
     def _run(self, req: _Request) -> tuple[BaseModel, Usage]:
         cached = self._cached(req)
@@ -688,6 +691,12 @@ class LLMEngine:
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _looks_sensitive(text: str) -> bool:
+    from pipeline import guards  # the same detector the write path uses
+
+    return bool(guards.find_sensitive(text))
 
 
 def _call_info(req: _Request, kwargs: dict[str, Any]) -> CallInfo:
