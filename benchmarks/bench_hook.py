@@ -1,0 +1,137 @@
+"""PostTurnHook benchmark: submit latency (p50/p99, queue on disk) and processing throughput.
+
+    .venv/bin/python benchmarks/bench_hook.py                    # offline engine, CPU-bound workers
+    .venv/bin/python benchmarks/bench_hook.py --model-latency 0.2  # a stand-in model that waits 200 ms
+    .venv/bin/python benchmarks/bench_hook.py --json out.json
+
+Submit latency is measured around `hook.submit` while the workers process earlier turns, so it
+includes waiting for SQLite's write lock and for the GIL. turns/s is the whole run: first
+submit to the last turn committed (files fsynced, store written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from pipeline.core import MemoryPipeline
+from pipeline.hook import PostTurnHook
+from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn
+
+# Statements in the shape of real chat turns (invented; no real data).
+SENTENCES = (
+    "I'm a backend engineer and I mostly write Go.",
+    "We decided to move the billing service to Postgres {i}.",
+    "Please keep answers short, conclusion first.",
+    "Yesterday we shipped release {i} of the mobile app.",
+    "My head hurts today.",
+    "Change this title to Draft {i}.",
+    "I prefer metric units.",
+    "The staging cluster was migrated to region {i} last week.",
+)
+
+
+class SleepingModel:
+    """Stands in for a network model: waits, then routes the turn to MEMORY.md."""
+
+    name = "sleep"
+    model: str | None = None
+
+    def __init__(self, latency_s: float) -> None:
+        self.latency_s = latency_s
+
+    def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        time.sleep(self.latency_s)
+        text = turn.user_text
+        return Classification(
+            engine=self.name,
+            decisions=[Decision(quote=text, route="memory", op="append", entry=text, date=turn.today.isoformat())],
+        )
+
+    def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: Any) -> ConsolidationPlan:
+        keep = items[len(items) // 2:]
+        return ConsolidationPlan(
+            engine=self.name,
+            entries=[{"date": i.date, "topic": i.topic, "text": i.text, "sources": [i.index]} for i in keep],  # type: ignore[misc]
+            archived=[i.index for i in items[: len(items) // 2]],
+        )
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="memroute-bench-") as tmp:
+        engine: Any = "offline" if args.model_latency is None else SleepingModel(args.model_latency)
+        pipe = MemoryPipeline(root=Path(tmp), engine=engine)
+        hook = PostTurnHook(pipe, workers=args.workers, max_in_memory=args.turns + 1, fsync_submits=args.fsync)
+        latencies: list[float] = []
+        start = time.perf_counter()
+        for i in range(args.turns):
+            user = f"user-{i % args.users}"
+            text = SENTENCES[i % len(SENTENCES)].format(i=i)
+            messages = [{"role": "user", "content": text}, {"role": "assistant", "content": "Noted."}]
+            t0 = time.perf_counter()
+            hook.submit(user, messages)
+            latencies.append(time.perf_counter() - t0)
+            if args.rate:
+                time.sleep(1.0 / args.rate)
+        submitted = time.perf_counter() - start
+        drained = hook.drain(timeout=args.timeout)
+        elapsed = time.perf_counter() - start
+        stats = hook.stats()
+        hook.close(timeout=5)
+        pipe.close()
+    return {
+        "engine": "offline" if args.model_latency is None else f"sleep {args.model_latency}s",
+        "turns": args.turns,
+        "users": args.users,
+        "workers": args.workers,
+        "fsync_submits": args.fsync,
+        "submit_p50_ms": statistics.median(latencies) * 1000,
+        "submit_p99_ms": percentile(latencies, 0.99) * 1000,
+        "submit_max_ms": max(latencies) * 1000,
+        "submit_total_s": submitted,
+        "drained": drained,
+        "done": stats["done"],
+        "parked": stats["parked"],
+        "elapsed_s": elapsed,
+        "turns_per_s": stats["done"] / elapsed,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--turns", type=int, default=2000)
+    p.add_argument("--users", type=int, default=50)
+    p.add_argument("--workers", type=int, default=4)
+    p.add_argument("--model-latency", type=float, default=None, help="seconds; default: the offline engine")
+    p.add_argument("--rate", type=float, default=0.0, help="submits per second (default: as fast as possible)")
+    p.add_argument("--fsync", action="store_true", help="fsync every submit (synchronous=FULL)")
+    p.add_argument("--timeout", type=float, default=600.0)
+    p.add_argument("--json", type=Path, default=None)
+    args = p.parse_args(argv)
+    r = run(args)
+    print(
+        f"{r['turns']} turns, {r['users']} users, {r['workers']} workers, engine {r['engine']}"
+        f"{', fsync' if r['fsync_submits'] else ''}\n"
+        f"submit latency  p50 {r['submit_p50_ms']:.3f} ms   p99 {r['submit_p99_ms']:.3f} ms   "
+        f"max {r['submit_max_ms']:.3f} ms   ({r['turns']} submits in {r['submit_total_s']:.2f} s)\n"
+        f"processed       {r['done']} turns in {r['elapsed_s']:.2f} s = {r['turns_per_s']:.1f} turns/s"
+        f"{'' if r['drained'] else '  (NOT drained: timeout)'}"
+    )
+    if args.json:
+        args.json.write_text(json.dumps(r, indent=2))
+    return 0 if r["drained"] and r["parked"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,572 @@
+"""PostTurnHook: call memroute after every chat turn without making anyone wait.
+
+    hook = PostTurnHook(MemoryPipeline(root="./memory"))
+    turn_id = hook.submit("jasmin", messages)      # persisted on disk, then returns (well under 1 ms)
+    ...
+    hook.close(timeout=10)                         # drains what it can; the rest waits on disk
+
+Guarantees and choices (the why is in the code below):
+- Durable: `submit` commits the turn to the store's `hook_queue` table before it returns. A
+  new hook on the same root processes what an earlier (closed, crashed or killed) process
+  left. Every turn is processed under a stable turn id and the pipeline is idempotent by turn
+  id, so a turn that was applied just before a crash is not applied again.
+- Ordered per user: one user's turns run in submission order, one at a time; different users
+  run concurrently on `workers` threads.
+- Debounce (off by default): with `debounce_s > 0`, a turn of the same user and conversation
+  that arrives while the previous one is still waiting joins it, and the group is classified
+  in ONE call (their user messages joined). The wait slides with each new turn, capped at
+  `debounce_max_s` (default 10 x debounce_s) after the first one.
+- Backpressure: at most `max_in_memory` turns are waiting or running. When full, `submit`
+  BLOCKS up to `full_timeout_s` (default 0.25 s) for room, then raises `HookQueueFull`; the
+  turn is then NOT stored and the caller decides (drop, retry, or answer 503).
+- Faults: a failed turn (model error, or any exception) is retried with exponential backoff
+  (`RetryPolicy`); the user's LATER turns wait behind it, to keep their order, until it
+  succeeds or is PARKED after `max_attempts`. A user's turns are thus delayed by at most the
+  policy's total backoff (about 31 s by default) plus the attempts themselves. A parked turn
+  keeps only its redacted text and its error; `hook.retry_parked()` (or `run_parked` for the
+  CLI) runs it again, after that user's newer turns, which have gone ahead.
+- Privacy: the queue row holds the turn's real text only until the turn is done (then the
+  payload is cleared, with SQLite's secure_delete, and `close` truncates the WAL).
+- Durability level: WAL with synchronous=NORMAL survives any process crash (SIGKILL, OOM);
+  only an OS crash or power loss can drop the last submits. `fsync_submits=True` closes
+  that gap at a few ms per submit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import heapq
+import itertools
+import logging
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pipeline.queue import QueuedTurn, TurnQueue, queue_status
+from pipeline.turns import build_turn, turn_payload
+from pipeline.userdir import validate_user_id
+
+if TYPE_CHECKING:
+    from pipeline.core import MemoryPipeline
+
+log = logging.getLogger("memroute.hook")
+
+
+class HookQueueFull(RuntimeError):
+    """submit() found no room in the in-memory queue within full_timeout_s; the turn was not stored."""
+
+
+class HookClosed(RuntimeError):
+    """submit() after close()."""
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Exponential backoff for failed turns: base, base*m, base*m^2, ... capped, with +/- jitter."""
+
+    max_attempts: int = 6
+    base_delay_s: float = 1.0
+    multiplier: float = 2.0
+    max_delay_s: float = 60.0
+    jitter: float = 0.1
+
+    def delay(self, failures: int) -> float:
+        """Wait after the `failures`-th failed attempt (1-based)."""
+        d = min(self.max_delay_s, self.base_delay_s * self.multiplier ** max(0, failures - 1))
+        return max(0.0, d * (1 + random.uniform(-self.jitter, self.jitter)))
+
+    def total_delay_s(self) -> float:
+        return sum(min(self.max_delay_s, self.base_delay_s * self.multiplier**i) for i in range(self.max_attempts - 1))
+
+
+@dataclass
+class _Group:
+    """One unit of work: a turn, or several debounced turns of one conversation."""
+
+    members: list[QueuedTurn]
+    first_at: float
+    debounce_until: float = 0.0
+    retry_at: float = 0.0
+    open: bool = False  # may still absorb newer turns (debounce)
+    attempts: int = 0
+
+    @property
+    def user_id(self) -> str:
+        return self.members[0].user_id
+
+    @property
+    def conversation_id(self) -> str | None:
+        return self.members[0].conversation_id
+
+    def ready_at(self, flushing: bool) -> float:
+        return max(self.retry_at, 0.0 if flushing else self.debounce_until)
+
+
+@dataclass
+class _Counters:
+    done: int = 0
+    duplicates: int = 0
+    failed_attempts: int = 0
+    parked: int = 0
+    last_error: str | None = None
+    last_error_at: float | None = None
+    by_user: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+class PostTurnHook:
+    def __init__(
+        self,
+        pipeline: MemoryPipeline,
+        workers: int = 4,
+        debounce_s: float = 0.0,
+        max_in_memory: int = 1000,
+        retry_policy: RetryPolicy | None = None,
+        *,
+        full_timeout_s: float = 0.25,
+        debounce_max_s: float | None = None,
+        fsync_submits: bool = False,
+    ) -> None:
+        if workers < 1 or max_in_memory < 1:
+            raise ValueError("workers and max_in_memory must be at least 1")
+        self.pipeline = pipeline
+        self.workers = workers
+        self.debounce_s = max(0.0, debounce_s)
+        self.debounce_max_s = debounce_max_s if debounce_max_s is not None else 10 * self.debounce_s
+        self.max_in_memory = max_in_memory
+        self.retry_policy = retry_policy or RetryPolicy()
+        self.full_timeout_s = full_timeout_s
+        self.queue = TurnQueue(pipeline.store.path, redact=pipeline.store.redact, fsync_submits=fsync_submits)
+
+        self._cond = threading.Condition()
+        self._submit_lock = threading.Lock()
+        self._pending: dict[str, deque[_Group]] = {}
+        self._ready: deque[str] = deque()
+        self._timers: list[tuple[float, int, str]] = []
+        self._tick = itertools.count()
+        self._scheduled: set[str] = set()
+        self._running: dict[str, _Group] = {}
+        self._in_memory = 0  # turns waiting or running
+        self._counters = _Counters()
+        self._closed = False
+        self._flushing = False
+        self._stop = False
+        self._async_executor: ThreadPoolExecutor | None = None
+        self._parked_at_close: int | None = None
+
+        recovered = self.queue.adopt_unfinished()
+        if recovered:
+            log.info("hook: resuming %d unfinished turn(s) from the queue", len(recovered))
+        with self._cond:
+            self._add_recovered(recovered)
+        self._threads = [
+            threading.Thread(target=self._worker, name=f"memroute-hook-{i}", daemon=True) for i in range(workers)
+        ]
+        for t in self._threads:
+            t.start()
+
+    # ---- submitting ---------------------------------------------------------------------
+
+    def submit(
+        self,
+        user_id: str,
+        messages: Any,
+        timestamp: datetime | str | None = None,
+        conversation_id: str | None = None,
+        turn_id: str | None = None,
+    ) -> str:
+        """Persist the turn in the queue and return its turn id; processing happens in the background.
+
+        Invalid input (user id, messages, timestamp) raises here, at once. Submitting the same
+        turn again (same turn id) is a no-op that returns the same id.
+        """
+        if self._closed:
+            raise HookClosed("PostTurnHook is closed")
+        validate_user_id(user_id)
+        # Resolves the timestamp now, so a turn re-run after a crash keeps its dates.
+        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
+        payload = turn_payload(turn)
+        deadline = time.monotonic() + self.full_timeout_s
+        if not self._submit_lock.acquire(timeout=self.full_timeout_s):
+            raise self._full()
+        try:
+            with self._cond:
+                while self._in_memory >= self.max_in_memory and not self._closed:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        raise self._full()
+                    self._cond.wait(remaining)
+                if self._closed:
+                    raise HookClosed("PostTurnHook is closed")
+                self._in_memory += 1  # reserve room before the insert, so order on disk = order in memory
+            try:
+                row = self.queue.insert(user_id, turn.turn_id, conversation_id, payload)
+            except BaseException:
+                with self._cond:
+                    self._in_memory -= 1
+                    self._cond.notify_all()
+                raise
+            with self._cond:
+                if row is None:  # already submitted before
+                    self._in_memory -= 1
+                    self._cond.notify_all()
+                else:
+                    self._enqueue(row)
+        finally:
+            self._submit_lock.release()
+        return turn.turn_id
+
+    async def asubmit(
+        self,
+        user_id: str,
+        messages: Any,
+        timestamp: datetime | str | None = None,
+        conversation_id: str | None = None,
+        turn_id: str | None = None,
+    ) -> str:
+        """submit() for asyncio apps: runs on a dedicated thread (FIFO, so call order is kept)."""
+        if self._async_executor is None:
+            with self._cond:
+                if self._async_executor is None:
+                    self._async_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memroute-asubmit")
+        call = functools.partial(self.submit, user_id, messages, timestamp, conversation_id, turn_id)
+        return await asyncio.get_running_loop().run_in_executor(self._async_executor, call)
+
+    def _full(self) -> HookQueueFull:
+        return HookQueueFull(
+            f"memroute hook queue is full ({self.max_in_memory} turns waiting or running); "
+            f"the turn was not stored: retry later or raise max_in_memory/workers"
+        )
+
+    # ---- scheduling (all under self._cond) ----------------------------------------------
+
+    def _enqueue(self, row: QueuedTurn) -> None:
+        now = time.time()
+        dq = self._pending.setdefault(row.user_id, deque())
+        tail = dq[-1] if dq else None
+        if self.debounce_s > 0 and tail is not None and tail.open and tail.conversation_id == row.conversation_id:
+            tail.members.append(row)
+            tail.debounce_until = min(now + self.debounce_s, tail.first_at + self.debounce_max_s)
+            return
+        group = _Group([row], first_at=now)
+        if self.debounce_s > 0:
+            group.open = True
+            group.debounce_until = now + self.debounce_s
+        dq.append(group)
+        self._schedule(row.user_id)
+
+    def _add_recovered(self, rows: Iterable[QueuedTurn], *, count: bool = True) -> None:
+        """Rows from disk keep the groups they were started with, and never absorb new turns."""
+        for row in rows:
+            dq = self._pending.setdefault(row.user_id, deque())
+            tail = dq[-1] if dq else None
+            if row.group_seq is not None and tail is not None and tail.members[0].group_seq == row.group_seq:
+                tail.members.append(row)
+            else:
+                group = _Group([row], first_at=row.submitted_at, attempts=row.attempts)
+                group.retry_at = row.next_attempt_at or 0.0
+                dq.append(group)
+            if count:
+                self._in_memory += 1
+            self._schedule(row.user_id)
+
+    def _schedule(self, user_id: str) -> None:
+        if user_id in self._running or user_id in self._scheduled:
+            return
+        dq = self._pending.get(user_id)
+        if not dq:
+            return
+        self._scheduled.add(user_id)
+        at = dq[0].ready_at(self._flushing)
+        if at <= time.time():
+            self._ready.append(user_id)
+        else:
+            heapq.heappush(self._timers, (at, next(self._tick), user_id))
+        self._cond.notify_all()
+
+    def _next_group(self) -> _Group | None:
+        """Block until a user's head group is due; None when the hook stops."""
+        while True:
+            if self._stop:
+                return None
+            now = time.time()
+            while self._timers and (self._timers[0][0] <= now or self._flushing):
+                self._ready.append(heapq.heappop(self._timers)[2])
+            while self._ready:
+                user = self._ready.popleft()
+                dq = self._pending.get(user)
+                if not dq:
+                    self._scheduled.discard(user)
+                    continue
+                at = dq[0].ready_at(self._flushing)
+                if at > now:  # the debounce window slid, or a retry is not due yet
+                    heapq.heappush(self._timers, (at, next(self._tick), user))
+                    continue
+                group = dq.popleft()
+                if not dq:
+                    del self._pending[user]
+                group.open = False
+                self._scheduled.discard(user)
+                self._running[user] = group
+                return group
+            timeout = max(0.0, self._timers[0][0] - now) if self._timers else None
+            self._cond.wait(timeout)
+
+    # ---- processing ---------------------------------------------------------------------
+
+    def _worker(self) -> None:
+        while True:
+            with self._cond:
+                group = self._next_group()
+            if group is None:
+                return
+            outcome = "failed"
+            error: str | None = None
+            try:
+                outcome, error = self._process(group)
+            except Exception as e:  # bookkeeping failed (e.g. the db): retry the whole group later
+                log.exception("hook: processing turn %s failed", group.members[0].turn_id)
+                error = f"{type(e).__name__}: {e}"
+            self._settle(group, outcome, error)
+
+    def _process(self, group: _Group) -> tuple[str, str | None]:
+        """Run the group once. Returns (outcome, error): done | duplicate | failed | parked."""
+        members = group.members
+        leader = members[0]
+        self.queue.start(members, leader.seq if len(members) > 1 else None)
+        status, error = _run_turn(self.pipeline, members)
+        if status in ("done", "duplicate_turn"):
+            self.queue.finish(members)
+            return ("done" if status == "done" else "duplicate"), None
+        error = error or "unknown error"
+        failures = group.attempts + 1
+        if failures >= self.retry_policy.max_attempts:
+            self.queue.park(members, error)
+            log.warning("hook: turn %s parked after %d attempts", leader.turn_id, failures)
+            return "parked", error
+        group.retry_at = time.time() + self.retry_policy.delay(failures)
+        self.queue.fail(members, error, group.retry_at)
+        return "failed", error
+
+    def _settle(self, group: _Group, outcome: str, error: str | None) -> None:
+        user = group.user_id
+        n = len(group.members)
+        with self._cond:
+            c = self._counters
+            per = c.by_user.setdefault(user, {"done": 0, "failed_attempts": 0, "parked": 0, "last_error": None})
+            del self._running[user]
+            if outcome in ("done", "duplicate"):
+                c.done += n
+                c.duplicates += n if outcome == "duplicate" else 0
+                per["done"] += n
+                self._in_memory -= n
+            elif outcome == "parked":
+                c.parked += n
+                c.failed_attempts += 1
+                per["parked"] += n
+                per["failed_attempts"] += 1
+                self._in_memory -= n
+            else:
+                group.attempts += 1
+                if group.retry_at <= time.time():  # bookkeeping error: back off like a model failure
+                    group.retry_at = time.time() + self.retry_policy.delay(group.attempts)
+                c.failed_attempts += 1
+                per["failed_attempts"] += 1
+                self._pending.setdefault(user, deque()).appendleft(group)
+            if error is not None:
+                redacted = self.pipeline.store.redact(error)
+                c.last_error, c.last_error_at = redacted, time.time()
+                per["last_error"] = redacted
+            self._schedule(user)
+            self._cond.notify_all()
+
+    # ---- parked turns, observability, shutdown ------------------------------------------
+
+    def retry_parked(self, user_id: str | None = None) -> int:
+        """Queue parked turns again (attempts reset); returns how many. They run after that user's queue."""
+        rows = self.queue.requeue_parked(user_id)
+        with self._cond:
+            self._add_recovered(rows)
+        return len(rows)
+
+    def stats(self) -> dict[str, Any]:
+        """This hook's view: turns waiting (queued), running, waiting for a retry (failed), finished this
+        session (done, of which duplicates), failed attempts, parked turns on disk, and the last error."""
+        with self._cond:
+            now = time.time()
+            queued = failed = 0
+            for dq in self._pending.values():
+                for g in dq:
+                    if g.retry_at > now or g.attempts:
+                        failed += len(g.members)
+                    else:
+                        queued += len(g.members)
+            running = sum(len(g.members) for g in self._running.values())
+            c = self._counters
+            out: dict[str, Any] = {
+                "queued": queued,
+                "running": running,
+                "failed": failed,
+                "done": c.done,
+                "duplicates": c.duplicates,
+                "failed_attempts": c.failed_attempts,
+                "parked_this_session": c.parked,
+                "last_error": c.last_error,
+                "users": {u: dict(v) for u, v in c.by_user.items()},
+            }
+        out["parked"] = self._parked_at_close if self._parked_at_close is not None else self.queue.parked_count()
+        return out
+
+    def drain(self, timeout: float | None = None) -> bool:
+        """Wait until nothing is waiting or running (debounce windows are not cut short). True if idle."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while self._in_memory > 0:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return False
+                self._cond.wait(remaining)
+        return True
+
+    def close(self, timeout: float | None = 10.0) -> bool:
+        """Stop accepting turns, process what can be within `timeout` (debounce windows end now),
+        then stop the workers. Unfinished turns stay queued on disk for the next start.
+        Returns True when everything was processed."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            if self._stop:
+                return self._in_memory == 0
+            self._closed = True
+            self._flushing = True
+            self._cond.notify_all()
+        drained = self.drain(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        with self._cond:
+            self._stop = True
+            self._cond.notify_all()
+        for t in self._threads:
+            # A worker inside a model call cannot be interrupted; it is a daemon and its row stays on disk.
+            t.join(0.05 if deadline is None else max(0.05, deadline - time.monotonic()))
+        if self._async_executor is not None:
+            self._async_executor.shutdown(wait=False)
+        busy = any(t.is_alive() for t in self._threads)
+        self._parked_at_close = self.queue.parked_count()
+        if not busy:
+            self.queue.close()
+        else:
+            log.warning("hook: closed with a turn still running; it stays queued on disk")
+        return drained
+
+    async def aclose(self, timeout: float | None = 10.0) -> bool:
+        return await asyncio.to_thread(self.close, timeout)
+
+    async def adrain(self, timeout: float | None = None) -> bool:
+        return await asyncio.to_thread(self.drain, timeout)
+
+    def __enter__(self) -> PostTurnHook:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> PostTurnHook:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+def merged_turn(members: list[QueuedTurn]) -> dict[str, Any]:
+    """The process_turn arguments for a group. Several debounced turns become one turn whose user
+    message joins theirs (so all are classified, in one call), with the first one's history as
+    context and the last one's replies after it. Deterministic: a re-run builds the same turn."""
+    first = members[0]
+    if len(members) == 1:
+        return {"messages": first.payload.get("messages"), "timestamp": first.payload.get("timestamp")}
+    turns = [
+        build_turn(m.user_id, m.payload.get("messages"), timestamp=m.payload.get("timestamp"),
+                   conversation_id=m.conversation_id, turn_id=m.turn_id)
+        for m in members
+    ]
+    messages: list[dict[str, str]] = [{"role": h.role, "content": h.content} for h in turns[0].history]
+    messages.append({"role": "user", "content": "\n\n".join(t.user_text for t in turns)})
+    messages += [{"role": x.role, "content": x.content} for x in turns[-1].messages if x.role != "user"]
+    return {"messages": messages, "timestamp": first.payload.get("timestamp")}
+
+
+def _run_turn(pipeline: MemoryPipeline, members: list[QueuedTurn]) -> tuple[str, str | None]:
+    """(status, error) of one attempt; an exception counts as a failure like a failed TurnResult."""
+    leader = members[0]
+    try:
+        args = merged_turn(members)
+        result = pipeline.process_turn(
+            leader.user_id,
+            args["messages"],
+            timestamp=args["timestamp"],
+            conversation_id=leader.conversation_id,
+            turn_id=leader.turn_id,
+        )
+    except Exception as e:
+        log.warning("hook: turn %s of user %s raised %s", leader.turn_id, leader.user_id, type(e).__name__)
+        return "failed", f"{type(e).__name__}: {e}"
+    return result.status, result.error
+
+
+def run_parked(pipeline: MemoryPipeline, user_id: str | None = None) -> dict[str, Any]:
+    """Run parked turns once, now, in this thread (for `memroute retry`). Turns that fail again are
+    parked again with the new error. Returns counts and the turn ids."""
+    queue = TurnQueue(pipeline.store.path, redact=pipeline.store.redact)
+    done: list[str] = []
+    parked: list[str] = []
+    try:
+        rows = queue.requeue_parked(user_id)
+        groups: list[list[QueuedTurn]] = []
+        for row in rows:
+            if groups and row.group_seq is not None and groups[-1][0].group_seq == row.group_seq:
+                groups[-1].append(row)
+            else:
+                groups.append([row])
+        for members in groups:
+            queue.start(members, members[0].group_seq)
+            status, error = _run_turn(pipeline, members)
+            if status in ("done", "duplicate_turn"):
+                queue.finish(members)
+                done += [m.turn_id for m in members]
+            else:
+                queue.park(members, error or "unknown error")
+                parked += [m.turn_id for m in members]
+    finally:
+        queue.close(truncate_wal=False)
+    return {"retried": len(done) + len(parked), "done": done, "parked": parked}
+
+
+def hook_status(root: Path) -> dict[str, Any]:
+    """Queue counts for `memroute status`: queued, running, failed (waiting for a retry), done,
+    parked, the last error (redacted) and the same per user. Read-only; zeros for a fresh root."""
+    from pipeline.store import DB_NAME
+
+    path = Path(root) / DB_NAME
+    empty: dict[str, Any] = {
+        "queued": 0, "running": 0, "failed": 0, "done": 0, "parked": 0,
+        "last_error": None, "last_error_at": None, "users": {},
+    }
+    if not path.exists():
+        return empty
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    try:
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'hook_queue'").fetchone() is None:
+            return empty
+        return queue_status(conn)
+    finally:
+        conn.close()
+
+
+__all__ = ["HookClosed", "HookQueueFull", "PostTurnHook", "RetryPolicy", "hook_status", "merged_turn", "run_parked"]

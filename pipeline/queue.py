@@ -1,0 +1,316 @@
+"""The durable per-user turn queue behind PostTurnHook: one table (`hook_queue`) in the store's db.
+
+A row is one submitted turn. Its life: queued -> running -> done (payload cleared), or
+running -> failed (a retry is scheduled) -> ... -> parked (payload kept redacted only).
+`seq` (the rowid) is the submission order; a user's turns are processed in `seq` order.
+
+Debounced turns that were processed together share `group_seq` (the leader's seq), written
+before processing starts, so a restart re-forms exactly the same group and re-runs it under
+the leader's turn id: the pipeline then sees a turn it already committed and answers
+"duplicate_turn" instead of applying it twice.
+
+Ownership: `owner_pid` is the process whose hook accepted (or adopted) the row, `owner` that
+hook instance. A starting hook adopts the unfinished rows of processes that are gone (and of
+its own pid: a restarted container often reuses it), so several app processes on one root
+never run the same row; a closed hook whose worker was still inside a model call cannot
+overwrite the row's status once a newer hook owns it (every update checks `owner`).
+
+Two connections: `submit` (used only under the hook's submit lock) never waits in SQLite's
+busy handler, whose first sleep is already 1 ms; it spins in 100 us steps instead and leaves
+WAL checkpoints to the other connection, so a checkpoint never lands on a chat request.
+`work` (workers, recovery, status) waits normally and overwrites cleared payloads
+(secure_delete), so finished turns' text does not linger in free pages.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+QUEUE_STATUSES = ("queued", "running", "failed", "done", "parked")
+UNFINISHED = ("queued", "running", "failed")
+
+# Appended to pipeline.store.MIGRATIONS.
+MIGRATION = (
+    "m005_hook_queue",
+    """
+    CREATE TABLE hook_queue (
+        seq INTEGER PRIMARY KEY,       -- submission order
+        user_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        conversation_id TEXT,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'failed', 'done', 'parked')),
+        payload TEXT,                  -- JSON turn; real text while unfinished, NULL when done, redacted when parked
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at REAL,          -- unix time of the next retry (status failed)
+        error TEXT,                    -- redacted
+        group_seq INTEGER,             -- debounce: seq of the group's leader, set before processing
+        owner_pid INTEGER,             -- the owning process, to tell whether it is still alive
+        owner TEXT,                    -- the owning hook instance: a closed hook's late updates are ignored
+        submitted_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        UNIQUE (user_id, turn_id)
+    );
+    CREATE INDEX hook_queue_status ON hook_queue (status, user_id, seq);
+    """,
+)
+
+SPIN_SLEEP_S = 0.0001
+BUSY_TIMEOUT_S = 30.0
+
+
+@dataclass
+class QueuedTurn:
+    """One row as the hook holds it in memory."""
+
+    seq: int
+    user_id: str
+    turn_id: str
+    conversation_id: str | None
+    payload: dict[str, Any]
+    attempts: int = 0
+    next_attempt_at: float | None = None
+    group_seq: int | None = None
+    submitted_at: float = 0.0
+
+
+def _iso(ts: float | None) -> str | None:
+    return None if ts is None else datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="seconds")
+
+
+def pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's live process
+        return True
+    return True
+
+
+def _connect(path: Path, *, busy_timeout_s: float) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
+    # The store set WAL on the file already (it is persistent); NORMAL survives any process crash.
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
+class TurnQueue:
+    """The hook_queue table. Thread-safe; one instance per hook."""
+
+    def __init__(self, db_path: Path, *, redact: Callable[[str], str], fsync_submits: bool = False) -> None:
+        self.path = db_path
+        self.redact = redact
+        self._submit = _connect(db_path, busy_timeout_s=0)
+        self._submit.execute("PRAGMA wal_autocheckpoint = 0")
+        if fsync_submits:
+            self._submit.execute("PRAGMA synchronous = FULL")
+        self._work = _connect(db_path, busy_timeout_s=BUSY_TIMEOUT_S)
+        self._work.execute("PRAGMA secure_delete = ON")
+        self._work_lock = threading.Lock()
+        self.pid = os.getpid()
+        self.owner = f"{self.pid}-{uuid.uuid4().hex[:12]}"
+
+    def close(self, *, truncate_wal: bool = True) -> None:
+        with self._work_lock:
+            if truncate_wal:
+                # Old WAL frames can still hold cleared payloads; truncate them away (best effort).
+                try:
+                    self._work.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                except sqlite3.Error:
+                    pass
+            self._work.close()
+        self._submit.close()
+
+    # ---- submit (caller holds the hook's submit lock) ---------------------------------
+
+    def insert(self, user_id: str, turn_id: str, conversation_id: str | None, payload: dict[str, Any]) -> QueuedTurn | None:
+        """Persist a new turn; None when this (user, turn id) was submitted before."""
+        now = time.time()
+        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                cur = self._submit.execute(
+                    """INSERT OR IGNORE INTO hook_queue
+                       (user_id, turn_id, conversation_id, status, payload, owner_pid, owner, submitted_at, updated_at)
+                       VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?)""",
+                    (user_id, turn_id, conversation_id, data, self.pid, self.owner, now, now),
+                )
+                break
+            except sqlite3.OperationalError as exc:
+                if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
+                    raise
+                time.sleep(SPIN_SLEEP_S)
+        if cur.rowcount == 0:
+            return None
+        seq = cur.lastrowid
+        assert seq is not None
+        return QueuedTurn(seq, user_id, turn_id, conversation_id, payload, submitted_at=now)
+
+    # ---- worker side ------------------------------------------------------------------
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._work_lock:
+            self._work.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._work
+            except BaseException:
+                self._work.execute("ROLLBACK")
+                raise
+            self._work.execute("COMMIT")
+
+    def start(self, rows: list[QueuedTurn], group_seq: int | None) -> None:
+        """Mark rows running; a debounced group records its leader first (see module doc)."""
+        now = time.time()
+        with self._tx() as conn:
+            conn.executemany(
+                "UPDATE hook_queue SET status = 'running', group_seq = ?, updated_at = ? WHERE seq = ? AND owner = ?",
+                [(group_seq, now, r.seq, self.owner) for r in rows],
+            )
+
+    def finish(self, rows: Iterable[QueuedTurn]) -> None:
+        """Done: the payload is cleared so the turn's text does not stay at rest."""
+        now = time.time()
+        with self._tx() as conn:
+            conn.executemany(
+                """UPDATE hook_queue SET status = 'done', payload = NULL, error = NULL, next_attempt_at = NULL,
+                   attempts = attempts + 1, updated_at = ? WHERE seq = ? AND owner = ?""",
+                [(now, r.seq, self.owner) for r in rows],
+            )
+
+    def fail(self, rows: Iterable[QueuedTurn], error: str, next_attempt_at: float) -> None:
+        now = time.time()
+        with self._tx() as conn:
+            conn.executemany(
+                """UPDATE hook_queue SET status = 'failed', error = ?, attempts = attempts + 1,
+                   next_attempt_at = ?, updated_at = ? WHERE seq = ? AND owner = ?""",
+                [(self.redact(error), next_attempt_at, now, r.seq, self.owner) for r in rows],
+            )
+
+    def park(self, rows: Iterable[QueuedTurn], error: str) -> None:
+        """Give up for now: keep the turn for `retry`, but only its redacted text."""
+        now = time.time()
+        with self._tx() as conn:
+            conn.executemany(
+                """UPDATE hook_queue SET status = 'parked', error = ?, attempts = attempts + 1,
+                   next_attempt_at = NULL, payload = ?, updated_at = ? WHERE seq = ? AND owner = ?""",
+                [(self.redact(error), json.dumps(_redact_json(r.payload, self.redact), ensure_ascii=False), now, r.seq,
+                  self.owner) for r in rows],
+            )
+
+    def adopt_unfinished(self) -> list[QueuedTurn]:
+        """Claim the unfinished rows of dead processes (and our own pid); return them in seq order."""
+        with self._tx() as conn:
+            owners = [row[0] for row in conn.execute(
+                "SELECT DISTINCT owner_pid FROM hook_queue WHERE status IN ('queued', 'running', 'failed')"
+            )]
+            mine = [p for p in owners if p is None or p == self.pid or not pid_alive(int(p))]
+            rows: list[sqlite3.Row] = []
+            conn.row_factory = sqlite3.Row
+            try:
+                for owner in mine:
+                    where = "owner_pid IS NULL" if owner is None else "owner_pid = ?"
+                    params: tuple[Any, ...] = () if owner is None else (owner,)
+                    conn.execute(
+                        f"""UPDATE hook_queue SET owner_pid = ?, owner = ?, status = CASE status WHEN 'running'
+                            THEN 'queued' ELSE status END WHERE status IN ('queued', 'running', 'failed') AND {where}""",
+                        (self.pid, self.owner, *params),
+                    )
+                rows = list(conn.execute(
+                    """SELECT * FROM hook_queue WHERE status IN ('queued', 'failed') AND owner = ?
+                       ORDER BY seq""",
+                    (self.owner,),
+                ))
+            finally:
+                conn.row_factory = None
+        return [_row_turn(r) for r in rows]
+
+    def requeue_parked(self, user_id: str | None = None) -> list[QueuedTurn]:
+        """Parked rows back to queued (owned by us, attempts reset), in seq order."""
+        clause, params = ("AND user_id = ?", (user_id,)) if user_id is not None else ("", ())
+        with self._tx() as conn:
+            conn.row_factory = sqlite3.Row
+            try:
+                rows = list(conn.execute(f"SELECT * FROM hook_queue WHERE status = 'parked' {clause} ORDER BY seq", params))
+                conn.executemany(
+                    """UPDATE hook_queue SET status = 'queued', attempts = 0, owner_pid = ?, owner = ?, updated_at = ?
+                       WHERE seq = ?""",
+                    [(self.pid, self.owner, time.time(), r["seq"]) for r in rows],
+                )
+            finally:
+                conn.row_factory = None
+        turns = [_row_turn(r) for r in rows]
+        for t in turns:
+            t.attempts = 0
+        return turns
+
+    def parked_count(self) -> int:
+        with self._work_lock:
+            return int(self._work.execute("SELECT COUNT(*) FROM hook_queue WHERE status = 'parked'").fetchone()[0])
+
+
+def _row_turn(row: sqlite3.Row) -> QueuedTurn:
+    return QueuedTurn(
+        seq=row["seq"],
+        user_id=row["user_id"],
+        turn_id=row["turn_id"],
+        conversation_id=row["conversation_id"],
+        payload=json.loads(row["payload"]) if row["payload"] else {},
+        attempts=row["attempts"],
+        next_attempt_at=row["next_attempt_at"],
+        group_seq=row["group_seq"],
+        submitted_at=row["submitted_at"],
+    )
+
+
+def _redact_json(value: Any, redact: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: _redact_json(v, redact) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redact_json(v, redact) for v in value]
+    return value
+
+
+def queue_status(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Counts per status, overall and per user, and the most recent error (already redacted)."""
+    conn.row_factory = sqlite3.Row
+    try:
+        zero = {s: 0 for s in QUEUE_STATUSES}
+        total: dict[str, Any] = {**zero, "last_error": None, "last_error_at": None}
+        users: dict[str, dict[str, Any]] = {}
+        for row in conn.execute("SELECT user_id, status, COUNT(*) AS n FROM hook_queue GROUP BY user_id, status"):
+            user = users.setdefault(row["user_id"], {**zero, "last_error": None, "last_error_at": None})
+            user[row["status"]] = row["n"]
+            total[row["status"]] += row["n"]
+        for row in conn.execute(
+            """SELECT user_id, error, updated_at FROM hook_queue AS q WHERE error IS NOT NULL AND updated_at =
+               (SELECT MAX(updated_at) FROM hook_queue WHERE user_id = q.user_id AND error IS NOT NULL)"""
+        ):
+            users[row["user_id"]]["last_error"] = row["error"]
+            users[row["user_id"]]["last_error_at"] = _iso(row["updated_at"])
+        last = conn.execute(
+            "SELECT error, updated_at FROM hook_queue WHERE error IS NOT NULL ORDER BY updated_at DESC LIMIT 1"
+        ).fetchone()
+        if last is not None:
+            total["last_error"], total["last_error_at"] = last["error"], _iso(last["updated_at"])
+        total["users"] = users
+        return total
+    finally:
+        conn.row_factory = None
