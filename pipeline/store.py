@@ -175,6 +175,21 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX usage_user ON usage (user_id, turn_id);
         """,
     ),
+    (
+        "m005_batch_checkpoints",
+        """
+        CREATE TABLE batch_conversations (
+            user_id TEXT NOT NULL,
+            conversation_key TEXT NOT NULL,  -- stable key of the input conversation (memroute batch)
+            conversation_id TEXT,
+            turns INTEGER NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+            source TEXT,                     -- file:line it was read from
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, conversation_key)
+        );
+        """,
+    ),
 ]
 
 
