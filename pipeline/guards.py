@@ -81,6 +81,9 @@ _OK = Verdict(True, None, None, "ok")
 _INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
 
 
+_OTHER_DIGIT_RE = re.compile(r"(?![0-9])\d")
+
+
 def _nfkc(text: str) -> str:
     """NFKC, except that Thai SARA AM stays one character (NFKC splits it, breaking Thai words)."""
     if text.isascii():
@@ -92,12 +95,10 @@ def _view(text: str) -> tuple[str, list[int] | None]:
     """NFKC view of `text` without invisible characters, and a map view index -> text index."""
     if text.isascii():
         return text, None
-    if (
-        _nfkc(text) == text
-        and not _INVISIBLE_RE.search(text)
-        and not any(ch.isdecimal() and not ch.isascii() for ch in text)
-    ):
-        return text, None
+    if not _INVISIBLE_RE.search(text) and not _OTHER_DIGIT_RE.search(text):
+        norm = _nfkc(text)
+        if len(norm) == len(text):  # character for character (full-width forms, CJK punctuation)
+            return norm, None
     out: list[str] = []
     index: list[int] = []
     for i, ch in enumerate(text):
@@ -113,6 +114,84 @@ def _view(text: str) -> tuple[str, list[int] | None]:
         index.extend([i] * len(norm))
     index.append(len(text))
     return "".join(out), index
+
+
+# --- cheap gates: a detector or rule runs only when one of its words occurs ---------------
+
+_WORD_RE = re.compile(r"[a-z0-9_]+")
+
+
+class _Text:
+    """A text with what the gates look at, computed once."""
+
+    __slots__ = ("raw", "low", "words", "ascii", "_hits")
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.low = raw.lower()
+        self.words = set(_WORD_RE.findall(self.low))
+        self.ascii = raw.isascii()
+        self._hits: set[int] | None = None
+
+    def hits(self) -> set[int]:
+        if self._hits is None:
+            self._hits = _GATES.hits(self)
+        return self._hits
+
+
+class _GateIndex:
+    """All gates in one index, so a text is looked at once: by its words (a dict lookup each),
+    a few ASCII substrings (punctuation), and one regex over the non-ASCII gate words."""
+
+    def __init__(self) -> None:
+        self.by_word: dict[str, set[int]] = {}
+        self.subs: list[tuple[str, int]] = []
+        self.foreign: dict[str, set[int]] = {}
+        self.count = 0
+        self._foreign_re: re.Pattern[str] | None = None
+
+    def add(self, items: tuple[str, ...]) -> int:
+        gid = self.count
+        self.count += 1
+        for item in items:
+            if not item.isascii():
+                self.foreign.setdefault(item, set()).add(gid)
+            elif re.fullmatch(r"[a-z0-9_ ]+", item) and item.strip():
+                self.by_word.setdefault(item.split()[0], set()).add(gid)  # a phrase is gated by its first word
+            else:
+                self.subs.append((item, gid))
+        self._foreign_re = None
+        return gid
+
+    def hits(self, t: _Text) -> set[int]:
+        found: set[int] = set()
+        for word in t.words:
+            ids = self.by_word.get(word)
+            if ids:
+                found |= ids
+        for sub, gid in self.subs:
+            if sub in t.low:
+                found.add(gid)
+        if not t.ascii:
+            if self._foreign_re is None:
+                alts = sorted(self.foreign, key=len, reverse=True)
+                self._foreign_re = re.compile("|".join(map(re.escape, alts)))
+            for word in set(self._foreign_re.findall(t.low)):
+                found |= self.foreign[word]
+        return found
+
+
+_GATES = _GateIndex()
+
+
+class _Gate:
+    __slots__ = ("gid",)
+
+    def __init__(self, *items: str) -> None:
+        self.gid = _GATES.add(items)
+
+    def hit(self, t: _Text) -> bool:
+        return self.gid in t.hits()
 
 
 # --- detectors --------------------------------------------------------------------------
@@ -155,7 +234,7 @@ _SSH_PUB_BEFORE_RE = re.compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+
 _URL_CRED_RE = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@", _I | _A)
 _PASSWORD_RE = re.compile(
     r"(?:pass(?:word|wd|code|phrase)|\bpwd|\bpin(?: code| number)?|kata sandi|kata kunci|\bsandi|"
-    r"seed phrase|recovery phrase|mnemonic|密码|口令|รหัสผ่าน|พาสเวิร์ด|รหัส\s?pin|รหัส)"
+    r"seed phrase|recovery phrase|mnemonic|密码(?!学|管理|重置|策略|强度|保护|找回)|口令|รหัสผ่าน|พาสเวิร์ด|รหัส\s?pin|รหัส)"
     r"(?:\s+(?:for|of|to|on|untuk|ke|buat)\s+[^\s:=]{1,30})?"
     r"(?:\s*(?:email|e-mail|wifi|wi-fi|akun|account|laptop|bank|hp|gmail|router|admin|login|master|root|database|db|server|"
     r"surel|rumah|kantor|atm|kartu|card|phone|ponsel|邮箱|账号|账户|电脑|银行卡|银行|อีเมล|บัญชี|ไวไฟ|wifi ?บ้าน|atm|บัตร)){0,2}"
@@ -249,14 +328,38 @@ _STREET_NUM_RE = re.compile(
     r"\b\d{1,6}[A-Za-z]?(?:[/-]\d{1,4})?\s+((?:[^\W\d_][\w'’.-]*\s+){0,4}?)(?:" + _STREET_WORDS + r")\b\.?",
     _I,
 )
-_CONTINENTAL_RE = re.compile(
-    r"\b[^\W\d_][\w'’-]*(?:stra(?:ss|ß)e|str\.|gasse|weg|vej|veien|vegen|gatan|gata|gade|katu|tie|laan|straat|"
-    r"plein|utca|allee|ring|damm|graben|platz|kapu|útja|út)(?:\s+\d{1,5}[A-Za-z]?\.?)"
-    r"|\b(?:rue|avenue|avenida|calle|via|viale|strada|rua|quadra|piazza|corso|jalan|jl|jln|gang|gg|soi|thanon)\.?\s+"
-    r"(?:[^\W\d_][\w'’.-]*\s+){0,4}?\d{1,5}[A-Za-z]?\b"
-    r"|\b(?:u\.|ul\.|utca|út|útja)\s*\d{1,5}\.?",
-    _I,
+# Continental and Indonesian/Thai street forms: "Hersnapvej 75", "Rue de Virton 38", "Jl. Kenanga 27",
+# "Wesselényi u. 94.". Found from the number backwards: numbers are rare, regex scans of words are not.
+_STREET_SUFFIXES = (
+    "strasse", "straße", "str.", "gasse", "weg", "vej", "veien", "vegen", "gatan", "gata", "gade", "katu", "tie", "laan",
+    "straat", "plein", "utca", "allee", "ring", "damm", "graben", "platz", "kapu", "útja", "út", "u.", "ul.",
 )
+_STREET_PREFIXES = frozenset(
+    "rue avenue avenida av av. calle via viale strada rua quadra piazza corso jalan jl jl. jln jln. gang gg gg. soi thanon".split()
+)
+_NUMBER_AFTER_WORD_RE = re.compile(r"(?<=\s)\d{1,5}[A-Za-z]?\b\.?")
+_WORD_BEFORE_RE = re.compile(r"([^\s\d,;:!?()]+)\s+$")
+
+
+def _continental_anchors(s: str) -> list[tuple[int, int]]:
+    anchors: list[tuple[int, int]] = []
+    for m in _NUMBER_AFTER_WORD_RE.finditer(s):
+        window = s[max(0, m.start() - 60) : m.start()]
+        words = window.split()
+        if not words:
+            continue
+        last = words[-1].lower()
+        if len(last) > 3 and last.endswith(_STREET_SUFFIXES) or last in ("u.", "ul.", "utca", "út", "útja"):
+            anchors.append((m.start() - len(window) + window.rfind(words[-1]), m.end()))
+            continue
+        for back, word in enumerate(reversed(words[-5:])):
+            if word.lower() in _STREET_PREFIXES:
+                first = words[-1 - back]
+                anchors.append((m.start() - len(window) + window.rfind(first), m.end()))
+                break
+    return anchors
+
+
 # A street named without a number ("on Marina Fort Street"): two or more capitalised words first,
 # so that one-word landmarks ("Wall Street") stay ordinary words.
 _NAMED_STREET_RE = re.compile(
@@ -398,22 +501,33 @@ def _digit_kind(s: str, m: re.Match[str]) -> str | None:
     return None
 
 
-def _address_spans(s: str) -> list[tuple[int, int]]:
+def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     anchors: list[tuple[int, int]] = []
-    for m in _STREET_NUM_RE.finditer(s):
-        words = m.group(1).lower().split()
-        if any(w.strip(".,") in _STOP_IN_STREET for w in words):
-            continue
-        anchors.append(m.span())
-    for rx in (_CONTINENTAL_RE, _STRONG_ADDR_RE, _ZH_ADDR_RE, _TH_ADDR_RE, _NAMED_STREET_RE):
-        anchors.extend(m.span() for m in rx.finditer(s))
-    weak_units = [m.span() for m in _UNIT_RE.finditer(s)]
+    if has_digit:
+        for m in _STREET_NUM_RE.finditer(s):
+            words = m.group(1).lower().split()
+            if any(w.strip(".,") in _STOP_IN_STREET for w in words):
+                continue
+            anchors.append(m.span())
+        anchors.extend(_continental_anchors(s))
+        if "号" in s:
+            anchors.extend(m.span() for m in _ZH_ADDR_RE.finditer(s))
+        if any("\u0e00" <= ch <= "\u0e7f" for ch in s[:200]):
+            anchors.extend(m.span() for m in _TH_ADDR_RE.finditer(s))
+    low = t.low
+    if has_digit or "corner of" in low or "us" in low:
+        anchors.extend(m.span() for m in _STRONG_ADDR_RE.finditer(s))
+    if _has(s, _STREET_GATE):
+        anchors.extend(m.span() for m in _NAMED_STREET_RE.finditer(s))
     for start, end in anchors:
         spans.append(_widen(s, start, end))
     # A clause introduced as an address ("my new address is ...", "meet me at 12 ...").
-    triggers = [(m, True) for m in _ADDR_STRONG_TRIGGER_RE.finditer(s)]
-    triggers += [(m, False) for m in _ADDR_WEAK_TRIGGER_RE.finditer(s)]
+    triggers: list[tuple[re.Match[str], bool]] = []
+    if _STRONG_TRIGGER_GATE.hit(t):
+        triggers += [(m, True) for m in _ADDR_STRONG_TRIGGER_RE.finditer(s)]
+    if has_digit and _WEAK_TRIGGER_GATE.hit(t):
+        triggers += [(m, False) for m in _ADDR_WEAK_TRIGGER_RE.finditer(s)]
     for m, strong in triggers:
         start = m.end()
         stop = _CLAUSE_END_RE.search(s, start)
@@ -432,8 +546,8 @@ def _address_spans(s: str) -> list[tuple[int, int]]:
         lead = len(chunk) - len(chunk.lstrip())
         spans.append((start + lead, end))
     # A unit number counts only next to something else that looks like an address.
-    if spans:
-        for us, ue in weak_units:
+    if spans and has_digit:
+        for us, ue in (m.span() for m in _UNIT_RE.finditer(s)):
             if any(a <= us and ue <= b for a, b in spans):
                 continue
             if any(abs(us - b) < 40 or abs(a - ue) < 40 for a, b in spans):
@@ -452,44 +566,83 @@ def _widen(s: str, start: int, end: int) -> tuple[int, int]:
     return start, min(new_end, end + 120)
 
 
+def _has(low: str, words: tuple[str, ...]) -> bool:
+    return any(w in low for w in words)
+
+
+_SECRET_GATE = _Gate(
+    "key", "keys", "apikey", "api_key", "access_key", "secret_key", "secret", "secrets", "client_secret", "token", "tokens",
+    "auth_token", "access_token", "bearer", "kunci", "密钥", "令牌", "秘钥", "โทเค็น", "คีย์",
+)
+_PASSWORD_GATE = _Gate(
+    "password", "passwords", "passwd", "passcode", "passphrase", "pass", "pwd", "pin", "sandi", "sandinya", "kata",
+    "seed", "recovery", "mnemonic", "密码", "口令", "รหัส", "พาสเวิร์ด",
+)
+_AT_GATE = _Gate("at", "(at)", "[at]", "{at}", "<at>", "@")
+_DOT_GATE = _Gate("dot", ".", "点", "titik")
+_GOV_GATE = _Gate(
+    "ssn", "social", "passport", "paspor", "license", "licence", "sim", "nik", "ktp", "npwp", "national", "id",
+    "identity", "tax", "tin", "nomor", "身份证", "护照", "驾照", "驾驶证", "社保", "社会保障",
+    "บัตรประชาชน", "เลขประจำตัว", "หนังสือเดินทาง", "ใบขับขี่",
+)
+_DOB_GATE = _Gate(
+    "born", "birth", "birthday", "birthdate", "dob", "d.o.b", "bday", "b-day", "lahir", "ulang", "ultah", "ttl",
+    "出生", "生于", "生日", "เกิด",
+)
+_STRONG_TRIGGER_GATE = _Gate(
+    "address", "addresses", "validate", "here", "alamat", "地址", "住址", "ที่อยู่", "บ้านเลขที่",
+)
+_WEAK_TRIGGER_GATE = _Gate(
+    "send", "sent", "ship", "shipped", "deliver", "delivered", "mail", "post", "taxi", "move", "moved", "forward",
+    "meet", "see", "pick", "live", "lives", "living", "stay", "staying", "reside", "tinggal", "住在", "寄到", "送到",
+)
+_STREET_GATE = ("Street", "Road", "Avenue", "Lane", "Drive", "Boulevard", "Parkway", "Terrace", "Crescent")
+
+
 def _raw_findings(s: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     add = out.append
+    t = _Text(s)
+    low = t.low
     has_digit = _HAS_DIGIT_RE.search(s) is not None
     if "-----BEGIN" in s:
         for m in _PRIVATE_KEY_RE.finditer(s):
             add((m.start(), m.end(), PRIVATE_KEY))
     for m in _KNOWN_TOKEN_RE.finditer(s):
         add((m.start(), m.end(), API_KEY))
-    for m in _SECRET_CTX_RE.finditer(s):
-        tok = m.group(1)
-        if any(c.isdigit() for c in tok) or re.search(r"[A-Z].*[a-z]|[a-z].*[A-Z]|[_\-./+=]", tok):
-            add((m.start(1), m.end(1), API_KEY))
-    for m in _GENERIC_TOKEN_RE.finditer(s):
-        if _looks_random(m.group(0).rstrip("=")) and not _SSH_PUB_BEFORE_RE.search(_ctx(s, m.start(), 24)):
-            add((m.start(), m.end(), API_KEY))
+    if _SECRET_GATE.hit(t):
+        for m in _SECRET_CTX_RE.finditer(s):
+            tok = m.group(1)
+            if any(c.isdigit() for c in tok) or re.search(r"[A-Z].*[a-z]|[a-z].*[A-Z]|[_\-./+=]", tok):
+                add((m.start(1), m.end(1), API_KEY))
+    if len(s) >= 24 and max(map(len, s.split()), default=0) >= 24:
+        for m in _GENERIC_TOKEN_RE.finditer(s):
+            if _looks_random(m.group(0).rstrip("=")) and not _SSH_PUB_BEFORE_RE.search(_ctx(s, m.start(), 24)):
+                add((m.start(), m.end(), API_KEY))
     if "://" in s:
         for m in _URL_CRED_RE.finditer(s):
             add((m.start(1), m.end(1), PASSWORD))
-    for m in _PASSWORD_RE.finditer(s):
-        val = m.group(1)
-        first = val.split()[0].lower().strip(".,!?")
-        if first in _NOT_A_PASSWORD:
-            continue
-        end = m.end(1)
-        if not _PASSPHRASE_WORD_RE.search(m.group(0)):
-            end = m.start(1) + len(val.split()[0])  # a password is one token; a passphrase is many
-        add((m.start(1), end, PASSWORD))
+    if _PASSWORD_GATE.hit(t):
+        for m in _PASSWORD_RE.finditer(s):
+            val = m.group(1)
+            first = val.split()[0].lower().strip(".,!?")
+            if first in _NOT_A_PASSWORD:
+                continue
+            end = m.end(1)
+            if not _PASSPHRASE_WORD_RE.search(m.group(0)):
+                end = m.start(1) + len(val.split()[0])  # a password is one token; a passphrase is many
+            add((m.start(1), end, PASSWORD))
     if "@" in s:
         for m in _EMAIL_RE.finditer(s):
             add((m.start(), m.end(), EMAIL))
-    for m in _EMAIL_OBF_RE.finditer(s):
-        if "@" in m.group(0) and _EMAIL_RE.fullmatch(m.group(0)):
-            continue
-        add((m.start(), m.end(), EMAIL))
+    if _AT_GATE.hit(t) and _DOT_GATE.hit(t):
+        for m in _EMAIL_OBF_RE.finditer(s):
+            if "@" in m.group(0) and _EMAIL_RE.fullmatch(m.group(0)):
+                continue
+            add((m.start(), m.end(), EMAIL))
     if not has_digit:
-        if _ADDR_STRONG_TRIGGER_RE.search(s) or "corner of" in s.lower() or _NAMED_STREET_RE.search(s):
-            for start, end in _address_spans(s):
+        if _STRONG_TRIGGER_GATE.hit(t) or "corner of" in low or _has(s, _STREET_GATE):
+            for start, end in _address_spans(s, t, has_digit):
                 add((start, end, ADDRESS))
         return out
     for m in _IBAN_RE.finditer(s):
@@ -498,16 +651,18 @@ def _raw_findings(s: str) -> list[tuple[int, int, str]]:
             add((m.start(), m.end(), IBAN))
     for m in _CN_ID_RE.finditer(s):
         add((m.start(), m.end(), GOV_ID))
-    for m in _GOV_TOKEN_RE.finditer(s):
-        tok = m.group(1)
-        if sum(c.isdigit() for c in tok) >= 5 and not _DATE_SHAPE_RE.match(tok):
-            add((m.start(1), m.end(1), GOV_ID))
-    for m in _IPV4_RE.finditer(s):
-        ip = m.group(0)
-        if ip.startswith(("127.", "0.")) or _VERSION_BEFORE_RE.search(_ctx(s, m.start(), 12)):
-            continue
-        add((m.start(), m.end(), IP_ADDRESS))
-    if ":" in s:
+    if _GOV_GATE.hit(t):
+        for m in _GOV_TOKEN_RE.finditer(s):
+            tok = m.group(1)
+            if sum(c.isdigit() for c in tok) >= 5 and not _DATE_SHAPE_RE.match(tok):
+                add((m.start(1), m.end(1), GOV_ID))
+    if "." in s:
+        for m in _IPV4_RE.finditer(s):
+            ip = m.group(0)
+            if ip.startswith(("127.", "0.")) or _VERSION_BEFORE_RE.search(_ctx(s, m.start(), 12)):
+                continue
+            add((m.start(), m.end(), IP_ADDRESS))
+    if "::" in s or s.count(":") >= 5:
         for m in _IPV6_RE.finditer(s):
             if m.group(0) not in ("::1",) and sum(c.isdigit() for c in m.group(0)) >= 2:
                 add((m.start(), m.end(), IP_ADDRESS))
@@ -516,9 +671,10 @@ def _raw_findings(s: str) -> list[tuple[int, int, str]]:
         if kind is not None:
             lead = len(m.group(0)) - len(m.group(0).lstrip(" \t"))
             add((m.start() + lead, m.end(), kind))
-    for m in _DOB_RE.finditer(s):
-        add((m.start(1), m.end(1), DOB))
-    for start, end in _address_spans(s):
+    if _DOB_GATE.hit(t):
+        for m in _DOB_RE.finditer(s):
+            add((m.start(1), m.end(1), DOB))
+    for start, end in _address_spans(s, t, has_digit):
         add((start, end, ADDRESS))
     return out
 
@@ -611,103 +767,128 @@ def _requested_kinds(turn_text: str, policy: GuardPolicy) -> frozenset[str]:
 
 # --- injection, structure and privilege rules -------------------------------------------
 
-_RULES: list[tuple[str, str]] = [
-    ("invisible:bidi", r"[\u202a-\u202e\u2066-\u2069\u061c]"),
-    ("invisible:zero_width", r"[\u200b\u200c\u200e\u200f\u2060-\u2064\ufeff\u00ad\u180e]|(?<![\U0001F000-\U0001FFFF\u2600-\u27bf])\u200d"),
-    ("invisible:tag", r"[\U000e0000-\U000e007f]"),
-    ("invisible:control", r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]"),
-    ("structure:newline", r"[\n\r\u2028\u2029\x85]"),
-    ("structure:section_sign", r"§"),
+# (rule, gate, pattern). A rule's regex runs only when one of its gate strings occurs in the
+# lowercased text (None: only when the text has non-printable characters), so an ordinary
+# sentence costs a few substring tests instead of a long alternation.
+_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
+    ("invisible:bidi", None, r"[\u202a-\u202e\u2066-\u2069\u061c]"),
+    ("invisible:zero_width", None, r"[\u200b\u200c\u200e\u200f\u2060-\u2064\ufeff\u00ad\u180e]|(?<![\U0001F000-\U0001FFFF\u2600-\u27bf])\u200d"),
+    ("invisible:tag", None, r"[\U000e0000-\U000e007f]"),
+    ("invisible:control", None, r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]"),
+    ("structure:newline", None, r"[\n\r\u2028\u2029\x85]"),
+    ("structure:section_sign", ("§",), r"§"),
     (
         "role:marker",
+        ("<", "inst]", "#", "[system"),
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?INST\]|"
         r"<</?SYS>>|</?(?:system|assistant|instructions?|tool_call|function_call|developer)>|"
-        r"#{1,6}\s*(?:instruction|system|response|input)s?\b|\[(?:system|SYSTEM)\]|"
+        r"#{1,6}\s*(?:instruction|system|response|input)s?\b|\[system\]",
+    ),
+    (
+        "role:marker",
+        ("system", "assistant", "developer", "sistem", "系统", "ระบบ"),
         r"(?:^|[.!?]\s+)(?:system|assistant|developer|sistem|系统|系统提示|ระบบ)\s*[:：]",
     ),
-    ("structure:heading", r"^\s*#{1,6}(?:\s|$)|(?:^|\s)#{1,6}\s*(?:USER|MEMORY|Identity|Preferences|Constraints|Working style|Goals)\b|(?:^|\s)#{2,6}\s"),
-    ("structure:key_line", r"^\s*[-*+]\s|(?:^|\s)[-*]\s+[A-Z][\w ]{0,30}:\s|(?:^|\s)-\s+\[\d{4}-\d{2}-\d{2}\]"),
+    ("structure:heading", ("#",), r"^\s*#{1,6}(?:\s|$)|(?:^|\s)#{1,6}\s*(?:USER|MEMORY|Identity|Preferences|Constraints|Working style|Goals)\b|(?:^|\s)#{2,6}\s"),
+    ("structure:key_line", ("- ", "* ", "+ "), r"^\s*[-*+]\s|(?:^|\s)[-*]\s+[A-Z][\w ]{0,30}:\s|(?:^|\s)-\s+\[\d{4}-\d{2}-\d{2}\]"),
     (
         "injection:ignore_previous",
+        ("ignore", "disregard", "forget", "override", "bypass"),
         r"\b(?:ignore|disregard|forget|override|bypass)\b(?:\s+\w+){0,3}?\s+(?:previous|prior|above|earlier|all|your|the|system|any|preceding)"
-        r"\s+(?:\w+\s+){0,2}?(?:instructions?|rules?|prompts?|guidelines?|directions?|guardrails?|polic(?:y|ies)|constraints|directives?)|"
-        r"\b(?:abaikan|lupakan|acuhkan|hiraukan)\s+(?:\w+\s+){0,3}?(?:instruksi|perintah|aturan|arahan|prompt)|"
-        r"(?:忽略|无视|忽视|忘记|忘掉)(?:掉)?(?:你)?(?:之前|以上|先前|前面|上面|所有|上述|全部|系统)?的?(?:所有|全部)?(?:指令|指示|说明|规则|提示|设定)|"
-        r"(?:ละเว้น|เพิกเฉย|ไม่ต้องสนใจ|ลืม|เมิน)(?:ต่อ)?(?:\S{0,12}?)(?:คำสั่ง|กฎ|คำแนะนำ)",
+        r"\s+(?:\w+\s+){0,2}?(?:instructions?|rules?|prompts?|guidelines?|directions?|guardrails?|polic(?:y|ies)|constraints|directives?)",
     ),
+    ("injection:ignore_previous", ("abaikan", "lupakan", "acuhkan", "hiraukan"),
+     r"\b(?:abaikan|lupakan|acuhkan|hiraukan)\s+(?:\w+\s+){0,3}?(?:instruksi|perintah|aturan|arahan|prompt)"),
+    ("injection:ignore_previous", ("忽略", "无视", "忽视", "忘记", "忘掉"),
+     r"(?:忽略|无视|忽视|忘记|忘掉)(?:掉)?(?:你)?(?:之前|以上|先前|前面|上面|所有|上述|全部|系统)?的?(?:所有|全部)?(?:指令|指示|说明|规则|提示|设定)"),
+    ("injection:ignore_previous", ("ละเว้น", "เพิกเฉย", "ไม่ต้องสนใจ", "ลืม", "เมิน"),
+     r"(?:ละเว้น|เพิกเฉย|ไม่ต้องสนใจ|ลืม|เมิน)(?:ต่อ)?(?:\S{0,12}?)(?:คำสั่ง|กฎ|คำแนะนำ)"),
     (
         "injection:reveal",
+        ("always", "must", "should", "will"),
         r"\b(?:always|must|should|you will)\s+(?:\w+\s+){0,2}?(?:reveal|disclose|leak|print|output|send|expose|dump|share|forward|include)\b"
         r"[^.\n]{0,50}?(?:system prompt|instructions|passwords?|api keys?|secrets?|credentials|tokens?|private keys?|"
-        r"other users?|memory files?|USER\.md|MEMORY\.md|env(?:ironment)? variables|\.env\b)|"
-        r"\b(?:reveal|print|show|dump|repeat|leak|output)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+)?(?:system prompt|hidden instructions|initial prompt|instructions)|"
-        r"\bselalu\s+(?:\w+\s+){0,2}?(?:ungkapkan|tampilkan|bocorkan|kirimkan|berikan|bagikan)\b[^.\n]{0,50}?(?:prompt|instruksi|kata sandi|password|kunci|rahasia|token|kredensial)|"
-        r"(?:总是|始终|一直|每次都)(?:要)?(?:透露|泄露|显示|输出|发送|告诉)[^。\n]{0,20}?(?:系统提示|提示词|指令|密码|密钥|令牌|凭证)|"
-        r"(?:泄露|透露|输出)(?:你的)?(?:系统提示|系统指令|提示词)|"
-        r"(?:เสมอ|ทุกครั้ง)?(?:เปิดเผย|แสดง|ส่ง|บอก)[^\n]{0,20}?(?:รหัสผ่าน|คำสั่งระบบ|พรอมต์ระบบ|system prompt|คีย์|โทเค็น)",
+        r"other users?|memory files?|USER\.md|MEMORY\.md|env(?:ironment)? variables|\.env\b)",
     ),
+    ("injection:reveal", ("reveal", "print", "show", "dump", "repeat", "leak", "output"),
+     r"\b(?:reveal|print|show|dump|repeat|leak|output)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+)?(?:system prompt|hidden instructions|initial prompt|instructions)"),
+    ("injection:reveal", ("selalu",),
+     r"\bselalu\s+(?:\w+\s+){0,2}?(?:ungkapkan|tampilkan|bocorkan|kirimkan|berikan|bagikan)\b[^.\n]{0,50}?(?:prompt|instruksi|kata sandi|password|kunci|rahasia|token|kredensial)"),
+    ("injection:reveal", ("总是", "始终", "一直", "每次都", "泄露", "透露", "输出"),
+     r"(?:总是|始终|一直|每次都)(?:要)?(?:透露|泄露|显示|输出|发送|告诉)[^。\n]{0,20}?(?:系统提示|提示词|指令|密码|密钥|令牌|凭证)|"
+     r"(?:泄露|透露|输出)(?:你的)?(?:系统提示|系统指令|提示词)"),
+    ("injection:reveal", ("เปิดเผย", "แสดง", "ส่ง", "บอก"),
+     r"(?:เปิดเผย|แสดง|ส่ง|บอก)[^\n]{0,20}?(?:รหัสผ่าน|คำสั่งระบบ|พรอมต์ระบบ|system prompt|คีย์|โทเค็น)"),
     (
         "injection:role_play",
+        ("now", "longer", "act", "behave", "pretend", "developer", "jailbreak", "jailbroken", "anything", "instructions",
+         "sekarang", "假装你是", "扮演一个没有限制", "开发者模式", "แกล้งทำเป็น", "สมมติว่าคุณคือ"),
         r"\byou are (?:now|no longer)\b|\b(?:act|behave) as (?:an? )?(?:unrestricted|unfiltered|jailbroken|root|admin|system|DAN)\b|"
         r"\bpretend (?:you are|to be|you're)\b|\bdeveloper mode\b|\bjailbreak|\bdo anything now\b|\bnew (?:system )?instructions\s*:|"
-        r"\b(?:kamu|anda) sekarang adalah\b|(?:假装你是|扮演一个没有限制|开发者模式)|(?:แกล้งทำเป็น|สมมติว่าคุณคือ)",
+        r"\b(?:kamu|anda) sekarang adalah\b|假装你是|扮演一个没有限制|开发者模式|แกล้งทำเป็น|สมมติว่าคุณคือ",
     ),
-    (
-        "injection:from_now_on",
-        r"\bfrom now on\b[\s,]*(?:you\s+(?:must|will|shall|should|are|have to|need to)|(?:ignore|obey|act as|pretend|reveal|disregard|bypass))|"
-        r"\bmulai (?:sekarang|saat ini|hari ini)\b[\s,]*(?:kamu|anda|kau)\s+(?:harus|wajib|adalah|akan|mesti)|"
-        r"(?:从现在(?:开始|起)|今后|以后)[，,\s]*你(?:必须|要|将|是|应该|只能|得)|"
-        r"(?:ต่อจากนี้|จากนี้|ตั้งแต่นี้)(?:ไป)?\s*(?:คุณ|เธอ|แก)\s*(?:ต้อง|จะต้อง|คือ|เป็น|ห้าม)",
-    ),
+    ("injection:from_now_on", ("from now on",),
+     r"\bfrom now on\b[\s,]*(?:you\s+(?:must|will|shall|should|are|have to|need to)|(?:ignore|obey|act as|pretend|reveal|disregard|bypass))"),
+    ("injection:from_now_on", ("mulai",),
+     r"\bmulai (?:sekarang|saat ini|hari ini)\b[\s,]*(?:kamu|anda|kau)\s+(?:harus|wajib|adalah|akan|mesti)"),
+    ("injection:from_now_on", ("从现在", "今后", "以后"), r"(?:从现在(?:开始|起)|今后|以后)[，,\s]*你(?:必须|要|将|是|应该|只能|得)"),
+    ("injection:from_now_on", ("ต่อจากนี้", "จากนี้", "ตั้งแต่นี้"),
+     r"(?:ต่อจากนี้|จากนี้|ตั้งแต่นี้)(?:ไป)?\s*(?:คุณ|เธอ|แก)\s*(?:ต้อง|จะต้อง|คือ|เป็น|ห้าม)"),
     (
         "exfil:curl",
+        ("curl", "wget", "invoke", "iwr", "irm", "nc", "netcat"),
         r"\b(?:curl|wget|Invoke-WebRequest|iwr|irm|nc|netcat)\b[^\n]{0,200}?(?:\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\$\(|\$\{?[A-Z_]*(?:KEY|TOKEN|SECRET|PASS)|"
         r"-d\s*@|--data(?:-binary)?\s+@|--upload-file|\s-T\s|~/\.ssh|\.env\b|/etc/passwd|/etc/shadow|id_rsa|\?(?:key|token|secret|data|q)=)",
     ),
-    ("exfil:pipe_shell", r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bbase64\s+-d\b[^\n]{0,40}\||\beval\s*\$\("),
-    ("exfil:ssh_key", r"ssh-(?:rsa|ed25519|dss|ecdsa)\s+AAAA|\bauthorized_keys\b|~/\.ssh\b|\.ssh/id_"),
+    ("exfil:pipe_shell", ("|", "base64", "eval"), r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bbase64\s+-d\b[^\n]{0,40}\||\beval\s*\$\("),
+    ("exfil:ssh_key", ("ssh", "authorized_keys", "id_rsa"), r"ssh-(?:rsa|ed25519|dss|ecdsa)\s+AAAA|\bauthorized_keys\b|~/\.ssh\b|\.ssh/id_"),
     (
         "persistence:agent_config",
+        ("bashrc", "zshrc", "bash_profile", "profile", "md", "cursorrules", "cursor", "copilot", "windsurfrules", "crontab",
+         "claude", "mcp", "prompt"),
         r"(?:\b(?:add|append|write|insert|echo|put|edit|modify|overwrite|update|create|change|paste|inject|tambahkan|tulis|ubah|edit)\b"
         r"|添加|写入|修改|加到|เพิ่ม|เขียน|แก้ไข|>>?)[^\n]{0,80}?"
         r"(?:\.bashrc|\.zshrc|\.bash_profile|\.profile\b|CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|\.cursor/rules|"
         r"copilot-instructions|\.windsurfrules|crontab|\.claude/|\.mcp\.json|USER\.md|MEMORY\.md|system prompt)",
     ),
+    (
+        "privilege:admin_claim",
+        ("admin", "administrator", "root", "superuser", "owner", "developer", "creator", "operator", "moderator", "sysadmin",
+         "grant", "assign", "access", "role", "clearance", "treat", "trust", "elevate", "authorized", "authorised", "full",
+         "elevated", "unrestricted", "permission", "permissions", "privileges", "rights"),
+        r"\bI(?:'m|’m| am)\s+(?:the|your|this|an?\s+authori[sz]ed)\s+(?:\w+\s+)?(?:admin|administrator|root|superuser|owner|developer|creator|operator|moderator|sysadmin)\b(?!\s+(?:at|of a|for a|in a)\b)|"
+        r"\bI(?:'m|’m| am)\s+(?:an?\s+)?(?:admin|administrator|root|superuser)\s*(?:$|[.,!]|\b(?:here|now|so|on this|of this|of you|with full))|"
+        r"\b(?:grant|give|assign)\s+me\s+(?:full |admin |root |elevated |unrestricted |superuser |all |owner )*(?:access|admin|permissions?|privileges?|rights|role)\b|"
+        r"\bI have (?:admin|root|full|elevated|superuser|unrestricted) (?:access|privileges|rights|permissions)\b|"
+        r"\b(?:my|the user's) (?:role|access level|permission level|clearance) is (?:admin|root|superuser|owner|unlimited)\b|"
+        r"\b(?:treat|trust) me as (?:an? |the )?(?:admin|administrator|root|owner|developer)\b|\belevate my (?:privileges|access|permissions)\b|"
+        r"\bI(?:'m| am) authori[sz]ed to (?:access|override|bypass|see|read)\b",
+    ),
+    (
+        "privilege:admin_claim",
+        ("admin", "administrator", "root", "superuser", "pemilik", "pengembang", "pengembangmu", "akses", "hak", "izin"),
+        r"\bsaya\s+(?:adalah\s+)?(?:admin|administrator|root|superuser|pemilik sistem|pengembang(?:mu| kamu| sistem ini))\b"
+        r"(?!\s+(?:di(?!\s+sini)|jaringan|database|basis|server|media|gudang|kantor|toko|perusahaan|sosial|grup|komunitas)\b)|"
+        r"\b(?:berikan|beri|kasih)\s+(?:saya|aku)\s+(?:akses|hak|izin)(?:\s+(?:admin|penuh|root))?",
+    ),
+    (
+        "privilege:admin_claim",
+        ("管理员", "超级", "root", "开发者", "创造者", "主人", "权限", "访问权"),
+        r"我是(?:这里的|本系统的|你的|这个(?:系统|平台|账号|机器人)的)?(?:管理员|超级管理员|root用户|超级用户|开发者|创造者|主人)(?!的)|"
+        r"(?:给|授予|赋予)我(?:管理员|root|最高|全部|完全|超级)?(?:访问)?(?:权限|访问权)|我有(?:管理员|root|最高|超级)权限",
+    ),
+    (
+        "privilege:admin_claim",
+        ("ผู้ดูแล", "แอดมิน", "admin", "ผู้พัฒนา", "เจ้าของระบบ", "ให้สิทธิ์"),
+        r"(?:ฉัน|ผม|ดิฉัน|หนู)(?:เป็น|คือ)(?:ผู้ดูแลระบบ|แอดมิน|admin|ผู้พัฒนา|เจ้าของระบบ)(?!ที่|ของบริษัท|ประจำ)|"
+        r"ให้สิทธิ์(?:แอดมิน|ผู้ดูแล(?:ระบบ)?|ทั้งหมด|เต็ม)?(?:กับ|แก่)?(?:ฉัน|ผม)",
+    ),
 ]
-_PRIVILEGE_RULE = (
-    "privilege:admin_claim",
-    r"\bI(?:'m|’m| am)\s+(?:the|your|this|an?\s+authori[sz]ed)\s+(?:\w+\s+)?(?:admin|administrator|root|superuser|owner|developer|creator|operator|moderator|sysadmin)\b(?!\s+(?:at|of a|for a|in a)\b)|"
-    r"\bI(?:'m|’m| am)\s+(?:an?\s+)?(?:admin|administrator|root|superuser)\s*(?:$|[.,!]|\b(?:here|now|so|on this|of this|of you|with full))|"
-    r"\b(?:grant|give|assign)\s+me\s+(?:full |admin |root |elevated |unrestricted |superuser |all |owner )*(?:access|admin|permissions?|privileges?|rights|role)\b|"
-    r"\bI have (?:admin|root|full|elevated|superuser|unrestricted) (?:access|privileges|rights|permissions)\b|"
-    r"\b(?:my|the user's) (?:role|access level|permission level|clearance) is (?:admin|root|superuser|owner|unlimited)\b|"
-    r"\b(?:treat|trust) me as (?:an? |the )?(?:admin|administrator|root|owner|developer)\b|\belevate my (?:privileges|access|permissions)\b|"
-    r"\bI(?:'m| am) authori[sz]ed to (?:access|override|bypass|see|read)\b|"
-    r"\bsaya\s+(?:adalah\s+)?(?:admin|administrator|root|superuser|pemilik sistem|pengembang(?:mu| kamu| sistem ini))\b"
-    r"(?!\s+(?:di(?!\s+sini)|jaringan|database|basis|server|media|gudang|kantor|toko|perusahaan|sosial|grup|komunitas)\b)|"
-    r"\b(?:berikan|beri|kasih)\s+(?:saya|aku)\s+(?:akses|hak|izin)(?:\s+(?:admin|penuh|root))?|"
-    r"我是(?:这里的|本系统的|你的|这个(?:系统|平台|账号|机器人)的)?(?:管理员|超级管理员|root用户|超级用户|开发者|创造者|主人)(?!的)|"
-    r"(?:给|授予|赋予)我(?:管理员|root|最高|全部|完全|超级)?(?:访问)?(?:权限|访问权)|我有(?:管理员|root|最高|超级)权限|"
-    r"(?:ฉัน|ผม|ดิฉัน|หนู)(?:เป็น|คือ)(?:ผู้ดูแลระบบ|แอดมิน|admin|ผู้พัฒนา|เจ้าของระบบ)(?!ที่|ของบริษัท|ประจำ)|"
-    r"ให้สิทธิ์(?:แอดมิน|ผู้ดูแล(?:ระบบ)?|ทั้งหมด|เต็ม)?(?:กับ|แก่)?(?:ฉัน|ผม)",
-)
-
-
-def _compile_rules(rules: list[tuple[str, str]]) -> tuple[re.Pattern[str], dict[str, str]]:
-    names: dict[str, str] = {}
-    parts = []
-    for i, (rule, pattern) in enumerate(rules):
-        group = f"r{i}"
-        names[group] = rule
-        parts.append(f"(?P<{group}>{pattern})")
-    return re.compile("|".join(parts), re.IGNORECASE | re.MULTILINE), names
-
-
-_RULES_RE, _RULE_NAMES = _compile_rules(_RULES)
-# Quotes are the user's verbatim words: a line break there is ordinary, a forged heading is not.
-_QUOTE_RULES_RE, _QUOTE_RULE_NAMES = _compile_rules([r for r in _RULES if r[0] != "structure:newline"])
+_COMPILED_RULES: list[tuple[str, _Gate | None, re.Pattern[str]]] = [
+    (rule, None if gate is None else _Gate(*gate), re.compile(pattern, re.IGNORECASE | re.MULTILINE))
+    for rule, gate, pattern in _RULES
+]
 _LEADING_BULLET_RE = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
-_PRIV_RE, _PRIV_NAMES = _compile_rules([_PRIVILEGE_RULE])
 
 _MESSAGES = {
     "sensitive": "contains sensitive information ({kind}); not stored",
@@ -727,14 +908,20 @@ def _blocked(rule: str) -> Verdict:
 
 
 def _injection_rule(text: str, policy: GuardPolicy, *, quote: bool = False) -> str | None:
-    rules, names = (_QUOTE_RULES_RE, _QUOTE_RULE_NAMES) if quote else (_RULES_RE, _RULE_NAMES)
-    m = rules.search(text)
-    if m is not None and m.lastgroup is not None:
-        return names[m.lastgroup]
-    if policy.block_privilege_claims:
-        m = _PRIV_RE.search(text)
-        if m is not None:
-            return "privilege:admin_claim"
+    """The first rule `text` breaks. Quotes are the user's verbatim words: a line break there is
+    ordinary (a forged heading or key line is not)."""
+    hits = _Text(text).hits()
+    printable = text.isprintable()
+    for rule, gate, rx in _COMPILED_RULES:
+        if gate is None:
+            if printable or (quote and rule == "structure:newline"):
+                continue
+        elif gate.gid not in hits:
+            continue
+        if rule == "privilege:admin_claim" and not policy.block_privilege_claims:
+            continue
+        if rx.search(text):
+            return rule
     return None
 
 
