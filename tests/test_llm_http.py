@@ -30,6 +30,7 @@ class Reply:
     status: int = 200
     arguments: Any = None  # dict -> JSON tool-call arguments; str -> sent as is (garbage)
     delay: float = 0.0
+    retry_after: str | None = None
     prompt_tokens: int = 120
     completion_tokens: int = 30
 
@@ -46,7 +47,9 @@ class ScriptedServer:
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-                server.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+                server.requests.append(
+                    {"path": self.path, "body": body, "auth": self.headers.get("Authorization"), "at": time.monotonic()}
+                )
                 reply = server.script.popleft() if server.script else Reply(status=500)
                 if reply.delay:
                     time.sleep(reply.delay)
@@ -55,6 +58,8 @@ class ScriptedServer:
                 try:
                     self.send_response(reply.status)
                     self.send_header("Content-Type", "application/json")
+                    if reply.retry_after is not None:
+                        self.send_header("Retry-After", reply.retry_after)
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
@@ -177,6 +182,13 @@ def test_rate_limit_then_success_is_retried(server: ScriptedServer) -> None:
     assert result.usage.input_tokens == 120  # failed requests are not billed
 
 
+def test_retry_after_is_honoured(server: ScriptedServer) -> None:
+    server.then(Reply(status=429, retry_after="0.4"), Reply(arguments=CLASSIFIED))
+    result = engine(server, backoff_max=1.0).classify(TURN, "", "")
+    assert result.usage.calls == 2
+    assert server.requests[1]["at"] - server.requests[0]["at"] >= 0.4
+
+
 def test_server_errors_until_retries_run_out(server: ScriptedServer) -> None:
     server.then(*[Reply(status=500)] * 10)
     with pytest.raises(LLMError) as info:
@@ -188,10 +200,10 @@ def test_server_errors_until_retries_run_out(server: ScriptedServer) -> None:
 
 def test_a_slow_answer_times_out_and_is_retried(server: ScriptedServer) -> None:
     server.then(Reply(arguments=CLASSIFIED, delay=2.0), Reply(arguments=CLASSIFIED))
-    started = time.monotonic()
     result = engine(server, timeout=0.5, max_retries=1).classify(TURN, "", "")
     assert len(result.decisions) == 3 and result.usage.calls == 2
-    assert time.monotonic() - started < 2.0
+    # the client gave up on the first answer after ~0.5 s instead of waiting the 2 s it took
+    assert server.requests[1]["at"] - server.requests[0]["at"] < 1.5
 
 
 def test_a_slow_answer_every_time_fails(server: ScriptedServer) -> None:

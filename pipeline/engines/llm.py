@@ -597,9 +597,17 @@ class LLMEngine:
                 self.max_retries,
             )
 
+        backoff = wait_exponential_jitter(multiplier=self.backoff, max=self.backoff_max, jitter=self.backoff)
+
+        def wait(state: Any) -> float:
+            # A server's Retry-After (429/503) is honoured, within backoff_max.
+            delay = float(backoff(state))
+            hinted = _retry_after(state.outcome.exception() if state.outcome else None)
+            return max(delay, min(hinted, self.backoff_max)) if hinted is not None else delay
+
         return {
             "stop": stop_after_attempt(self.max_retries + 1),
-            "wait": wait_exponential_jitter(multiplier=self.backoff, max=self.backoff_max, jitter=self.backoff),
+            "wait": wait,
             "retry": retry_if_exception(is_transient),
             "reraise": True,
             "before_sleep": before_sleep,
@@ -684,13 +692,25 @@ class LLMEngine:
         else:
             kind = "other"
         message = f"{req.stage} with {req.target.model} failed after {meter.calls} model call(s): {_describe(cause)}"
-        log.warning("%s", message)
+        log.info("%s", message)  # the caller records the failure; no user text in the message
         return LLMError(
             message, meter.calls, meter.usage(), _completion_text(getattr(exc, "last_completion", None)), kind=kind
         )
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _retry_after(exc: BaseException | None) -> float | None:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None) or getattr(exc, "litellm_response_headers", None)
+    if not headers:
+        return None
+    try:
+        value = headers.get("retry-after")
+        return max(0.0, float(value)) if value is not None else None
+    except (TypeError, ValueError, AttributeError):
+        return None
 
 
 def _looks_sensitive(text: str) -> bool:
