@@ -501,6 +501,9 @@ def _digit_kind(s: str, m: re.Match[str]) -> str | None:
     return None
 
 
+_MAX_ANCHORS = 64  # more would be a list of addresses or an attack; the first ones already make it a skip
+
+
 def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     anchors: list[tuple[int, int]] = []
@@ -520,6 +523,7 @@ def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
         anchors.extend(m.span() for m in _STRONG_ADDR_RE.finditer(s))
     if _has(s, _STREET_GATE):
         anchors.extend(m.span() for m in _NAMED_STREET_RE.finditer(s))
+    del anchors[_MAX_ANCHORS:]
     for start, end in anchors:
         spans.append(_widen(s, start, end))
     # A clause introduced as an address ("my new address is ...", "meet me at 12 ...").
@@ -530,7 +534,7 @@ def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
         triggers += [(m, False) for m in _ADDR_WEAK_TRIGGER_RE.finditer(s)]
     for m, strong in triggers:
         start = m.end()
-        stop = _CLAUSE_END_RE.search(s, start)
+        stop = _CLAUSE_END_RE.search(s, start, start + 160)
         end = stop.start() if stop else len(s)
         end = min(end, start + 160)
         chunk = s[start:end]
@@ -547,7 +551,7 @@ def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
         spans.append((start + lead, end))
     # A unit number counts only next to something else that looks like an address.
     if spans and has_digit:
-        for us, ue in (m.span() for m in _UNIT_RE.finditer(s)):
+        for us, ue in [m.span() for m in _UNIT_RE.finditer(s)][:_MAX_ANCHORS]:
             if any(a <= us and ue <= b for a, b in spans):
                 continue
             if any(abs(us - b) < 40 or abs(a - ue) < 40 for a, b in spans):
@@ -557,11 +561,12 @@ def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
 
 def _widen(s: str, start: int, end: int) -> tuple[int, int]:
     """Grow an anchor over house numbers before it and the rest of its clause after it."""
-    line_start = max(s.rfind("?", 0, start), s.rfind(":", 0, start), s.rfind(". ", 0, start)) + 1
+    lo = max(0, start - 100)  # bounded windows keep long inputs linear
+    line_start = max(s.rfind("?", lo, start), s.rfind(":", lo, start), s.rfind(". ", lo, start), lo - 1) + 1
     left = _ADDR_LEFT_RE.search(s, line_start, start)
     if left is not None:
         start = left.start()
-    stop = _CLAUSE_END_RE.search(s, end)
+    stop = _CLAUSE_END_RE.search(s, end, end + 120)
     new_end = stop.start() if stop else len(s)
     return start, min(new_end, end + 120)
 
@@ -693,13 +698,20 @@ def _merge(raw: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     return merged
 
 
+_MARK_RE = re.compile(r"\[REDACTED:[A-Z_]+\]")
+
+
 def find_sensitive(text: str) -> list[Finding]:
     """Sensitive values in `text`, in order, non-overlapping, with offsets into `text`."""
     if not text:
         return []
     s, index = _view(text)
+    raw = _raw_findings(s)
+    if "[REDACTED:" in s:  # redact() is idempotent: its own markers are not values
+        marks = [m.span() for m in _MARK_RE.finditer(s)]
+        raw = [f for f in raw if not any(a <= f[0] and f[1] <= b for a, b in marks)]
     findings: list[Finding] = []
-    for start, end, kind in _merge(_raw_findings(s)):
+    for start, end, kind in _merge(raw):
         # Trim trailing separators so the redaction keeps the sentence's punctuation.
         while end > start and s[end - 1] in " \t\n,.":
             end -= 1
@@ -1003,6 +1015,9 @@ def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPoli
                               value=None, entry=None, outcome=f"blocked:{rule}")
         if quote != d.quote:
             update["quote"] = quote
+        final_route = update.get("route", d.route)
+        if final_route == "skip" and (update.get("reason", d.reason) in ("sensitive", "blocked") or quote != d.quote):
+            update.update(value=None, entry=None)  # a skipped sensitive statement keeps no copy of its value
         new = d.model_copy(update=update) if update else d
         # Whatever else stays on record keeps no sensitive value either.
         redacted: dict[str, object] = {}
