@@ -252,14 +252,19 @@ _NOT_A_PASSWORD = frozenset(
     "lupa baru hilang 错误 太 了 ไม่ ผิด".split()
 )
 _IPV4_RE = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)", _A)
-_IPV6_RE = re.compile(r"(?<![\w:])(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}(?![\w:])|(?<![\w:])(?:[0-9a-f]{1,4}:){2,6}:(?:[0-9a-f]{1,4}:?){1,5}(?![\w:])", _I | _A)
+_IPV6_RE = re.compile(r"(?<![\w:.])(?:[0-9a-f]{1,4}|:)?(?::[0-9a-f]{0,4}){2,7}(?![\w:])", _I | _A)
+_CRYPTO_RE = re.compile(r"(?<![\w])(?:bc1[a-z0-9]{25,60}|[13][a-km-zA-HJ-NP-Z1-9]{25,34}|0x[a-fA-F0-9]{40})(?![\w])", _A)
+_CVV_RE = re.compile(r"\b(?:cvv2?|cvc2?|csc|card security code|security code)\s*(?:is|:|=)?\s*(\d{3,4})\b", _I | _A)
 _VERSION_BEFORE_RE = re.compile(r"(?:\bv|version|versi|ver\.?|版本|เวอร์ชัน|release|build)\s*$", _I)
 _IBAN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?(?![A-Za-z0-9])", _A)
 _IBAN_CTX_RE = re.compile(r"iban|rekening|account|bank|swift|转账|账户|บัญชี", _I)
 
 # Digit runs (with separators people use): phones, cards, ids, accounts are told apart by
 # shape, Luhn and the words just before them.
-_DIGITS_RE = re.compile(r"(?<![\w@/:.,-])(?:\+|\(\+?)?\d[\d \t().-]{3,30}\d(?![\w@]|[.:,-]\d)", _A)
+_DIGITS_RE = re.compile(
+    r"(?<![\w@/:.,-])(?:\+|\(\+?)?\d[\d \t().-]{3,30}\d(?:\s?(?:x|ext\.?|extension)\s?\d{1,6})?(?![\w@]|[.:,-]\d)", _A | _I
+)
+_EXTENSION_RE = re.compile(r"\s?(?:x|ext\.?|extension)\s?\d{1,6}$", _I)
 _DATE_SHAPE_RE = re.compile(r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$")
 _SSN_RE = re.compile(r"^\d{3}-\d{2}-\d{4}$")
 _THAI_ID_RE = re.compile(r"^\d-\d{4}-\d{5}-\d{2}-\d$")
@@ -334,8 +339,14 @@ _STREET_SUFFIXES = (
     "strasse", "straße", "str.", "gasse", "weg", "vej", "veien", "vegen", "gatan", "gata", "gade", "katu", "tie", "laan",
     "straat", "plein", "utca", "allee", "ring", "damm", "graben", "platz", "kapu", "útja", "út", "u.", "ul.",
 )
-_STREET_PREFIXES = frozenset(
-    "rue avenue avenida av av. calle via viale strada rua quadra piazza corso jalan jl jl. jln jln. gang gg gg. soi thanon".split()
+_STREET_PREFIX_WORDS = (
+    "rue avenue avenida av av. calle carrera paseo plaza camino ronda travesía via viale vicolo largo strada rua quadra "
+    "piazza corso chemin impasse quai allée boulevard bd ul ul. ulica jalan jl jl. jln jln. gang gg gg. soi thanon"
+)
+_STREET_PREFIXES = frozenset(_STREET_PREFIX_WORDS.split())
+# "12, rue de Rivoli", "4 Paseo de la Castellana": a house number before a prefix word.
+_NUMBER_THEN_PREFIX_RE = re.compile(
+    r"\b\d{1,5}[A-Za-z]?,?\s+(?:" + "|".join(re.escape(w) for w in _STREET_PREFIX_WORDS.split()) + r")(?=\s)", _I
 )
 _NUMBER_AFTER_WORD_RE = re.compile(r"(?<=\s)\d{1,5}[A-Za-z]?\b\.?")
 _WORD_BEFORE_RE = re.compile(r"([^\s\d,;:!?()]+)\s+$")
@@ -435,6 +446,15 @@ def _iban_ok(raw: str) -> bool:
         return False
 
 
+def _ipv6_ok(tok: str) -> bool:
+    if tok == "::1" or sum(c.isdigit() for c in tok) < 2:
+        return False
+    groups = [g for g in tok.split(":") if g]
+    if tok.count("::") > 1 or any(len(g) > 4 for g in groups):
+        return False
+    return 2 <= len(groups) <= 7 if "::" in tok else len(groups) == 8
+
+
 def _entropy(s: str) -> float:
     counts: dict[str, int] = {}
     for ch in s:
@@ -460,7 +480,7 @@ def _ctx(s: str, start: int, width: int = 40) -> str:
 
 
 def _digit_kind(s: str, m: re.Match[str]) -> str | None:
-    raw = m.group(0).strip(" \t.-()")
+    raw = _EXTENSION_RE.sub("", m.group(0).strip(" \t.-()"))
     digits = "".join(c for c in raw if c.isdigit())
     n = len(digits)
     if n < 5:
@@ -514,6 +534,7 @@ def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
                 continue
             anchors.append(m.span())
         anchors.extend(_continental_anchors(s))
+        anchors.extend(m.span() for m in _NUMBER_THEN_PREFIX_RE.finditer(s))
         if "号" in s:
             anchors.extend(m.span() for m in _ZH_ADDR_RE.finditer(s))
         if any("\u0e00" <= ch <= "\u0e7f" for ch in s[:200]):
@@ -669,8 +690,15 @@ def _raw_findings(s: str) -> list[tuple[int, int, str]]:
             add((m.start(), m.end(), IP_ADDRESS))
     if "::" in s or s.count(":") >= 5:
         for m in _IPV6_RE.finditer(s):
-            if m.group(0) not in ("::1",) and sum(c.isdigit() for c in m.group(0)) >= 2:
+            if _ipv6_ok(m.group(0)):
                 add((m.start(), m.end(), IP_ADDRESS))
+    for m in _CRYPTO_RE.finditer(s):
+        tok = m.group(0)
+        if tok.startswith(("0x", "bc1")) or _looks_random(tok):
+            add((m.start(), m.end(), BANK_ACCOUNT))  # a wallet is an account
+    if "cvv" in low or "cvc" in low or "csc" in low or "security code" in low:
+        for m in _CVV_RE.finditer(s):
+            add((m.start(1), m.end(1), CARD))
     for m in _DIGITS_RE.finditer(s):
         kind = _digit_kind(s, m)
         if kind is not None:

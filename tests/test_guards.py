@@ -116,6 +116,28 @@ def test_obfuscated_values_are_found() -> None:
     assert _kinds("เบอร์ผม ๐๘๑-๒๓๔-๕๖๗๘") == ["PHONE"]  # Thai digits
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("call me at 001-727-591-8421x0517", "PHONE"),
+        ("appelle-moi au +33 (0)1 84 17 61 18", "PHONE"),
+        ("send it to 12, rue de Rivoli, 75001 Paris", "ADDRESS"),
+        ("ship to 4 Paseo de la Castellana, Madrid", "ADDRESS"),
+        ("I moved to Hauptstraße 5, 10115 Berlin", "ADDRESS"),
+        ("alamat saya Jl. Melati No. 12, Bogor", "ADDRESS"),
+        ("我家在杭州市西湖区文三路478号", "ADDRESS"),
+        ("my router is fe80::1ff:fe23:4567:890a", "IP_ADDRESS"),
+        ("cvv 123 on the back", "CARD"),
+        ("my ssn is 123456789", "GOV_ID"),
+        ("routing 021000021 and account 1234567890", "BANK_ACCOUNT"),
+        ("send eth to 0x52908400098527886E0F7030069857D2E4169EE7", "BANK_ACCOUNT"),
+        ("postgres://app:S3cretPw@db:5432/main", "PASSWORD"),
+    ],
+)
+def test_shapes_seen_in_real_messages(text: str, kind: str) -> None:
+    assert kind in _kinds(text), (text, find_sensitive(text))
+
+
 def test_dates_of_birth_versus_event_dates() -> None:
     for born in ("born on 1990-03-02", "lahir 2 Maret 1990", "我出生于1990年", "ฉันเกิดวันที่ 2 มีนาคม 2533"):
         assert _kinds(born) == ["DOB"], born
