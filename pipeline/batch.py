@@ -1,0 +1,741 @@
+"""`memroute batch`: transcripts in, USER.md and MEMORY.md for every user out.
+
+How a run goes:
+
+1. Index (one streaming pass). Every input line is parsed once; bad lines (malformed JSON,
+   unknown role, missing user id, invalid UTF-8, oversized messages) are reported with
+   file:line, counted and skipped. For each good conversation only its location (file, byte
+   offset, line), user id, start time and turn count go into a temporary SQLite index on disk,
+   never the text, so memory stays bounded whatever the input size. Conversations already
+   checkpointed as done in the store are left out here.
+2. Replay. The index yields each user's conversations sorted by start time (input order breaks
+   ties; conversations without any timestamp come after the timed ones, in input order), so the
+   input does not need to be sorted. Each conversation is read again from its offset and
+   replayed turn by turn: the turn's user message and what follows it, with the earlier
+   messages as history, and the turn's timestamp (the user message's, else the
+   conversation's), so dates in MEMORY.md come from the transcript. Users run concurrently on
+   one asyncio loop (`concurrency` users at a time, through `aprocess_turn`); one user's turns
+   never overlap. Users with the most turns start first, so one long user does not finish last.
+3. Checkpoints. A conversation whose turns all committed is marked done in the store table
+   `batch_conversations`; a rerun skips it. Turn ids are stable ("b-<hash of user and
+   conversation id>-<turn index>"), so a conversation interrupted mid-way resumes through the
+   pipeline's turn idempotency and no turn is ever applied twice. When a turn fails (model
+   error), its conversation is marked failed and the user's later conversations wait for the
+   next run (counted as deferred), so a user's turns are never applied out of order.
+
+Where the memory goes (`--out`): a root that already holds memory not written by a batch (a
+live hook's, say) is refused, because replaying older transcripts onto it would overwrite newer
+facts with older ones. `--restart` never deletes anything: it moves the root's current contents
+into `OUT/.before-restart-<UTC time>/` and starts over on an empty root.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import sqlite3
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any
+
+from pipeline import guards
+from pipeline.transcripts import (
+    FORMATS,
+    BadInput,
+    BadLine,
+    Conversation,
+    InputError,
+    expand_inputs,
+    read_at,
+    read_conversations,
+)
+from pipeline.types import Decision, TurnResult
+
+log = logging.getLogger("memroute.batch")
+
+DEFAULT_CONCURRENCY = 8  # users at a time: polite to API rate limits
+MAX_REPORTED_BAD_LINES = 1000  # the JSON summary lists this many; all are counted
+RESTART_PREFIX = ".before-restart-"
+
+
+class BatchUsageError(ValueError):
+    """Bad options or a root the batch must not write to: exit code 2."""
+
+
+# ---- the report ------------------------------------------------------------------------------
+
+
+@dataclass
+class BatchReport:
+    users: int = 0
+    conversations: int = 0  # good conversations found in the input
+    conversations_done: int = 0  # completed in this run
+    conversations_skipped: int = 0  # already done in an earlier run
+    conversations_failed: int = 0
+    conversations_deferred: int = 0  # left for the next run (a failure earlier for that user, or a stop)
+    untimed_conversations: int = 0  # no timestamp anywhere: their turns are dated today
+    turns_total: int = 0  # turns of the conversations this run replays
+    turns_done: int = 0
+    turns_duplicate: int = 0  # already applied by an interrupted earlier run
+    turns_failed: int = 0
+    writes: dict[str, int] = field(default_factory=lambda: {"user": 0, "memory": 0})
+    skips: dict[str, int] = field(default_factory=dict)
+    outcomes: dict[str, int] = field(default_factory=dict)  # other outcomes: duplicate, unchanged, over_cap...
+    bad_lines: int = 0
+    bad_line_list: list[str] = field(default_factory=list)
+    turn_errors: list[str] = field(default_factory=list)
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0
+    wall_s: float = 0.0
+    stopped_early: bool = False
+    moved_aside: str | None = None
+
+    @property
+    def failures(self) -> int:
+        return self.bad_lines + self.turns_failed
+
+    @property
+    def turns_per_s(self) -> float:
+        return self.turns_done / self.wall_s if self.wall_s > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "users": self.users,
+            "conversations": {
+                "total": self.conversations,
+                "done": self.conversations_done,
+                "skipped_already_done": self.conversations_skipped,
+                "failed": self.conversations_failed,
+                "deferred": self.conversations_deferred,
+                "untimed": self.untimed_conversations,
+            },
+            "turns": {
+                "total": self.turns_total,
+                "done": self.turns_done,
+                "duplicate": self.turns_duplicate,
+                "failed": self.turns_failed,
+            },
+            "writes": dict(self.writes),
+            "skips": dict(sorted(self.skips.items())),
+            "outcomes": dict(sorted(self.outcomes.items())),
+            "failures": self.failures,
+            "bad_lines": self.bad_lines,
+            "bad_line_list": self.bad_line_list,
+            "turn_errors": self.turn_errors,
+            "calls": self.calls,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6),
+            "wall_s": round(self.wall_s, 3),
+            "turns_per_s": round(self.turns_per_s, 2),
+            "stopped_early": self.stopped_early,
+            "moved_aside": self.moved_aside,
+        }
+
+
+@dataclass
+class BatchOptions:
+    fmt: str | None = None
+    concurrency: int = DEFAULT_CONCURRENCY
+    rpm: float | None = None
+    max_failures: int | None = None
+    decisions_out: str | None = None
+    restart: bool = False
+
+
+class Hooks:
+    """What the runner tells its caller as it goes (the CLI draws a progress bar from it)."""
+
+    def total(self, turns: int) -> None: ...
+
+    def turn(self, report: BatchReport) -> None: ...
+
+    def bad_line(self, bad: BadLine) -> None: ...
+
+
+# ---- rate limit --------------------------------------------------------------------------------
+
+
+class TokenBucket:
+    """At most `rpm` acquisitions per minute, with a burst of up to one second's worth."""
+
+    def __init__(self, rpm: float) -> None:
+        self.rate = rpm / 60.0
+        self.capacity = max(1.0, self.rate)
+        self.tokens = 1.0
+        self.last = time.monotonic()
+        self._lock = asyncio.Lock()
+
+    async def acquire(self) -> None:
+        async with self._lock:  # waiters queue up in order
+            while True:
+                now = time.monotonic()
+                self.tokens = min(self.capacity, self.tokens + (now - self.last) * self.rate)
+                self.last = now
+                if self.tokens >= 1.0:
+                    self.tokens -= 1.0
+                    return
+                await asyncio.sleep((1.0 - self.tokens) / self.rate)
+
+
+# ---- the runner -----------------------------------------------------------------------------------
+
+
+def turn_id_for(user_id: str, conversation_key: str, index: int) -> str:
+    digest = hashlib.sha256(f"{user_id}\x00{conversation_key}".encode()).hexdigest()[:20]
+    return f"b-{digest}-{index}"
+
+
+class BatchRunner:
+    def __init__(self, pipe: Any, paths: list[Path], options: BatchOptions, hooks: Hooks | None = None) -> None:
+        self.pipe = pipe
+        self.paths = paths
+        self.options = options
+        self.hooks = hooks or Hooks()
+        self.report = BatchReport()
+        self.stop = False
+        self._decisions: IO[str] | None = None
+        self._bucket: TokenBucket | None = None
+        self._users: set[str] = set()
+        self._replayable = 0  # conversations in the index
+        self._unreadable = 0  # ... that could not be read again in pass 2
+
+    # -- entry point --
+
+    def run(self) -> BatchReport:
+        started = time.perf_counter()
+        with tempfile.TemporaryDirectory(prefix="memroute-batch-") as tmp:
+            index = sqlite3.connect(Path(tmp) / "index.db", isolation_level=None)
+            try:
+                index.execute("PRAGMA journal_mode = OFF")
+                index.execute("PRAGMA synchronous = OFF")
+                self._index(index)
+                if not self.stop:
+                    self.hooks.total(self.report.turns_total)
+                    self._open_decisions()
+                    asyncio.run(self._replay(index))
+            finally:
+                index.close()
+                if self._decisions is not None:
+                    self._decisions.close()
+        self.report.users = len(self._users)
+        self.report.wall_s = time.perf_counter() - started
+        return self.report
+
+    # -- pass 1: index --
+
+    def _index(self, index: sqlite3.Connection) -> None:
+        index.execute(
+            """CREATE TABLE convs (seq INTEGER PRIMARY KEY, user_id TEXT NOT NULL, conv_key TEXT NOT NULL,
+                                   ts_sort TEXT NOT NULL, file INTEGER NOT NULL, offset INTEGER NOT NULL,
+                                   line INTEGER NOT NULL, turns INTEGER NOT NULL, UNIQUE (user_id, conv_key))"""
+        )
+        store = self.pipe.store.conn
+        index.execute("BEGIN")
+        for file_no, path in enumerate(self.paths):
+            for item in read_conversations(path, self.options.fmt):
+                if isinstance(item, BadLine):
+                    self._bad(item)
+                elif self._done_before(store, item):
+                    self.report.conversations += 1
+                    self.report.conversations_skipped += 1
+                    self._users.add(item.user_id)
+                else:
+                    self._add(index, file_no, item)
+                if self.stop:
+                    break
+            if self.stop:
+                break
+        index.execute("COMMIT")
+        index.execute("CREATE INDEX convs_order ON convs (user_id, ts_sort, seq)")
+
+    def _done_before(self, store: sqlite3.Connection, conv: Conversation) -> bool:
+        row = store.execute(
+            "SELECT status FROM batch_conversations WHERE user_id = ? AND conversation_key = ?",
+            (conv.user_id, conv.key),
+        ).fetchone()
+        return row is not None and row[0] == "done"
+
+    def _add(self, index: sqlite3.Connection, file_no: int, conv: Conversation) -> None:
+        ts_sort = (
+            "~"
+            if conv.timestamp is None
+            else conv.timestamp.astimezone(timezone.utc).isoformat(timespec="microseconds")
+        )
+        cur = index.execute(
+            """INSERT INTO convs (user_id, conv_key, ts_sort, file, offset, line, turns) VALUES (?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (user_id, conv_key) DO NOTHING""",
+            (conv.user_id, conv.key, ts_sort, file_no, conv.offset, conv.line, len(conv.turn_starts)),
+        )
+        if cur.rowcount == 0:
+            self._bad(
+                BadLine(
+                    conv.path,
+                    conv.line,
+                    f"duplicate conversation id {conv.conversation_id[:60]!r} for this user; skipped",
+                )
+            )
+            return
+        self._users.add(conv.user_id)
+        self._replayable += 1
+        self.report.conversations += 1
+        self.report.turns_total += len(conv.turn_starts)
+        if conv.timestamp is None and conv.turn_starts:
+            self.report.untimed_conversations += 1
+
+    def _bad(self, bad: BadLine) -> None:
+        self.report.bad_lines += 1
+        if len(self.report.bad_line_list) < MAX_REPORTED_BAD_LINES:
+            self.report.bad_line_list.append(str(bad))
+        self.hooks.bad_line(bad)
+        self._check_failures()
+
+    def _check_failures(self) -> None:
+        limit = self.options.max_failures
+        if limit is not None and self.report.failures >= limit and not self.stop:
+            self.stop = True
+            self.report.stopped_early = True
+
+    # -- pass 2: replay --
+
+    async def _replay(self, index: sqlite3.Connection) -> None:
+        concurrency = self.options.concurrency
+        # aprocess_turn runs file and store work in threads: enough of them for every user at once.
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=concurrency + 4))
+        if self.options.rpm and self.pipe.engine.name != "offline":
+            self._bucket = TokenBucket(self.options.rpm)
+        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=concurrency)
+
+        async def produce() -> None:
+            rows = index.execute("SELECT user_id FROM convs GROUP BY user_id ORDER BY SUM(turns) DESC, MIN(seq)")
+            for (user_id,) in rows:
+                if self.stop:
+                    break
+                await queue.put(user_id)
+            for _ in range(concurrency):
+                await queue.put(None)
+
+        async def work() -> None:
+            files: dict[int, IO[bytes]] = {}
+            try:
+                while (user_id := await queue.get()) is not None:
+                    await self._replay_user(index, user_id, files)
+            finally:
+                for fh in files.values():
+                    fh.close()
+
+        await asyncio.gather(produce(), *(work() for _ in range(concurrency)))
+        r = self.report
+        # After a stop, the users never started still have all their conversations ahead.
+        r.conversations_deferred += self._replayable - (
+            r.conversations_done + r.conversations_failed + r.conversations_deferred + self._unreadable
+        )
+
+    async def _replay_user(self, index: sqlite3.Connection, user_id: str, files: dict[int, IO[bytes]]) -> None:
+        rows = index.execute(
+            "SELECT file, offset, line FROM convs WHERE user_id = ? ORDER BY ts_sort, seq", (user_id,)
+        ).fetchall()
+        for n, (file_no, offset, line) in enumerate(rows):
+            if self.stop:
+                self.report.conversations_deferred += len(rows) - n
+                return
+            conv = self._read(files, file_no, offset, line)
+            if conv is None:
+                continue
+            if not await self._replay_conversation(conv):
+                self.report.conversations_deferred += len(rows) - n - 1
+                return
+
+    def _read(self, files: dict[int, IO[bytes]], file_no: int, offset: int, line: int) -> Conversation | None:
+        path = self.paths[file_no]
+        try:
+            fh = files.get(file_no)
+            if fh is None:
+                fh = files[file_no] = path.open("rb")
+            return read_at(fh, offset, path=str(path), line=line, fmt=self.options.fmt)
+        except (OSError, BadInput) as e:  # the file changed under us since the index pass
+            self._unreadable += 1
+            self._bad(BadLine(str(path), line, f"could not be read again: {e}"))
+            return None
+
+    async def _replay_conversation(self, conv: Conversation) -> bool:
+        """Replay every turn; checkpoint the conversation. False when a turn failed or a stop came."""
+        failed = False
+        for k, (start, end) in enumerate(conv.turn_spans()):
+            if self.stop:
+                self.report.conversations_deferred += 1
+                return False
+            if self._bucket is not None:
+                await self._bucket.acquire()
+            turn_id = turn_id_for(conv.user_id, conv.key, k)
+            try:
+                result = await self.pipe.aprocess_turn(
+                    conv.user_id,
+                    conv.messages[:end],
+                    timestamp=conv.turn_timestamp(start),
+                    conversation_id=conv.conversation_id,
+                    turn_id=turn_id,
+                )
+            except Exception as e:  # a bug or a disk error: count it, keep the batch going
+                log.warning("turn %s of user %s raised %s", turn_id, conv.user_id, type(e).__name__)
+                self._turn_failed(conv, k, f"{type(e).__name__}: {guards.redact(str(e))[:200]}")
+                failed = True
+                break
+            self._account(conv, result)
+            if result.status == "failed":
+                self._turn_failed(conv, k, result.error or "failed")
+                failed = True
+                break
+        await asyncio.to_thread(self._checkpoint, conv, "failed" if failed else "done")
+        if failed:
+            self.report.conversations_failed += 1
+        else:
+            self.report.conversations_done += 1
+        return not failed
+
+    def _turn_failed(self, conv: Conversation, k: int, error: str) -> None:
+        self.report.turns_failed += 1
+        if len(self.report.turn_errors) < MAX_REPORTED_BAD_LINES:
+            self.report.turn_errors.append(f"{conv.source}: turn {k}: {error}")
+        self.hooks.turn(self.report)
+        self._check_failures()
+
+    def _checkpoint(self, conv: Conversation, status: str) -> None:
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        with self.pipe.store.transaction() as conn:
+            conn.execute(
+                """INSERT INTO batch_conversations (user_id, conversation_key, conversation_id, turns, status,
+                                                   source, updated_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (user_id, conversation_key) DO UPDATE SET
+                       status = excluded.status, turns = excluded.turns, source = excluded.source,
+                       updated_at = excluded.updated_at""",
+                (conv.user_id, conv.key, conv.conversation_id, len(conv.turn_starts), status, conv.source, now),
+            )
+
+    def _account(self, conv: Conversation, result: TurnResult) -> None:
+        r = self.report
+        if result.status == "duplicate_turn":
+            r.turns_duplicate += 1
+        elif result.status == "done":
+            r.turns_done += 1
+        usage = result.usage
+        r.calls += usage.calls
+        r.input_tokens += usage.input_tokens
+        r.output_tokens += usage.output_tokens
+        r.cost_usd = None if r.cost_usd is None or usage.cost_usd is None else r.cost_usd + usage.cost_usd
+        for d in result.decisions:
+            if d.route == "skip":
+                reason = d.reason or "unknown"
+                r.skips[reason] = r.skips.get(reason, 0) + 1
+            elif d.outcome == "written":
+                r.writes[d.route] = r.writes.get(d.route, 0) + 1
+            else:
+                outcome = (d.outcome or "none").split(":")[0]
+                r.outcomes[outcome] = r.outcomes.get(outcome, 0) + 1
+        if self._decisions is not None and result.decisions:
+            self._write_decisions(conv, result)
+        self.hooks.turn(r)
+
+    # -- audit log --
+
+    def _open_decisions(self) -> None:
+        if self.options.decisions_out:
+            # Appended, so a resumed run completes the audit file; --restart starts a new one.
+            mode = "w" if self.options.restart else "a"
+            self._decisions = open(self.options.decisions_out, mode, encoding="utf-8")  # noqa: SIM115
+
+    def _write_decisions(self, conv: Conversation, result: TurnResult) -> None:
+        assert self._decisions is not None
+        lines = [json.dumps(decision_record(conv, result, d), ensure_ascii=False) for d in result.decisions]
+        self._decisions.write("\n".join(lines) + "\n")
+        self._decisions.flush()
+
+
+def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict[str, Any]:
+    """One audit line. Every piece of user text goes through guards.redact."""
+
+    def r(text: str | None) -> str | None:
+        return None if text is None else guards.redact(text)
+
+    return {
+        "user_id": result.user_id,
+        "conversation_id": conv.conversation_id,
+        "turn_id": result.turn_id,
+        "source": conv.source,
+        "route": d.route,
+        "op": d.op,
+        "reason": d.reason,
+        "section": d.section,
+        "key": r(d.key),
+        "value": r(d.value),
+        "entry": r(d.entry),
+        "date": d.date,
+        "topic": r(d.topic),
+        "match": r(d.match),
+        "quote": r(d.quote),
+        "confidence": d.confidence,
+        "detail": r(d.detail),
+        "outcome": d.outcome,
+        "engine": result.engine,
+        "model": result.model,
+    }
+
+
+# ---- the root ---------------------------------------------------------------------------------
+
+
+def move_aside(out: Path) -> Path | None:
+    """--restart: move what the root holds into OUT/.before-restart-<time>/ (nothing is deleted)."""
+    if not out.is_dir():
+        return None
+    entries = [p for p in out.iterdir() if not p.name.startswith(RESTART_PREFIX)]
+    if not entries:
+        return None
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    target = out / f"{RESTART_PREFIX}{stamp}"
+    n = 1
+    while target.exists():
+        n += 1
+        target = out / f"{RESTART_PREFIX}{stamp}-{n}"
+    target.mkdir()
+    for p in entries:
+        p.rename(target / p.name)
+    return target
+
+
+def holds_foreign_memory(pipe: Any) -> bool:
+    """Memory in the root that no batch wrote (turns but no batch checkpoint, or ledger files without a store)."""
+    conn = pipe.store.conn
+    (checkpoints,) = conn.execute("SELECT EXISTS (SELECT 1 FROM batch_conversations)").fetchone()
+    if checkpoints:
+        return False
+    (turns,) = conn.execute("SELECT EXISTS (SELECT 1 FROM turns)").fetchone()
+    if turns:
+        return True
+    root: Path = pipe.root
+    return any(
+        (p / "USER.md").exists() or (p / "MEMORY.md").exists()
+        for p in root.iterdir()
+        if p.is_dir() and not p.name.startswith(".")
+    )
+
+
+# ---- the command ---------------------------------------------------------------------------------
+
+
+def run_batch_cli(
+    inputs: list[str],
+    out: str,
+    *,
+    fmt: str | None,
+    concurrency: int,
+    rpm: float | None,
+    restart: bool,
+    json_out: bool,
+    decisions_out: str | None,
+    max_failures: int | None,
+    engine: str | None,
+    model: str | None,
+    api_base: str | None,
+    user_limit: int | None,
+    memory_limit: int | None,
+    progress: bool | None = None,
+) -> int:
+    """`memroute batch`. Exit codes: 0 all good, 1 anything failed (bad lines, failed turns), 2 usage error.
+
+    `progress` None: draw the bar when stderr is a terminal.
+    """
+    from pipeline.engines import EngineConfigError
+    from pipeline.userdir import InvalidUserId
+
+    try:
+        paths, options = _check_options(
+            inputs, out, fmt, concurrency, rpm, max_failures, decisions_out, restart, user_limit, memory_limit
+        )
+        root = Path(out)
+        moved = move_aside(root) if restart else None
+        pipe = _pipeline(root, engine, model, api_base, user_limit, memory_limit)
+    except (BatchUsageError, InputError, EngineConfigError, InvalidUserId) as e:
+        print(f"memroute batch: error: {e}", file=sys.stderr)
+        return 2
+    with pipe:
+        if not restart and holds_foreign_memory(pipe):
+            print(
+                f"memroute batch: error: {out} already holds memory that no batch wrote; replaying older "
+                "transcripts onto it could overwrite newer facts. Use --restart to move it aside "
+                "(nothing is deleted) and start over, or choose another --out",
+                file=sys.stderr,
+            )
+            return 2
+        if moved is not None:
+            print(f"memroute batch: --restart: previous contents of {out} moved to {moved}", file=sys.stderr)
+        show = sys.stderr.isatty() if progress is None else progress
+        with _Progress(show) as hooks:
+            report = BatchRunner(pipe, paths, options, hooks).run()
+    report.moved_aside = str(moved) if moved is not None else None
+    if json_out:
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print(format_summary(report))
+    return 1 if report.failures or report.stopped_early else 0
+
+
+def _check_options(
+    inputs: list[str],
+    out: str,
+    fmt: str | None,
+    concurrency: int,
+    rpm: float | None,
+    max_failures: int | None,
+    decisions_out: str | None,
+    restart: bool,
+    user_limit: int | None,
+    memory_limit: int | None,
+) -> tuple[list[Path], BatchOptions]:
+    if fmt is not None and fmt not in FORMATS:
+        raise BatchUsageError(f"unknown --format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    if concurrency < 1:
+        raise BatchUsageError("--concurrency must be at least 1")
+    if rpm is not None and rpm <= 0:
+        raise BatchUsageError("--rpm must be a positive number of requests per minute")
+    if max_failures is not None and max_failures < 1:
+        raise BatchUsageError("--max-failures must be at least 1")
+    for name, value in (("--user-limit", user_limit), ("--memory-limit", memory_limit)):
+        if value is not None and value <= 0:
+            raise BatchUsageError(f"{name} must be a positive number of characters")
+    if Path(out).exists() and not Path(out).is_dir():
+        raise BatchUsageError(f"--out {out} is a file, not a folder")
+    if decisions_out is not None and Path(decisions_out).is_dir():
+        raise BatchUsageError(f"--decisions {decisions_out} is a folder, not a file")
+    paths = expand_inputs(inputs)
+    options = BatchOptions(
+        fmt=fmt,
+        concurrency=concurrency,
+        rpm=rpm,
+        max_failures=max_failures,
+        decisions_out=decisions_out,
+        restart=restart,
+    )
+    return paths, options
+
+
+def _pipeline(
+    root: Path,
+    engine: str | None,
+    model: str | None,
+    api_base: str | None,
+    user_limit: int | None,
+    memory_limit: int | None,
+) -> Any:
+    from pipeline.core import MemoryPipeline
+
+    return MemoryPipeline(
+        root=root, engine=engine, model=model, api_base=api_base, user_limit=user_limit, memory_limit=memory_limit
+    )
+
+
+def format_summary(report: BatchReport) -> str:
+    r = report
+    cost = "unknown (model not priced)" if r.cost_usd is None else f"${r.cost_usd:.4f}"
+    skips = ", ".join(f"{k} {v}" for k, v in sorted(r.skips.items())) or "none"
+    lines = [
+        f"memroute batch: {r.users} users, {r.conversations} conversations "
+        f"({r.conversations_done} done, {r.conversations_skipped} already done, {r.conversations_failed} failed, "
+        f"{r.conversations_deferred} deferred)",
+        f"  turns: {r.turns_done} done, {r.turns_duplicate} already applied, {r.turns_failed} failed "
+        f"({r.turns_per_s:.1f} turns/s, wall {r.wall_s:.1f} s)",
+        f"  writes: USER.md {r.writes.get('user', 0)}, MEMORY.md {r.writes.get('memory', 0)}; skips: {skips}",
+        f"  tokens: {r.input_tokens:,} in, {r.output_tokens:,} out, {r.calls:,} calls; cost {cost}",
+        f"  bad input lines: {r.bad_lines}",
+    ]
+    if r.untimed_conversations:
+        lines.append(f"  {r.untimed_conversations} conversations had no timestamp: their turns are dated today")
+    if r.stopped_early:
+        lines.append("  stopped early: --max-failures reached; run the same command again to continue")
+    elif r.conversations_deferred or r.conversations_failed:
+        lines.append("  run the same command again to retry failed turns and continue deferred conversations")
+    return "\n".join(lines)
+
+
+# ---- progress bar -----------------------------------------------------------------------------------
+
+
+MAX_PRINTED_BAD_LINES = 20
+
+
+class _Progress(Hooks):
+    """A rich progress bar on stderr: turns, turns/s, ETA, tokens and cost so far; bad lines above it."""
+
+    def __init__(self, show: bool) -> None:
+        from rich.console import Console
+
+        self.console = Console(stderr=True)
+        self.show = show
+        self.bar: Any = None
+        self.task: Any = None
+        self.printed = 0
+        self.started = time.perf_counter()
+        self.last = 0.0
+
+    def __enter__(self) -> _Progress:
+        if self.show:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.bar = Progress(
+                TextColumn("turns"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]} turns/s"),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[usage]}"),
+                console=self.console,
+                transient=False,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task("batch", total=None, rate="0.0", usage="")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+        if self.printed > MAX_PRINTED_BAD_LINES:
+            self.console.print(
+                f"memroute batch: {self.printed - MAX_PRINTED_BAD_LINES} more bad lines (see the summary)"
+            )
+
+    def total(self, turns: int) -> None:
+        self.started = time.perf_counter()
+        if self.bar is not None:
+            self.bar.update(self.task, total=turns)
+
+    def turn(self, report: BatchReport) -> None:
+        if self.bar is None:
+            return
+        now = time.perf_counter()
+        if now - self.last < 0.1:  # redraw at most ten times a second
+            return
+        self.last = now
+        done = report.turns_done + report.turns_duplicate + report.turns_failed
+        rate = report.turns_done / max(now - self.started, 1e-9)
+        cost = "?" if report.cost_usd is None else f"${report.cost_usd:.4f}"
+        usage = f"tokens {report.input_tokens + report.output_tokens:,} · {cost}"
+        self.bar.update(self.task, completed=done, rate=f"{rate:.1f}", usage=usage)
+
+    def bad_line(self, bad: BadLine) -> None:
+        self.printed += 1
+        if self.printed <= MAX_PRINTED_BAD_LINES:
+            self.console.print(f"memroute batch: skipped {bad}", markup=False, highlight=False)
+
+
+__all__ = ["BatchOptions", "BatchReport", "BatchRunner", "BatchUsageError", "run_batch_cli", "turn_id_for"]
