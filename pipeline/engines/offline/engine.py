@@ -5,16 +5,18 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from pipeline.engines.offline import sensitive
+from pipeline.engines.offline import dates, sensitive
 from pipeline.engines.offline.consolidate import plan_consolidation
+from pipeline.engines.offline.lexicon_en import LEXICON as EN
 from pipeline.engines.offline.profile import parse_memory, parse_user
-from pipeline.engines.offline.rules import Context, _skip, classify_statement, inferable_from_history
+from pipeline.engines.offline.rules import LEXICONS, Context, classify_statement, memory_entry, sentence_rule
 from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
-RULES_VERSION = "offline-1"
+RULES_VERSION = "offline-2"
 _CONTACT_KEYS = {"email": "Email", "phone": "Phone", "address": "Address"}
+WEAK = 0.7  # decisions below this confidence give way to the sentence's stronger reading
 
 
 class OfflineEngine:
@@ -38,31 +40,48 @@ class OfflineEngine:
             known_topics=sorted({e.topic for e in entries if e.topic}, key=len, reverse=True),
             default_lang=guess_language(text),
         )
-        spans = sensitive.find_spans(text) if text else []
-        decisions: list[Decision] = []
         statements = split_statements(text)
+        spans = sensitive.find_spans(text) if text else []
         blocked = self._blocked_sentences(text, statements)
-        done: set[int] = set()
-        for st in statements:
-            if st.sentence in blocked or -1 in blocked:
-                key = -1 if -1 in blocked else st.sentence
-                if key not in done:
-                    done.add(key)
-                    a, b = blocked[key]
+        decisions: list[Decision] = []
+        for index, group in _by_sentence(statements):
+            if -1 in blocked or index in blocked:
+                a, b = blocked.get(-1) or blocked[index]
+                if not decisions or decisions[-1].quote != text[a:b]:
                     # Kept whole so the guard sees the attempt and keeps it out of every record.
                     decisions.append(Decision(quote=text[a:b], route="skip", reason="blocked", confidence=0.9,
                                               detail=f"guard rule {sensitive.injection_rule(text[a:b]) or ''}".strip()))
                 continue
-            hits = [s for s in spans if s.start < st.end and s.end > st.start]
-            if hits:
-                decisions.append(self._sensitive(st, hits, text, ctx))
-                continue
-            if inferable_from_history(st, ctx):
-                decisions.append(_skip(st, "inferable", "already said in this conversation", 0.8))
-                continue
-            decisions.extend(classify_statement(st, ctx))
+            decisions.extend(self._sentence(text, group, spans, ctx))
+        if any(d.reason == "sensitive" for d in decisions):
+            # A turn that carries account numbers or addresses is a support request; its weak guesses are noise.
+            decisions = [d if d.route == "skip" or d.confidence >= WEAK or d.op == "remove"
+                         else Decision(quote=d.quote, route="skip", reason="one_off", confidence=0.5,
+                                       detail="weak remark in a turn that carries sensitive data") for d in decisions]
         return Classification(decisions=decisions, usage=Usage(calls=0, cost_usd=0.0), engine=self.name,
                               model=None, prompt_version=RULES_VERSION)
+
+    def _sentence(self, text: str, group: list[Statement], spans: list[sensitive.Span], ctx: Context) -> list[Decision]:
+        start, end = group[0].start, max(st.end for st in group)
+        hits = [s for s in spans if s.start < end and s.end > start]
+        if len(group) > 1 and not hits:
+            whole = Statement(text[start:end], text[start:end], start, end, group[0].sentence)
+            found = sentence_rule(whole, ctx)
+            if found is not None:
+                return found
+        out: list[Decision] = []
+        for st in group:
+            st_hits = [s for s in hits if s.start < st.end and s.end > st.start]
+            if st_hits:
+                out.append(self._sensitive(st, st_hits, text, ctx))
+                continue
+            if len(group) == 1:
+                found = sentence_rule(st, ctx)
+                if found is not None:
+                    out.extend(found)
+                    continue
+            out.extend(classify_statement(st, ctx))
+        return _settle_sentence(out, text[start:end], ctx)
 
     @staticmethod
     def _blocked_sentences(text: str, statements: list[Statement]) -> dict[int, tuple[int, int]]:
@@ -82,25 +101,72 @@ class OfflineEngine:
         hit = {i: span for i, span in spans.items() if sensitive.injection_rule(text[span[0]:span[1]]) is not None}
         return hit or {-1: (0, len(text))}
 
-    def _sensitive(self, st: object, hits: list[sensitive.Span], text: str, ctx: Context) -> Decision:
-        from pipeline.engines.offline.lexicon_en import LEXICON as EN
-        from pipeline.engines.offline.rules import LEXICONS
-
-        quote: str = st.quote  # type: ignore[attr-defined]
-        start: int = st.start  # type: ignore[attr-defined]
-        lex = LEXICONS[guess_language(quote, ctx.default_lang)]
-        asked = sensitive.asked_to_save(quote, lex.save_contact) or sensitive.asked_to_save(quote, EN.save_contact)
-        redacted = sensitive.redact(quote, hits, offset=start)
+    def _sensitive(self, st: Statement, hits: list[sensitive.Span], text: str, ctx: Context) -> Decision:
+        lex = LEXICONS[guess_language(st.quote, ctx.default_lang)]
+        asked = sensitive.asked_to_save(st.quote, lex.save_contact) or sensitive.asked_to_save(st.quote, EN.save_contact)
+        redacted = sensitive.redact(st.quote, hits, offset=st.start)
         if asked and all(sensitive.is_contact(h.kind) for h in hits):
             hit = hits[0]
-            kind = next((k for k in _CONTACT_KEYS if k in hit.kind), "email")
+            kind = next((k for k in _CONTACT_KEYS if k in hit.kind.lower()), "email")
             value = re.sub(r"\s+", " ", text[hit.start:hit.end]).strip()
-            return Decision(quote=quote, route="user", op="upsert", section="Identity", key=_CONTACT_KEYS[kind], value=value,
+            return Decision(quote=st.quote, route="user", op="upsert", section="Identity", key=_CONTACT_KEYS[kind], value=value,
                             confidence=0.8, detail=f"contact detail the user asked to save ({kind})")
         return Decision(quote=redacted, route="skip", reason="sensitive", confidence=0.95,
-                        detail="sensitive: " + ", ".join(sorted({h.kind for h in hits})))
+                        detail="sensitive: " + ", ".join(sorted({h.kind.lower() for h in hits})))
 
     def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
         entries, archived = plan_consolidation(items, target_chars=target_chars, today=today)
         return ConsolidationPlan(entries=entries, archived=archived, usage=Usage(calls=0, cost_usd=0.0), engine=self.name,
                                  model=None, prompt_version=RULES_VERSION)
+
+
+def _by_sentence(statements: list[Statement]) -> list[tuple[int, list[Statement]]]:
+    groups: list[tuple[int, list[Statement]]] = []
+    for st in statements:
+        if groups and groups[-1][0] == st.sentence:
+            groups[-1][1].append(st)
+        else:
+            groups.append((st.sentence, [st]))
+    return groups
+
+
+def _settle_sentence(decisions: list[Decision], sentence: str, ctx: Context) -> list[Decision]:
+    """Make one sentence's clause decisions agree with each other.
+
+    - A sentence that opens with a hedge ("I dunno, I sometimes like ...") is vague as a whole.
+    - A sentence about project work keeps its other clauses ("..., the cause was a full disk") in the
+      same memory entry instead of dropping them or guessing a profile fact from them.
+    """
+    if len(decisions) < 2:
+        return decisions
+    if decisions[0].reason == "vague":
+        return [d if d.route == "skip" else Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6,
+                                                     detail="part of a hedged sentence") for d in decisions]
+    memory = [d for d in decisions if d.route == "memory" and d.op == "append"]
+    loose = [d for d in decisions if (d.route == "skip" and d.detail == "not about the user or the work")
+             or (d.route == "user" and d.confidence < WEAK)]
+    if len(memory) >= 1 and loose:
+        first = memory[0]
+        entry = memory_entry(sentence, ctx)
+        merged = first.model_copy(update={"quote": sentence.strip(), "entry": entry, "date": dates.resolve_date(sentence, ctx.today),
+                                          "detail": (first.detail or "") + ", whole sentence"})
+        for d in loose:
+            if d.route == "user" and d.key:
+                _forget_pending(d, ctx)
+        drop = {id(d) for d in memory + loose}
+        out: list[Decision] = []
+        for d in decisions:
+            if d is first:
+                out.append(merged)
+            elif id(d) not in drop:
+                out.append(d)
+        return out
+    return decisions
+
+
+def _forget_pending(d: Decision, ctx: Context) -> None:
+    """Undo a weak upsert that was folded into a memory entry, so later clauses do not see it."""
+    key = (d.key or "").casefold()
+    fld = ctx.fields.get(key)
+    if fld is not None and fld.value == d.value:
+        del ctx.fields[key]

@@ -57,13 +57,17 @@ class Lexicon:
     hedge: re.Pattern[str]  # vague attitudes: "I guess", "kind of", "mungkin", "好像", "มั้ง"
     mood_state: re.Pattern[str]  # momentary states on their own: tired, headache, hungry
     mood_emotion: re.Pattern[str]  # feelings that are momentary only with a "now" marker
-    now_marker: re.Pattern[str]  # today / right now / hari ini / 今天 / วันนี้
+    now_marker: re.Pattern[str]  # today / now / feeling / hari ini / 今天 / วันนี้ (with a feeling word: mood)
+    moment: re.Pattern[str]  # strictly this moment (right now, today): any feeling with it is mood
     temporary: re.Pattern[str]  # "for a business trip": a temporary situation, not a profile fact
     project_cue: re.Pattern[str]  # words of project work: deploy, release, bug, API, proyek, 项目
     decision_cue: re.Pattern[str]  # decided / agreed / let's go with
     save_contact: re.Pattern[str]  # "save my email": explicit consent to keep a contact detail
     language_word: re.Pattern[str]  # names of languages, for "always reply in Indonesian"
     trailing: re.Pattern[str]  # trailing fillers removed from values: "now", "sekarang", ครับ
+    no_longer: re.Pattern[str]  # "not ... anymore", "udah gak", "不再", "เลิก": a profile fact stops being true
+    meant: re.Pattern[str]  # "I meant X, not Y": groups new/old, a correction of a stored value
+    switched: re.Pattern[str]  # "switched from X to Y": groups old/new
     facts: tuple[FactRule, ...]
     key_words: dict[str, str] = field(default_factory=dict)  # native noun -> English key word
     field_words: dict[str, str] = field(default_factory=dict)  # native noun -> USER.md key (forget)

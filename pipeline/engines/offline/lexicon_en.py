@@ -7,7 +7,7 @@ import re
 from pipeline.engines.offline.lexicon import FactRule, Lexicon, rx, words
 
 _I = r"(?:i|i'm|im|i m|i am|i've|ive|i have|i'd|i'll)"
-_ROLE_HEAD = words(
+ROLE_HEAD = words(
     "engineer", "developer", "designer", "teacher", "nurse", "doctor", "lawyer", "accountant", "manager",
     "student", "writer", "artist", "musician", "chef", "cook", "farmer", "driver", "pilot", "scientist",
     "programmer", "analyst", "consultant", "architect", "founder", "ceo", "cto", "lead", "intern",
@@ -18,7 +18,8 @@ _ROLE_HEAD = words(
     "guide", "custodian", "janitor", "clerk", "secretary", "assistant", "freelancer", "contractor",
     "entrepreneur", "owner", "salesman", "saleswoman", "agent", "broker", "banker", "trader", "tester",
     "administrator", "admin", "sre", "devops", "pm", "tutor", "lecturer", "surgeon", "therapist",
-    "psychologist", "major", "worker", "miner", "fisherman", "builder", "beekeeper", "rancher",
+    "psychologist", "major", "worker", "miner", "fisherman", "builder", "beekeeper", "rancher", "dev", "scientist",
+    "specialist", "strategist", "marketer", "recruiter", "nanny", "caregiver", "housewife", "homemaker", "retiree",
 )
 _FAMILY = words(
     "mother", "mom", "mum", "father", "dad", "parents", "sister", "sisters", "brother", "brothers",
@@ -43,10 +44,10 @@ FACTS: tuple[FactRule, ...] = (
                                  r"my (?:job|role|position|profession|title|occupation) is|i got promoted to|i was promoted to|"
                                  r"i've been promoted to|i work full ?time as|i work part ?time as)\s+(?:an?\s+|the\s+)?(?P<v>.+)"),
              "Identity", "Role", confidence=0.95),
-    FactRule("role-noun", rx(rf"^(?:i'm|im|i m|i am)\s+(?:now\s+|also\s+|currently\s+)?(?:an?\s+|the\s+)(?P<v>(?:[\w-]+\s+){{0,3}}{_ROLE_HEAD}s?\b.*)"),
+    FactRule("role-noun", rx(rf"^(?:i'm|im|i m|i am)\s+(?:now\s+|also\s+|currently\s+)?(?:an?\s+|the\s+)(?P<v>(?:[\w-]+\s+){{0,3}}{ROLE_HEAD}s?\b.*)"),
              "Identity", "Role", confidence=0.9),
     FactRule("employer", rx(r"^i (?:work|am working|'m working|intern) (?:at|for)\s+(?P<v>.+)"), "Identity", "Employer"),
-    FactRule("comm-style", rx(r"^i (?:really )?(?:prefer|like|want|love|appreciate)\s+(?P<v>.+?)\s+(?:communication|answers|responses|replies|explanations|feedback)\b.*"),
+    FactRule("comm-style", rx(r"^i (?:really )?(?:prefer|like|want|love|appreciate)\s+(?P<v>.+?\s+(?:communication|answers|responses|replies|explanations|feedback)\b.*)"),
              "Preferences", "Communication style", confidence=0.9),
     FactRule("stack", rx(r"^(?:my (?:usual |main |tech |default )?stack is|i (?:usually|mostly|always) (?:use|code in|write|build with|work with))\s+(?P<v>.+)"),
              "Preferences", "Usual stack", confidence=0.85),
@@ -64,7 +65,9 @@ FACTS: tuple[FactRule, ...] = (
              "Identity", "Relationship"),
     FactRule("languages", rx(r"^i (?:speak|am learning|'m learning|study|can speak)\s+(?P<v>.*\b(?:english|spanish|french|german|chinese|mandarin|japanese|korean|indonesian|thai|italian|portuguese|russian|arabic|hindi|dutch)\b.*)"),
              "Identity", "Languages", multi=True),
-    FactRule("goal", rx(r"^(?:my (?:current |main |long[- ]term |big )?(?:goal|dream|ambition|plan) is(?: to)?|i (?:want|hope|plan|dream|aim|intend) to (?:become|be)|"
+    FactRule("budget", rx(r"^(?:my |our )?(?:monthly |yearly |annual |tool |tools )?budget(?: for [\w\s]+?)? (?:is|of)\s+(?P<v>.+)|^i (?:can|can only) spend\s+(?P<v2>.+)"),
+             "Constraints", "Budget", confidence=0.85),
+    FactRule("goal", rx(r"^(?:(?:new |my |main )?goal:|my (?:[\w-]+ )?(?:goal|dream|ambition|plan)s?(?: (?:this|for this|for next|next) (?:year|month|quarter))? (?:is|are)(?: to)?|i (?:want|hope|plan|dream|aim|intend) to (?:become|be)|"
                         r"i'm (?:planning|hoping|aiming|saving up|saving) to|i am (?:planning|hoping|aiming|saving up) to|someday i (?:want|hope) to|"
                         r"one day i (?:want|hope|will)|when i grow up i want to)\s+(?P<v>.+)"),
              "Goals", "Goal", confidence=0.85),
@@ -79,6 +82,10 @@ FACTS: tuple[FactRule, ...] = (
              "Preferences", "Favorite {k}", confidence=0.9),
     FactRule("favorite-rev", rx(r"^(?P<v>.+?)\s+(?:is|are)\s+my (?:all[- ]time |absolute )?(?:favou?rite|preferred|fav)\s+(?P<k>[\w\s-]+)$"),
              "Preferences", "Favorite {k}", confidence=0.9),
+    FactRule("tools", rx(r"^i (?:use|run|am using|'m using|code with|develop on|work on a|switched to)\s+(?P<v>(?!it\b|this\b|that\b).+)"), "Preferences", "Tools", multi=True),
+    FactRule("prefers", rx(r"^i (?:generally |usually )?prefer\s+(?P<v>.+)"), "Preferences", "Prefers", multi=True),
+    FactRule("hobby-rev", rx(r"^(?P<v>.+?)\s+(?:is|are)\s+(?:a|my|one of my|an)\s+(?:favou?rite\s+)?(?:hobby|hobbies|passion|pastime|way to relax)\b.*"),
+             "Preferences", "Hobbies", multi=True),
     FactRule("dislikes", rx(r"^i (?:really |truly |absolutely )?(?:don't like|do not like|don t like|dislike|hate|can't stand|cannot stand|detest|am not a fan of|'m not a fan of|despise)\s+(?P<v>.+)"),
              "Preferences", "Dislikes", multi=True),
     FactRule("likes", rx(r"^i (?:really |also |do |absolutely |just |truly )?(?:like|love|enjoy|adore|am into|'m into|am passionate about|'m passionate about|am obsessed with|'m obsessed with)\s+(?P<v>.+)"),
@@ -105,45 +112,61 @@ FACTS: tuple[FactRule, ...] = (
 LEXICON = Lexicon(
     lang="en",
     first_person=rx(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself)\b"),
-    plural_person=rx(r"\b(?:we|we're|we've|we'll|our|ours|us|the team|my team|our team)\b"),
+    plural_person=rx(r"\b(?:we|we're|wer|were using|we've|we'll|our|ours|us|the team|my team|our team)\b"),
     subject=rx(rf"^(?:{_I}|my)\s+"),
     greeting=rx(r"^(?:hi|hello|hey|hiya|yo|good (?:morning|afternoon|evening)|greetings)(?:\s+(?:there|all|everyone|guys|friend))?[\s,!.:-]+"),
     phatic=rx(r"^(?:hi|hello|hey|thanks?(?: you)?(?: so much| a lot)?|thank you|thx|ty|ok(?:ay)?|cool|great|nice|awesome|perfect|got it|sure|yes|yeah|yep|no|nope|"
               r"bye|goodbye|see you|good (?:morning|night|afternoon|evening)|lol|haha|hmm+|sounds good|that works|alright|all right|noted|right)(?:\s+\w+)?[\s!.?]*$"),
-    discourse=rx(r"^(?:actually|well|oh|so|also|and|but|btw|by the way|anyway|ah|um+|uh+|hmm+|oh and|plus|ok(?:ay)?|yeah|yes|no|also,)[\s,]+"),
+    discourse=rx(r"^(?:(?:actually|well|oh|so|also|and|but|btw|by the way|anyway|ah|um+|uh+|hmm+|oh and|plus|ok(?:ay)?|yeah|yep|yes|"
+                 r"just so you know|fyi|heads up|for the record)(?:\s*[,:;!-]\s*|\s+)|"
+                 r"(?:no|right|true|got it|sorry|update|correction|quick update|note|new info)\s*[,:;!-]\s*)"),
     correction=rx(r"\b(?:actually|correction|not anymore|no longer|now|these days|i meant|instead)\b"),
     question=rx(r"\?\s*$|^(?:what|who|whom|whose|where|why|how|which)\b|^when\s+(?:is|are|do|does|did|will|can|should|was|were)\b|"
                 r"^(?:is|are|am|do|does|did|can|could|would|will|should|shall|may|have|has|was|were|isn't|aren't|don't|doesn't|won't|wouldn't)"
                 r"\s+(?:you|i|we|it|this|that|there|the|my|your|he|she|they|any|a|an)\b"),
     request=rx(r"^(?:please|pls|plz|kindly|can you|could you|would you|will you|can u|could u|i need you to|i want you to|i'd like you to|i would like you to|"
+               r"pretend|imagine|suppose|assume|act as|roleplay|role-play|for this (?:draft|email|task|one|answer|post|doc|message)|"
+               r"i (?:have|got) (?:a |some |a few |few )?(?:questions?|problems?|issues?)\b|i need (?:help|assistance|some help)|"
                r"i'd like to|i would like to|i want to (?:change|make|add|remove|update|cancel|stop|know|ask|see|get|request)|help me|let me know|"
                r"change|make|translate|rewrite|re-write|write|fix|add|remove|delete|shorten|summari[sz]e|give|show|tell|explain|update|replace|rename|"
                r"format|generate|create|draft|list|check|send|convert|edit|turn|put|move|try|do|don't|dont|do not|find|search|book|schedule|set|"
                r"draw|compose|reply|respond|answer|proofread|review|compare|calculate|count|sort|pick|choose|suggest|recommend|simplify|expand|"
                r"use|go|need to change|need to|block|cancel|charge|transfer|stop)\b"),
-    remember=rx(r"^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|fyi|save|store)(?:\s+(?:that|this|:))?[\s:,]+"),
-    standing=rx(r"^(?:please\s+)?(?:always|never|from now on|going forward|in (?:the )?future|in general|whenever (?:you|i))\b|\b(?:from now on|going forward)\b"),
-    forget=rx(r"^(?:please\s+)?(?:forget|delete|remove|erase|drop|clear|unlearn)\s+(?:about\s+|that\s+)?(?P<t>.+)"),
+    remember=rx(r"^(?:(?:please|pls|plz)\s+)?(?:remember|rember|remeber|rmb|note|keep in mind|don't forget|do not forget|for the record|fyi|save|store|"
+                r"reminder|a reminder|just a reminder)(?:\s+(?:that|this|:))?[\s:,]+"),
+    standing=rx(r"^(?:please\s+)?(?:always|never|from now on|going forward|in (?:the )?future|in general|whenever (?:you|i))\b|\b(?:from now on|going forward)\b|"
+                r"^(?:(?:please|pls)\s+)?(?:don't|do not|stop|no)\b.*\b(?:ever|anymore|again)\s*[.!]*$|,\s*always\s*[.!]*$"),
+    forget=rx(r"^(?:(?:please|pls)\s+)?(?:forget|delete|remove|erase|drop|clear|unlearn|don't remember|do not remember|stop remembering|"
+              r"no need to remember|you can forget|don't keep|do not keep)\s+(?:about\s+|that\s+|the (?:note|entry|bit|part|fact) (?:about|that)\s+)?(?P<t>.+)"),
     hedge=rx(r"\b(?:i guess|i suppose|kind of|kinda|sort of|sorta|maybe|perhaps|not sure|i'm not sure|i don't know|i dont know|idk|dunno|"
-             r"somewhat|more or less|whatever|possibly|might be|i think i might|i may|not really sure|hard to say|or something)\b"),
+             r"somewhat|more or less|whatever|possibly|might be|i think i might|i think i could|could be|i may|not really sure|hard to say|"
+             r"or something|haven't decided|not decided|undecided|it depends|depends|sometimes not|either way|no preference)\b"),
     mood_state=rx(r"\b(?:tired|exhausted|sleepy|drained|worn out|burnt out today|hungry|thirsty|bored|headache|migraine|hurts|aching|hungover|"
-                  r"sick today|feel sick|feeling sick|stressed out|cranky|grumpy|in a (?:bad|good) mood|so done|fed up)\b"),
+                  r"sick today|feel sick|feeling sick|stressed out|cranky|grumpy|in a (?:bad|good) mood|in the mood for|so done|fed up|killing me|"
+                  r"(?:i'm|im|i am|feeling|feel) (?:so+|really|very|super|kinda|a bit|pretty|quite) (?:happy|sad|angry|upset|excited|nervous|anxious|"
+                  r"frustrated|annoyed|down|lonely|stressed|overwhelmed|pumped|thrilled|glad|relieved))\b|^(?:ugh+|argh+|meh|sigh|yay+|woo+)\b"),
     mood_emotion=rx(r"\b(?:happy|sad|angry|upset|excited|nervous|anxious|frustrated|annoyed|great|good|bad|awful|terrible|down|moody|"
                     r"miserable|stressed|overwhelmed|lonely|irritated|sick|relieved|fine|meh)\b"),
-    now_marker=rx(r"\b(?:today|right now|now|tonight|this morning|this afternoon|this evening|at the moment|atm|currently|feeling|feel)\b"),
+    now_marker=rx(r"\b(?:today|right now|rn|now|tonight|this morning|this afternoon|this evening|at the moment|atm|currently|feeling|feel)\b"),
+    moment=rx(r"\b(?:right now|rn|atm|at the moment|today|tonight|this (?:morning|afternoon|evening))\b"),
     temporary=rx(r"\b(?:for (?:a|the|my) (?:business trip|trip|vacation|holiday|conference|visit|weekend|few days)|on (?:a |my )?(?:business trip|vacation|holiday)|this week only|just for today)\b"),
-    project_cue=rx(r"\b(?:deploy(?:ed|ing|ment)?|ship(?:ped|ping)?|releas(?:e|ed|ing)|launch(?:ed|ing)?|merg(?:e|ed|ing)|migrat(?:e|ed|ing|ion)|refactor(?:ed|ing)?|"
+    project_cue=rx(r"\b(?:deploy(?:ed|ing|ment)?|sync|cron|cron job|backup job|backup|nightly|event bus|kafka|queue|k8s|beta|signups?|payments?|billing|"
+                   r"pricing|price|costs?|per (?:year|month|seat)|subscription|plan costs|service|services|config|env|environment|localhost|"
+                   r"ship(?:ped|ping)?|releas(?:e|ed|ing)|launch(?:ed|ing)?|merg(?:e|ed|ing)|migrat(?:e|ed|ing|ion)|refactor(?:ed|ing)?|"
                    r"roll(?:ed)? back|rollback|hotfix|bug|bugs|issue|ticket|pr|pull request|commit(?:ted)?|repo|repository|branch|api|endpoint|database|"
                    r"db|schema|server|backend|frontend|front-end|staging|production|prod|release|version|v\d[\w.]*|sprint|milestone|deadline|"
                    r"roadmap|feature|prototype|mvp|demo|landing page|homepage|hero section|section|page|site|website|app|dashboard|design|"
-                   r"client|customer|stakeholder|meeting|standup|retro|review|project|codebase|pipeline|build|test suite|ci|cd|docker|"
+                   r"client|customer|stakeholder|meeting|standup|retro|review|project|codebase|pipeline|build|test suite|ci/cd|ci pipeline|docker|"
                    r"kubernetes|postgres|mysql|redis|aws|gcp|azure|vercel|budget for|contract|invoice|launch date|working on|we're building|"
                    r"we are building|the team)\b"),
     decision_cue=rx(r"\b(?:decided|decide|agreed|agree|chose|chosen|settled on|went with|go with|going with|picked|switched to|switching to|"
                     r"moved to|changed|replaced|dropped|approved|signed off|let's|lets|we will use|we'll use|we use|we're using|we are using)\b"),
     save_contact=rx(r"\b(?:save|store|remember|keep|note down|record)\s+(?:my|this|these)\b.{0,20}\b(?:e-?mail|phone|number|address|contact)\b"),
     language_word=rx(r"\b(?:english|indonesian|bahasa|chinese|mandarin|thai|japanese|spanish|french|german|korean)\b"),
-    trailing=rx(r"[\s,;:]*(?:\b(?:now|these days|nowadays|actually|anymore|right now|at the moment|currently|too|as well|lol)\b[\s,;:]*)+$"),
+    trailing=rx(r"[\s,;:]*(?:\b(?:now|these days|nowadays|actually|anymore|right now|at the moment|currently|too|as well|lol|btw|please|pls|though|haha)\b[\s,;:]*)+$"),
+    no_longer=rx(r"\b(?:no longer|not any ?more|anymore|any more|quit|stopped|gave up)\b"),
+    meant=rx(r"^(?:sorry,?\s*|oops,?\s*)?i meant\s+(?P<new>.+?),?\s+not\s+(?P<old>.+)$"),
+    switched=rx(r"\b(?:switched|moved|changed|migrated|went)\s+from\s+(?P<old>.+?)\s+to\s+(?P<new>.+)$"),
     facts=FACTS,
     key_words={"colour": "color", "tv show": "TV show", "show": "TV show", "food": "food", "band": "band", "movie": "movie",
                "film": "movie", "book": "book", "author": "author", "singer": "singer", "season": "season", "sport": "sport",

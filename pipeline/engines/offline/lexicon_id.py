@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pipeline.engines.offline.lexicon import FactRule, Lexicon, rx, words
+from pipeline.engines.offline.lexicon_en import ROLE_HEAD
 
 _I = r"(?:saya|aku|gue|gua|gw|sy)"
 _MY = r"(?:saya|ku|aku|gue|gw)"
@@ -21,6 +22,10 @@ FACTS: tuple[FactRule, ...] = (
                                  rf"{_I} (?:sekarang )?(?:menjadi|jadi)|{_I} dipromosikan (?:menjadi|jadi))\s+(?:seorang\s+)?(?P<v>.+)"),
              "Identity", "Role", confidence=0.95),
     FactRule("role-noun", rx(rf"^{_I}\s+(?:sekarang\s+|adalah\s+)?(?:seorang|sebagai)\s+(?P<v>(?!yang\b).+)"), "Identity", "Role", confidence=0.85),
+    FactRule("role-head", rx(rf"^{_I}\s+(?:sekarang\s+|udah\s+|sudah\s+|jadi\s+)?(?P<v>(?:[\w-]+\s+){{0,3}}(?:{ROLE_HEAD}|guru|dokter|perawat|petani|pengacara|"
+                             rf"akuntan|mahasiswa|mahasiswi|pelajar|karyawan|pegawai|wiraswasta|pengusaha|penulis|desainer|programmer|insinyur|musisi|"
+                             rf"koki|sopir|supir|dosen|peneliti|ibu rumah tangga|freelancer)\b.*)"), "Identity", "Role", confidence=0.85),
+    FactRule("budget", rx(rf"^(?:budget|anggaran|bujet)\s+(?:{_MY}\s+)?(?P<v>.+)"), "Constraints", "Budget", confidence=0.85),
     FactRule("employer", rx(rf"^{_I} (?:bekerja|kerja|magang) (?:di|untuk|pada)\s+(?P<v>.+)"), "Identity", "Employer"),
     FactRule("comm-style", rx(rf"^{_I} (?:lebih )?(?:suka|senang|prefer|ingin|mau|menyukai)\s+(?:komunikasi|jawaban|penjelasan|gaya komunikasi|balasan)\s+(?P<v>.+)"),
              "Preferences", "Communication style", confidence=0.9),
@@ -28,7 +33,7 @@ FACTS: tuple[FactRule, ...] = (
              "Preferences", "Usual stack"),
     FactRule("location", rx(rf"^{_I} (?:sekarang )?(?:tinggal|menetap|berdomisili|berada|bermukim)\s+(?:bersama\s+.+?\s+)?(?:di|dekat)\s+(?P<v>.+)"),
              "Identity", "Location", confidence=0.9),
-    FactRule("moved", rx(rf"^{_I} (?:baru )?(?:saja )?pindah (?:ke|dari)\s+(?P<v>.+)"), "Identity", "Location", confidence=0.8),
+    FactRule("moved", rx(rf"^{_I} (?:(?:baru|saja|sudah|udah|udh|akhirnya|sekarang|barusan)\s+)*pindah(?:an)? (?:ke|dari)\s+(?P<v>.+)"), "Identity", "Location", confidence=0.8),
     FactRule("origin", rx(rf"^{_I} (?:berasal |asli |asal )?dari\s+(?P<v>.+)|^{_I} orang\s+(?P<v2>[A-Z].+)"), "Identity", "Origin"),
     FactRule("birthplace", rx(rf"^{_I} lahir di\s+(?P<v>.+)"), "Identity", "Birthplace"),
     FactRule("born-when", rx(rf"^{_I} lahir (?:pada|tahun)\s+(?P<v>.+)"), "Identity", "Born"),
@@ -37,7 +42,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("relationship", rx(rf"^{_I}\s+(?:sudah\s+|baru\s+)?(?P<v>menikah|lajang|bercerai|cerai|bertunangan|jomblo|single)\b.*"), "Identity", "Relationship"),
     FactRule("languages", rx(rf"^{_I} (?:bisa |fasih )?(?:berbicara|bicara|belajar|mempelajari|menguasai)\s+(?P<v>bahasa\s+.+)|^.*bahasa yang {_I} pelajari.*"),
              "Identity", "Languages", multi=True),
-    FactRule("goal", rx(rf"^(?:tujuan {_MY}(?: saat ini| sekarang)?(?: adalah)?|impian {_MY}(?: adalah)?|cita-cita {_MY}(?: adalah)?|"
+    FactRule("goal", rx(rf"^(?:(?:target|tujuan|goal|resolusi) (?:{_MY} )?(?:saat ini |sekarang |tahun ini |bulan ini )?(?:adalah |:)?|tujuan {_MY}(?: saat ini| sekarang)?(?: adalah)?|impian {_MY}(?: adalah)?|cita-cita {_MY}(?: adalah)?|"
                         rf"{_I} (?:ingin|mau|berencana|bercita-cita|berharap bisa|berharap|bermimpi|berniat|sedang menabung untuk)(?: menjadi| jadi)?|"
                         rf"(?:ketika|kalau|saat) {_I} (?:dewasa|besar)(?:,)? {_I} ingin(?: menjadi| jadi)?)\s+(?P<v>.+)"),
              "Goals", "Goal", confidence=0.85),
@@ -48,6 +53,7 @@ FACTS: tuple[FactRule, ...] = (
              "Working style", "Work habits", confidence=0.8),
     FactRule("favorite", rx(rf"^(?P<k>[\w\s-]+?)\s+(?:favorit|favorite|kesukaan|kegemaran) {_MY}(?:\s+adalah|\s+ialah|\s+yaitu)?\s+(?P<v>.+)"),
              "Preferences", "Favorite {k}", confidence=0.9),
+    FactRule("tools", rx(rf"^{_I} (?:pakai|pake|memakai|menggunakan|ngoding pakai)\s+(?P<v>.+)"), "Preferences", "Tools", multi=True),
     FactRule("dislikes", rx(rf"^{_I} (?:sangat |benar-benar )?(?:tidak suka|nggak suka|gak suka|ga suka|tak suka|kurang suka|benci|membenci|tidak menyukai)\s+(?P<v>.+)"),
              "Preferences", "Dislikes", multi=True),
     FactRule("likes", rx(rf"^{_I} (?:sangat |juga |paling |benar-benar )?(?:suka|senang|menyukai|gemar|hobi|cinta|mencintai|menikmati|doyan|hobinya|sayang)\s+(?P<v>.+)"),
@@ -72,38 +78,51 @@ FACTS: tuple[FactRule, ...] = (
 
 LEXICON = Lexicon(
     lang="id",
-    first_person=rx(r"\b(?:saya|aku|gue|gua|gw|sy|namaku|ibuku|ayahku|rumahku|kucingku|anjingku)\b"),
+    first_person=rx(r"\b(?:saya|aku|gue|gua|gw|sy|namaku|ibuku|ayahku|rumahku|kucingku|anjingku|maksudku|tempatku)\b"),
     plural_person=rx(r"\b(?:kami|kita|tim kami|tim kita|tim saya)\b"),
     subject=rx(rf"^{_I}\s+"),
     greeting=rx(r"^(?:hai|halo|hallo|hei|hey|hi|selamat (?:pagi|siang|sore|malam)|assalamualaikum|permisi|pagi|met pagi)(?:\s+(?:di sana|semua|kak|bang|mas|mbak|teman))?[\s,!.:-]+"),
     phatic=rx(r"^(?:hai|halo|hei|terima kasih|makasih|trims|thanks|oke|ok|okay|sip|siap|baik|baiklah|ya|iya|yap|tidak|nggak|gak|mantap|keren|"
               r"bagus|selamat (?:pagi|siang|sore|malam)|sampai jumpa|dadah|wkwk\w*|haha\w*|hmm+|betul|benar|paham|mengerti|noted)(?:\s+(?:ya|banyak|kak|banget|sekali|deh|dong))*[\s!.?]*$"),
-    discourse=rx(r"^(?:sebenarnya|sebetulnya|eh|oh|nah|jadi|terus|lalu|dan|tapi|juga|btw|omong-omong|oke|ya|iya|sekarang|oh ya)[\s,]+"),
+    discourse=rx(r"^(?:sebenarnya|sebetulnya|eh|oh|nah|jadi|terus|lalu|dan|tapi|juga|btw|omong-omong|oke|ok|ya|iya|yup|bener|betul|benar|sip|"
+                 r"sekarang|oh ya|oh iya|maaf|sori|sorry|koreksi|ralat|update|info|fyi|berarti|btw ya)(?:\s*[,:;!-]\s*|\s+)"),
     correction=rx(r"\b(?:sebenarnya|sebetulnya|sekarang|ralat|bukan lagi|tidak lagi|maksud saya|maksudku)\b"),
-    question=rx(r"\?\s*$|^(?:apa|apakah|siapa|di ?mana|kapan|mengapa|kenapa|bagaimana|gimana|berapa|mana|bisakah|dapatkah|bolehkah|maukah)\b|\b(?:nggak|gak|tidak|bukan)\s*\?$"),
-    request=rx(r"^(?:tolong|mohon|minta|coba|bisa|bisakah|boleh|bantu|bantuin|ubah|ganti|gantikan|buat|buatkan|bikin|bikinin|terjemahkan|terjemahin|"
+    question=rx(r"\?\s*$|\bjam berapa\b|^(?:apa|apakah|siapa|di ?mana|kapan|mengapa|kenapa|bagaimana|gimana|berapa|mana|bisakah|dapatkah|bolehkah|maukah)\b|\b(?:nggak|gak|tidak|bukan)\s*\?$"),
+    request=rx(r"^(?:tolong|mohon|minta|coba|bisa|bisakah|boleh|bantu|anggap|pura-pura|misalkan|bayangkan|bantuin|ubah|ganti|gantikan|buat|buatkan|bikin|bikinin|terjemahkan|terjemahin|"
                r"ringkas|ringkaskan|singkatkan|perpendek|persingkat|tulis|tuliskan|perbaiki|benerin|tambahkan|tambahin|kirim|kirimkan|cek|periksa|"
                r"jelaskan|jelasin|carikan|cari|hitung|rapikan|format|pakai|gunakan|jangan|tampilkan|kasih|berikan|sebutkan|rangkum|susun|"
                r"saya (?:mau|ingin|perlu) (?:ubah|mengubah|ganti|mengganti|tanya|bertanya|minta|membatalkan|batalkan))\b"),
-    remember=rx(r"^(?:tolong\s+)?(?:ingat|ingatlah|ingat ya|catat|catatlah|simpan|perlu dicatat|jangan lupa)(?:\s+(?:bahwa|kalau|ya|ini))?[\s:,]+"),
-    standing=rx(r"^(?:tolong\s+)?(?:selalu|jangan pernah|mulai sekarang|ke depannya|untuk seterusnya)\b|\b(?:mulai sekarang|ke depannya|seterusnya)\b"),
-    forget=rx(r"^(?:tolong\s+)?(?:lupakan|lupain|hapus|hapuskan|buang)\s+(?:tentang\s+|bahwa\s+|soal\s+)?(?P<t>.+)"),
+    remember=rx(r"^(?:tolong\s+)?(?:ingat|ingatlah|ingat ya|catat|catatlah|simpan|perlu dicatat|jangan lupa|inget|ingetin|mengingatkan|pengingat|"
+                r"cuma mau ingetin|sekadar info|fyi)(?:\s+(?:bahwa|kalau|kalo|ya|ini|aja))?[\s:,]+"),
+    standing=rx(r"^(?:tolong\s+)?(?:selalu|jangan pernah|mulai sekarang|mulai skrg|mulai hari ini|ke depannya|untuk seterusnya)\b|"
+                r"\b(?:mulai sekarang|mulai skrg|ke depannya|seterusnya)\b"),
+    forget=rx(r"^(?:tolong\s+)?(?:lupakan|lupain|hapus|hapuskan|buang|gak usah ingat|nggak usah ingat|tidak usah ingat|jangan ingat|"
+              r"ga usah inget|gak usah inget|nggak usah inget|jangan simpan)\s+(?:lagi\s+)?(?:tentang\s+|bahwa\s+|soal\s+|kalau\s+|kalo\s+|catatan\s+(?:tentang|soal)\s+)?(?P<t>.+)"),
     hedge=rx(r"\b(?:mungkin|kayaknya|sepertinya|kelihatannya|agak|entahlah|entah|nggak tahu|gak tahu|tidak tahu|ga tau|gak tau|nggak tau|kurang tahu|"
-             r"kurang yakin|tidak yakin|nggak yakin|gak yakin|barangkali|sedikit banyak|semacam|terserah|kali ya|mungkin aja)\b"),
-    mood_state=rx(r"\b(?:capek|capai|lelah|letih|ngantuk|mengantuk|lapar|haus|pusing|sakit kepala|bosan|bete|badmood|bad mood|galau|"
-                  r"kesal|kesel|stres|stress|mumet|lemas|lemes|meriang|masuk angin|pegal)\b"),
-    mood_emotion=rx(r"\b(?:senang|sedih|marah|kecewa|gembira|bahagia|cemas|gugup|khawatir|frustrasi|kesepian|jengkel|happy|sakit|baik|buruk|semangat)\b"),
-    now_marker=rx(r"\b(?:hari ini|sekarang|lagi|sedang|malam ini|pagi ini|barusan|saat ini|rasanya|merasa)\b"),
-    temporary=rx(r"\b(?:untuk (?:perjalanan|liburan|dinas|konferensi)|sedang (?:liburan|dinas|berlibur)|lagi (?:liburan|dinas)|perjalanan bisnis)\b"),
-    project_cue=rx(r"\b(?:deploy|di-deploy|dideploy|rilis|merilis|dirilis|luncurkan|meluncurkan|diluncurkan|merge|migrasi|bug|fitur|proyek|project|"
+             r"kurang yakin|tidak yakin|nggak yakin|gak yakin|barangkali|sedikit banyak|semacam|terserah|kali ya|mungkin aja|kadang-kadang|"
+             r"oke lah|boleh lah|sama aja|tergantung|belum tahu|belum tau|belum yakin|belum mutusin|bisa jadi)\b"),
+    mood_state=rx(r"\b(?:capek|cape|capai|lelah|letih|ngantuk|mengantuk|lapar|laper|haus|pusing|sakit kepala|bosan|bosen|bete|badmood|bad mood|galau|"
+                  r"kesal|kesel|stres|stress|mumet|lemas|lemes|meriang|masuk angin|pegal|mager|baper|sebel|seneng banget|senang banget|"
+                  r"happy banget|sedih banget|kesel banget)\b"),
+    mood_emotion=rx(r"\b(?:senang|seneng|sedih|marah|kecewa|gembira|bahagia|cemas|gugup|khawatir|frustrasi|kesepian|jengkel|happy|sakit|baik|buruk|semangat|"
+                    r"excited|panik|deg-degan|males|malas)\b"),
+    now_marker=rx(r"\b(?:hari ini|hr ini|sekarang|skrg|lagi|lg|sedang|malam ini|pagi ini|barusan|saat ini|rasanya|merasa)\b"),
+    moment=rx(r"\b(?:hari ini|hr ini|skrg|sekarang ini|saat ini|malam ini|pagi ini|barusan)\b"),
+    temporary=rx(r"\b(?:(?:untuk|buat) (?:perjalanan|liburan|dinas|konferensi|workshop|acara|event|training|pelatihan)|sedang (?:liburan|dinas|berlibur)|"
+                 r"lagi (?:liburan|dinas)|perjalanan bisnis|minggu ini|sementara)\b"),
+    project_cue=rx(r"\b(?:harga|paket|langganan|layanan|billing|pembayaran|server|deploy|di-deploy|dideploy|rilis|merilis|dirilis|luncurkan|meluncurkan|diluncurkan|merge|migrasi|bug|fitur|proyek|project|"
                    r"repo|api|database|basis data|server|backend|frontend|staging|production|produksi|versi|v\d[\w.]*|sprint|tenggat|deadline|"
                    r"rapat|meeting|klien|pelanggan|halaman|situs|website|aplikasi|app|dasbor|dashboard|desain|prototipe|demo|hero section|"
                    r"landing page|kode|codebase|sedang mengerjakan|lagi ngerjain|mengerjakan|tim)\b"),
-    decision_cue=rx(r"\b(?:memutuskan|diputuskan|sepakat|disepakati|setuju|memilih|dipilih|beralih ke|pindah ke|mengganti|diganti|mengubah|diubah|"
+    decision_cue=rx(r"\b(?:memutuskan|diputuskan|sepakat|disepakati|setuju|deal|fix pakai|jadinya|akhirnya pakai|memilih|dipilih|beralih ke|pindah ke|mengganti|diganti|mengubah|diubah|"
                     r"menggunakan|pakai|kita pakai|kami pakai|jadi pakai)\b"),
     save_contact=rx(r"\b(?:simpan|catat|ingat|tambahkan)\b.{0,30}\b(?:email|e-mail|surel|nomor|telepon|hp|wa|whatsapp|alamat|kontak)\b"),
     language_word=rx(r"\b(?:bahasa \w+|inggris|indonesia|mandarin|thai|jepang)\b"),
-    trailing=rx(r"[\s,;:]*(?:\b(?:sekarang|saat ini|kok|sih|deh|dong|ya|lho|loh|kan|juga|aja|saja|banget)\b[\s,;:]*)+$"),
+    trailing=rx(r"[\s,;:]*(?:\b(?:sekarang|skrg|saat ini|kok|sih|deh|dong|ya|lho|loh|kan|juga|aja|saja|banget|btw|lagi|lg|kok)\b[\s,;:]*)+$"),
+    no_longer=rx(r"\b(?:(?:udah|sudah|udh)\s+(?:gak|nggak|tidak|tak|ga|enggak|bukan|berhenti)|tidak lagi|gak lagi|nggak lagi|ga lagi|berhenti|"
+                 r"bukan lagi)\b"),
+    meant=rx(r"^(?:(?:eh\s+)?(?:maaf|sori|sorry),?\s*)?(?:maksud(?:ku|nya| saya| aku| gue))\s+(?P<new>.+?),?\s+bukan\s+(?P<old>.+)$"),
+    switched=rx(r"\b(?:ganti|pindah|beralih|migrasi)\s+dari\s+(?P<old>.+?)\s+ke\s+(?P<new>.+)$"),
     facts=FACTS,
     key_words={"warna": "color", "makanan": "food", "minuman": "drink", "band": "band", "musik": "music", "genre musik": "music genre",
                "film": "movie", "buku": "book", "lagu": "song", "penyanyi": "singer", "olahraga": "sport", "hewan": "animal",

@@ -43,8 +43,18 @@ _NOT_TOPICS = {
     "end-to-end", "high-level", "low-level", "day-to-day", "state-of-the-art", "re-write", "pull-request", "mid-century",
 }
 _LETS = re.compile(r"^(?:let's|lets|let us)\s+(?:use|go with|stick with|switch to|adopt|keep|pick|choose|move to)\b", re.I)
-_GOAL_HINT = re.compile(r"\b(?:someday|one day|eventually|in the future|dream|become)\b", re.I)
+_GOAL_HINT = re.compile(r"\b(?:someday|one day|eventually|in the future|dream|become|retire|in the next \d+ years|in \d+ years|by 20\d\d|before i die)\b", re.I)
+# Fact shapes that name their subject themselves ("running is my hobby"), so they apply without "I".
+SUBJECTLESS = {"favorite-rev", "hobby-rev", "budget", "goal", "favorite"}
 _TRAILING_PUNCT = re.compile(r"[\s.!。！,，;；:：~]+$")
+# The contrast half of a correction ("..., not a data analyst"): dropped from values, skipped as a clause.
+_CONTRAST_TAIL = re.compile(r"(?:,?\s+(?:not|bukan)\s+.+|[，,]\s*不是.+|\s*ไม่ใช่.+)$", re.I)
+_CONTRAST_HEAD = re.compile(r"^(?:not|bukan|不是|并不是|ไม่ใช่)(?:\b|(?=\S))", re.I)
+_HABITUAL = re.compile(r"\b(?:usually|always|typically|normally|generally|tend to|every (?:day|morning|week|evening)|first thing)\b|"
+                       r"\b(?:biasanya|selalu|setiap)\b|通常|一般|每天|总是|ปกติ|ทุกวัน|มักจะ", re.I)
+_POINTER = re.compile(r"^(?:this|that|it|these|ini|itu|这个|这|นี้|นี่)?[\s:：,]*$", re.I)
+_STOP = {"the", "a", "an", "is", "are", "was", "to", "of", "in", "on", "for", "and", "or", "my", "about", "that", "this", "it",
+         "note", "entry", "bit", "part", "yang", "di", "ke", "dan", "itu", "ini", "saya", "aku", "soal", "tentang", "dead", "off"}
 
 
 @dataclass
@@ -59,6 +69,7 @@ class Context:
     topic: str | None = None  # the project this turn talks about, carried to later entries
     default_lang: str = "en"
     previous_first_person: bool = False
+    previous_clause_sentence: int = -1  # sentence index of the last clause seen (for contrast halves)
 
 
 def _decision(st: Statement, route: str, **kw: object) -> Decision:
@@ -71,6 +82,7 @@ def _skip(st: Statement, reason: str, detail: str, confidence: float = 0.8) -> D
 
 def _clean_value(value: str, lex: Lexicon) -> str:
     value = value.strip().strip("\"'“”「」")
+    value = _CONTRAST_TAIL.sub("", value)
     value = _TRAILING_PUNCT.sub("", value)
     for _ in range(2):
         value = lex.trailing.sub("", value)
@@ -144,22 +156,24 @@ def _merge_multi(existing: str | None, value: str) -> str:
 
 
 def _already_said(text: str, ctx: Context) -> bool:
+    """The statement repeats the conversation: said before, or the assistant's own words confirmed."""
     norm = normalize(text)
-    if len(norm) < 4:
+    if len(norm) < 4 or not ctx.history_norm:
         return False
-    toks = tokens(text)
+    toks = {t for t in tokens(text) if t not in _STOP}
     for hist, hist_toks in zip(ctx.history_norm, ctx.history_tokens, strict=False):
         if norm in hist:
             return True
-        if len(toks) >= 4 and coverage(toks, hist_toks) >= 0.85:
+        if len(toks) >= 2 and coverage(toks, hist_toks) >= 0.75:
             return True
     return False
 
 
 def _user_decision(st: Statement, ctx: Context, rule: FactRule, key: str, value: str, confidence: float, detail: str) -> Decision:
     existing = ctx.fields.get(key.casefold())
-    if existing is not None and (existing.value.casefold() == value.casefold()
-                                 or (rule.multi and value.casefold() in (p.strip().casefold() for p in existing.value.split(";")))):
+    old, new = (existing.value.casefold(), value.casefold()) if existing is not None else ("", "")
+    if existing is not None and (old == new or (old and old in new and len(new) - len(old) <= 4)
+                                 or (rule.multi and new in (p.strip() for p in old.split(";")))):
         return _skip(st, "inferable", f"already in USER.md ({key})", 0.85)
     if rule.multi:
         value = _merge_multi(existing.value if existing else None, value)
@@ -181,12 +195,21 @@ def _memory_text(text: str, lex: Lexicon, today: date) -> str:
     return body
 
 
+def memory_entry(text: str, ctx: Context) -> str:
+    """The declarative entry for a whole sentence (date phrase removed, discourse trimmed)."""
+    lex = LEXICONS[guess_language(text, ctx.default_lang)]
+    text = _strip(lex.greeting.sub("", text.strip(), count=1), lex.discourse)
+    return _memory_text(text, lex, ctx.today)
+
+
 def _memory_decision(st: Statement, text: str, lex: Lexicon, ctx: Context, confidence: float, detail: str) -> Decision:
     entry = _memory_text(text, lex, ctx.today)
     norm = normalize(entry)
     toks = tokens(entry)
     for existing in ctx.memory_norm:
-        if norm and (norm in existing or (len(toks) >= 4 and coverage(toks, set(existing.split()) if lex.lang in ("en", "id") else tokens(existing)) >= 0.9)):
+        old = set(existing.split()) if lex.lang in ("en", "id") else tokens(existing)
+        if norm and (norm in existing or (len(toks) >= 4 and coverage(toks, old) >= 0.9)
+                     or (len(old) >= 3 and coverage(old, toks) >= 0.9 and len(norm) <= 1.7 * len(existing))):
             return _skip(st, "inferable", "already in MEMORY.md", 0.85)
     topic = find_topic(text, ctx)
     if topic:
@@ -198,11 +221,36 @@ def _memory_decision(st: Statement, text: str, lex: Lexicon, ctx: Context, confi
                      confidence=confidence, detail=detail)
 
 
+def _content_words(text: str) -> set[str]:
+    toks = tokens(text)
+    return {t for t in toks if t not in _STOP and (len(t) > 2 or not t.isascii())}
+
+
+def _field_named_by(target: str, lex: Lexicon) -> set[str]:
+    """USER.md keys the words of `target` name: "my diet stuff" -> Diet, "我吃素" -> Diet (via the fact rules)."""
+    t_fold = target.casefold()
+    keys = {k for k in (lex.field_words.get(t_fold), EN.field_words.get(t_fold)) if k}
+    for word in re.findall(r"[\w-]+", t_fold):
+        for table in (lex.field_words, EN.field_words):
+            if word in table:
+                keys.add(table[word])
+    found = _fact(SUBJECT_OF[lex.lang] + target, lex) or _fact(target, lex)
+    if found is not None and found[0].name not in ("about",):
+        keys.add(found[1])
+    return {k.casefold() for k in keys}
+
+
 def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Decision]:
-    target = _clean_value(re.sub(r"^(?:my|saya|我的|ของ(?:ผม|ฉัน)|that|the|about)\s*", "", target, flags=re.I), lex)
+    target = _clean_value(re.sub(r"^(?:my|saya|aku|我的|ของ(?:ผม|ฉัน)|that|the|about)\s*", "", target, flags=re.I), lex)
+    target = re.sub(r"\s+(?:anymore|please|lagi|ya)$", "", target, flags=re.I).strip()
     t_fold = target.casefold()
     # USER.md: a field named by its key (in any of our languages) or holding the value the user names.
-    wanted = lex.field_words.get(t_fold) or EN.field_words.get(t_fold)
+    named = _field_named_by(target, lex)
+    for key_fold, fld in ctx.fields.items():
+        if key_fold in named:
+            return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.9,
+                              detail="forget: names a USER.md field")]
+    wanted = None
     for key_fold, fld in ctx.fields.items():
         if (wanted and wanted.casefold() == key_fold) or key_fold == t_fold or (
                 len(t_fold) >= 3 and (t_fold in fld.value.casefold() or fld.value.casefold() in t_fold)):
@@ -211,14 +259,47 @@ def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Deci
     # MEMORY.md: every entry that contains the target, else the best word overlap.
     hits = [e for e in ctx.entries if t_fold and t_fold in e.text.casefold()]
     if not hits:
-        t_toks = tokens(target)
-        scored = sorted(((coverage(t_toks, tokens(e.text)), i) for i, e in enumerate(ctx.entries)), reverse=True)
-        if scored and scored[0][0] >= 0.5:
-            hits = [ctx.entries[scored[0][1]]]
+        wanted_words = _content_words(target)
+        scored = [(len(wanted_words & _content_words(e.text)), i) for i, e in enumerate(ctx.entries)]
+        best = max((score for score, _ in scored), default=0)
+        if best >= 2 or (best >= 1 and len(wanted_words) <= 2):
+            hits = [ctx.entries[i] for score, i in scored if score == best]
     if hits:
         return [_decision(st, "memory", op="remove", match=e.text, topic=e.topic, confidence=0.85,
                           detail="forget: matches a MEMORY.md entry") for e in hits]
     return [_decision(st, "user", op="remove", match=target, confidence=0.3, detail="forget: nothing stored matches")]
+
+
+def _field_overlapping(text: str, ctx: Context) -> Field | None:
+    """The USER.md field whose value shares the most content words with `text` (at least one)."""
+    words = _content_words(text)
+    best: tuple[int, Field] | None = None
+    for fld in ctx.fields.values():
+        score = len(words & _content_words(fld.value))
+        if score and (best is None or score > best[0]):
+            best = (score, fld)
+    return best[1] if best else None
+
+
+def sentence_rule(sentence: Statement, ctx: Context) -> list[Decision] | None:
+    """Rules that need the whole sentence: "I meant X, not Y" and "switched from X to Y" on a stored value."""
+    lex = LEXICONS[guess_language(sentence.text, ctx.default_lang)]
+    text = _TRAILING_PUNCT.sub("", sentence.text.strip())
+    for pattern, how in ((lex.meant, "correction"), (lex.switched, "switch")):
+        m = pattern.search(text)
+        if m is None:
+            continue
+        old = _clean_value(m.group("old"), lex)
+        new = _clean_value(m.group("new"), lex)
+        if not old or not new:
+            continue
+        for fld in ctx.fields.values():
+            if old.casefold() in fld.value.casefold():
+                value = re.sub(re.escape(old), new, fld.value, count=1, flags=re.I)
+                ctx.fields[fld.key.casefold()] = Field(fld.section, fld.key, value)
+                return [_decision(sentence, "user", op="upsert", section=fld.section, key=fld.key, value=value, confidence=0.85,
+                                  detail=f"{how} of a stored value")]
+    return None
 
 
 def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
@@ -231,60 +312,84 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
     text = _strip(text, lex.discourse)
     text = _TRAILING_PUNCT.sub("", text) if lang in ("zh", "th") else text.strip()
+    if not text:
+        return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
 
     explicit = False
     m = lex.remember.match(text)
-    if m and len(text) > m.end():
-        explicit, text = True, text[m.end():].strip()
+    if m:
+        rest = text[m.end():].strip()
+        if _POINTER.match(rest):
+            return [_skip(st, "one_off", "points at another statement", 0.6)]
+        explicit, text = True, rest
 
     m = lex.forget.match(text)
     if m:
-        return _forget(st, m.group("t"), lex, ctx)
+        return _forget(st, m.group("t") or m.groupdict().get("t2") or "", lex, ctx)
 
+    if _CONTRAST_HEAD.match(text) and ctx.previous_clause_sentence == st.sentence:
+        return [_skip(st, "inferable", "the contrast half of a correction", 0.6)]
+    ctx.previous_clause_sentence = st.sentence
+    if _already_said(text, ctx) and not explicit:
+        return [_skip(st, "inferable", "already said in this conversation", 0.8)]
+
+    plain = without_quotes(text)
+    plural = bool(lex.plural_person.search(plain))
+    project = bool(lex.project_cue.search(plain) or (lang != "en" and EN.project_cue.search(plain)))
+    decided = bool(lex.decision_cue.search(plain) or (lang != "en" and EN.decision_cue.search(plain)))
+    dated = dates.has_past_marker(plain, ctx.today)
+
+    if lex.request.match(text) and not explicit and not dated:
+        if _LETS.match(text):
+            return [_memory_decision(st, text, lex, ctx, 0.75, "agreement (let's ...) -> memory")]
+        if not _GOAL_HINT.search(text) and not lex.standing.search(text):
+            return [_skip(st, "one_off", "a request for this task", 0.8)]
+
+    momentary = lex.moment.search(plain)
+    if lex.mood_state.search(plain) or (momentary and lex.mood_emotion.search(plain)):
+        return [_skip(st, "mood", "a momentary state", 0.8)]
+    if lex.hedge.search(text) and not explicit:
+        return [_skip(st, "vague", "hedged or vague attitude", 0.75)]
     if lex.question.search(text) and not explicit:
         return [_skip(st, "one_off", "a question for this conversation", 0.8)]
 
-    if lex.standing.search(text):
+    if lex.standing.search(text) and not plural and not decided:
         key = "Response language" if lex.language_word.search(text) else "Response style"
         rule = FactRule("standing", lex.standing, "Preferences", key)
         return [_user_decision(st, ctx, rule, key, _clean_value(text, lex), 0.8, "standing instruction -> preference")]
 
-    if lex.request.match(text) and not explicit:
-        if _LETS.match(text):
-            return [_memory_decision(st, text, lex, ctx, 0.75, "agreement (let's ...) -> memory")]
-        if not _GOAL_HINT.search(text):
-            return [_skip(st, "one_off", "a request for this task", 0.8)]
-
     if lex.temporary.search(text):
-        return [_skip(st, "one_off", "a temporary situation", 0.7)]
-    if lex.mood_state.search(text):
-        return [_skip(st, "mood", "a momentary state", 0.8)]
-    if lex.hedge.search(text) and not explicit:
-        return [_skip(st, "vague", "hedged or vague attitude", 0.75)]
+        return [_memory_decision(st, text, lex, ctx, 0.6, "a temporary situation -> memory (dated)")]
 
-    plain = without_quotes(text)
-    first = bool(lex.first_person.search(plain))
-    plural = bool(lex.plural_person.search(plain))
-    if not first and not plural and st.restored_subject:
-        first = True
+    first = bool(lex.first_person.search(plain)) or st.restored_subject
+    implied = False
     if not first and not plural and lang in ("zh", "th", "id") and ctx.previous_first_person and len(plain) < 40:
         text = SUBJECT_OF[lang] + text  # a subject-less clause continues the speaker's sentence
         first = True
     ctx.previous_first_person = first
+    work = project or dated or (decided and not first)
 
-    project = bool(lex.project_cue.search(plain))
-    decided = bool(lex.decision_cue.search(plain))
-    dated = dates.has_past_marker(plain, ctx.today)
-    work = project or (decided and (plural or project)) or dated
+    if first and lex.no_longer.search(plain):
+        fld = _field_overlapping(plain, ctx)
+        if fld is not None:
+            del ctx.fields[fld.key.casefold()]
+            return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.75,
+                              detail="no longer true: removes the stored field")]
 
-    fact = _fact(text, lex) if (first or plural) else None
+    fact = _fact(text, lex)
+    if fact is not None and not (first or plural) and fact[0].name not in SUBJECTLESS:
+        fact = None
+    if fact is None and not first and not plural and lang in ("zh", "th", "id"):
+        fact = _fact(SUBJECT_OF[lang] + text, lex)  # pro-drop: "ชอบอ่านนิยาย", "目标是跑个半马"
+        implied = fact is not None
     if fact is not None:
         rule, key, value = fact
+        if rule.name == "habits" and project and _HABITUAL.search(plain):
+            rule, key = FactRule("work-habits", rule.pattern, "Working style", "Work habits", multi=True), "Work habits"
         if not (work and (rule.name in WEAK_FACTS or plural)):
-            if lex.mood_emotion.search(plain) and lex.now_marker.search(plain) and rule.name in WEAK_FACTS:
-                return [_skip(st, "mood", "a feeling about right now", 0.7)]
-            detail = f"profile fact ({rule.name})" + (", explicit" if explicit else "")
-            return [_user_decision(st, ctx, rule, key, value, min(1.0, rule.confidence + (0.05 if explicit else 0)), detail)]
+            detail = f"profile fact ({rule.name})" + (", explicit" if explicit else "") + (", implied subject" if implied else "")
+            conf = rule.confidence - (0.1 if implied else 0) + (0.05 if explicit else 0)
+            return [_user_decision(st, ctx, rule, key, value, max(0.0, min(1.0, conf)), detail)]
 
     if lex.mood_emotion.search(plain) and lex.now_marker.search(plain):
         return [_skip(st, "mood", "a feeling about right now", 0.7)]
@@ -303,5 +408,3 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     return [_skip(st, "one_off", "not about the user or the work", 0.5)]
 
 
-def inferable_from_history(st: Statement, ctx: Context) -> bool:
-    return _already_said(st.text, ctx)

@@ -24,14 +24,23 @@ class Statement:
 
 
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|st|no|jr|sr|inc|ltd|approx|p\.o|u\.s)\.|\b[A-Z]\.)$", re.I)
-_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)|[。！？；;!?]+|[\n\r]+|(?<=[\u0E00-\u0E7F])\s+(?=[\u0E00-\u0E7F])|(?:(?<=ครับ)|(?<=ค่ะ))(?=\S)")
+# A space in Thai ends a sentence only after a closing particle or before a new subject; elsewhere it
+# separates phrases of one sentence ("ชอบคำตอบสั้นๆ ตรงประเด็น").
+_THAI_PARTICLE = r"(?:(?<=ครับ)|(?<=ค่ะ)|(?<=คะ)|(?<=นะ)|(?<=จ้ะ)|(?<=จ้า)|(?<=ฮะ)|(?<=555))"
+_THAI_NEW_SUBJECT = r"(?=ผม|ฉัน|หนู|ดิฉัน|เรา|พวกเรา|อ้อ|อ๋อ|ส่วน)"
+_SENTENCE_END = re.compile(
+    r"[.!?]+[\"')\]]*(?=\s)|[。！？；;!?]+|[\n\r]+"
+    rf"|{_THAI_PARTICLE}\s+(?=[\u0E00-\u0E7FA-Za-z])|(?<=[\u0E00-\u0E7F])\s+{_THAI_NEW_SUBJECT}"
+    r"|(?:(?<=ครับ)|(?<=ค่ะ))(?=[\u0E00-\u0E7F])(?!นะ|ผม)"
+)
 _THAI = re.compile(r"[\u0E00-\u0E7F]")
 _CJK = re.compile(r"[\u4E00-\u9FFF]")
 
 # Where a clause starts a new fact. The look-ahead keeps the subject in the next clause.
+_LEAD = r"(?:(?:btw|by the way|oh|oh iya|oh ya|anyway|omong-omong|also)[\s,]+)?"
 _CLAUSE_CUT = re.compile(
-    r"(?:,\s*|;\s*|\s+)(?:and|but|also|plus|dan|tapi|tetapi|serta|juga)\s+(?=(?:i|i'm|i've|i'd|my|we|we're|our|saya|aku|kami|kita|gue)\b)"
-    r"|[,;]\s+(?=(?:i|i'm|i've|my|we|our|saya|aku|kami|kita|gue)\b)"
+    rf"(?:,\s*|;\s*|\s+)(?:and|but|also|plus|dan|tapi|tetapi|serta|juga)\s+(?={_LEAD}(?:i|i'm|i've|i'd|my|we|we're|our|saya|aku|kami|kita|gue|gw)\b)"
+    rf"|[,;]\s+(?={_LEAD}(?:i|i'm|i've|my|we|our|saya|aku|kami|kita|gue|gw)\b)"
     r"|(?:[，；]|(?<=[\u4E00-\u9FFF]),)\s*(?:而且|并且|另外|还有|但是|不过|同时)?"
     r"|(?:而且|并且|另外|同时)(?=我)"
     r"|\s+(?:และ|แล้วก็|แต่)(?=\S)",
