@@ -96,6 +96,15 @@ def test_prompt_shows_files_time_bounded_history_and_turn() -> None:
     assert "old message number 0" not in user["content"]  # older ones dropped by the bounds
 
 
+def test_user_text_with_template_syntax_reaches_the_model_verbatim() -> None:
+    """instructor renders messages as Jinja when given a context; the engine must not let it."""
+    text = "my build var is {{ 7*7 }} and {% if x %} stays literal"
+    fake = FakeModel().enqueue([{"quote": text, "route": "skip", "reason": "one_off"}])
+    LLMEngine(fake).classify(turn(text), "# USER\n\n## Identity\n- Motto: {{ x }}\n", "")
+    sent = fake.history[0].messages[-1]["content"]
+    assert text in sent and "- Motto: {{ x }}" in sent
+
+
 def test_garbage_answer_is_re_asked_with_the_error() -> None:
     fake = FakeModel().enqueue("not json at all", name_and_event())
     result = LLMEngine(fake).classify(turn("I'm Jasmin"), "", "")

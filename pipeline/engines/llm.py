@@ -19,14 +19,16 @@ import logging
 import os
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, timezone
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from pipeline import testing
 from pipeline.llm_cache import ResponseCache, cache_key
@@ -75,6 +77,24 @@ class LLMError(Exception):
 
 
 # --- response models (what the model must return) -------------------------------------------
+
+# What the validators check against (the turn's date, the entries to account for, ...). Not passed
+# as instructor's `context=`: instructor renders every message as a Jinja template when it gets one,
+# which would evaluate `{{ ... }}` typed by the user or stored in the files.
+_VALIDATION_CONTEXT: ContextVar[dict[str, Any] | None] = ContextVar("memroute_validation_context", default=None)
+
+
+def _validation_context() -> dict[str, Any]:
+    return _VALIDATION_CONTEXT.get() or {}
+
+
+@contextmanager
+def _validating(context: dict[str, Any]) -> Iterator[None]:
+    token = _VALIDATION_CONTEXT.set(context)
+    try:
+        yield
+    finally:
+        _VALIDATION_CONTEXT.reset(token)
 
 
 def _compact_schema(schema: dict[str, Any]) -> None:
@@ -130,8 +150,8 @@ class Statement(_Compact):
     confidence: float = 1.0
 
     @model_validator(mode="after")
-    def _complete(self, info: ValidationInfo) -> Statement:
-        today = (info.context or {}).get("today")
+    def _complete(self) -> Statement:
+        today = _validation_context().get("today")
         self.confidence = min(1.0, max(0.0, self.confidence))
         if self.route == "skip":
             if self.reason is None:
@@ -186,8 +206,8 @@ class ConsolidatedLog(_Compact):
     archived: list[int] = []
 
     @model_validator(mode="after")
-    def _check(self, info: ValidationInfo) -> ConsolidatedLog:
-        ctx = info.context or {}
+    def _check(self) -> ConsolidatedLog:
+        ctx = _validation_context()
         indexes: set[int] = set(ctx.get("indexes", ()))
         target: int | None = ctx.get("target_chars")
         problems: list[str] = []
@@ -229,8 +249,8 @@ class CompactProfile(_Compact):
     values: list[ProfileValue]
 
     @model_validator(mode="after")
-    def _check(self, info: ValidationInfo) -> CompactProfile:
-        ctx = info.context or {}
+    def _check(self) -> CompactProfile:
+        ctx = _validation_context()
         old: dict[int, str] = ctx.get("values", {})
         needed: int = ctx.get("needed", 0)
         new = {f.n: " ".join(f.value.split()) for f in self.values}
@@ -515,7 +535,8 @@ class LLMEngine:
         if hit is None:
             return None
         try:
-            return req.response_model.model_validate(hit["response"], context=req.context), Usage(cost_usd=0.0)
+            with _validating(req.context):
+                return req.response_model.model_validate(hit["response"]), Usage(cost_usd=0.0)
         except ValidationError:
             return None
 
@@ -548,13 +569,13 @@ class LLMEngine:
         meter = _Meter()
         client = _instructor().from_litellm(self._sync_send(req, meter), async_client=False)
         try:
-            result = client.create(
-                messages=req.messages,
-                response_model=req.response_model,
-                max_retries=self.max_reasks,
-                context=req.context,
-                strict=False,
-            )
+            with _validating(req.context):
+                result = client.create(
+                    messages=req.messages,
+                    response_model=req.response_model,
+                    max_retries=self.max_reasks,
+                    strict=False,
+                )
         except Exception as exc:
             raise self._failure(req, exc, meter) from exc
         usage = meter.usage()
@@ -570,13 +591,13 @@ class LLMEngine:
         meter = _Meter()
         client = _instructor().from_litellm(self._async_send(req, meter), async_client=True)
         try:
-            result = await client.create(
-                messages=req.messages,
-                response_model=req.response_model,
-                max_retries=self.max_reasks,
-                context=req.context,
-                strict=False,
-            )
+            with _validating(req.context):
+                result = await client.create(
+                    messages=req.messages,
+                    response_model=req.response_model,
+                    max_retries=self.max_reasks,
+                    strict=False,
+                )
         except Exception as exc:
             raise self._failure(req, exc, meter) from exc
         usage = meter.usage()
