@@ -42,7 +42,7 @@ UNFINISHED = ("queued", "running", "failed")
 
 # Appended to pipeline.store.MIGRATIONS.
 MIGRATION = (
-    "m005_hook_queue",
+    "m006_hook_queue",
     """
     CREATE TABLE hook_queue (
         seq INTEGER PRIMARY KEY,       -- submission order
