@@ -65,7 +65,7 @@ _RULES: tuple[_Rule, ...] = (
     (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), _iso),
     # English
     (re.compile(r"\b(?:the\s+)?day before yesterday\b", re.I), lambda m, t: t - timedelta(days=2)),
-    (re.compile(r"\byesterday\b", re.I), lambda m, t: t - timedelta(days=1)),
+    (re.compile(r"\b(?:yesterday|yday|yest|last night)\b", re.I), lambda m, t: t - timedelta(days=1)),
     (re.compile(r"\b(?:last|past|previous)\s+week(?:end)?\b", re.I), lambda m, t: t - timedelta(days=7)),
     (re.compile(r"\b(?:last|past|previous)\s+month\b", re.I), lambda m, t: _months_back(t, 1)),
     (re.compile(r"\blast\s+year\b", re.I), lambda m, t: _months_back(t, 12)),
@@ -79,7 +79,7 @@ _RULES: tuple[_Rule, ...] = (
     (re.compile(r"\b(?:minggu|pekan)\s+(?:lalu|kemarin)\b", re.I), lambda m, t: t - timedelta(days=7)),
     (re.compile(r"\bbulan\s+(?:lalu|kemarin)\b", re.I), lambda m, t: _months_back(t, 1)),
     (re.compile(r"\btahun\s+(?:lalu|kemarin)\b", re.I), lambda m, t: _months_back(t, 12)),
-    (re.compile(r"\bkemarin\b", re.I), lambda m, t: t - timedelta(days=1)),
+    (re.compile(r"\b(?:kemarin|kmrn|kemaren|semalam|tadi malam|td malem|td malam|kemarin malam)\b", re.I), lambda m, t: t - timedelta(days=1)),
     (re.compile(r"\b(\d+|satu|dua|tiga|empat|lima|enam|tujuh|delapan|sepuluh)\s+(hari|minggu|pekan|bulan|tahun)\s+(?:yang\s+)?lalu\b", re.I),
      lambda m, t: _unit_back(t, _num(m.group(1), _ID_NUM), m.group(2))),
     (re.compile(r"\b(?:hari\s+ini|tadi\s+(?:pagi|siang|sore|malam)|pagi\s+ini)\b", re.I), lambda m, t: t),
@@ -94,7 +94,7 @@ _RULES: tuple[_Rule, ...] = (
     (re.compile(r"今天|今早|今晚|今日"), lambda m, t: t),
     # Thai
     (re.compile(r"เมื่อวานซืน"), lambda m, t: t - timedelta(days=2)),
-    (re.compile(r"เมื่อวาน(?:นี้)?"), lambda m, t: t - timedelta(days=1)),
+    (re.compile(r"เมื่อวาน(?:นี้)?|เมื่อคืน(?:นี้)?"), lambda m, t: t - timedelta(days=1)),
     (re.compile(r"(?:สัปดาห์|อาทิตย์)(?:ที่แล้ว|ก่อน)"), lambda m, t: t - timedelta(days=7)),
     (re.compile(r"เดือน(?:ที่แล้ว|ก่อน)"), lambda m, t: _months_back(t, 1)),
     (re.compile(r"ปี(?:ที่แล้ว|ก่อน)"), lambda m, t: _months_back(t, 12)),

@@ -139,6 +139,9 @@ def _settle_sentence(decisions: list[Decision], sentence: str, ctx: Context) -> 
     """
     if len(decisions) < 2:
         return decisions
+    if decisions[0].reason == "mood":
+        return [d if d.route == "skip" or d.confidence >= WEAK else
+                Decision(quote=d.quote, route="skip", reason="mood", confidence=0.6, detail="part of a mood sentence") for d in decisions]
     if decisions[0].reason == "vague":
         return [d if d.route == "skip" else Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6,
                                                      detail="part of a hedged sentence") for d in decisions]

@@ -86,7 +86,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("prefers", rx(r"^i (?:generally |usually )?prefer\s+(?P<v>.+)"), "Preferences", "Prefers", multi=True),
     FactRule("hobby-rev", rx(r"^(?P<v>.+?)\s+(?:is|are)\s+(?:a|my|one of my|an)\s+(?:favou?rite\s+)?(?:hobby|hobbies|passion|pastime|way to relax)\b.*"),
              "Preferences", "Hobbies", multi=True),
-    FactRule("dislikes", rx(r"^i (?:really |truly |absolutely )?(?:don't like|do not like|don t like|dislike|hate|can't stand|cannot stand|detest|am not a fan of|'m not a fan of|despise)\s+(?P<v>.+)"),
+    FactRule("dislikes", rx(r"^(?:i'm|i am|im) not (?:a |the )?(?:big |huge |great )?fan of\s+(?P<v2>.+)|^i (?:really |truly |absolutely )?(?:don't like|do not like|don t like|dislike|hate|can't stand|cannot stand|detest|am not a fan of|'m not a fan of|despise)\s+(?P<v>.+)"),
              "Preferences", "Dislikes", multi=True),
     FactRule("likes", rx(r"^i (?:really |also |do |absolutely |just |truly )?(?:like|love|enjoy|adore|am into|'m into|am passionate about|'m passionate about|am obsessed with|'m obsessed with)\s+(?P<v>.+)"),
              "Preferences", "Likes", multi=True),
@@ -118,7 +118,7 @@ LEXICON = Lexicon(
     phatic=rx(r"^(?:hi|hello|hey|thanks?(?: you)?(?: so much| a lot)?|thank you|thx|ty|ok(?:ay)?|cool|great|nice|awesome|perfect|got it|sure|yes|yeah|yep|no|nope|"
               r"bye|goodbye|see you|good (?:morning|night|afternoon|evening)|lol|haha|hmm+|sounds good|that works|alright|all right|noted|right)(?:\s+\w+)?[\s!.?]*$"),
     discourse=rx(r"^(?:(?:actually|well|oh|so|also|and|but|btw|by the way|anyway|ah|um+|uh+|hmm+|oh and|plus|ok(?:ay)?|yeah|yep|yes|"
-                 r"just so you know|fyi|heads up|for the record)(?:\s*[,:;!-]\s*|\s+)|"
+                 r"just so you know|fyi|heads up|for the record|ngl|tbh|honestly|lol)(?:\s*[,:;!-]\s*|\s+)|"
                  r"(?:no|right|true|got it|sorry|update|correction|quick update|note|new info)\s*[,:;!-]\s*)"),
     correction=rx(r"\b(?:actually|correction|not anymore|no longer|now|these days|i meant|instead)\b"),
     question=rx(r"\?\s*$|^(?:what|who|whom|whose|where|why|how|which)\b|^when\s+(?:is|are|do|does|did|will|can|should|was|were)\b|"
@@ -145,7 +145,7 @@ LEXICON = Lexicon(
                   r"sick today|feel sick|feeling sick|stressed out|cranky|grumpy|in a (?:bad|good) mood|in the mood for|so done|fed up|killing me|"
                   r"(?:i'm|im|i am|feeling|feel) (?:so+|really|very|super|kinda|a bit|pretty|quite) (?:happy|sad|angry|upset|excited|nervous|anxious|"
                   r"frustrated|annoyed|down|lonely|stressed|overwhelmed|pumped|thrilled|glad|relieved))\b|^(?:ugh+|argh+|meh|sigh|yay+|woo+)\b"),
-    mood_emotion=rx(r"\b(?:happy|sad|angry|upset|excited|nervous|anxious|frustrated|annoyed|great|good|bad|awful|terrible|down|moody|"
+    mood_emotion=rx(r"\b(?:hate|love|loving|hating|happy|sad|angry|upset|excited|nervous|anxious|frustrated|annoyed|great|good|bad|awful|terrible|down|moody|"
                     r"miserable|stressed|overwhelmed|lonely|irritated|sick|relieved|fine|meh)\b"),
     now_marker=rx(r"\b(?:today|right now|rn|now|tonight|this morning|this afternoon|this evening|at the moment|atm|currently|feeling|feel)\b"),
     moment=rx(r"\b(?:right now|rn|atm|at the moment|today|tonight|this (?:morning|afternoon|evening))\b"),
@@ -164,7 +164,7 @@ LEXICON = Lexicon(
     save_contact=rx(r"\b(?:save|store|remember|keep|note down|record)\s+(?:my|this|these)\b.{0,20}\b(?:e-?mail|phone|number|address|contact)\b"),
     language_word=rx(r"\b(?:english|indonesian|bahasa|chinese|mandarin|thai|japanese|spanish|french|german|korean)\b"),
     trailing=rx(r"[\s,;:]*(?:\b(?:now|these days|nowadays|actually|anymore|right now|at the moment|currently|too|as well|lol|btw|please|pls|though|haha)\b[\s,;:]*)+$"),
-    no_longer=rx(r"\b(?:no longer|not any ?more|anymore|any more|quit|stopped|gave up)\b"),
+    no_longer=rx(r"\b(?:no longer|not any ?more|anymore|any more|quit|stopped|gave up|is off|are off|called off|cancell?ed|dropped)\b"),
     meant=rx(r"^(?:sorry,?\s*|oops,?\s*)?i meant\s+(?P<new>.+?),?\s+not\s+(?P<old>.+)$"),
     switched=rx(r"\b(?:switched|moved|changed|migrated|went)\s+from\s+(?P<old>.+?)\s+to\s+(?P<new>.+)$"),
     facts=FACTS,

@@ -42,7 +42,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("relationship", rx(rf"^{_I}\s+(?:sudah\s+|baru\s+)?(?P<v>menikah|lajang|bercerai|cerai|bertunangan|jomblo|single)\b.*"), "Identity", "Relationship"),
     FactRule("languages", rx(rf"^{_I} (?:bisa |fasih )?(?:berbicara|bicara|belajar|mempelajari|menguasai)\s+(?P<v>bahasa\s+.+)|^.*bahasa yang {_I} pelajari.*"),
              "Identity", "Languages", multi=True),
-    FactRule("goal", rx(rf"^(?:(?:target|tujuan|goal|resolusi) (?:{_MY} )?(?:saat ini |sekarang |tahun ini |bulan ini )?(?:adalah |:)?|tujuan {_MY}(?: saat ini| sekarang)?(?: adalah)?|impian {_MY}(?: adalah)?|cita-cita {_MY}(?: adalah)?|"
+    FactRule("goal", rx(rf"^(?:(?:target|tujuan|goal|resolusi)(?:\s+{_MY})?(?:\s+(?:saat ini|sekarang|tahun ini|bulan ini))?(?:\s+adalah|\s*:)?|tujuan {_MY}(?: saat ini| sekarang)?(?: adalah)?|impian {_MY}(?: adalah)?|cita-cita {_MY}(?: adalah)?|"
                         rf"{_I} (?:ingin|mau|berencana|bercita-cita|berharap bisa|berharap|bermimpi|berniat|sedang menabung untuk)(?: menjadi| jadi)?|"
                         rf"(?:ketika|kalau|saat) {_I} (?:dewasa|besar)(?:,)? {_I} ingin(?: menjadi| jadi)?)\s+(?P<v>.+)"),
              "Goals", "Goal", confidence=0.85),
@@ -120,7 +120,7 @@ LEXICON = Lexicon(
     language_word=rx(r"\b(?:bahasa \w+|inggris|indonesia|mandarin|thai|jepang)\b"),
     trailing=rx(r"[\s,;:]*(?:\b(?:sekarang|skrg|saat ini|kok|sih|deh|dong|ya|lho|loh|kan|juga|aja|saja|banget|btw|lagi|lg|kok)\b[\s,;:]*)+$"),
     no_longer=rx(r"\b(?:(?:udah|sudah|udh)\s+(?:gak|nggak|tidak|tak|ga|enggak|bukan|berhenti)|tidak lagi|gak lagi|nggak lagi|ga lagi|berhenti|"
-                 r"bukan lagi)\b"),
+                 r"bukan lagi|batal|dibatalkan|gak jadi|nggak jadi)\b"),
     meant=rx(r"^(?:(?:eh\s+)?(?:maaf|sori|sorry),?\s*)?(?:maksud(?:ku|nya| saya| aku| gue))\s+(?P<new>.+?),?\s+bukan\s+(?P<old>.+)$"),
     switched=rx(r"\b(?:ganti|pindah|beralih|migrasi)\s+dari\s+(?P<old>.+?)\s+ke\s+(?P<new>.+)$"),
     facts=FACTS,

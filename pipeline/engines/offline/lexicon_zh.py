@@ -29,7 +29,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("employer", rx(rf"^{_I}(?:现在|目前)?在\s*(?P<v>.+?)(?:工作|上班|实习|任职)"), "Identity", "Employer"),
     FactRule("comm-style", rx(rf"^{_I}(?:比较|更)?(?:喜欢|偏好|希望|习惯)(?P<v>.*?(?:结论|直接|简短|简洁|详细|先说|要点|列表|重点).*?)(?:的)?(?:沟通|交流|回答|回复|说明|方式|风格)?$"),
              "Preferences", "Communication style", confidence=0.85),
-    FactRule("stack", rx(rf"^(?:{_I}(?:平时|通常|一般|主要)?(?:用|使用)\s*(?P<v>[A-Za-z][\w.+#\s-]*)(?:开发|写代码|编程|做开发)?$|{_I}的技术栈是\s*(?P<v2>.+))"),
+    FactRule("stack", rx(rf"^(?:{_I}(?:平时|通常|一般|主要)?(?:用|使用)\s*(?P<v>[A-Za-z][\w.+#\s-]*)(?:开发|写代码|编程|做开发)?$|(?:{_I})?(?:的)?(?:常用|平时用|主要用|惯用)?的?技术栈(?:是|：|:)\s*(?P<v2>.+))"),
              "Preferences", "Usual stack"),
     FactRule("location", rx(rf"^(?:现在|目前)?{_I}(?:现在|目前)?(?:住在|居住在|生活在|定居在|住)\s*(?P<v>.+)"), "Identity", "Location", confidence=0.9),
     FactRule("moved", rx(rf"^{_I}(?:刚|刚刚|最近|已经|现在|今年|上个月)*(?:从(?P<v2>.+?))?搬(?:家)?(?:到|去|来)(?P<v>.*)"), "Identity", "Location", confidence=0.8),
@@ -42,7 +42,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("languages", rx(rf"^{_I}(?:会说|会讲|在学|正在学|学习)(?P<v>.*(?:语|文).*)|^.*{_I}.*(?:正在学习|在学)的语言.*"), "Identity", "Languages", multi=True),
     FactRule("goal", rx(rf"^(?:(?:{_I}的)?(?:今年|明年|这个月|短期|长期|新)?的?(?:目标|梦想|理想)(?:是|：|:)|{_I}的(?:目标|梦想|理想|计划)是|{_I}(?:想|希望|打算|计划|梦想|准备)(?:将来|以后|有一天)?(?:成为|当)?|希望有一天|有一天{_I}想|长大后{_I}想)\s*(?P<v>.+)"),
              "Goals", "Goal", confidence=0.85),
-    FactRule("diet", rx(rf"^{_I}(?:只吃|不吃|不喝|吃素|是素食者|对(?P<v2>.+?)过敏)(?P<v>.*)"), "Constraints", "Diet", confidence=0.85),
+    FactRule("diet", rx(rf"^{_I}(?P<v>(?:只吃|不吃|不喝|吃素|是素食者|对.+?过敏).*)"), "Constraints", "Diet", confidence=0.85),
     FactRule("work-style", rx(rf"^{_I}(?:习惯|喜欢|通常|一般)?(?:在)?(?P<v>(?:晚上|早上|深夜|在家|远程).*(?:工作|写代码|办公).*)"), "Working style", "Work habits", confidence=0.8),
     FactRule("favorite", rx(rf"^{_I}(?:最)?(?:喜欢|爱)的\s*(?P<k>.+?)\s*(?:是|就是)\s*(?P<v>.+)"), "Preferences", "Favorite {k}", confidence=0.9),
     FactRule("tools", rx(rf"^{_I}(?:平时|一般|现在)?(?:用|使用|在用)\s*(?P<v>[A-Za-z].*)"), "Preferences", "Tools", multi=True),
@@ -67,7 +67,7 @@ LEXICON = Lexicon(
     subject=rx(r"^(?:我|本人)"),
     greeting=rx(r"^(?:你好|您好|嗨|哈喽|哈啰|早上好|晚上好|下午好|大家好|hi|hello)[\s，,！!。.~]*"),
     phatic=rx(r"^(?:谢谢|感谢|多谢|好的|好|行|可以|嗯+|哦+|对|是的|没错|明白|知道了|了解|收到|好滴|OK|ok|哈哈+|再见|拜拜|晚安|早安|你好|您好|辛苦了)(?:你|您|啦|了|呀|哈|哦|啊|！|!|。|~)*$"),
-    discourse=rx(r"^(?:其实|实际上|对了|另外|还有|而且|并且|但是|不过|所以|那|嗯|哦|然后|现在|好的|好|对|是的|没错|行|那就是|也就是说|就是说|所以说|"
+    discourse=rx(r"^(?:那就是|其实|实际上|对了|另外|还有|而且|并且|但是|不过|所以|那|嗯|哦|然后|现在|好的|好|对|是的|没错|行|也就是说|就是说|所以说|"
                  r"不好意思|抱歉|更正一下|更正|纠正一下|顺便说下|顺便说一下|顺便提一下|顺便|说一下|跟你说|告诉你)[\s，,：:]*"),
     correction=rx(r"其实|实际上|现在|不再|改成|更正|我是说"),
     question=rx(r"[?？]\s*$|[吗呢么]\s*[。.！!]?$|^(?:请问|为什么|怎么|什么|哪|谁|能不能|可不可以|是不是|有没有|你(?:能|可以|会|知道))"),

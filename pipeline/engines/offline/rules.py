@@ -50,8 +50,11 @@ _TRAILING_PUNCT = re.compile(r"[\s.!。！,，;；:：~]+$")
 # The contrast half of a correction ("..., not a data analyst"): dropped from values, skipped as a clause.
 _CONTRAST_TAIL = re.compile(r"(?:,?\s+(?:not|bukan)\s+.+|[，,]\s*不是.+|\s*ไม่ใช่.+)$", re.I)
 _CONTRAST_HEAD = re.compile(r"^(?:not|bukan|不是|并不是|ไม่ใช่)(?:\b|(?=\S))", re.I)
+_AGREED = re.compile(r"\b(?:decided|agreed|memutuskan|sepakat|disepakati)\b|决定|定了|商定|ตัดสินใจ|ตกลง", re.I)
 _HABITUAL = re.compile(r"\b(?:usually|always|typically|normally|generally|tend to|every (?:day|morning|week|evening)|first thing)\b|"
                        r"\b(?:biasanya|selalu|setiap)\b|通常|一般|每天|总是|ปกติ|ทุกวัน|มักจะ", re.I)
+_AS_YOU_SAID = re.compile(r"\b(?:as you said|like you said|as you mentioned|like you mentioned|you're right|you are right|seperti katamu|"
+                          r"kayak yang kamu bilang|seperti yang kamu bilang|bener katamu)\b|如你所说|你说得对|正如你说|ตามที่(?:คุณ)?บอก", re.I)
 _POINTER = re.compile(r"^(?:this|that|it|these|ini|itu|这个|这|นี้|นี่)?[\s:：,]*$", re.I)
 _STOP = {"the", "a", "an", "is", "are", "was", "to", "of", "in", "on", "for", "and", "or", "my", "about", "that", "this", "it",
          "note", "entry", "bit", "part", "yang", "di", "ke", "dan", "itu", "ini", "saya", "aku", "soal", "tentang", "dead", "off"}
@@ -155,16 +158,16 @@ def _merge_multi(existing: str | None, value: str) -> str:
     return "; ".join(parts)
 
 
-def _already_said(text: str, ctx: Context) -> bool:
+def _already_said(text: str, ctx: Context, restating: bool = False) -> bool:
     """The statement repeats the conversation: said before, or the assistant's own words confirmed."""
     norm = normalize(text)
     if len(norm) < 4 or not ctx.history_norm:
         return False
-    toks = {t for t in tokens(text) if t not in _STOP}
+    toks = {t for t in tokens(text) if t not in _STOP and (len(t) > 1 or not t.isascii())}
     for hist, hist_toks in zip(ctx.history_norm, ctx.history_tokens, strict=False):
         if norm in hist:
             return True
-        if len(toks) >= 2 and coverage(toks, hist_toks) >= 0.75:
+        if len(toks) >= (1 if restating else 2) and coverage(toks, hist_toks) >= 0.75:
             return True
     return False
 
@@ -209,7 +212,7 @@ def _memory_decision(st: Statement, text: str, lex: Lexicon, ctx: Context, confi
     for existing in ctx.memory_norm:
         old = set(existing.split()) if lex.lang in ("en", "id") else tokens(existing)
         if norm and (norm in existing or (len(toks) >= 4 and coverage(toks, old) >= 0.9)
-                     or (len(old) >= 3 and coverage(old, toks) >= 0.9 and len(norm) <= 1.7 * len(existing))):
+                     or (len(old) >= 3 and coverage(old, toks) >= 0.75 and len(norm) <= 1.7 * len(existing))):
             return _skip(st, "inferable", "already in MEMORY.md", 0.85)
     topic = find_topic(text, ctx)
     if topic:
@@ -234,7 +237,7 @@ def _field_named_by(target: str, lex: Lexicon) -> set[str]:
         for table in (lex.field_words, EN.field_words):
             if word in table:
                 keys.add(table[word])
-    found = _fact(SUBJECT_OF[lex.lang] + target, lex) or _fact(target, lex)
+    found = _fact(target, lex) if lex.subject.match(target) else _fact(SUBJECT_OF[lex.lang] + target, lex)
     if found is not None and found[0].name not in ("about",):
         keys.add(found[1])
     return {k.casefold() for k in keys}
@@ -283,9 +286,8 @@ def _field_overlapping(text: str, ctx: Context) -> Field | None:
 
 def sentence_rule(sentence: Statement, ctx: Context) -> list[Decision] | None:
     """Rules that need the whole sentence: "I meant X, not Y" and "switched from X to Y" on a stored value."""
-    lex = LEXICONS[guess_language(sentence.text, ctx.default_lang)]
     text = _TRAILING_PUNCT.sub("", sentence.text.strip())
-    for pattern, how in ((lex.meant, "correction"), (lex.switched, "switch")):
+    for lex, pattern, how in [(lx, p, h) for lx in LEXICONS.values() for p, h in ((lx.meant, "correction"), (lx.switched, "switch"))]:
         m = pattern.search(text)
         if m is None:
             continue
@@ -330,7 +332,10 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if _CONTRAST_HEAD.match(text) and ctx.previous_clause_sentence == st.sentence:
         return [_skip(st, "inferable", "the contrast half of a correction", 0.6)]
     ctx.previous_clause_sentence = st.sentence
-    if _already_said(text, ctx) and not explicit:
+    if _AS_YOU_SAID.search(text):
+        return [_skip(st, "inferable", "restates what the assistant said", 0.8)]
+    about_self = bool(lex.first_person.search(text))
+    if _already_said(text, ctx, restating=not about_self) and not explicit:
         return [_skip(st, "inferable", "already said in this conversation", 0.8)]
 
     plain = without_quotes(text)
@@ -345,7 +350,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         if not _GOAL_HINT.search(text) and not lex.standing.search(text):
             return [_skip(st, "one_off", "a request for this task", 0.8)]
 
-    momentary = lex.moment.search(plain)
+    momentary = lex.moment.search(raw)
     if lex.mood_state.search(plain) or (momentary and lex.mood_emotion.search(plain)):
         return [_skip(st, "mood", "a momentary state", 0.8)]
     if lex.hedge.search(text) and not explicit:
@@ -353,7 +358,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if lex.question.search(text) and not explicit:
         return [_skip(st, "one_off", "a question for this conversation", 0.8)]
 
-    if lex.standing.search(text) and not plural and not decided:
+    if lex.standing.search(text) and not plural and not _AGREED.search(text):
         key = "Response language" if lex.language_word.search(text) else "Response style"
         rule = FactRule("standing", lex.standing, "Preferences", key)
         return [_user_decision(st, ctx, rule, key, _clean_value(text, lex), 0.8, "standing instruction -> preference")]
@@ -369,7 +374,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     ctx.previous_first_person = first
     work = project or dated or (decided and not first)
 
-    if first and lex.no_longer.search(plain):
+    if lex.no_longer.search(plain) and (first or lang in ("zh", "th", "id") or not plural):
         fld = _field_overlapping(plain, ctx)
         if fld is not None:
             del ctx.fields[fld.key.casefold()]
@@ -384,6 +389,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         implied = fact is not None
     if fact is not None:
         rule, key, value = fact
+        if implied and rule.name in WEAK_FACTS:
+            rule = FactRule(rule.name, rule.pattern, rule.section, rule.key, rule.multi, 0.7)
         if rule.name == "habits" and project and _HABITUAL.search(plain):
             rule, key = FactRule("work-habits", rule.pattern, "Working style", "Work habits", multi=True), "Work habits"
         if not (work and (rule.name in WEAK_FACTS or plural)):

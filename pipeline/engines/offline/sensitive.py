@@ -97,9 +97,12 @@ _SECRET = re.compile(
 )
 
 
+_NOT_SECRET = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?|\d{4}|v?\d+(?:\.\d+)+)[.,]?$")
+
+
 def secret_spans(text: str) -> list[Span]:
     """Values that follow a credential word; the span runs from the word to the end of the value."""
-    return [Span("secret", m.start(), m.end("val")) for m in _SECRET.finditer(text)]
+    return [Span("secret", m.start(), m.end("val")) for m in _SECRET.finditer(text) if not _NOT_SECRET.match(m.group("val"))]
 
 
 def injection_rule(text: str) -> str | None:

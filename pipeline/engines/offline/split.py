@@ -27,7 +27,7 @@ _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|st|no|jr|sr|in
 # A space in Thai ends a sentence only after a closing particle or before a new subject; elsewhere it
 # separates phrases of one sentence ("ชอบคำตอบสั้นๆ ตรงประเด็น").
 _THAI_PARTICLE = r"(?:(?<=ครับ)|(?<=ค่ะ)|(?<=คะ)|(?<=นะ)|(?<=จ้ะ)|(?<=จ้า)|(?<=ฮะ)|(?<=555))"
-_THAI_NEW_SUBJECT = r"(?=ผม|ฉัน|หนู|ดิฉัน|เรา|พวกเรา|อ้อ|อ๋อ|ส่วน)"
+_THAI_NEW_SUBJECT = r"(?=ผม|ฉัน|หนู|ดิฉัน|เรา|พวกเรา|อ้อ|อ๋อ|ส่วน|เป็น|อยู่|ทำงาน|เมื่อวาน|เมื่อคืน|สัปดาห์ที่แล้ว|อาทิตย์ที่แล้ว)"
 _SENTENCE_END = re.compile(
     r"[.!?]+[\"')\]]*(?=\s)|[。！？；;!?]+|[\n\r]+"
     rf"|{_THAI_PARTICLE}\s+(?=[\u0E00-\u0E7FA-Za-z])|(?<=[\u0E00-\u0E7F])\s+{_THAI_NEW_SUBJECT}"
@@ -43,7 +43,7 @@ _CLAUSE_CUT = re.compile(
     rf"|[,;]\s+(?={_LEAD}(?:i|i'm|i've|my|we|our|saya|aku|kami|kita|gue|gw)\b)"
     r"|(?:[，；]|(?<=[\u4E00-\u9FFF]),)\s*(?:而且|并且|另外|还有|但是|不过|同时)?"
     r"|(?:而且|并且|另外|同时)(?=我)"
-    r"|\s+(?:และ|แล้วก็|แต่)(?=\S)",
+    r"|\s*(?:และ|แล้วก็|แต่)(?=ผม|ฉัน|หนู|ดิฉัน|เรา|พวกเรา)",
     re.I,
 )
 _APPOSITION = re.compile(r"^(?P<head>(?:i'm|i am|im|my name is|saya|aku|nama saya)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,\s*(?P<tail>(?:an?|seorang)\s+.+)$", re.I)

@@ -9,7 +9,9 @@ from pipeline.engines.offline.split import script_of
 _ID_MARKERS = re.compile(
     r"\b(?:saya|aku|gue|kamu|anda|yang|dan|di|ke|dari|ini|itu|tidak|nggak|gak|adalah|sudah|kami|kita|dengan|untuk|hari|kemarin|"
     r"punya|suka|tinggal|bekerja|kerja|nama|seorang|sebagai|lalu|minggu|banget|sekali|tolong|lupakan|mungkin|juga|tapi|karena|"
-    r"bisa|mau|ingin|sedang|lagi|akan|pada|tahun|bersama|memiliki|menikmati|favorit|ibu|ayah|anak|rumah|kucing|anjing)\b",
+    r"bisa|mau|ingin|sedang|lagi|akan|pada|tahun|bersama|memiliki|menikmati|favorit|ibu|ayah|anak|rumah|kucing|anjing|dia|yg|"
+    r"udah|udh|aja|sih|deh|dong|kok|bgt|gak|ga|gw|lg|td|hr|skrg|buat|sama|pake|pakai|kalo|abis|jadi|berarti|itu|oke|iya|"
+    r"setuju|pegang|maksudku|maksud|bukan|nya|santai|atau|kayaknya|capek|seneng|mager|malem|jam|sore|pagi|malam|harga|paket|kami)\b",
     re.I,
 )
 _EN_MARKERS = re.compile(
