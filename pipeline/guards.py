@@ -254,7 +254,11 @@ _NOT_A_PASSWORD = frozenset(
 _IPV4_RE = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)", _A)
 _IPV6_RE = re.compile(r"(?<![\w:.])(?:[0-9a-f]{1,4}|:)?(?::[0-9a-f]{0,4}){2,7}(?![\w:])", _I | _A)
 _CRYPTO_RE = re.compile(r"(?<![\w])(?:bc1[a-z0-9]{25,60}|[13][a-km-zA-HJ-NP-Z1-9]{25,34}|0x[a-fA-F0-9]{40})(?![\w])", _A)
-_CVV_RE = re.compile(r"\b(?:cvv2?|cvc2?|csc|card security code|security code)\s*(?:is|:|=)?\s*(\d{3,4})\b", _I | _A)
+_CVV_RE = re.compile(
+    r"\b(?:cvv2?|cvc2?|csc|card security code|security code)(?:\s+(?:on|of|for|from)\s+(?:my|the|this)\s+\w+)?"
+    r"\s*(?:is|:|=)?\s*(\d{3,4})\b",
+    _I | _A,
+)
 _VERSION_BEFORE_RE = re.compile(r"(?:\bv|version|versi|ver\.?|版本|เวอร์ชัน|release|build)\s*$", _I)
 _IBAN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?(?![A-Za-z0-9])", _A)
 _IBAN_CTX_RE = re.compile(r"iban|rekening|account|bank|swift|转账|账户|บัญชี", _I)
@@ -312,7 +316,7 @@ _DATE = (
 )
 _DOB_RE = re.compile(
     r"(?:\bborn\b|birthday|birth ?date|date of birth|\bd\.?o\.?b\b|\bb-?day|lahir|ulang tahun|\bultah|\bttl\b|"
-    r"出生|生于|生日|เกิด)"
+    r"出生|生于|生日|เกิด(?!ขึ้น|จาก))"
     r"[^.!?\n]{0,28}?(" + _DATE + r")",
     _I,
 )
@@ -330,23 +334,30 @@ _STOP_IN_STREET = frozenset(
     "miles mile km kilometers minutes mins hours times years days people kids dogs cats".split()
 )
 _STREET_NUM_RE = re.compile(
-    r"\b\d{1,6}[A-Za-z]?(?:[/-]\d{1,4})?\s+((?:[^\W\d_][\w'’.-]*\s+){0,4}?)(?:" + _STREET_WORDS + r")\b\.?",
+    r"\b\d{1,6}(?:st|nd|rd|th|[A-Za-z])?(?:[/-]\d{1,4})?\s+((?:[^\W\d_][\w'’.-]*\s+){0,4}?)(" + _STREET_WORDS + r")\b\.?",
     _I,
+)
+# Suffixes that are also ordinary words ("one more way", "in a row") count only in a capitalised name.
+_PLAIN_STREET_WORDS = frozenset(
+    "street st road rd avenue ave boulevard blvd lane ln drive dr highway hwy parkway pkwy terrace crescent str jalan jl jln".split()
 )
 # Continental and Indonesian/Thai street forms: "Hersnapvej 75", "Rue de Virton 38", "Jl. Kenanga 27",
 # "Wesselényi u. 94.". Found from the number backwards: numbers are rare, regex scans of words are not.
 _STREET_SUFFIXES = (
     "strasse", "straße", "str.", "gasse", "weg", "vej", "veien", "vegen", "gatan", "gata", "gade", "katu", "tie", "laan",
-    "straat", "plein", "utca", "allee", "ring", "damm", "graben", "platz", "kapu", "útja", "út", "u.", "ul.",
+    "straat", "plein", "utca", "allee", "damm", "graben", "platz", "kapu", "útja", "út", "u.", "ul.",
 )
-_STREET_PREFIX_WORDS = (
-    "rue avenue avenida av av. calle carrera paseo plaza camino ronda travesía via viale vicolo largo strada rua quadra "
-    "piazza corso chemin impasse quai allée boulevard bd ul ul. ulica jalan jl jl. jln jln. gang gg gg. soi thanon"
+# Prefix words: the unambiguous ones in any case, the ones that are also ordinary words ("via",
+# "gang", "plaza") only capitalised.
+_STREET_PREFIXES = frozenset(
+    "rue avenida calle carrera paseo travesía viale vicolo strada rua quadra piazza corso chemin impasse allée ulica "
+    "jalan jl jl. jln jln. thanon".split()
 )
-_STREET_PREFIXES = frozenset(_STREET_PREFIX_WORDS.split())
+_STREET_PREFIXES_CAPITALISED = frozenset("Via Avenue Av. Plaza Camino Ronda Largo Quai Boulevard Bd Ul. Gang Gg. Soi".split())
 # "12, rue de Rivoli", "4 Paseo de la Castellana": a house number before a prefix word.
 _NUMBER_THEN_PREFIX_RE = re.compile(
-    r"\b\d{1,5}[A-Za-z]?,?\s+(?:" + "|".join(re.escape(w) for w in _STREET_PREFIX_WORDS.split()) + r")(?=\s)", _I
+    r"\b\d{1,5}[A-Za-z]?,?\s+(?:(?i:" + "|".join(re.escape(w) for w in sorted(_STREET_PREFIXES)) + r")|"
+    + "|".join(re.escape(w) for w in sorted(_STREET_PREFIXES_CAPITALISED)) + r")(?=\s)"
 )
 _NUMBER_AFTER_WORD_RE = re.compile(r"(?<=\s)\d{1,5}[A-Za-z]?\b\.?")
 _WORD_BEFORE_RE = re.compile(r"([^\s\d,;:!?()]+)\s+$")
@@ -364,7 +375,7 @@ def _continental_anchors(s: str) -> list[tuple[int, int]]:
             anchors.append((m.start() - len(window) + window.rfind(words[-1]), m.end()))
             continue
         for back, word in enumerate(reversed(words[-5:])):
-            if word.lower() in _STREET_PREFIXES:
+            if word.lower() in _STREET_PREFIXES or word in _STREET_PREFIXES_CAPITALISED:
                 first = words[-1 - back]
                 anchors.append((m.start() - len(window) + window.rfind(first), m.end()))
                 break
@@ -398,7 +409,6 @@ _TH_ADDR_RE = re.compile(
 _ADDR_STRONG_TRIGGER_RE = re.compile(
     r"(?<!e-mail )(?<!email )(?<!\bip )(?<!\bweb )(?<!\bmac )(?<!wallet )(?<!memory )"
     r"\baddress(?:es)?\b[^:\n?!]{0,40}?(?:\bis\b|:|\bto\b)\s*|"
-    r"\bvalidate the following\?\s*|\bhere (?:they are|it is)\s*:\s*|"
     r"alamat(?:\s+(?:saya|rumah|kantor|baru|ku|kami|lengkap))*\s*(?:adalah|yaitu|:|di)?\s*|"
     r"地址(?:是|为|:)?\s*|住址(?:是|:)?\s*|ที่อยู่(?:ของ(?:ฉัน|ผม))?(?:คือ|:)?\s*|บ้านเลขที่",
     _I,
@@ -406,8 +416,13 @@ _ADDR_STRONG_TRIGGER_RE = re.compile(
 _ADDR_WEAK_TRIGGER_RE = re.compile(
     r"\b(?:send|sent|ship|shipped|deliver|delivered|mail|post|taxi|move|moved|forward)\b[^\n?!.]{0,30}?\bto\s+|"
     r"\b(?:meet|see|pick) (?:me|you|us)(?: up)? at\s+|\b(?:live|lives|living|stay|staying|reside)\s+(?:at|in|on)\s+|"
-    r"tinggal di\s+|住在|寄到|送到",
+    r"\bvalidate the following\?\s*|\bhere (?:they are|it is)\s*:\s*|tinggal di\s+|住在|寄到|送到",
     _I,
+)
+# A clause after a weak trigger with these words is a sentence, not an address ("moved to 2 teams in 3 months").
+_NOT_IN_ADDRESS = frozenset(
+    "in of the a an with for or to my our your his her their is was are months years days weeks hours minutes "
+    "people times kids friends teams bedroom bedrooms floor floors".split()
 )
 _DATE_OR_TIME_RE = re.compile(
     rf"\b(?:{_EN_MONTHS}|{_ID_MONTHS})\b|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}[:.]\d{{2}}|\d\s*(?:am|pm)\b|年|月|日", _I
@@ -529,8 +544,12 @@ def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
     anchors: list[tuple[int, int]] = []
     if has_digit:
         for m in _STREET_NUM_RE.finditer(s):
-            words = m.group(1).lower().split()
-            if any(w.strip(".,") in _STOP_IN_STREET for w in words):
+            words = m.group(1).split()
+            if any(w.lower().strip(".,") in _STOP_IN_STREET for w in words):
+                continue
+            if m.group(2).lower() not in _PLAIN_STREET_WORDS and not (
+                words and m.group(2)[0].isupper() and all(w[0].isupper() for w in words)
+            ):
                 continue
             anchors.append(m.span())
         anchors.extend(_continental_anchors(s))
@@ -566,7 +585,11 @@ def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
             if strong:
                 if not _HAS_DIGIT_RE.search(chunk) or _TIME_ONLY_RE.match(chunk):
                     continue
-            elif len(re.findall(r"\d+", chunk)) < 2 or _DATE_OR_TIME_RE.search(chunk):
+            elif (
+                len(re.findall(r"\d+", chunk)) < 2
+                or _DATE_OR_TIME_RE.search(chunk)
+                or not _NOT_IN_ADDRESS.isdisjoint(w.strip(".,") for w in chunk.lower().split())
+            ):
                 continue
         lead = len(chunk) - len(chunk.lstrip())
         spans.append((start + lead, end))
@@ -616,11 +639,12 @@ _DOB_GATE = _Gate(
     "出生", "生于", "生日", "เกิด",
 )
 _STRONG_TRIGGER_GATE = _Gate(
-    "address", "addresses", "validate", "here", "alamat", "地址", "住址", "ที่อยู่", "บ้านเลขที่",
+    "address", "addresses", "alamat", "地址", "住址", "ที่อยู่", "บ้านเลขที่",
 )
 _WEAK_TRIGGER_GATE = _Gate(
     "send", "sent", "ship", "shipped", "deliver", "delivered", "mail", "post", "taxi", "move", "moved", "forward",
-    "meet", "see", "pick", "live", "lives", "living", "stay", "staying", "reside", "tinggal", "住在", "寄到", "送到",
+    "meet", "see", "pick", "live", "lives", "living", "stay", "staying", "reside", "validate", "here", "tinggal",
+    "住在", "寄到", "送到",
 )
 _STREET_GATE = ("Street", "Road", "Avenue", "Lane", "Drive", "Boulevard", "Parkway", "Terrace", "Crescent")
 
@@ -834,21 +858,25 @@ _RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
     (
         "injection:ignore_previous",
         ("ignore", "disregard", "forget", "override", "bypass"),
-        r"\b(?:ignore|disregard|forget|override|bypass)\b(?:\s+\w+){0,3}?\s+(?:previous|prior|above|earlier|all|your|the|system|any|preceding)"
-        r"\s+(?:\w+\s+){0,2}?(?:instructions?|rules?|prompts?|guidelines?|directions?|guardrails?|polic(?:y|ies)|constraints|directives?)",
+        r"\b(?:ignore|disregard|forget|override|bypass)\b(?:\s+\w+){0,2}?\s+(?:all\s+)?(?:(?:the|any|of\s+the)\s+)?"
+        r"(?:previous|prior|above|earlier|preceding|system|your|safety|these|those|original|initial)"
+        r"\s+(?:\w+\s+){0,2}?(?:instructions?|rules?|prompts?|guidelines?|directions?|guardrails?|polic(?:y|ies)|constraints|directives?)|"
+        r"\b(?:ignore|disregard|forget)\s+(?:all|any)\s+(?:instructions|rules)\b|"
+        r"\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before this|you were told|previously)",
     ),
     ("injection:ignore_previous", ("abaikan", "lupakan", "acuhkan", "hiraukan"),
      r"\b(?:abaikan|lupakan|acuhkan|hiraukan)\s+(?:\w+\s+){0,3}?(?:instruksi|perintah|aturan|arahan|prompt)"),
     ("injection:ignore_previous", ("忽略", "无视", "忽视", "忘记", "忘掉"),
-     r"(?:忽略|无视|忽视|忘记|忘掉)(?:掉)?(?:你)?(?:之前|以上|先前|前面|上面|所有|上述|全部|系统)?的?(?:所有|全部)?(?:指令|指示|说明|规则|提示|设定)"),
+     r"(?:忽略|无视|忽视)(?:掉)?(?:你)?(?:之前|以上|先前|前面|上面|所有|上述|全部|系统)?的?(?:所有|全部)?(?:指令|指示|说明|规则|提示|设定)|"
+     r"(?:忘记|忘掉)(?:你)?(?:之前|以上|先前|前面|上面|所有|上述|全部|系统)的?(?:所有|全部)?(?:指令|指示|说明|规则|提示|设定)"),
     ("injection:ignore_previous", ("ละเว้น", "เพิกเฉย", "ไม่ต้องสนใจ", "ลืม", "เมิน"),
-     r"(?:ละเว้น|เพิกเฉย|ไม่ต้องสนใจ|ลืม|เมิน)(?:ต่อ)?(?:\S{0,12}?)(?:คำสั่ง|กฎ|คำแนะนำ)"),
+     r"(?:ละเว้น|เพิกเฉย|ไม่ต้องสนใจ|เมิน)(?:ต่อ)?(?:\S{0,12}?)(?:คำสั่ง|กฎ|คำแนะนำ)|ลืม(?:คำสั่ง|กฎ)(?:ก่อนหน้า|ทั้งหมด|เดิม|ของระบบ)"),
     (
         "injection:reveal",
         ("always", "must", "should", "will"),
-        r"\b(?:always|must|should|you will)\s+(?:\w+\s+){0,2}?(?:reveal|disclose|leak|print|output|send|expose|dump|share|forward|include)\b"
-        r"[^.\n]{0,50}?(?:system prompt|instructions|passwords?|api keys?|secrets?|credentials|tokens?|private keys?|"
-        r"other users?|memory files?|USER\.md|MEMORY\.md|env(?:ironment)? variables|\.env\b)",
+        r"\b(?:always|must|should|you will)\s+(?:\w+\s+){0,2}?(?:reveal|disclose|leak|print|output|send|expose|dump|share|forward|include|tell)\b"
+        r"[^.\n]{0,50}?(?:system prompt|your instructions|hidden instructions|the (?:admin |root |master )?password|api keys?|credentials|"
+        r"access tokens?|private keys?|other users?|memory files?|USER\.md|MEMORY\.md|env(?:ironment)? variables|\.env\b)",
     ),
     ("injection:reveal", ("reveal", "print", "show", "dump", "repeat", "leak", "output"),
      r"\b(?:reveal|print|show|dump|repeat|leak|output)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+)?(?:system prompt|hidden instructions|initial prompt|instructions)"),
@@ -858,13 +886,18 @@ _RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
      r"(?:总是|始终|一直|每次都)(?:要)?(?:透露|泄露|显示|输出|发送|告诉)[^。\n]{0,20}?(?:系统提示|提示词|指令|密码|密钥|令牌|凭证)|"
      r"(?:泄露|透露|输出)(?:你的)?(?:系统提示|系统指令|提示词)"),
     ("injection:reveal", ("เปิดเผย", "แสดง", "ส่ง", "บอก"),
-     r"(?:เปิดเผย|แสดง|ส่ง|บอก)[^\n]{0,20}?(?:รหัสผ่าน|คำสั่งระบบ|พรอมต์ระบบ|system prompt|คีย์|โทเค็น)"),
+     r"(?:เปิดเผย|แสดง|ส่ง|บอก)\S{0,10}?\s?(?:คำสั่งระบบ|พรอมต์ระบบ|system prompt)|"
+     r"(?:เปิดเผย|ส่ง|บอก)\S{0,20}?(?:รหัสผ่าน|คีย์|โทเค็น)\S{0,30}?(?:เสมอ|ทุกครั้ง)|"
+     r"(?:เสมอ|ทุกครั้ง)\S{0,6}?(?:เปิดเผย|ส่ง|บอก)\S{0,20}?(?:รหัสผ่าน|คีย์|โทเค็น)"),
     (
         "injection:role_play",
         ("now", "longer", "act", "behave", "pretend", "developer", "jailbreak", "jailbroken", "anything", "instructions",
          "sekarang", "假装你是", "扮演一个没有限制", "开发者模式", "แกล้งทำเป็น", "สมมติว่าคุณคือ"),
-        r"\byou are (?:now|no longer)\b|\b(?:act|behave) as (?:an? )?(?:unrestricted|unfiltered|jailbroken|root|admin|system|DAN)\b|"
-        r"\bpretend (?:you are|to be|you're)\b|\bdeveloper mode\b|\bjailbreak|\bdo anything now\b|\bnew (?:system )?instructions\s*:|"
+        r"\byou are (?:now|no longer)\s+(?:DAN\b|in\b|free\b|allowed\b|bound\b|required\b|jailbroken|unrestricted|unfiltered|root\b|admin|"
+        r"(?:an?|my) (?:unrestricted|unfiltered|different|new|evil|uncensored))|"
+        r"\b(?:act|behave) as (?:an? )?(?:unrestricted|unfiltered|jailbroken|uncensored|root|admin|system|DAN)\b|"
+        r"\bpretend (?:that )?you(?:'re| are)\b|\b(?:enable|enter|activate|switch to) developer mode\b|\bdeveloper mode (?:on|enabled|activated)\b|"
+        r"\bjailbreak (?:mode|prompt)|\bjailbroken (?:ai|assistant|model|mode)\b|\bdo anything now\b|\bnew (?:system )?instructions\s*:|"
         r"\b(?:kamu|anda) sekarang adalah\b|假装你是|扮演一个没有限制|开发者模式|แกล้งทำเป็น|สมมติว่าคุณคือ",
     ),
     ("injection:from_now_on", ("from now on",),
@@ -895,11 +928,15 @@ _RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         "privilege:admin_claim",
         ("admin", "administrator", "root", "superuser", "owner", "developer", "creator", "operator", "moderator", "sysadmin",
          "grant", "assign", "access", "role", "clearance", "treat", "trust", "elevate", "authorized", "authorised", "full",
-         "elevated", "unrestricted", "permission", "permissions", "privileges", "rights"),
-        r"\bI(?:'m|’m| am)\s+(?:the|your|this|an?\s+authori[sz]ed)\s+(?:\w+\s+)?(?:admin|administrator|root|superuser|owner|developer|creator|operator|moderator|sysadmin)\b(?!\s+(?:at|of a|for a|in a)\b)|"
+         "elevated", "unrestricted", "permission", "permissions", "privileges", "rights", "master"),
+        r"\bI(?:'m|’m| am)\s+(?:the|your|an?\s+authori[sz]ed)\s+(?:\w+\s+)?(?:admin|administrator|root|superuser|sysadmin)\b(?!\s+(?:at|of an?|for an?|in an?)\b)|"
+        r"\bI(?:'m|’m| am)\s+(?:the|your)\s+(?:\w+\s+)?(?:owner|developer|creator|operator|moderator|master)\s*(?:$|[.,!;]|of (?:this|the|your) "
+        r"(?:system|workspace|account|bot|assistant|server|platform|app|chat|tool|model|ai|memory)\b|here\b)|"
+        r"\bI(?:'m|’m| am)\s+your\s+(?:owner|developer|creator|operator|master)\b|"
         r"\bI(?:'m|’m| am)\s+(?:an?\s+)?(?:admin|administrator|root|superuser)\s*(?:$|[.,!]|\b(?:here|now|so|on this|of this|of you|with full))|"
         r"\b(?:grant|give|assign)\s+me\s+(?:full |admin |root |elevated |unrestricted |superuser |all |owner )*(?:access|admin|permissions?|privileges?|rights|role)\b|"
-        r"\bI have (?:admin|root|full|elevated|superuser|unrestricted) (?:access|privileges|rights|permissions)\b|"
+        r"\bI have (?:admin|root|elevated|superuser|unrestricted) (?:access|privileges|rights|permissions)\b|"
+        r"\bI have full (?:admin |root |system |access )?(?:privileges|rights|permissions)\b|"
         r"\b(?:my|the user's) (?:role|access level|permission level|clearance) is (?:admin|root|superuser|owner|unlimited)\b|"
         r"\b(?:treat|trust) me as (?:an? |the )?(?:admin|administrator|root|owner|developer)\b|\belevate my (?:privileges|access|permissions)\b|"
         r"\bI(?:'m| am) authori[sz]ed to (?:access|override|bypass|see|read)\b",
@@ -907,20 +944,23 @@ _RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
     (
         "privilege:admin_claim",
         ("admin", "administrator", "root", "superuser", "pemilik", "pengembang", "pengembangmu", "akses", "hak", "izin"),
-        r"\bsaya\s+(?:adalah\s+)?(?:admin|administrator|root|superuser|pemilik sistem|pengembang(?:mu| kamu| sistem ini))\b"
-        r"(?!\s+(?:di(?!\s+sini)|jaringan|database|basis|server|media|gudang|kantor|toko|perusahaan|sosial|grup|komunitas)\b)|"
+        r"\bsaya\s+(?:adalah\s+)?(?:admin|administrator|root|superuser)(?=\s*(?:$|[.,!;]|di sini\b|sistem ini\b|kamu\b|anda\b|"
+        r"(?:dari|untuk) (?:sistem|aplikasi|bot|asisten) ini\b|jadi\b|maka\b))|"
+        r"\bsaya\s+(?:adalah\s+)?(?:pemilik sistem ini|pengembang(?:mu| kamu| sistem ini| asisten ini))\b|"
         r"\b(?:berikan|beri|kasih)\s+(?:saya|aku)\s+(?:akses|hak|izin)(?:\s+(?:admin|penuh|root))?",
     ),
     (
         "privilege:admin_claim",
         ("管理员", "超级", "root", "开发者", "创造者", "主人", "权限", "访问权"),
-        r"我是(?:这里的|本系统的|你的|这个(?:系统|平台|账号|机器人)的)?(?:管理员|超级管理员|root用户|超级用户|开发者|创造者|主人)(?!的)|"
+        r"我是(?:这里的|本系统的|你的|这个(?:系统|平台|账号|机器人)的)?(?:管理员|超级管理员|root用户|超级用户)(?![的员])|"
+        r"我是(?:你的|本系统的|这个(?:系统|平台|机器人)的)(?:开发者|创造者|主人|所有者)|"
         r"(?:给|授予|赋予)我(?:管理员|root|最高|全部|完全|超级)?(?:访问)?(?:权限|访问权)|我有(?:管理员|root|最高|超级)权限",
     ),
     (
         "privilege:admin_claim",
         ("ผู้ดูแล", "แอดมิน", "admin", "ผู้พัฒนา", "เจ้าของระบบ", "ให้สิทธิ์"),
-        r"(?:ฉัน|ผม|ดิฉัน|หนู)(?:เป็น|คือ)(?:ผู้ดูแลระบบ|แอดมิน|admin|ผู้พัฒนา|เจ้าของระบบ)(?!ที่|ของบริษัท|ประจำ)|"
+        r"(?:ฉัน|ผม|ดิฉัน|หนู)(?:เป็น|คือ)(?:ผู้ดูแลระบบ|แอดมิน|admin|เจ้าของระบบ)(?:ของ(?:ระบบ|คุณ|ที่)นี้|ของคุณ|ที่นี่)?"
+        r"(?=\s|$|[,.!]|ให้|นะ|ครับ|ค่ะ|จึง|เพราะ)|(?:ฉัน|ผม|ดิฉัน)(?:เป็น|คือ)(?:ผู้พัฒนา|ผู้สร้าง|เจ้าของ)ของคุณ|"
         r"ให้สิทธิ์(?:แอดมิน|ผู้ดูแล(?:ระบบ)?|ทั้งหมด|เต็ม)?(?:กับ|แก่)?(?:ฉัน|ผม)",
     ),
 ]
