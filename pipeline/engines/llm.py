@@ -111,8 +111,25 @@ def _compact_schema(schema: dict[str, Any]) -> None:
                 del prop["default"]
 
 
+_SCHEMAS: dict[Any, str] = {}
+
+
 class _Compact(BaseModel):
     model_config = ConfigDict(json_schema_extra=_compact_schema)
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """Cached: instructor asks for the schema on every call, and building it costs milliseconds."""
+        # instructor wraps the model in a fresh subclass per call (functools.wraps sets __wrapped__).
+        try:
+            key = (cls.__dict__.get("__wrapped__", cls), args, tuple(sorted(kwargs.items())))
+            hash(key)
+        except TypeError:
+            return super().model_json_schema(*args, **kwargs)
+        if key not in _SCHEMAS:
+            _SCHEMAS[key] = json.dumps(super().model_json_schema(*args, **kwargs))
+        schema: dict[str, Any] = json.loads(_SCHEMAS[key])  # a fresh copy: callers may mutate it
+        return schema
 
 
 def _normalize_date(value: str | None, default: str | None) -> str | None:
@@ -288,8 +305,38 @@ def _litellm() -> ModuleType:
     return litellm
 
 
+_OWN_MODELS: set[type] = set()
+
+
+def _skip_async_validator_scan() -> None:
+    """instructor scans the response model for async validators up to 7 times per call (~half of
+    its overhead); ours have none, so the scan is skipped for them and kept for anything else."""
+    try:
+        from instructor.v2.validation import async_validators
+    except ImportError:
+        return
+    original = getattr(async_validators, "reject_async_validators", None)
+    if original is None or getattr(original, "_memroute", False):
+        return
+
+    def reject_async_validators(response_model: Any) -> None:
+        if (
+            isinstance(response_model, type)
+            and response_model.__dict__.get("__wrapped__", response_model) in _OWN_MODELS
+        ):
+            return
+        original(response_model)
+
+    reject_async_validators._memroute = True  # type: ignore[attr-defined]
+    async_validators.reject_async_validators = reject_async_validators
+
+
 def _instructor() -> ModuleType:
     import instructor
+
+    if not _OWN_MODELS:
+        _OWN_MODELS.update((Statements, ConsolidatedLog, CompactProfile))
+        _skip_async_validator_scan()
 
     # instructor logs each failed attempt at ERROR, with the model's text; we report through LLMError.
     quiet = logging.getLogger("instructor")
