@@ -1,7 +1,7 @@
 """Consolidation without an LLM: drop duplicates, merge same-topic entries, archive the oldest.
 
 The plan keeps every source: each input index ends up in exactly one output entry's sources or in
-`archived`. Steps stop as soon as the rendered file fits `target_chars`:
+`archived`. Duplicates always go; the other steps stop as soon as the rendered file fits `target_chars`:
 1. exact and near duplicates (same topic, one text covering the other) collapse into the newer entry;
 2. entries of the same topic merge, oldest pairs first, while the merged text stays short;
 3. the oldest entries (undated first, then by date, then by position) move to the archive.
@@ -105,8 +105,7 @@ def plan_consolidation(items: list[MemoryItem], *, target_chars: int, today: dat
     """Entries for the new MEMORY.md and the indexes to archive; rendered size <= target_chars."""
     groups = [_Group(it.date, it.topic, it.text, [it.index]) for it in items]
     archived: list[int] = []
-    if _size(groups) > target_chars:
-        groups = _dedupe(groups)
+    groups = _dedupe(groups)  # a duplicate is never worth its line, whatever the size
     if _size(groups) > target_chars:
         groups = _merge_topics(groups, target_chars)
     by_age = sorted(groups, key=_age_key)

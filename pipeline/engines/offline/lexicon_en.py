@@ -47,7 +47,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("role-noun", rx(rf"^(?:i'm|im|i m|i am)\s+(?:now\s+|also\s+|currently\s+)?(?:an?\s+|the\s+)(?P<v>(?:[\w-]+\s+){{0,3}}{ROLE_HEAD}s?\b.*)"),
              "Identity", "Role", confidence=0.9),
     FactRule("employer", rx(r"^i (?:work|am working|'m working|intern) (?:at|for)\s+(?P<v>.+)"), "Identity", "Employer"),
-    FactRule("comm-style", rx(r"^i (?:really )?(?:prefer|like|want|love|appreciate)\s+(?P<v>.+?\s+(?:communication|answers|responses|replies|explanations|feedback)\b.*)"),
+    FactRule("comm-style", rx(r"^i (?:really )?(?:prefer|like|want|love|appreciate)\s+(?P<v>.+?(?=\s+communication\b)|.+?\s+(?:answers|responses|replies|explanations|feedback)\b.*)"),
              "Preferences", "Communication style", confidence=0.9),
     FactRule("stack", rx(r"^(?:my (?:usual |main |tech |default )?stack is|i (?:usually|mostly|always) (?:use|code in|write|build with|work with))\s+(?P<v>.+)"),
              "Preferences", "Usual stack", confidence=0.85),
@@ -156,7 +156,7 @@ LEXICON = Lexicon(
                    r"roll(?:ed)? back|rollback|hotfix|bug|bugs|issue|ticket|pr|pull request|commit(?:ted)?|repo|repository|branch|api|endpoint|database|"
                    r"db|schema|server|backend|frontend|front-end|staging|production|prod|release|version|v\d[\w.]*|sprint|milestone|deadline|"
                    r"roadmap|feature|prototype|mvp|demo|landing page|homepage|hero section|section|page|site|website|app|dashboard|design|"
-                   r"client|customer|stakeholder|meeting|standup|retro|review|project|codebase|pipeline|build|test suite|ci/cd|ci pipeline|docker|"
+                   r"client|customer|stakeholder|meeting|standup|retro|review|project|codebase|pipeline|build|test suite|ci|ci/cd|ci pipeline|docker|"
                    r"kubernetes|postgres|mysql|redis|aws|gcp|azure|vercel|budget for|contract|invoice|launch date|working on|we're building|"
                    r"we are building|the team)\b"),
     decision_cue=rx(r"\b(?:decided|decide|agreed|agree|chose|chosen|settled on|went with|go with|going with|picked|switched to|switching to|"

@@ -43,7 +43,7 @@ _CLAUSE_CUT = re.compile(
     rf"|[,;]\s+(?={_LEAD}(?:i|i'm|i've|my|we|our|saya|aku|kami|kita|gue|gw)\b)"
     r"|(?:[，；]|(?<=[\u4E00-\u9FFF]),)\s*(?:而且|并且|另外|还有|但是|不过|同时)?"
     r"|(?:而且|并且|另外|同时)(?=我)"
-    r"|\s*(?:และ|แล้วก็|แต่)(?=ผม|ฉัน|หนู|ดิฉัน|เรา|พวกเรา)",
+    r"|\s*(?:และ|แล้วก็)(?=ผม|ฉัน|หนู|ดิฉัน|เรา|พวกเรา)|(?<=[\u0E00-\u0E7F])\s+แต่\s*",
     re.I,
 )
 _APPOSITION = re.compile(r"^(?P<head>(?:i'm|i am|im|my name is|saya|aku|nama saya)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,\s*(?P<tail>(?:an?|seorang)\s+.+)$", re.I)
