@@ -122,6 +122,17 @@ class _Counters:
 
 
 class PostTurnHook:
+    """Background memory routing for chat apps (see the module doc for the guarantees).
+
+    workers: threads processing turns (different users in parallel, one turn per user at a time).
+    debounce_s: merge a conversation's turns that arrive within this many seconds (0 = off).
+    max_in_memory: turns waiting or running before submit blocks (full_timeout_s) then raises.
+    retry_policy: backoff and attempts before a failing turn is parked.
+    debounce_max_s: the longest a debounced turn waits (default 10 x debounce_s).
+    fsync_submits: fsync each submit (survives power loss; a few ms per submit).
+    keep_done_s: finished queue rows older than this are deleted at start (default 7 days).
+    """
+
     def __init__(
         self,
         pipeline: MemoryPipeline,
@@ -133,6 +144,7 @@ class PostTurnHook:
         full_timeout_s: float = 0.25,
         debounce_max_s: float | None = None,
         fsync_submits: bool = False,
+        keep_done_s: float = 7 * 24 * 3600,
     ) -> None:
         if workers < 1 or max_in_memory < 1:
             raise ValueError("workers and max_in_memory must be at least 1")
@@ -161,6 +173,9 @@ class PostTurnHook:
         self._async_executor: ThreadPoolExecutor | None = None
         self._parked_at_close: int | None = None
 
+        # Done rows only serve `memroute status` and duplicate detection; the pipeline's turn log
+        # keeps idempotency, so old ones can go.
+        self.queue.prune_done(keep_done_s)
         recovered = self.queue.adopt_unfinished()
         if recovered:
             log.info("hook: resuming %d unfinished turn(s) from the queue", len(recovered))
@@ -232,6 +247,8 @@ class PostTurnHook:
         turn_id: str | None = None,
     ) -> str:
         """submit() for asyncio apps: runs on a dedicated thread (FIFO, so call order is kept)."""
+        if self._closed:
+            raise HookClosed("PostTurnHook is closed")
         if self._async_executor is None:
             with self._cond:
                 if self._async_executor is None:

@@ -259,6 +259,14 @@ class TurnQueue:
             t.attempts = 0
         return turns
 
+    def prune_done(self, older_than_s: float) -> int:
+        """Forget finished rows older than this (the pipeline's own turn log still knows they are done)."""
+        with self._tx() as conn:
+            cur = conn.execute(
+                "DELETE FROM hook_queue WHERE status = 'done' AND updated_at < ?", (time.time() - older_than_s,)
+            )
+        return cur.rowcount
+
     def parked_count(self) -> int:
         with self._work_lock:
             return int(self._work.execute("SELECT COUNT(*) FROM hook_queue WHERE status = 'parked'").fetchone()[0])
