@@ -536,6 +536,7 @@ def _digit_kind(s: str, m: re.Match[str]) -> str | None:
     return None
 
 
+_THAI_CHAR_RE = re.compile("[\u0e00-\u0e7f]")
 _MAX_ANCHORS = 64  # more would be a list of addresses or an attack; the first ones already make it a skip
 
 
@@ -556,7 +557,7 @@ def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
         anchors.extend(m.span() for m in _NUMBER_THEN_PREFIX_RE.finditer(s))
         if "号" in s:
             anchors.extend(m.span() for m in _ZH_ADDR_RE.finditer(s))
-        if any("\u0e00" <= ch <= "\u0e7f" for ch in s[:200]):
+        if not t.ascii and _THAI_CHAR_RE.search(s):
             anchors.extend(m.span() for m in _TH_ADDR_RE.finditer(s))
     low = t.low
     if has_digit or "corner of" in low or "us" in low:
@@ -794,13 +795,14 @@ _SAVE_REQUEST_RE = re.compile(
     r"(?:^|[.,!;:?]\s*|\b(?:please|pls|plz|yes|yeah|yep|ok|okay|sure|can you|could you|would you|will you|"
     r"i want you to|i'd like you to|i would like you to|go ahead and|you can|you may|kindly)\b[\s,]*)"
     r"(?:save|store|remember|keep|note down|note|record|memori[sz]e|add)\b"
+    r"(?!\s+(?:to|calling|texting|sending|emailing|asking|going|trying|in touch)\b)"
     r"|(?:^|\b(?:tolong|mohon|ya|iya|boleh|bisa|coba)\b[\s,]*)(?:simpan|simpen|ingat|ingatlah|catat|tambahkan)(?:kan|lah)?\b"
     r"|(?:请|麻烦|帮我|帮忙|你要|要)?(?:记住|记下|保存|存下|存一下|记录一下|记一下)"
     r"|(?:ช่วย|กรุณา|โปรด)?(?:จำ(?!เป็น|นวน|ได้|ไม่ได้|ว่า)|บันทึก|เก็บ)(?:ไว้)?",
     _I,
 )
 _NEGATED_SAVE_RE = re.compile(
-    r"\b(?:don't|do not|dont|never|no need to|stop|not)\s+(?:\w+\s+)?(?:save|store|remember|keep|note|record)|"
+    r"\b(?:don't|don’t|do not|dont|never|no need to|stop|not)\s+(?!forget\b)(?:\w+\s+){0,3}?(?:save|store|remember|keep|note|record)|"
     r"\bjangan\s+(?:\w+\s+)?(?:simpan|ingat|catat)|(?:不要|别|不用|无需)(?:\S{0,4})?(?:记住|保存|记下)|"
     r"(?:ไม่ต้อง|อย่า)(?:\S{0,6})?(?:จำ|บันทึก|เก็บ)",
     _I,
