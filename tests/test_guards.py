@@ -177,7 +177,8 @@ def test_redact_keeps_the_rest_of_the_sentence() -> None:
 @pytest.mark.parametrize(
     "text",
     ["yes, save my work email jane@acme.io", "please remember my phone", "simpan email saya", "记住我的邮箱",
-     "จำอีเมลของฉันไว้", "Could you store my address for later?"],
+     "จำอีเมลของฉันไว้", "Could you store my address for later?",
+     "don't forget to save my email"],
 )
 def test_explicit_save_requests(text: str) -> None:
     assert explicit_save_request(text)
@@ -186,6 +187,7 @@ def test_explicit_save_requests(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["don't save my email", "I saved my draft yesterday", "I remember when we met", "jangan simpan nomor saya",
+     "remember to call me at 5", "I don't want you to save my email",
      "不要记住我的电话", "ฉันจำเป็นต้องไป", "here is my email jane@acme.io"],
 )
 def test_not_save_requests(text: str) -> None:
