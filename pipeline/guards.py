@@ -793,7 +793,8 @@ def redact(text: str, keep: frozenset[str] | set[str] = frozenset()) -> str:
 
 _SAVE_REQUEST_RE = re.compile(
     r"(?:^|[.,!;:?]\s*|\b(?:please|pls|plz|yes|yeah|yep|ok|okay|sure|can you|could you|would you|will you|"
-    r"i want you to|i'd like you to|i would like you to|go ahead and|you can|you may|kindly)\b[\s,]*)"
+    r"i want you to|i'd like you to|i would like you to|go ahead and|you can|you may|kindly|"
+    r"don't forget to|don’t forget to|do not forget to|remember to)\b[\s,]*)"
     r"(?:save|store|remember|keep|note down|note|record|memori[sz]e|add)\b"
     r"(?!\s+(?:to|calling|texting|sending|emailing|asking|going|trying|in touch)\b)"
     r"|(?:^|\b(?:tolong|mohon|ya|iya|boleh|bisa|coba)\b[\s,]*)(?:simpan|simpen|ingat|ingatlah|catat|tambahkan)(?:kan|lah)?\b"
