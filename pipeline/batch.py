@@ -514,10 +514,13 @@ def move_aside(out: Path) -> Path | None:
 
 
 def holds_foreign_memory(pipe: Any) -> bool:
-    """Memory in the root that no batch wrote (turns but no batch checkpoint, or ledger files without a store)."""
+    """Memory in the root and no trace of a batch (no checkpoint, no batch turn id) in its store."""
     conn = pipe.store.conn
-    (checkpoints,) = conn.execute("SELECT EXISTS (SELECT 1 FROM batch_conversations)").fetchone()
-    if checkpoints:
+    (batch_trace,) = conn.execute(
+        """SELECT EXISTS (SELECT 1 FROM batch_conversations)
+                  OR EXISTS (SELECT 1 FROM turns WHERE turn_id LIKE 'b-%')"""
+    ).fetchone()
+    if batch_trace:
         return False
     (turns,) = conn.execute("SELECT EXISTS (SELECT 1 FROM turns)").fetchone()
     if turns:

@@ -1,0 +1,253 @@
+"""Benchmarks for `memroute batch`: prints figures, asserts nothing.
+
+    python benchmarks/bench_batch.py offline [--turns 10000]     # offline engine, turns/s
+    python benchmarks/bench_batch.py llm [--concurrency 64 --delay 0.2 --turns 3000]
+                                                                  # fake OpenAI server: fraction of ideal
+    python benchmarks/bench_batch.py memory [--size 1G]           # peak RSS of a child run on a 1 GB file
+    python benchmarks/bench_batch.py all
+
+`llm` starts a local OpenAI-compatible server on 127.0.0.1 (aiohttp, in its own process) that
+answers every chat completion with a valid tool call after a fixed delay, and runs the batch
+against it through the real LLM engine (litellm + instructor). Ideal throughput is
+concurrency / delay turns per second (one model call per turn).
+
+`memory` generates the input in /tmp (never in the repo) and runs the batch in a child process;
+peak memory is the child's ru_maxrss. Every run uses a fresh temporary --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from gen_transcripts import generate_lines, parse_size, write  # noqa: E402
+
+PYTHON = sys.executable
+
+
+# ---- the fake OpenAI-compatible server ----------------------------------------------------------
+
+
+def serve(port_file: str, delay: float) -> None:
+    """Answer /v1/chat/completions after `delay` seconds with a valid tool call."""
+    import asyncio
+
+    from aiohttp import web
+
+    statements = {
+        "statements": [
+            {"quote": "benchmark", "route": "user", "section": "Preferences", "key": "Benchmark", "value": "yes"},
+        ]
+    }
+
+    async def completions(request: web.Request) -> web.Response:
+        body = await request.json()
+        await asyncio.sleep(delay)
+        tool = body.get("tool_choice", {}).get("function", {}).get("name", "Statements")
+        return web.json_response(
+            {
+                "id": "chatcmpl-bench",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", "bench"),
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "tool_calls",
+                        "message": {
+                            "role": "assistant",
+                            "content": None,
+                            "tool_calls": [
+                                {
+                                    "id": "call_1",
+                                    "type": "function",
+                                    "function": {"name": tool, "arguments": json.dumps(statements)},
+                                }
+                            ],
+                        },
+                    }
+                ],
+                "usage": {"prompt_tokens": 500, "completion_tokens": 40, "total_tokens": 540},
+            }
+        )
+
+    async def main() -> None:
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", completions)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0, backlog=1024)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        Path(port_file).write_text(str(port))
+        await asyncio.Event().wait()
+
+    asyncio.run(main())
+
+
+class FakeServer:
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+
+    def __enter__(self) -> FakeServer:
+        self.port_file = tempfile.mktemp(prefix="memroute-bench-port-")
+        self.proc = subprocess.Popen([PYTHON, __file__, "serve", self.port_file, "--delay", str(self.delay)])
+        for _ in range(200):
+            if Path(self.port_file).exists() and Path(self.port_file).read_text():
+                break
+            time.sleep(0.05)
+        self.api_base = f"http://127.0.0.1:{Path(self.port_file).read_text()}/v1"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+        Path(self.port_file).unlink(missing_ok=True)
+
+
+# ---- runs --------------------------------------------------------------------------------------------
+
+
+def batch_in_child(kwargs: dict[str, Any]) -> tuple[dict[str, Any], float]:
+    """Run `run_batch_cli` in a child process; return its JSON summary and its peak RSS in MB."""
+    code = (
+        "import json, resource, sys\n"
+        "from pipeline.batch import run_batch_cli\n"
+        f"kw = json.loads({json.dumps(json.dumps(kwargs))})\n"
+        "rc = run_batch_cli(**kw)\n"
+        "sys.stderr.write('RSS_KB=%d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        "sys.exit(rc)\n"
+    )
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, env={**os.environ})
+    if proc.returncode not in (0, 1):
+        sys.stderr.write(proc.stderr[-2000:])
+        raise SystemExit(f"batch child failed with exit code {proc.returncode}")
+    rss_kb = next((int(x.split("=")[1]) for x in proc.stderr.splitlines() if x.startswith("RSS_KB=")), before)
+    return json.loads(proc.stdout), rss_kb / 1024
+
+
+def batch_kwargs(inputs: list[str], out: str, **overrides: Any) -> dict[str, Any]:
+    kw: dict[str, Any] = {
+        "inputs": inputs,
+        "out": out,
+        "fmt": None,
+        "concurrency": 8,
+        "rpm": None,
+        "restart": False,
+        "json_out": True,
+        "decisions_out": None,
+        "max_failures": None,
+        "engine": None,
+        "model": None,
+        "api_base": None,
+        "user_limit": None,
+        "memory_limit": None,
+        "progress": False,
+    }
+    kw.update(overrides)
+    return kw
+
+
+def gen(path: Path, *, users: int, conversations: int, **kw: Any) -> dict[str, int]:
+    return write(path, generate_lines(users=users, conversations=conversations, **kw))
+
+
+def bench_offline(turns: int, concurrency: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="memroute-bench-") as tmp:
+        data = Path(tmp) / "in.jsonl"
+        # 3.5 turns per conversation on average (2-5).
+        conversations = int(turns / 3.5) + 1
+        stats = gen(data, users=200, conversations=conversations)
+        summary, rss = batch_in_child(batch_kwargs([str(data)], f"{tmp}/out", concurrency=concurrency))
+    t = summary["turns"]
+    print(
+        f"offline engine: {t['done']:,} turns ({stats['conversations']:,} conversations, 200 users, "
+        f"concurrency {concurrency}) in {summary['wall_s']:.1f} s = {summary['turns_per_s']:.1f} turns/s "
+        f"(peak RSS {rss:.0f} MB)"
+    )
+
+
+def bench_llm(turns: int, concurrency: int, delay: float) -> None:
+    ideal = concurrency / delay
+    with tempfile.TemporaryDirectory(prefix="memroute-bench-") as tmp, FakeServer(delay) as server:
+        data = Path(tmp) / "in.jsonl"
+        gen(data, users=concurrency * 4, conversations=int(turns / 3.5) + 1)
+        kw = batch_kwargs(
+            [str(data)],
+            f"{tmp}/out",
+            concurrency=concurrency,
+            engine="llm",
+            model="openai/gpt-4o-mini",
+            api_base=server.api_base,
+        )
+        env_key = os.environ.setdefault("OPENAI_API_KEY", "sk-bench-local-not-a-key")
+        summary, rss = batch_in_child(kw)
+        del env_key
+    t = summary["turns"]
+    rate = summary["turns_per_s"]
+    print(
+        f"llm engine vs fake server ({delay * 1000:.0f} ms per answer, concurrency {concurrency}): "
+        f"{t['done']:,} turns in {summary['wall_s']:.1f} s = {rate:.1f} turns/s; ideal {ideal:.0f} turns/s; "
+        f"fraction {rate / ideal:.2f} (target >= 0.9); calls {summary['calls']:,}, failed turns {t['failed']}"
+    )
+
+
+def bench_memory(size: str, keep: bool) -> None:
+    target = parse_size(size)
+    data = Path("/tmp/memroute-bench-1g.jsonl")
+    if not data.exists() or data.stat().st_size < target:
+        t0 = time.perf_counter()
+        # Long assistant replies (code-like filler) make the file big and the replay cheap:
+        # the memory figure is about reading, indexing and replaying a huge input.
+        stats = write(data, generate_lines(users=2000, conversations=0, pad=60000, repeat=True), target)
+        print(
+            f"generated {data} ({stats['bytes'] / 1e9:.2f} GB, {stats['conversations']:,} conversations) "
+            f"in {time.perf_counter() - t0:.0f} s"
+        )
+    with tempfile.TemporaryDirectory(prefix="memroute-bench-") as tmp:
+        summary, rss = batch_in_child(batch_kwargs([str(data)], f"{tmp}/out", concurrency=8))
+    print(
+        f"1 GB input ({data.stat().st_size / 1e9:.2f} GB): {summary['conversations']['total']:,} conversations, "
+        f"{summary['turns']['done']:,} turns in {summary['wall_s']:.0f} s; peak RSS {rss:.0f} MB (target < 300 MB)"
+    )
+    if not keep:
+        data.unlink()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["offline", "llm", "memory", "all", "serve"])
+    ap.add_argument("port_file", nargs="?")
+    ap.add_argument("--turns", type=int)
+    ap.add_argument("--concurrency", type=int)
+    ap.add_argument("--delay", type=float, default=0.2)
+    ap.add_argument("--size", default="1G")
+    ap.add_argument("--keep", action="store_true", help="keep the generated 1 GB file in /tmp")
+    args = ap.parse_args()
+    if args.what == "serve":
+        serve(args.port_file, args.delay)
+        return 0
+    if args.what in ("offline", "all"):
+        bench_offline(args.turns or 10_000, args.concurrency or 8)
+    if args.what in ("llm", "all"):
+        bench_llm(args.turns or 3_000, args.concurrency or 64, args.delay)
+    if args.what in ("memory", "all"):
+        bench_memory(args.size, args.keep)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
