@@ -233,7 +233,7 @@ _GENERIC_TOKEN_RE = re.compile(r"(?<![\w/+=.-])[A-Za-z0-9_-]{24,}(?![\w/+=-])|(?
 _SSH_PUB_BEFORE_RE = re.compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)\s+$")  # public keys are not secrets
 _URL_CRED_RE = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@", _I | _A)
 _PASSWORD_RE = re.compile(
-    r"(?:pass(?:word|wd|code|phrase)|\bpwd|\bpin(?: code| number)?|kata sandi|kata kunci|\bsandi|"
+    r"(?:pass(?:word|wd|code|phrase)|\bpass(?=\s*[:=])|\bpw(?=\s*[:=])|\bpwd|\bpin(?: code| number)?|kata sandi|kata kunci|\bsandi|"
     r"seed phrase|recovery phrase|mnemonic|密码(?!学|管理|重置|策略|强度|保护|找回)|口令|รหัสผ่าน|พาสเวิร์ด|รหัส\s?pin|รหัส)"
     r"(?:\s+(?:for|of|to|on|untuk|ke|buat)\s+[^\s:=]{1,30})?"
     r"(?:\s*(?:email|e-mail|wifi|wi-fi|akun|account|laptop|bank|hp|gmail|router|admin|login|master|root|database|db|server|"
@@ -253,6 +253,12 @@ _NOT_A_PASSWORD = frozenset(
 )
 _IPV4_RE = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)", _A)
 _IPV6_RE = re.compile(r"(?<![\w:.])(?:[0-9a-f]{1,4}|:)?(?::[0-9a-f]{0,4}){2,7}(?![\w:])", _I | _A)
+_MAC_RE = re.compile(r"(?<![\w:-])(?:[0-9A-Fa-f]{2}([:-]))(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![\w:-])", _A)
+_SPELLED = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|nol|satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan)"
+_SPELLED_DIGITS_RE = re.compile(rf"\b(?:(?:double |triple )?{_SPELLED}[\s,.-]+){{6,14}}{_SPELLED}\b", _I)
+_SPELLED_WORDS = frozenset(
+    "zero oh one two three four five six seven eight nine nol satu dua tiga empat lima enam tujuh delapan sembilan".split()
+)
 _CRYPTO_RE = re.compile(r"(?<![\w])(?:bc1[a-z0-9]{25,60}|[13][a-km-zA-HJ-NP-Z1-9]{25,34}|0x[a-fA-F0-9]{40})(?![\w])", _A)
 _CVV_RE = re.compile(
     r"\b(?:cvv2?|cvc2?|csc|card security code|security code)(?:\s+(?:on|of|for|from)\s+(?:my|the|this)\s+\w+)?"
@@ -284,10 +290,10 @@ _GOV_CTX = (
 )
 _GOV_CTX_RE = re.compile(_GOV_CTX, _I)
 _CARD_CTX_RE = re.compile(r"card|\bcc\b|credit|debit|visa|master ?card|amex|kartu|信用卡|银行卡|卡号|บัตร", _I)
-_ACCT_CTX_RE = re.compile(r"account|\bacct|rekening|\bnorek|routing|sort code|\bbsb\b|账户|账号|帳號|บัญชี", _I)
+_ACCT_CTX_RE = re.compile(r"account|\bacct|rekening|\bnorek|\bno\.? ?rek\b|routing|sort code|\bbsb\b|账户|账号|帳號|บัญชี", _I)
 _PHONE_CTX_RE = re.compile(
-    r"phone|\bcall|\btel\b|\btel\.|mobile|\bcell|whats ?app|\bwa\b|\bsms|text me|messages? to|reach me|contact|\bfax|"
-    r"\bhp\b|nomor|telepon|\btelp|hubungi|电话|手机|号码|联系|打给|โทร|เบอร์|มือถือ|ติดต่อ",
+    r"phone|\bmy number|\bcall|\btel\b|\btel\.|mobile|\bcell|whats ?app|\bwa\b|\bsms|text me|messages? to|reach me|contact|\bfax|"
+    r"\bhp\b|nomor|telepon|\btelp|hubungi|qq|微信|电话|手机|号码|联系|打给|โทร|เบอร์|มือถือ|ติดต่อ|ไลน์",
     _I,
 )
 # An id with letters in it ("passport A1234567"), found right after a government-id word.
@@ -625,7 +631,7 @@ _SECRET_GATE = _Gate(
     "auth_token", "access_token", "bearer", "kunci", "密钥", "令牌", "秘钥", "โทเค็น", "คีย์",
 )
 _PASSWORD_GATE = _Gate(
-    "password", "passwords", "passwd", "passcode", "passphrase", "pass", "pwd", "pin", "sandi", "sandinya", "kata",
+    "password", "passwords", "passwd", "passcode", "passphrase", "pass", "pw", "pwd", "pin", "sandi", "sandinya", "kata",
     "seed", "recovery", "mnemonic", "密码", "口令", "รหัส", "พาสเวิร์ด",
 )
 _AT_GATE = _Gate("at", "(at)", "[at]", "{at}", "<at>", "@")
@@ -691,6 +697,10 @@ def _raw_findings(s: str) -> list[tuple[int, int, str]]:
             if "@" in m.group(0) and _EMAIL_RE.fullmatch(m.group(0)):
                 continue
             add((m.start(), m.end(), EMAIL))
+    if len(t.words & _SPELLED_WORDS) >= 3:
+        for m in _SPELLED_DIGITS_RE.finditer(s):
+            if _PHONE_CTX_RE.search(_ctx(s, m.start())):
+                add((m.start(), m.end(), PHONE))  # "oh eight one two, three four five ..."
     if not has_digit:
         if _STRONG_TRIGGER_GATE.hit(t) or "corner of" in low or _has(s, _STREET_GATE):
             for start, end in _address_spans(s, t, has_digit):
@@ -721,6 +731,9 @@ def _raw_findings(s: str) -> list[tuple[int, int, str]]:
         tok = m.group(0)
         if tok.startswith(("0x", "bc1")) or _looks_random(tok):
             add((m.start(), m.end(), BANK_ACCOUNT))  # a wallet is an account
+    if ":" in s or "-" in s:
+        for m in _MAC_RE.finditer(s):
+            add((m.start(), m.end(), IP_ADDRESS))  # a device address identifies a person's machine like an IP
     if "cvv" in low or "cvc" in low or "csc" in low or "security code" in low:
         for m in _CVV_RE.finditer(s):
             add((m.start(1), m.end(1), CARD))

@@ -132,6 +132,10 @@ def test_obfuscated_values_are_found() -> None:
         ("routing 021000021 and account 1234567890", "BANK_ACCOUNT"),
         ("send eth to 0x52908400098527886E0F7030069857D2E4169EE7", "BANK_ACCOUNT"),
         ("postgres://app:S3cretPw@db:5432/main", "PASSWORD"),
+        ("login jdoe / pass: hunter2", "PASSWORD"),
+        ("call my number: oh eight one two three four five six seven", "PHONE"),
+        ("MAC 00:1B:44:11:3A:B7 is my laptop", "IP_ADDRESS"),
+        ("我的QQ号是 12345678", "PHONE"),
     ],
 )
 def test_shapes_seen_in_real_messages(text: str, kind: str) -> None:
@@ -152,6 +156,8 @@ def test_dates_of_birth_versus_event_dates() -> None:
         "we fixed the password reset flow", "I use a password manager", "the plan costs $1,299 a year",
         "Rp 1.500.000 per bulan", "I've read 1984 twice", "from 2010 - 2015 I lived abroad", "room 4 on the 12th floor",
         "commit 3f9a2c7e1b4d8f6a0e5c9b2d7f1a3e8c4b6d0f2a", "I work on Wall Street", "the dev box is 127.0.0.1:8000",
+        "one two three four five six seven steps to happiness", "I got there via bus 42", "I moved to 2 new teams in 3 months",
+        "during 2 weeks in May we hiked", "I finished 1st place in chess", "I live in a 2 bedroom flat with 3 cats",
     ],
 )
 def test_ordinary_numbers_and_words_are_not_sensitive(text: str) -> None:
