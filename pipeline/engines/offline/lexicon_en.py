@@ -127,6 +127,8 @@ LEXICON = Lexicon(
     request=rx(r"^(?:please|pls|plz|kindly|can you|could you|would you|will you|can u|could u|i need you to|i want you to|i'd like you to|i would like you to|"
                r"pretend|imagine|suppose|assume|act as|roleplay|role-play|for this (?:draft|email|task|one|answer|post|doc|message)|"
                r"i (?:have|got) (?:a |some |a few |few )?(?:questions?|problems?|issues?)\b|i need (?:help|assistance|some help)|"
+               r"i (?:need|want|would like|'d like) (?:a|an|to book|to find|to order|to reserve|to get|to buy)\b|"
+               r"i'?m looking for (?:a|an) (?:hotel|restaurant|train|taxi|flight|place to|table|room|recipe|book|gift)\b|"
                r"i'd like to|i would like to|i want to (?:change|make|add|remove|update|cancel|stop|know|ask|see|get|request)|help me|let me know|"
                r"change|make|translate|rewrite|re-write|write|fix|add|remove|delete|shorten|summari[sz]e|give|show|tell|explain|update|replace|rename|"
                r"format|generate|create|draft|list|check|send|convert|edit|turn|put|move|try|do|don't|dont|do not|find|search|book|schedule|set|"
@@ -141,7 +143,7 @@ LEXICON = Lexicon(
     hedge=rx(r"\b(?:i guess|i suppose|kind of|kinda|sort of|sorta|maybe|perhaps|not sure|i'm not sure|i don't know|i dont know|idk|dunno|"
              r"somewhat|more or less|whatever|possibly|might be|i think i might|i think i could|could be|i may|not really sure|hard to say|"
              r"or something|haven't decided|not decided|undecided|it depends|depends|sometimes not|either way|no preference)\b"),
-    mood_state=rx(r"\b(?:tired|exhausted|sleepy|drained|worn out|burnt out today|hungry|thirsty|bored|headache|migraine|hurts|aching|hungover|"
+    mood_state=rx(r"\b(?:tired|exhausted|sleepy|drained|starving|famished|freezing|worn out|burnt out today|hungry|thirsty|bored|headache|migraine|hurts|aching|hungover|"
                   r"sick today|feel sick|feeling sick|stressed out|cranky|grumpy|in a (?:bad|good) mood|in the mood for|so done|fed up|killing me|"
                   r"(?:i'm|im|i am|feeling|feel) (?:so+|really|very|super|kinda|a bit|pretty|quite) (?:happy|sad|angry|upset|excited|nervous|anxious|"
                   r"frustrated|annoyed|down|lonely|stressed|overwhelmed|pumped|thrilled|glad|relieved))\b|^(?:ugh+|argh+|meh|sigh|yay+|woo+)\b"),
@@ -150,7 +152,7 @@ LEXICON = Lexicon(
     now_marker=rx(r"\b(?:today|right now|rn|now|tonight|this morning|this afternoon|this evening|at the moment|atm|currently|feeling|feel)\b"),
     moment=rx(r"\b(?:right now|rn|atm|at the moment|today|tonight|this (?:morning|afternoon|evening))\b"),
     temporary=rx(r"\b(?:for (?:a|the|my) (?:business trip|trip|vacation|holiday|conference|visit|weekend|few days)|on (?:a |my )?(?:business trip|vacation|holiday)|this week only|just for today)\b"),
-    project_cue=rx(r"\b(?:deploy(?:ed|ing|ment)?|sync|cron|cron job|backup job|backup|nightly|event bus|kafka|queue|k8s|beta|signups?|payments?|billing|"
+    project_cue=rx(r"\b(?:deploy(?:ed|ing|ment)?|leak|worker|crash|outage|incident|hotfix|sync|cron|cron job|backup job|backup|nightly|event bus|kafka|queue|k8s|beta|signups?|payments?|billing|"
                    r"pricing|price|costs?|per (?:year|month|seat)|subscription|plan costs|service|services|config|env|environment|localhost|"
                    r"ship(?:ped|ping)?|releas(?:e|ed|ing)|launch(?:ed|ing)?|merg(?:e|ed|ing)|migrat(?:e|ed|ing|ion)|refactor(?:ed|ing)?|"
                    r"roll(?:ed)? back|rollback|hotfix|bug|bugs|issue|ticket|pr|pull request|commit(?:ted)?|repo|repository|branch|api|endpoint|database|"
@@ -161,6 +163,10 @@ LEXICON = Lexicon(
                    r"we are building|the team)\b"),
     decision_cue=rx(r"\b(?:decided|decide|agreed|agree|chose|chosen|settled on|went with|go with|going with|picked|switched to|switching to|"
                     r"moved to|changed|replaced|dropped|approved|signed off|let's|lets|we will use|we'll use|we use|we're using|we are using)\b"),
+    done=rx(r"\b(?:deployed|shipped|released|launched|merged|migrated|refactored|fixed|rolled back|pushed|finished|completed|implemented|"
+            r"set up|configured|upgraded|updated|added|removed|changed|switched|moved|renamed|wrote|built|created|opened|closed|resolved|"
+            r"submitted|sent|hired|signed|scheduled|postponed|delayed|cancell?ed|bumped|broke|crashed|went down|ran out|"
+            r"(?:am|'m|are|'re|was|were) (?:working on|building|migrating|rewriting|fixing|preparing|designing|developing))\b"),
     save_contact=rx(r"\b(?:save|store|remember|keep|note down|record)\s+(?:my|this|these)\b.{0,20}\b(?:e-?mail|phone|number|address|contact)\b"),
     language_word=rx(r"\b(?:english|indonesian|bahasa|chinese|mandarin|thai|japanese|spanish|french|german|korean)\b"),
     trailing=rx(r"[\s,;:]*(?:\b(?:now|these days|nowadays|actually|anymore|right now|at the moment|currently|too|as well|lol|btw|please|pls|though|haha)\b[\s,;:]*)+$"),

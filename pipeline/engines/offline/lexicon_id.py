@@ -116,6 +116,8 @@ LEXICON = Lexicon(
                    r"landing page|kode|codebase|sedang mengerjakan|lagi ngerjain|mengerjakan|tim)\b"),
     decision_cue=rx(r"\b(?:memutuskan|diputuskan|sepakat|disepakati|setuju|deal|fix pakai|jadinya|akhirnya pakai|memilih|dipilih|beralih ke|pindah ke|mengganti|diganti|mengubah|diubah|"
                     r"menggunakan|pakai|kita pakai|kami pakai|jadi pakai)\b"),
+    done=rx(r"\b(?:sudah|udah|udh|telah|barusan|tadi|selesai|beres|kelar|lagi ngerjain|sedang mengerjakan|lagi bikin|sedang membuat|"
+            r"di-deploy|dideploy|dirilis|diluncurkan|diperbaiki|diganti|diubah|dipindah|ditunda|dibatalkan)\b"),
     save_contact=rx(r"\b(?:simpan|catat|ingat|tambahkan)\b.{0,30}\b(?:email|e-mail|surel|nomor|telepon|hp|wa|whatsapp|alamat|kontak)\b"),
     language_word=rx(r"\b(?:bahasa \w+|inggris|indonesia|mandarin|thai|jepang)\b"),
     trailing=rx(r"[\s,;:]*(?:\b(?:sekarang|skrg|saat ini|kok|sih|deh|dong|ya|lho|loh|kan|juga|aja|saja|banget|btw|lagi|lg|kok)\b[\s,;:]*)+$"),

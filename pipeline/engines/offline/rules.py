@@ -26,7 +26,8 @@ from pipeline.types import Decision
 LEXICONS: dict[str, Lexicon] = {"en": EN, "id": ID, "zh": ZH, "th": TH}
 SUBJECT_OF = {"en": "I ", "id": "saya ", "zh": "我", "th": "ผม"}
 # Facts that say little about which file they belong to; project words outweigh them.
-WEAK_FACTS = {"background", "hobbies", "habits", "work-style", "employer"}
+WEAK_FACTS = {"background", "hobbies", "habits", "work-style"}
+RECENT_DAYS = 45  # a dated first-person event older than this is the person's background
 MULTI_VALUE_CAP = 200  # characters a collecting field ("Likes") keeps; the oldest parts drop first
 
 _TOPIC_EXPLICIT = re.compile(
@@ -372,7 +373,16 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         text = SUBJECT_OF[lang] + text  # a subject-less clause continues the speaker's sentence
         first = True
     ctx.previous_first_person = first
-    work = project or dated or (decided and not first)
+    # Project words alone do not make a first-person statement memory ("I build websites for a living" is
+    # who the user is); finished or ongoing work, a date, a decision or a named project does.
+    if first and not plural:
+        did = bool(lex.done.search(plain) or (lang != "en" and EN.done.search(plain)))
+        today_event = did and dates.find_date(plain, ctx.today) is not None  # "I fixed it this morning"
+        # A personal event from long ago ("two years ago I moved to Canada") is background, not a log entry.
+        recent = dated and (ctx.today - dates.find_date(plain, ctx.today)[0]).days <= RECENT_DAYS  # type: ignore[index]
+        work = recent or today_event or (project and (did or bool(find_topic(plain, ctx))))
+    else:
+        work = project or dated or decided
 
     if lex.no_longer.search(plain) and (first or lang in ("zh", "th", "id") or not plural):
         fld = _field_overlapping(plain, ctx)
@@ -381,7 +391,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
             return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.75,
                               detail="no longer true: removes the stored field")]
 
-    fact = _fact(text, lex)
+    fact = _fact(dates.strip_date_phrase(text, ctx.today) if dated else text, lex)
     if fact is not None and not (first or plural) and fact[0].name not in SUBJECTLESS:
         fact = None
     if fact is None and not first and not plural and lang in ("zh", "th", "id"):
