@@ -366,7 +366,6 @@ _NUMBER_THEN_PREFIX_RE = re.compile(
     + "|".join(re.escape(w) for w in sorted(_STREET_PREFIXES_CAPITALISED)) + r")(?=\s)"
 )
 _NUMBER_AFTER_WORD_RE = re.compile(r"(?<=\s)\d{1,5}[A-Za-z]?\b\.?")
-_WORD_BEFORE_RE = re.compile(r"([^\s\d,;:!?()]+)\s+$")
 
 
 def _continental_anchors(s: str) -> list[tuple[int, int]]:
@@ -1038,11 +1037,8 @@ def check_text(value: str, *, turn_text: str = "", policy: GuardPolicy | None = 
             return Verdict(False, "sensitive", f"{family}:{kind}", _MESSAGES["sensitive"].format(kind=kind))
     if raw_rule is not None:
         return _blocked(raw_rule)
-    norm = _nfkc(value)
-    rule = _injection_rule(norm, policy)
-    if rule is not None:
-        return _blocked(rule)
-    return _OK
+    rule = _injection_rule(_nfkc(value), policy)
+    return _OK if rule is None else _blocked(rule)
 
 
 # --- applying the guards to an engine's decisions ---------------------------------------
@@ -1116,10 +1112,11 @@ def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPoli
 
 
 def scan_for_prompt(text: str, policy: GuardPolicy | None = None) -> list[tuple[int, str]]:
-    """(line number from 1, rule) for each line of a loaded USER.md/MEMORY.md that would be blocked.
+    """(line number from 1, rule) for each line of a loaded USER.md/MEMORY.md that must not reach
+    a prompt: an injection, forged structure, invisible characters, or a secret.
 
-    Headings and `- Key: value` bullets are the file's own structure, so each line is checked by
-    its content: a bullet's text after "- " (and after "Key: " in USER.md) goes through check_text.
+    Headings and bullets are the file's own structure, so a bullet is judged by its text after
+    "- ". Contact details stay visible: they were stored on request (or typed by the person).
     """
     policy = policy or GuardPolicy()
     hits: list[tuple[int, str]] = []
@@ -1127,12 +1124,14 @@ def scan_for_prompt(text: str, policy: GuardPolicy | None = None) -> list[tuple[
         stripped = line.strip()
         if not stripped:
             continue
-        if re.fullmatch(r"#{1,2} [\w ]+", stripped) and not _INVISIBLE_RE.search(line):
+        if re.fullmatch(r"#{1,2} [\w ]+", stripped) and stripped.isprintable():
             continue  # the file's own headings ("# USER", "## Identity")
         content = stripped[2:] if stripped.startswith(("- ", "* ")) else stripped
-        verdict = check_text(content, turn_text="", policy=policy)
-        if not verdict.allowed and verdict.reason == "blocked":
-            hits.append((n, verdict.rule or "blocked"))
-        elif not verdict.allowed and verdict.rule and verdict.rule.startswith("secret:"):
-            hits.append((n, verdict.rule))
+        rule = _injection_rule(content, policy) if not content.isprintable() else None
+        rule = rule or _injection_rule(_nfkc(content), policy)
+        if rule is None:
+            secret = next((f.kind for f in find_sensitive(content) if f.kind in SECRET_KINDS), None)
+            rule = f"secret:{secret}" if secret else None
+        if rule is not None:
+            hits.append((n, rule))
     return hits
