@@ -1,7 +1,8 @@
 """PostTurnHook benchmark: submit latency (p50/p99, queue on disk) and processing throughput.
 
-    .venv/bin/python benchmarks/bench_hook.py                    # offline engine, CPU-bound workers
-    .venv/bin/python benchmarks/bench_hook.py --model-latency 0.2  # a stand-in model that waits 200 ms
+    .venv/bin/python benchmarks/bench_hook.py                      # fake model answering at once (CPU-bound)
+    .venv/bin/python benchmarks/bench_hook.py --model-latency 0.2  # fake model taking 200 ms, like a real API
+    .venv/bin/python benchmarks/bench_hook.py --engine offline     # the offline rule engine
     .venv/bin/python benchmarks/bench_hook.py --json out.json
 
 Submit latency is measured around `hook.submit` while the workers process earlier turns, so it
@@ -22,7 +23,6 @@ from typing import Any
 
 from pipeline.core import MemoryPipeline
 from pipeline.hook import PostTurnHook
-from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn
 
 # Statements in the shape of real chat turns (invented; no real data).
 SENTENCES = (
@@ -37,30 +37,18 @@ SENTENCES = (
 )
 
 
-class SleepingModel:
-    """Stands in for a network model: waits, then routes the turn to MEMORY.md."""
+def fake_engine(latency_s: float) -> Any:
+    """The LLM engine's full path (prompt, instructor validation, usage) on pipeline.testing's FunctionModel,
+    which routes each turn's user message to MEMORY.md after `latency_s` of simulated model time."""
+    from pipeline.engines.llm import LLMEngine
+    from pipeline.testing import CallInfo, FunctionModel
 
-    name = "sleep"
-    model: str | None = None
+    def answer(messages: list[dict[str, Any]], info: CallInfo) -> Any:
+        turn = str(messages[-1]["content"]).split("TURN:\n", 1)[-1]
+        said = next((line[6:] for line in turn.splitlines() if line.startswith("user: ")), turn)
+        return [{"quote": said, "route": "memory", "entry": said}]
 
-    def __init__(self, latency_s: float) -> None:
-        self.latency_s = latency_s
-
-    def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
-        time.sleep(self.latency_s)
-        text = turn.user_text
-        return Classification(
-            engine=self.name,
-            decisions=[Decision(quote=text, route="memory", op="append", entry=text, date=turn.today.isoformat())],
-        )
-
-    def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: Any) -> ConsolidationPlan:
-        keep = items[len(items) // 2:]
-        return ConsolidationPlan(
-            engine=self.name,
-            entries=[{"date": i.date, "topic": i.topic, "text": i.text, "sources": [i.index]} for i in keep],  # type: ignore[misc]
-            archived=[i.index for i in items[: len(items) // 2]],
-        )
+    return LLMEngine(FunctionModel(answer, latency_s=latency_s))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -70,9 +58,11 @@ def percentile(values: list[float], q: float) -> float:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="memroute-bench-") as tmp:
-        engine: Any = "offline" if args.model_latency is None else SleepingModel(args.model_latency)
+        engine: Any = "offline" if args.engine == "offline" else fake_engine(args.model_latency)
         pipe = MemoryPipeline(root=Path(tmp), engine=engine)
-        hook = PostTurnHook(pipe, workers=args.workers, max_in_memory=args.turns + 1, fsync_submits=args.fsync)
+        hook = PostTurnHook(
+            pipe, workers=args.workers, max_in_memory=args.turns + 1, fsync_submits=args.fsync, processes=args.processes
+        )
         latencies: list[float] = []
         start = time.perf_counter()
         for i in range(args.turns):
@@ -91,11 +81,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         hook.close(timeout=5)
         pipe.close()
     return {
-        "engine": "offline" if args.model_latency is None else f"sleep {args.model_latency}s",
+        "engine": "offline" if args.engine == "offline" else f"fake model, {args.model_latency * 1000:.0f} ms/call",
         "turns": args.turns,
         "users": args.users,
         "workers": args.workers,
         "fsync_submits": args.fsync,
+        "processes": args.processes,
         "submit_p50_ms": statistics.median(latencies) * 1000,
         "submit_p99_ms": percentile(latencies, 0.99) * 1000,
         "submit_max_ms": max(latencies) * 1000,
@@ -113,16 +104,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--turns", type=int, default=2000)
     p.add_argument("--users", type=int, default=50)
     p.add_argument("--workers", type=int, default=4)
-    p.add_argument("--model-latency", type=float, default=None, help="seconds; default: the offline engine")
+    p.add_argument("--engine", choices=("fake", "offline"), default="fake",
+                   help="fake: the LLM engine on pipeline.testing.FunctionModel; offline: the rule engine")
+    p.add_argument("--model-latency", type=float, default=0.0, help="fake model's seconds per call")
     p.add_argument("--rate", type=float, default=0.0, help="submits per second (default: as fast as possible)")
+    p.add_argument("--processes", type=int, default=0, help="run turns in N forked processes (default: threads)")
     p.add_argument("--fsync", action="store_true", help="fsync every submit (synchronous=FULL)")
     p.add_argument("--timeout", type=float, default=600.0)
     p.add_argument("--json", type=Path, default=None)
     args = p.parse_args(argv)
     r = run(args)
+    mode = f", turns run in {r['processes']} forked processes" if r["processes"] else ", turns run in threads"
     print(
         f"{r['turns']} turns, {r['users']} users, {r['workers']} workers, engine {r['engine']}"
-        f"{', fsync' if r['fsync_submits'] else ''}\n"
+        f"{', fsync' if r['fsync_submits'] else ''}{mode}\n"
         f"submit latency  p50 {r['submit_p50_ms']:.3f} ms   p99 {r['submit_p99_ms']:.3f} ms   "
         f"max {r['submit_max_ms']:.3f} ms   ({r['turns']} submits in {r['submit_total_s']:.2f} s)\n"
         f"processed       {r['done']} turns in {r['elapsed_s']:.2f} s = {r['turns_per_s']:.1f} turns/s"

@@ -39,12 +39,13 @@ import functools
 import heapq
 import itertools
 import logging
+import multiprocessing
 import random
 import threading
 import time
 from collections import deque
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -131,6 +132,10 @@ class PostTurnHook:
     debounce_max_s: the longest a debounced turn waits (default 10 x debounce_s).
     fsync_submits: fsync each submit (survives power loss; a few ms per submit).
     keep_done_s: finished queue rows older than this are deleted at start (default 7 days).
+    processes: run the turns in this many forked processes instead of in the worker threads
+        (POSIX only). For CPU-bound engines (offline, local models): the app process then keeps
+        its GIL for the app, which keeps submit fast. The pipeline is copied into each process at
+        start, so engine state (counters, caches) is not shared back.
     """
 
     def __init__(
@@ -145,6 +150,7 @@ class PostTurnHook:
         debounce_max_s: float | None = None,
         fsync_submits: bool = False,
         keep_done_s: float = 7 * 24 * 3600,
+        processes: int = 0,
     ) -> None:
         if workers < 1 or max_in_memory < 1:
             raise ValueError("workers and max_in_memory must be at least 1")
@@ -172,6 +178,16 @@ class PostTurnHook:
         self._stop = False
         self._async_executor: ThreadPoolExecutor | None = None
         self._parked_at_close: int | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        if processes > 0:
+            # fork: the child inherits the pipeline as is (engines need not pickle); the store
+            # opens fresh connections in a forked child.
+            self._pool = ProcessPoolExecutor(
+                max_workers=processes,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=_init_child,
+                initargs=(pipeline,),
+            )
 
         # Done rows only serve `memroute status` and duplicate detection; the pipeline's turn log
         # keeps idempotency, so old ones can go.
@@ -358,7 +374,10 @@ class PostTurnHook:
         members = group.members
         leader = members[0]
         self.queue.start(members, leader.seq if len(members) > 1 else None)
-        status, error = _run_turn(self.pipeline, members)
+        if self._pool is not None:
+            status, error = self._pool.submit(_run_in_child, members).result()
+        else:
+            status, error = _run_turn(self.pipeline, members)
         if status in ("done", "duplicate_turn"):
             self.queue.finish(members)
             return ("done" if status == "done" else "duplicate"), None
@@ -473,6 +492,8 @@ class PostTurnHook:
         if self._async_executor is not None:
             self._async_executor.shutdown(wait=False)
         busy = any(t.is_alive() for t in self._threads)
+        if self._pool is not None:
+            self._pool.shutdown(wait=not busy, cancel_futures=True)
         self._parked_at_close = self.queue.parked_count()
         if not busy:
             self.queue.close()
@@ -533,6 +554,19 @@ def _run_turn(pipeline: MemoryPipeline, members: list[QueuedTurn]) -> tuple[str,
         log.warning("hook: turn %s of user %s raised %s", leader.turn_id, leader.user_id, type(e).__name__)
         return "failed", f"{type(e).__name__}: {e}"
     return result.status, result.error
+
+
+_child_pipeline: MemoryPipeline | None = None
+
+
+def _init_child(pipeline: MemoryPipeline) -> None:
+    global _child_pipeline
+    _child_pipeline = pipeline
+
+
+def _run_in_child(members: list[QueuedTurn]) -> tuple[str, str | None]:
+    assert _child_pipeline is not None, "hook process pool used without its initializer"
+    return _run_turn(_child_pipeline, members)
 
 
 def run_parked(pipeline: MemoryPipeline, user_id: str | None = None) -> dict[str, Any]:
