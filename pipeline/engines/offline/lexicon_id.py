@@ -37,10 +37,10 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("origin", rx(rf"^{_I} (?:berasal |asli |asal )?dari\s+(?P<v>.+)|^{_I} orang\s+(?P<v2>[A-Z].+)"), "Identity", "Origin"),
     FactRule("birthplace", rx(rf"^{_I} lahir di\s+(?P<v>.+)"), "Identity", "Birthplace"),
     FactRule("born-when", rx(rf"^{_I} lahir (?:pada|tahun)\s+(?P<v>.+)"), "Identity", "Born"),
-    FactRule("age", rx(rf"^(?:{_I} (?:berusia|berumur|umur|usia)|umur {_MY}|usia {_MY})\s+(?P<v>\d+.*)|^{_I}\s+(?P<v2>\d{{1,3}}\s+tahun)$"), "Identity", "Age", confidence=0.9),
+    FactRule("age", rx(rf"^(?:{_I} (?:berusia|berumur|umur|usia)|umur {_MY}|usia {_MY}|umurku|usiaku)\s+(?P<v>\d+.*)|^{_I}\s+(?P<v2>\d{{1,3}}\s+tahun)$"), "Identity", "Age", confidence=0.9),
     FactRule("gender", rx(rf"^{_I}\s+(?:seorang\s+)?(?P<v>laki-laki|perempuan|pria|wanita|cowok|cewek)$"), "Identity", "Gender"),
     FactRule("relationship", rx(rf"^{_I}\s+(?:sudah\s+|baru\s+)?(?P<v>menikah|lajang|bercerai|cerai|bertunangan|jomblo|single)\b.*"), "Identity", "Relationship"),
-    FactRule("languages", rx(rf"^{_I} (?:bisa |fasih )?(?:berbicara|bicara|belajar|mempelajari|menguasai)\s+(?P<v>bahasa\s+.+)|^.*bahasa yang {_I} pelajari.*"),
+    FactRule("languages", rx(rf"^{_I} (?:bisa |fasih |lagi |sedang |masih )?(?:berbicara|bicara|belajar|mempelajari|menguasai)\s+(?P<v>bahasa\s+.+)|^.*bahasa yang {_I} pelajari.*"),
              "Identity", "Languages", multi=True),
     FactRule("goal", rx(rf"^(?:(?:target|tujuan|goal|resolusi)(?:\s+{_MY})?(?:\s+(?:saat ini|sekarang|tahun ini|bulan ini))?(?:\s+adalah|\s*:)?|tujuan {_MY}(?: saat ini| sekarang)?(?: adalah)?|impian {_MY}(?: adalah)?|cita-cita {_MY}(?: adalah)?|"
                         rf"{_I} (?:ingin|mau|berencana|bercita-cita|berharap bisa|berharap|bermimpi|berniat|sedang menabung untuk)(?: menjadi| jadi)?|"
@@ -78,7 +78,8 @@ FACTS: tuple[FactRule, ...] = (
 
 LEXICON = Lexicon(
     lang="id",
-    first_person=rx(r"\b(?:saya|aku|gue|gua|gw|sy|namaku|ibuku|ayahku|rumahku|kucingku|anjingku|maksudku|tempatku)\b"),
+    first_person=rx(r"\b(?:saya|aku|gue|gua|gw|sy|namaku|ibuku|ayahku|rumahku|kucingku|anjingku|maksudku|tempatku|umurku|usiaku|hobiku|pacarku|"
+                      r"suamiku|istriku|anakku|adikku|kakakku|keluargaku|kantorku|temanku|mamaku|papaku|kerjaanku|pekerjaanku)\b"),
     plural_person=rx(r"\b(?:kami|kita|tim kami|tim kita|tim saya)\b"),
     subject=rx(rf"^{_I}\s+"),
     greeting=rx(r"^(?:hai|halo|hallo|hei|hey|hi|selamat (?:pagi|siang|sore|malam)|assalamualaikum|permisi|pagi|met pagi)(?:\s+(?:di sana|semua|kak|bang|mas|mbak|teman))?[\s,!.:-]+"),

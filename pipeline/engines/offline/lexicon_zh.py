@@ -55,7 +55,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("beliefs", rx(rf"^{_I}(?:是|信)(?P<v>.*(?:教徒|佛教|基督教|伊斯兰教|天主教|无神论者|穆斯林))"), "Identity", "Beliefs"),
     FactRule("background", rx(rf"^(?:{_I}(?:曾经|以前|过去|小时候|从小|从未|从来没|已经|刚|刚刚|最近|退休|毕业|在.+长大|出生|被|是在)|自从|小时候|{_I}.*(?:长大|退休了|毕业)).*"),
              "Identity", "Background", multi=True, whole=True),
-    FactRule("hobbies", rx(rf"^(?:{_I}(?:经常|平时|业余|周末)?(?:玩|打|踢|弹|画|唱|跳|跑步|游泳|做饭|烘焙|看|读|写|收集|种|钓鱼|骑|旅行|爬山|徒步|当志愿者)|(?:周末|业余时间|空闲时间){_I}).*"),
+    FactRule("hobbies", rx(rf"^(?:{_I}(?:经常|平时|业余|周末|一般|常常|有时|偶尔)*(?:去|会)?(?:爬山|玩|打|踢|弹|画|唱|跳|跑步|游泳|做饭|烘焙|看|读|写|收集|种|钓鱼|骑|旅行|爬山|徒步|当志愿者)|(?:周末|业余时间|空闲时间){_I}).*"),
              "Preferences", "Hobbies", multi=True, whole=True),
     FactRule("habits", rx(rf"^{_I}(?:经常|通常|总是|一般|从不|很少|每天|每周|花了?|只|常常|平时|吃|喝|睡|开着?|骑).*"), "Preferences", "Habits", multi=True, whole=True),
 )

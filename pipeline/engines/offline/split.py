@@ -41,15 +41,20 @@ _LEAD = r"(?:(?:btw|by the way|oh|oh iya|oh ya|anyway|omong-omong|also)[\s,]+)?"
 _CLAUSE_CUT = re.compile(
     rf"(?:,\s*|;\s*|\s+)(?:and|but|also|plus|dan|tapi|tetapi|serta|juga)\s+(?={_LEAD}(?:i|i'm|i've|i'd|my|we|we're|our|saya|aku|kami|kita|gue|gw)\b)"
     rf"|[,;]\s+(?={_LEAD}(?:i|i'm|i've|my|we|our|saya|aku|kami|kita|gue|gw)\b)"
+    r"|,?\s+and\s+(?=(?:also\s+)?(?:love|like|enjoy|have|live|work|hate|prefer|own|play|speak|volunteer|teach|study)\b)"
+    r"|,?\s+dan\s+(?=(?:juga\s+)?(?:suka|senang|punya|tinggal|bekerja|kerja|hobi|benci|main|bermain|mengajar|belajar)\b)"
     r"|(?:[，；]|(?<=[\u4E00-\u9FFF]),)\s*(?:而且|并且|另外|还有|但是|不过|同时)?"
     r"|(?:而且|并且|另外|同时)(?=我)"
     r"|\s*(?:และ|แล้วก็)(?=ผม|ฉัน|หนู|ดิฉัน|เรา|พวกเรา)|(?<=[\u0E00-\u0E7F])\s+แต่\s*",
     re.I,
 )
 _APPOSITION = re.compile(r"^(?P<head>(?:i'm|i am|im|my name is|saya|aku|nama saya)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,\s*(?P<tail>(?:an?|seorang)\s+.+)$", re.I)
+_PLURAL_START = re.compile(r"^(?:we|we're|we've|our|kami|kita)\b", re.I)
 _FRAGMENT_SUBJECT = (
     (re.compile(r"^(?:an?)\s+\w", re.I), "I'm "),
     (re.compile(r"^seorang\s+\w", re.I), "saya "),
+    (re.compile(r"^(?:also\s+)?(?:love|like|enjoy|have|live|work|hate|prefer|own|play|speak|volunteer|teach|study)\b", re.I), "I "),
+    (re.compile(r"^(?:juga\s+)?(?:suka|senang|punya|tinggal|bekerja|kerja|benci|main|bermain|mengajar|belajar)\b", re.I), "saya "),
     (re.compile(r"^(?:一名|一个|一位|一只)"), "我是"),
     (re.compile(r"^เป็น"), "ผม"),
 )
@@ -110,6 +115,9 @@ def split_statements(text: str) -> list[Statement]:
             restored = False
             for pattern, subject in _FRAGMENT_SUBJECT:
                 if pattern.match(clean) and statements and statements[-1].sentence == index:
+                    plural = _PLURAL_START.match(statements[-1].text)
+                    if plural and subject in ("I ", "saya "):
+                        subject = "we " if subject == "I " else "kami "
                     clean = subject + clean
                     restored = True
                     break
