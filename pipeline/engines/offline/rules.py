@@ -44,13 +44,15 @@ _NOT_TOPICS = {
     "end-to-end", "high-level", "low-level", "day-to-day", "state-of-the-art", "re-write", "pull-request", "mid-century",
 }
 _LETS = re.compile(r"^(?:let's|lets|let us)\s+(?:use|go with|stick with|switch to|adopt|keep|pick|choose|move to)\b", re.I)
-_GOAL_HINT = re.compile(r"\b(?:someday|one day|eventually|in the future|dream|become|retire|in the next \d+ years|in \d+ years|by 20\d\d|before i die)\b", re.I)
+_GOAL_HINT = re.compile(r"\b(?:someday|one day|eventually|in the future|dream|become|be an?|retire|in the next \d+ years|in \d+ years|by 20\d\d|before i die)\b", re.I)
 # Fact shapes that name their subject themselves ("running is my hobby"), so they apply without "I".
 SUBJECTLESS = {"favorite-rev", "hobby-rev", "budget", "goal", "favorite"}
 _TRAILING_PUNCT = re.compile(r"[\s.!。！,，;；:：~]+$")
 # The contrast half of a correction ("..., not a data analyst"): dropped from values, skipped as a clause.
 _CONTRAST_TAIL = re.compile(r"(?:,?\s+(?:not|bukan)\s+.+|[，,]\s*不是.+|\s*ไม่ใช่.+)$", re.I)
 _CONTRAST_HEAD = re.compile(r"^(?:not|bukan|不是|并不是|ไม่ใช่)(?:\b|(?=\S))", re.I)
+_CHRONIC = re.compile(r"\b(?:always|often|usually|constantly|easily|all the time|every (?:day|morning|night)|whenever|when i|chronic|"
+                      r"sering|selalu|gampang|mudah|setiap|kalau|kalo)\b|经常|总是|容易|一直|每次|บ่อย|ประจำ|ง่าย|ทุกครั้ง|เสมอ", re.I)
 _AGREED = re.compile(r"\b(?:decided|agreed|memutuskan|sepakat|disepakati)\b|决定|定了|商定|ตัดสินใจ|ตกลง", re.I)
 _HABITUAL = re.compile(r"\b(?:usually|always|typically|normally|generally|tend to|every (?:day|morning|week|evening)|first thing)\b|"
                        r"\b(?:biasanya|selalu|setiap)\b|通常|一般|每天|总是|ปกติ|ทุกวัน|มักจะ", re.I)
@@ -352,7 +354,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
             return [_skip(st, "one_off", "a request for this task", 0.8)]
 
     momentary = lex.moment.search(raw)
-    if lex.mood_state.search(plain) or (momentary and lex.mood_emotion.search(plain)):
+    chronic = _CHRONIC.search(plain) and not momentary  # "I get bored easily" describes the person
+    if (lex.mood_state.search(plain) and not chronic) or (momentary and lex.mood_emotion.search(plain)):
         return [_skip(st, "mood", "a momentary state", 0.8)]
     if lex.hedge.search(text) and not explicit:
         return [_skip(st, "vague", "hedged or vague attitude", 0.75)]
@@ -408,7 +411,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
             conf = rule.confidence - (0.1 if implied else 0) + (0.05 if explicit else 0)
             return [_user_decision(st, ctx, rule, key, value, max(0.0, min(1.0, conf)), detail)]
 
-    if lex.mood_emotion.search(plain) and lex.now_marker.search(plain):
+    if lex.mood_emotion.search(plain) and lex.now_marker.search(plain) and not chronic:
         return [_skip(st, "mood", "a feeling about right now", 0.7)]
 
     if work:
