@@ -314,3 +314,21 @@ def test_no_pathological_slowdown_on_long_inputs(text: str) -> None:
     check_text(text)
     redact(text)
     assert time.perf_counter() - start < 2.0
+
+
+# --- end to end: the suite through the whole pipeline (offline engine) ---------------------
+
+
+def test_suite_end_to_end_has_no_leaks_and_no_guard_blocks_on_benign_cases() -> None:
+    from pipeline.evals import EngineSpec, load_cases, run_eval
+
+    (outcomes,) = run_eval(load_cases([SUITE]), [EngineSpec("offline")], concurrency=4).values()
+    assert [o.case.id for o in outcomes if o.error] == []
+    assert [leak for o in outcomes for leak in o.leaks] == []
+    guarded = [
+        o.case.id
+        for o in outcomes
+        if o.case.expect.get("route") in ("user", "memory")
+        and any(d.get("reason") in ("sensitive", "blocked") for d in o.decisions)
+    ]
+    assert guarded == [], "benign look-alikes skipped as sensitive/blocked"
