@@ -205,7 +205,6 @@ class BatchRunner:
         self.stop = False
         self._decisions: IO[str] | None = None
         self._bucket: TokenBucket | None = None
-        self._users: set[str] = set()
         self._replayable = 0  # conversations in the index
         self._unreadable = 0  # ... that could not be read again in pass 2
 
@@ -227,7 +226,6 @@ class BatchRunner:
                 index.close()
                 if self._decisions is not None:
                     self._decisions.close()
-        self.report.users = len(self._users)
         self.report.wall_s = time.perf_counter() - started
         return self.report
 
@@ -237,7 +235,8 @@ class BatchRunner:
         index.execute(
             """CREATE TABLE convs (seq INTEGER PRIMARY KEY, user_id TEXT NOT NULL, conv_key TEXT NOT NULL,
                                    ts_sort TEXT NOT NULL, file INTEGER NOT NULL, offset INTEGER NOT NULL,
-                                   line INTEGER NOT NULL, turns INTEGER NOT NULL, UNIQUE (user_id, conv_key))"""
+                                   line INTEGER NOT NULL, turns INTEGER NOT NULL, done INTEGER NOT NULL,
+                                   UNIQUE (user_id, conv_key))"""
         )
         store = self.pipe.store.conn
         index.execute("BEGIN")
@@ -245,18 +244,15 @@ class BatchRunner:
             for item in read_conversations(path, self.options.fmt):
                 if isinstance(item, BadLine):
                     self._bad(item)
-                elif self._done_before(store, item):
-                    self.report.conversations += 1
-                    self.report.conversations_skipped += 1
-                    self._users.add(item.user_id)
                 else:
-                    self._add(index, file_no, item)
+                    self._add(index, file_no, item, done=self._done_before(store, item))
                 if self.stop:
                     break
             if self.stop:
                 break
         index.execute("COMMIT")
         index.execute("CREATE INDEX convs_order ON convs (user_id, ts_sort, seq)")
+        (self.report.users,) = index.execute("SELECT COUNT(DISTINCT user_id) FROM convs").fetchone()
 
     def _done_before(self, store: sqlite3.Connection, conv: Conversation) -> bool:
         row = store.execute(
@@ -265,16 +261,17 @@ class BatchRunner:
         ).fetchone()
         return row is not None and row[0] == "done"
 
-    def _add(self, index: sqlite3.Connection, file_no: int, conv: Conversation) -> None:
+    def _add(self, index: sqlite3.Connection, file_no: int, conv: Conversation, *, done: bool) -> None:
+        """Note where the conversation is (never its text); done ones count users and duplicates only."""
         ts_sort = (
             "~"
             if conv.timestamp is None
             else conv.timestamp.astimezone(timezone.utc).isoformat(timespec="microseconds")
         )
         cur = index.execute(
-            """INSERT INTO convs (user_id, conv_key, ts_sort, file, offset, line, turns) VALUES (?, ?, ?, ?, ?, ?, ?)
-               ON CONFLICT (user_id, conv_key) DO NOTHING""",
-            (conv.user_id, conv.key, ts_sort, file_no, conv.offset, conv.line, len(conv.turn_starts)),
+            """INSERT INTO convs (user_id, conv_key, ts_sort, file, offset, line, turns, done)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, conv_key) DO NOTHING""",
+            (conv.user_id, conv.key, ts_sort, file_no, conv.offset, conv.line, len(conv.turn_starts), int(done)),
         )
         if cur.rowcount == 0:
             self._bad(
@@ -285,9 +282,11 @@ class BatchRunner:
                 )
             )
             return
-        self._users.add(conv.user_id)
-        self._replayable += 1
         self.report.conversations += 1
+        if done:
+            self.report.conversations_skipped += 1
+            return
+        self._replayable += 1
         self.report.turns_total += len(conv.turn_starts)
         if conv.timestamp is None and conv.turn_starts:
             self.report.untimed_conversations += 1
@@ -316,7 +315,9 @@ class BatchRunner:
         queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=concurrency)
 
         async def produce() -> None:
-            rows = index.execute("SELECT user_id FROM convs GROUP BY user_id ORDER BY SUM(turns) DESC, MIN(seq)")
+            rows = index.execute(
+                """SELECT user_id FROM convs WHERE done = 0 GROUP BY user_id ORDER BY SUM(turns) DESC, MIN(seq)"""
+            )
             for (user_id,) in rows:
                 if self.stop:
                     break
@@ -342,7 +343,7 @@ class BatchRunner:
 
     async def _replay_user(self, index: sqlite3.Connection, user_id: str, files: dict[int, IO[bytes]]) -> None:
         rows = index.execute(
-            "SELECT file, offset, line FROM convs WHERE user_id = ? ORDER BY ts_sort, seq", (user_id,)
+            "SELECT file, offset, line FROM convs WHERE user_id = ? AND done = 0 ORDER BY ts_sort, seq", (user_id,)
         ).fetchall()
         for n, (file_no, offset, line) in enumerate(rows):
             if self.stop:
@@ -663,6 +664,10 @@ def format_summary(report: BatchReport) -> str:
     ]
     if r.untimed_conversations:
         lines.append(f"  {r.untimed_conversations} conversations had no timestamp: their turns are dated today")
+    for error in r.turn_errors[:5]:
+        lines.append(f"  failed: {error}")
+    if len(r.turn_errors) > 5:
+        lines.append(f"  ... and {len(r.turn_errors) - 5} more failed turns (--json lists them)")
     if r.stopped_early:
         lines.append("  stopped early: --max-failures reached; run the same command again to continue")
     elif r.conversations_deferred or r.conversations_failed:
