@@ -928,6 +928,20 @@ _RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         r"\b(?:curl|wget|Invoke-WebRequest|iwr|irm|nc|netcat)\b[^\n]{0,200}?(?:\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\$\(|\$\{?[A-Z_]*(?:KEY|TOKEN|SECRET|PASS)|"
         r"-d\s*@|--data(?:-binary)?\s+@|--upload-file|\s-T\s|~/\.ssh|\.env\b|/etc/passwd|/etc/shadow|id_rsa|\?(?:key|token|secret|data|q)=)",
     ),
+    ("exfil:markdown_image", ("![",), r"!\[[^\]\n]{0,100}\]\(\s*<?https?://"),
+    ("injection:html", ("<",), r"<\s*(?:script|iframe|img|svg|object|embed|meta|link)\b"),
+    (
+        "injection:third_party",
+        ("whenever", "when", "if", "jika", "kalau", "如果", "当有人", "ถ้า", "เมื่อ"),
+        r"\b(?:whenever|when|if)\s+(?:someone|anyone|anybody|a user|any user|other users|another user|people)\s+"
+        r"(?:asks?|says?|mentions?|requests?|types?)\b[^.!?\n]{0,60}?,?\s*(?:always\s+)?"
+        r"(?<![Ii] )(?<!we )(?<!We )(?<!they )(?<![Ii] always )"  # "..., I tell them" is the user's own habit
+        r"(?:say|tell|respond|reply|answer|give|send|reveal|share|show|run|execute)\b|"
+        r"\b(?:jika|kalau|bila)\s+(?:ada\s+(?:yang|orang)|seseorang|orang lain|pengguna lain)\s+(?:bertanya|tanya|minta|meminta)\b"
+        r"[^.!?\n]{0,60}?(?:katakan|bilang|jawab|berikan|kirim|tampilkan|jalankan)\b|"
+        r"(?:如果|当|每当)有人(?:问|提到|要求|说)[^。！？\n]{0,30}?(?:就)?(?:说|告诉|回答|回复|给|发送|显示|执行)|"
+        r"(?:ถ้า|เมื่อ)(?:มี)?(?:ใคร|คนอื่น|ผู้ใช้อื่น)(?:ถาม|ขอ|พูดถึง)[^\n]{0,30}?ให้(?:ตอบ|บอก|ส่ง|แสดง|รัน)",
+    ),
     ("exfil:pipe_shell", ("|", "base64", "eval"), r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bbase64\s+-d\b[^\n]{0,40}\||\beval\s*\$\("),
     ("exfil:ssh_key", ("ssh", "authorized_keys", "id_rsa"), r"ssh-(?:rsa|ed25519|dss|ecdsa)\s+AAAA|\bauthorized_keys\b|~/\.ssh\b|\.ssh/id_"),
     (
@@ -1002,6 +1016,17 @@ def _blocked(rule: str) -> Verdict:
     return Verdict(False, "blocked", rule, f"blocked: {_MESSAGES.get(family, 'unsafe content')} ({rule})")
 
 
+# Cyrillic and Greek letters that look Latin ("іgnore"), folded before the rules run.
+_CONFUSABLES = str.maketrans(
+    "аеорсухіјѕԁɡӏАЕОРСХІЈЅВНКМТαεικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxijsdglAEOPCXIJSBHKMTaeikvoptuxABEZHIKMNOPTYX",
+)
+
+
+def _rules_view(text: str) -> str:
+    return _nfkc(text).translate(_CONFUSABLES) if not text.isascii() else text
+
+
 def _injection_rule(text: str, policy: GuardPolicy, *, quote: bool = False) -> str | None:
     """The first rule `text` breaks. Quotes are the user's verbatim words: a line break there is
     ordinary (a forged heading or key line is not)."""
@@ -1037,7 +1062,7 @@ def check_text(value: str, *, turn_text: str = "", policy: GuardPolicy | None = 
             return Verdict(False, "sensitive", f"{family}:{kind}", _MESSAGES["sensitive"].format(kind=kind))
     if raw_rule is not None:
         return _blocked(raw_rule)
-    rule = _injection_rule(_nfkc(value), policy)
+    rule = _injection_rule(_rules_view(value), policy)
     return _OK if rule is None else _blocked(rule)
 
 
@@ -1057,7 +1082,7 @@ def quote_rule(quote: str, policy: GuardPolicy | None = None) -> str | None:
     if not quote:
         return None
     policy = policy or GuardPolicy()
-    norm = _nfkc(quote)
+    norm = _rules_view(quote)
     raw = _injection_rule(_LEADING_BULLET_RE.sub("", quote), policy, quote=True) if _INVISIBLE_RE.search(quote) else None
     return raw or _injection_rule(_LEADING_BULLET_RE.sub("", norm), policy, quote=True)
 
@@ -1128,7 +1153,7 @@ def scan_for_prompt(text: str, policy: GuardPolicy | None = None) -> list[tuple[
             continue  # the file's own headings ("# USER", "## Identity")
         content = stripped[2:] if stripped.startswith(("- ", "* ")) else stripped
         rule = _injection_rule(content, policy) if not content.isprintable() else None
-        rule = rule or _injection_rule(_nfkc(content), policy)
+        rule = rule or _injection_rule(_rules_view(content), policy)
         if rule is None:
             secret = next((f.kind for f in find_sensitive(content) if f.kind in SECRET_KINDS), None)
             rule = f"secret:{secret}" if secret else None
