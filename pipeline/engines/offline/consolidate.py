@@ -9,6 +9,7 @@ The plan keeps every source: each input index ends up in exactly one output entr
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -56,6 +57,10 @@ def _same_topic(a: _Group, b: _Group) -> bool:
     return (a.topic or "").casefold() == (b.topic or "").casefold()
 
 
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"\d+(?:[.,:]\d+)*", text))
+
+
 def _age_key(g: _Group) -> tuple[str, int]:
     return (g.date or "", g.first)  # undated entries count as the oldest
 
@@ -65,8 +70,8 @@ def _dedupe(groups: list[_Group]) -> list[_Group]:
     for g in sorted(groups, key=_age_key):  # oldest first, so the newer copy absorbs the older
         g_norm, g_toks = normalize(g.text), tokens(g.text)
         for i, k in enumerate(kept):
-            if not _same_topic(g, k):
-                continue
+            if not _same_topic(g, k) or _numbers(g.text) != _numbers(k.text):
+                continue  # "release 24" and "release 25" are two events
             k_norm, k_toks = normalize(k.text), tokens(k.text)
             if g_norm == k_norm or coverage(k_toks, g_toks) >= NEAR_DUPLICATE:
                 kept[i] = _Group(_newest(g.date, k.date), g.topic or k.topic, g.text, k.sources + g.sources)

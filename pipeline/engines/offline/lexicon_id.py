@@ -53,7 +53,7 @@ FACTS: tuple[FactRule, ...] = (
              "Working style", "Work habits", confidence=0.8),
     FactRule("favorite", rx(rf"^(?P<k>[\w\s-]+?)\s+(?:favorit|favorite|kesukaan|kegemaran) {_MY}(?:\s+adalah|\s+ialah|\s+yaitu)?\s+(?P<v>.+)"),
              "Preferences", "Favorite {k}", confidence=0.9),
-    FactRule("tools", rx(rf"^{_I} (?:pakai|pake|memakai|menggunakan|ngoding pakai)\s+(?P<v>.+)"), "Preferences", "Tools", multi=True),
+    FactRule("tools", rx(rf"^{_I} (?:pakai|pake|menggunakan|ngoding pakai)\s+(?P<v>(?-i:[A-Z0-9]).*)"), "Preferences", "Tools", multi=True),
     FactRule("dislikes", rx(rf"^{_I} (?:sangat |benar-benar )?(?:tidak suka|nggak suka|gak suka|ga suka|tak suka|kurang suka|benci|membenci|tidak menyukai)\s+(?P<v>.+)"),
              "Preferences", "Dislikes", multi=True),
     FactRule("likes", rx(rf"^{_I} (?:sangat |juga |paling |benar-benar )?(?:suka|senang|menyukai|gemar|hobi|cinta|mencintai|menikmati|doyan|hobinya|sayang)\s+(?P<v>.+)"),

@@ -47,7 +47,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("likes", rx(rf"^{_I}(?:ชอบ|รัก|หลงรัก|ชื่นชอบ|คลั่งไคล้|ติด)\s*(?P<v>.+)"), "Preferences", "Likes", multi=True),
     FactRule("pets", rx(rf"^(?:{_I}(?:มี|เลี้ยง)\S*{_PETS}.*|{_PETS}{_MY}.*)"), "Identity", "Pets", multi=True, whole=True),
     FactRule("family", rx(rf"^(?:{_FAMILY}{_MY}.*|{_I}มี{_FAMILY}.*|{_I}อยู่กับ{_FAMILY}.*|{_I}(?:กำลัง)?ตั้งครรภ์.*)"), "Identity", "Family", multi=True, whole=True),
-    FactRule("role-noun", rx(rf"^{_I}(?:เป็น|คือ)\s*(?P<v>.+)"), "Identity", "Role", confidence=0.7),
+    FactRule("role-noun", rx(rf"^{_I}(?:เป็น|คือ)\s*(?P<v>(?!คน|ลูก|พี่|น้อง|แฟน).+)"), "Identity", "Role", confidence=0.7),
     FactRule("background", rx(rf"^(?:{_I}(?:เคย|เพิ่ง|เติบโต|โตที่|เรียนจบ|จบ|เกษียณ)|ตอนเด็กๆ?|ตั้งแต่).*"), "Identity", "Background", multi=True, whole=True),
     FactRule("hobbies", rx(rf"^(?:{_I}(?:เล่น|สะสม|วาดรูป|ร้องเพลง|เต้น|วิ่ง|ว่ายน้ำ|ทำอาหาร|อ่าน|เขียน|ปลูก|ตกปลา|ปั่นจักรยาน|ดู|ฟัง|เที่ยว)|(?:วันหยุด|เวลาว่าง)).*"),
              "Preferences", "Hobbies", multi=True, whole=True),

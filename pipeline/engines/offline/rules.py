@@ -208,11 +208,18 @@ def memory_entry(text: str, ctx: Context) -> str:
     return _memory_text(text, lex, ctx.today)
 
 
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"\d+(?:[.,:]\d+)*", text))
+
+
 def _memory_decision(st: Statement, text: str, lex: Lexicon, ctx: Context, confidence: float, detail: str) -> Decision:
     entry = _memory_text(text, lex, ctx.today)
     norm = normalize(entry)
     toks = tokens(entry)
+    numbers = _numbers(entry)
     for existing in ctx.memory_norm:
+        if _numbers(existing) != numbers:
+            continue  # "release 24" and "release 25" are two events
         old = set(existing.split()) if lex.lang in ("en", "id") else tokens(existing)
         if norm and (norm in existing or (len(toks) >= 4 and coverage(toks, old) >= 0.9)
                      or (len(old) >= 3 and coverage(old, toks) >= 0.75 and len(norm) <= 1.7 * len(existing))):

@@ -88,6 +88,9 @@ def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     cursor = start
     for m in _CLAUSE_CUT.finditer(text, start, end):
+        left = text[cursor:m.start()]
+        if len(left.split()) < 3 and "," not in m.group(0) and not _CJK.search(left) and not _THAI.search(left):
+            continue  # "My husband and I ...": a compound subject, not two clauses
         if m.start() > cursor:
             out.append((cursor, m.start()))
         cursor = m.end()
