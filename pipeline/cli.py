@@ -94,6 +94,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", required=True, choices=["hermes"])
     p.add_argument("--out", required=True)
 
+    p = add("batch", "turn transcripts (JSONL files or folders) into USER.md and MEMORY.md per user", _cmd_batch)
+    p.add_argument("inputs", nargs="+", metavar="INPUT")
+    p.add_argument("--out", required=True, help="memory root to write (one folder per user)")
+    p.add_argument("--format", dest="fmt", choices=["openai", "sharegpt", "turns"], help="default: detect per line")
+    p.add_argument("--concurrency", type=int, default=8)
+    p.add_argument("--rpm", type=float, help="cap model requests per minute")
+    p.add_argument("--restart", action="store_true", help="forget checkpoints and start over")
+    p.add_argument("--decisions", help="write every decision (redacted) as JSONL here")
+    p.add_argument("--max-failures", type=int, help="stop after this many bad lines or failed turns")
+
+    p = add("status", "post-turn hook queue: queued, done, failed, parked turns and the last error", _cmd_status)
+
     p = add("eval", "measure routing accuracy on eval suites (JSONL)", _cmd_eval, side_by_side=True)
     p.add_argument("files", nargs="+")
     p.add_argument("--report", help="write a self-contained HTML report here")
@@ -272,6 +284,44 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
     with _pipeline(args) as pipe:
         _print(export_hermes(pipe, args.user, Path(args.out)))
+    return 0
+
+
+def _cmd_batch(args: argparse.Namespace) -> int:
+    from pipeline.batch import run_batch_cli
+
+    if args.concurrency < 1:
+        raise UsageError("--concurrency must be at least 1")
+    return run_batch_cli(
+        args.inputs,
+        args.out,
+        fmt=args.fmt,
+        concurrency=args.concurrency,
+        rpm=args.rpm,
+        restart=args.restart,
+        json_out=args.as_json,
+        decisions_out=args.decisions,
+        max_failures=args.max_failures,
+        engine=args.engine,
+        model=args.model,
+        api_base=args.api_base,
+        user_limit=args.user_limit,
+        memory_limit=args.memory_limit,
+    )
+
+
+def _cmd_status(args: argparse.Namespace) -> int:
+    from pipeline.core import default_root
+    from pipeline.hook import hook_status
+
+    status = hook_status(Path(args.root) if args.root else default_root())
+    if args.as_json:
+        _print(status)
+    else:
+        counts = ", ".join(f"{k} {status[k]}" for k in ("queued", "running", "done", "failed", "parked"))
+        print(counts)
+        if status.get("last_error"):
+            print(f"last error ({status.get('last_error_at')}): {status['last_error']}")
     return 0
 
 

@@ -113,7 +113,7 @@ class MemoryPipeline:
         try:
             classification = self.engine.classify(turn, current.profile.render(), current.log.render())
         except Exception as e:
-            return self._fail(turn, e, Usage())
+            return self._fail(turn, e, _usage_of(e))
         return self._apply(turn, udir, classification)
 
     async def aprocess_turn(
@@ -132,7 +132,7 @@ class MemoryPipeline:
         try:
             classification = await aclassify(self.engine, turn, current.profile.render(), current.log.render())
         except Exception as e:
-            return await asyncio.to_thread(self._fail, turn, e, Usage())
+            return await asyncio.to_thread(self._fail, turn, e, _usage_of(e))
         return await asyncio.to_thread(self._apply, turn, udir, classification)
 
     def retry(self, user_id: str | None = None) -> list[TurnResult]:
@@ -179,8 +179,11 @@ class MemoryPipeline:
                     memory_limit=self.memory_limit,
                     consolidate=self._consolidator(turn, usage_parts) if current.memory_refused is None else None,
                     consolidate_at=self.consolidate_at,
+                    compact=self._compactor(usage_parts),
                 )
             except ConsolidationError as e:
+                return self._fail(turn, e, _total([*usage_parts, _usage_of(e)]))
+            except Exception as e:  # the engine failed while compacting: nothing was written
                 return self._fail(turn, e, _total(usage_parts))
             _refuse_unsafe_rewrites(written, current)
             usage = _total(usage_parts)
@@ -251,6 +254,20 @@ class MemoryPipeline:
             status="failed",
             error=guards.redact(message),
         )
+
+    def _compactor(self, usage_parts: list[Usage]) -> Callable[[str, int], str | None] | None:
+        compact_user = getattr(self.engine, "compact_user", None)
+        if compact_user is None:
+            return None
+
+        def run(user_md: str, needed_chars: int) -> str | None:
+            rewritten: str | None = compact_user(user_md, needed_chars)
+            spent = getattr(self.engine, "last_compact_usage", None)
+            if isinstance(spent, Usage):
+                usage_parts.append(spent)
+            return rewritten
+
+        return run
 
     def _consolidator(self, turn: Turn, usage_parts: list[Usage]) -> Callable[[MemoryLog], tuple[list[Change], list[Change]]]:
         def run(memory: MemoryLog) -> tuple[list[Change], list[Change]]:
@@ -449,6 +466,15 @@ def _refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
     if current.memory_refused:
         written.changes = [c for c in written.changes if c.target != "memory"]
         written.archive = [c for c in written.archive if c.target != "memory"]
+
+
+def _usage_of(error: BaseException) -> Usage:
+    """What a failed engine call spent (LLMError carries it; a ConsolidationError wraps one)."""
+    for candidate in (error, error.__cause__):
+        usage = getattr(candidate, "usage", None)
+        if isinstance(usage, Usage):
+            return usage
+    return Usage()
 
 
 def _total(parts: list[Usage]) -> Usage:

@@ -40,6 +40,8 @@ class WriteResult:
 
 # Rewrites MEMORY.md to make room: returns the changes/archive records it produced.
 Consolidator = Callable[[MemoryLog], tuple[list[Change], list[Change]]]
+# Rewrites USER.md at least N characters shorter keeping every field, or returns None.
+Compactor = Callable[[str, int], "str | None"]
 
 
 def apply_decisions(
@@ -51,12 +53,15 @@ def apply_decisions(
     memory_limit: int,
     consolidate: Consolidator | None = None,
     consolidate_at: float = 0.9,
+    compact: Compactor | None = None,
 ) -> WriteResult:
     result = WriteResult(profile=profile, log=log)
     for decision in decisions:
         d = decision.model_copy()
         if d.route == "user" and d.op == "upsert":
             d.outcome = _upsert(result, d, user_limit)
+            if d.outcome.startswith("over_cap") and compact is not None and _compact_profile(result, d, user_limit, compact):
+                d.outcome = _upsert(result, d, user_limit)
         elif d.route == "user" and d.op == "remove":
             d.outcome = _forget_field(result, d)
         elif d.route == "memory" and d.op == "append":
@@ -94,6 +99,30 @@ def _upsert(result: WriteResult, d: Decision, limit: int) -> str:
     if old is not None:
         result.archive.append(Change("user", "overwritten", key, old, None, f"overwritten by: {d.value.strip()}"))
     return "written"
+
+
+def _compact_profile(result: WriteResult, d: Decision, limit: int, compact: Compactor) -> bool:
+    """Make room for `d` by having the engine shorten USER.md; accept only a rewrite that keeps
+    every field (by key) and leaves enough room. Old values of shortened fields are archived."""
+    before = result.profile.render()
+    trial = UserProfile.parse(before)
+    trial.upsert(d.section if d.section in USER_SECTIONS else "Identity", d.key or "", (d.value or "").strip())
+    needed = len(trial.render()) - limit
+    rewritten = compact(before, needed)
+    if rewritten is None or len(rewritten) > len(before) - needed:
+        return False
+    compacted = UserProfile.parse(rewritten)
+    old_fields = {f.key.lower(): f for f in result.profile.fields() if f.key}
+    new_fields = {f.key.lower(): f for f in compacted.fields() if f.key}
+    if set(old_fields) != set(new_fields):
+        return False
+    for key, old in old_fields.items():
+        new_value = new_fields[key].value
+        if new_value != old.value:
+            result.changes.append(Change("user", "compact", old.key, old.value, new_value, "USER.md compacted to make room"))
+            result.archive.append(Change("user", "compacted", old.key, old.value, None, f"shortened to: {new_value}"))
+    result.profile = compacted
+    return True
 
 
 def _forget_field(result: WriteResult, d: Decision) -> str:
