@@ -55,3 +55,16 @@ def _no_network() -> Iterator[None]:
 def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test writes to the real ~/.memroute."""
     monkeypatch.setenv("MEMROUTE_HOME", str(tmp_path_factory.mktemp("memroute-home")))
+
+
+@pytest.fixture(autouse=True)
+def _live_tests_may_reach_their_model(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Tests marked `live` (skipped without a key) talk to a real model: lift the guard for them only."""
+    if request.node.get_closest_marker("live") is None:
+        yield
+        return
+    socket.socket.connect = _real_connect  # type: ignore[method-assign]
+    socket.socket.connect_ex = _real_connect_ex  # type: ignore[method-assign]
+    yield
+    socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
+    socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign]
