@@ -655,10 +655,10 @@ _WEAK_TRIGGER_GATE = _Gate(
 _STREET_GATE = ("Street", "Road", "Avenue", "Lane", "Drive", "Boulevard", "Parkway", "Terrace", "Crescent")
 
 
-def _raw_findings(s: str) -> list[tuple[int, int, str]]:
+def _raw_findings(s: str, t: _Text | None = None) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     add = out.append
-    t = _Text(s)
+    t = t if t is not None and t.raw == s else _Text(s)
     low = t.low
     has_digit = _HAS_DIGIT_RE.search(s) is not None
     if "-----BEGIN" in s:
@@ -766,12 +766,12 @@ def _merge(raw: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
 _MARK_RE = re.compile(r"\[REDACTED:[A-Z_]+\]")
 
 
-def find_sensitive(text: str) -> list[Finding]:
+def find_sensitive(text: str, _t: _Text | None = None) -> list[Finding]:
     """Sensitive values in `text`, in order, non-overlapping, with offsets into `text`."""
     if not text:
         return []
     s, index = _view(text)
-    raw = _raw_findings(s)
+    raw = _raw_findings(s, _t)
     if "[REDACTED:" in s:  # redact() is idempotent: its own markers are not values
         marks = [m.span() for m in _MARK_RE.finditer(s)]
         raw = [f for f in raw if not any(a <= f[0] and f[1] <= b for a, b in marks)]
@@ -1027,10 +1027,10 @@ def _rules_view(text: str) -> str:
     return _nfkc(text).translate(_CONFUSABLES) if not text.isascii() else text
 
 
-def _injection_rule(text: str, policy: GuardPolicy, *, quote: bool = False) -> str | None:
+def _injection_rule(text: str, policy: GuardPolicy, *, quote: bool = False, t: _Text | None = None) -> str | None:
     """The first rule `text` breaks. Quotes are the user's verbatim words: a line break there is
     ordinary (a forged heading or key line is not)."""
-    hits = _Text(text).hits()
+    hits = (t if t is not None and t.raw == text else _Text(text)).hits()
     printable = text.isprintable()
     for rule, gate, rx in _COMPILED_RULES:
         if gate is None:
@@ -1052,7 +1052,8 @@ def check_text(value: str, *, turn_text: str = "", policy: GuardPolicy | None = 
     policy = policy or GuardPolicy()
     # Invisible characters are judged on the raw text: NFKC keeps most of them, but be explicit.
     raw_rule = _injection_rule(value, policy) if _INVISIBLE_RE.search(value) else None
-    findings = find_sensitive(value)
+    shared = _Text(value) if value.isascii() else None  # ASCII: the detection and rule views are the text itself
+    findings = find_sensitive(value, shared)
     if findings:
         allowed = _requested_kinds(turn_text, policy) if any(f.kind in CONTACT_KINDS for f in findings) else frozenset()
         refused = [f for f in findings if f.kind not in allowed]
@@ -1062,7 +1063,7 @@ def check_text(value: str, *, turn_text: str = "", policy: GuardPolicy | None = 
             return Verdict(False, "sensitive", f"{family}:{kind}", _MESSAGES["sensitive"].format(kind=kind))
     if raw_rule is not None:
         return _blocked(raw_rule)
-    rule = _injection_rule(_rules_view(value), policy)
+    rule = _injection_rule(_rules_view(value), policy, t=shared)
     return _OK if rule is None else _blocked(rule)
 
 
