@@ -52,20 +52,21 @@ def main() -> None:
              for i, s in enumerate(SENTENCES)]
     for turn in turns:  # warm up: compile patterns, import guards
         engine.classify(turn, "", "")
-    rates = []
+    wall_rates, cpu_rates = [], []
     for _ in range(3):
         done = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < args.seconds:
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        while time.perf_counter() - wall0 < args.seconds:
             for turn in turns:
                 engine.classify(turn, "", "")
             done += len(turns)
-        rates.append(done / (time.perf_counter() - start))
-    rate = statistics.median(rates)
-    print(f"offline classify: {rate:,.0f} single-sentence turns/s on one core "
-          f"(median of 3 rounds of {args.seconds:g}s; {len(SENTENCES)} sentences, 4 languages)")
-    print(f"per turn: {1e6 / rate:,.0f} us; target >= 2,000/s: {'met' if rate >= 2000 else 'MISSED'}")
-
+        wall_rates.append(done / (time.perf_counter() - wall0))
+        cpu_rates.append(done / max(time.process_time() - cpu0, 1e-9))
+    rate = statistics.median(cpu_rates)  # CPU time: what one core does, even on a busy machine
+    print(f"offline classify: {rate:,.0f} single-sentence turns/s per core of CPU time "
+          f"(median of 3 rounds of {args.seconds:g}s; {len(SENTENCES)} sentences, 4 languages; "
+          f"wall clock {statistics.median(wall_rates):,.0f}/s)")
+    print(f"per turn: {1e6 / rate:,.0f} us of CPU; target >= 2,000/s: {'met' if rate >= 2000 else 'MISSED'}")
 
 if __name__ == "__main__":
     main()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date, timedelta
+from functools import lru_cache
 
 _Rule = tuple[re.Pattern[str], Callable[[re.Match[str], date], date]]
 
@@ -104,8 +105,15 @@ _RULES: tuple[_Rule, ...] = (
 )
 
 
+# One pass over all phrases first: most statements name no date, and this answers them in one search.
+_ANY = re.compile("|".join(f"(?:{p.pattern})" for p, _ in _RULES), re.IGNORECASE)
+
+
+@lru_cache(maxsize=2048)
 def find_date(text: str, today: date) -> tuple[date, re.Match[str]] | None:
     """The first absolute date a relative phrase in `text` names, and the phrase's match."""
+    if _ANY.search(text) is None:
+        return None
     for pattern, resolve in _RULES:
         m = pattern.search(text)
         if m is not None:

@@ -53,6 +53,7 @@ _CONTRAST_TAIL = re.compile(r"(?:,?\s+(?:not|bukan)\s+.+|[，,]\s*不是.+|\s*�
 _CONTRAST_HEAD = re.compile(r"^(?:not|bukan|不是|并不是|ไม่ใช่)(?:\b|(?=\S))", re.I)
 _CHRONIC = re.compile(r"\b(?:always|often|usually|constantly|easily|all the time|every (?:day|morning|night)|whenever|when i|chronic|"
                       r"sering|selalu|gampang|mudah|setiap|kalau|kalo)\b|经常|总是|容易|一直|每次|บ่อย|ประจำ|ง่าย|ทุกครั้ง|เสมอ", re.I)
+_THAI_WE_ONLY = re.compile(r"^(?!.*(?:ผม|ฉัน|ดิฉัน|หนู|กระผม)).*เรา")
 _AGREED = re.compile(r"\b(?:decided|agreed|memutuskan|sepakat|disepakati)\b|决定|定了|商定|ตัดสินใจ|ตกลง", re.I)
 _HABITUAL = re.compile(r"\b(?:usually|always|typically|normally|generally|tend to|every (?:day|morning|week|evening)|first thing)\b|"
                        r"\b(?:biasanya|selalu|setiap)\b|通常|一般|每天|总是|ปกติ|ทุกวัน|มักจะ", re.I)
@@ -216,7 +217,7 @@ def _memory_decision(st: Statement, text: str, lex: Lexicon, ctx: Context, confi
     entry = _memory_text(text, lex, ctx.today)
     norm = normalize(entry)
     toks = tokens(entry)
-    numbers = _numbers(entry)
+    numbers = _numbers(norm)
     for existing in ctx.memory_norm:
         if _numbers(existing) != numbers:
             continue  # "release 24" and "release 25" are two events
@@ -378,6 +379,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         return [_memory_decision(st, text, lex, ctx, 0.6, "a temporary situation -> memory (dated)")]
 
     first = bool(lex.first_person.search(plain)) or st.restored_subject
+    if lang == "th" and first and _THAI_WE_ONLY.match(plain) and (project or dated):
+        first, plural = False, True  # Thai เรา is "I" or "we"; about project work it is the team
     implied = False
     if not first and not plural and lang in ("zh", "th", "id") and ctx.previous_first_person and len(plain) < 40:
         text = SUBJECT_OF[lang] + text  # a subject-less clause continues the speaker's sentence
