@@ -315,10 +315,10 @@ _DATE = (
     r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}\.?,?\s+\d{{4}}"
     rf"|{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
-    r"|\d{4}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?"
+    r"|\d{4}\s*年(?!代)(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?"
     rf"|\d{{1,2}}\s*(?:{_TH_MONTHS})\s*(?:พ\.ศ\.|ค\.ศ\.)?\s*\d{{4}}"
     rf"|(?:{_MONTHS})\s+\d{{4}}"
-    r"|(?:พ\.ศ\.|ค\.ศ\.)?\s*(?:19|20|25)\d{2}(?!\d|\s*s\b|'?s\b))"
+    r"|(?:(?:พ\.ศ\.|ค\.ศ\.)\s*)?(?:19|20|25)\d{2}(?!\d|\s*s\b|'?s\b|\s*年代|-?an\b))"
 )
 _DOB_RE = re.compile(
     r"(?:\bborn\b|birthday|birth ?date|date of birth|\bd\.?o\.?b\b|\bb-?day|lahir|ulang tahun|\bultah|\bttl\b|"
@@ -326,6 +326,8 @@ _DOB_RE = re.compile(
     r"[^.!?\n]{0,28}?(" + _DATE + r")",
     _I,
 )
+# Chinese puts the date first: "我是1990年3月2日出生的".
+_DOB_ZH_RE = re.compile(r"(\d{4}\s*年(?!代)(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?)\s*(?:出生|生人|生的)")
 
 # Addresses: anchors (a street with a number, a unit, a PO box, a military address, a
 # Chinese/Thai/Indonesian street form), then the address is widened over the rest of the clause.
@@ -742,8 +744,9 @@ def _raw_findings(s: str, t: _Text | None = None) -> list[tuple[int, int, str]]:
             lead = len(m.group(0)) - len(m.group(0).lstrip(" \t"))
             add((m.start() + lead, m.end(), kind))
     if _DOB_GATE.hit(t):
-        for m in _DOB_RE.finditer(s):
-            add((m.start(1), m.end(1), DOB))
+        for rx in (_DOB_RE, _DOB_ZH_RE):
+            for m in rx.finditer(s):
+                add((m.start(1), m.end(1), DOB))
     for start, end in _address_spans(s, t, has_digit):
         add((start, end, ADDRESS))
     return out
