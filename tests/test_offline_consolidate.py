@@ -70,3 +70,16 @@ def test_duplicates_merge_into_the_newest_then_the_oldest_leave() -> None:
     plan = ENGINE.consolidate(items, target_chars=full + 70, today=TODAY)
     assert plan.archived[0] == 0  # the oldest entry leaves first
     assert 3 in [i for e in plan.entries for i in e.sources]  # the newest stays
+
+
+def test_a_superseded_entry_folds_into_the_change() -> None:
+    items = [
+        MemoryItem(index=0, date="2026-05-02", topic="infra", text="the job queue runs on RabbitMQ"),
+        MemoryItem(index=1, date="2026-06-10", topic="site", text="landing page copy approved by marketing"),
+        MemoryItem(index=2, date="2026-07-21", topic="infra", text="switched the job queue from RabbitMQ to Kafka"),
+    ]
+    full = len(render([]))
+    plan = ENGINE.consolidate(items, target_chars=full + 110, today=TODAY)
+    kept = {tuple(e.sources): e for e in plan.entries}
+    assert (0, 2) in kept and "Kafka" in kept[(0, 2)].text and kept[(0, 2)].date == "2026-07-21"
+    assert 1 in [i for e in plan.entries for i in e.sources] + plan.archived

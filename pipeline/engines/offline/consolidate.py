@@ -3,6 +3,7 @@
 The plan keeps every source: each input index ends up in exactly one output entry's sources or in
 `archived`. Duplicates always go; the other steps stop as soon as the rendered file fits `target_chars`:
 1. exact and near duplicates (same topic, one text covering the other) collapse into the newer entry;
+1b. an older entry superseded by a newer one of its topic that says what changed folds into it;
 2. entries of the same topic merge, oldest pairs first, while the merged text stays short;
 3. the oldest entries (undated first, then by date, then by position) move to the archive.
 """
@@ -84,6 +85,32 @@ def _dedupe(groups: list[_Group]) -> list[_Group]:
     return kept
 
 
+_CHANGE = re.compile(r"\b(?:switched|changed|moved|migrated|replaced|instead|now|no longer|renamed|upgraded|postponed|"
+                     r"diganti|ganti|pindah|beralih|sekarang)\b|改成|换成|改用|迁到|现在|不再|เปลี่ยน|ย้าย|ตอนนี้", re.I)
+_STOP = {"the", "a", "an", "to", "of", "in", "on", "for", "and", "is", "are", "was", "we", "our", "it", "with", "from", "yang", "di", "ke"}
+
+
+def _content(text: str) -> set[str]:
+    return {t for t in tokens(text) if t not in _STOP}
+
+
+def _drop_superseded(groups: list[_Group]) -> list[_Group]:
+    """A newer entry of the same topic that says what changed ("switched the queue to Kafka") supersedes an
+    older one about the same thing ("the queue runs on RabbitMQ"); the older folds into its sources."""
+    ordered = sorted(groups, key=_age_key)
+    kept: list[_Group] = []
+    for g in ordered:
+        if g.topic and _CHANGE.search(g.text):
+            g_words = _content(g.text)
+            for k in list(kept):
+                k_words = _content(k.text)
+                if _same_topic(g, k) and k_words and len(k_words & g_words) / len(k_words) >= 0.5:
+                    kept.remove(k)
+                    g = _Group(_newest(g.date, k.date), g.topic, g.text, k.sources + g.sources)
+        kept.append(g)
+    return kept
+
+
 def _merge_topics(groups: list[_Group], target: int) -> list[_Group]:
     while _size(groups) > target:
         best: tuple[int, int] | None = None
@@ -111,6 +138,8 @@ def plan_consolidation(items: list[MemoryItem], *, target_chars: int, today: dat
     groups = [_Group(it.date, it.topic, it.text, [it.index]) for it in items]
     archived: list[int] = []
     groups = _dedupe(groups)  # a duplicate is never worth its line, whatever the size
+    if _size(groups) > target_chars:
+        groups = _drop_superseded(groups)
     if _size(groups) > target_chars:
         groups = _merge_topics(groups, target_chars)
     by_age = sorted(groups, key=_age_key)

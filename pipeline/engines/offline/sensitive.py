@@ -100,9 +100,18 @@ _SECRET = re.compile(
 _NOT_SECRET = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?|\d{4}|v?\d+(?:\.\d+)+)[.,]?$")
 
 
+# Identifiers with a digit-bearing value that guards may not know by shape (postcodes, plates, national ids).
+_IDENTIFIER = re.compile(
+    r"(?:zip ?code|postal ?code|post ?code|passport|licen[cs]e plate|number plate|plat nomor|kode ?pos|\bNIK\b|\bKTP\b|"
+    r"邮编|邮政编码|身份证|车牌|护照|รหัสไปรษณีย์|ทะเบียนรถ|บัตรประชาชน|พาสปอร์ต)[^\n]{0,25}?(?P<val>(?<![\w-])[A-Z0-9-]*\d[A-Z0-9-]*)",
+    re.I,
+)
+
+
 def secret_spans(text: str) -> list[Span]:
-    """Values that follow a credential word; the span runs from the word to the end of the value."""
-    return [Span("secret", m.start(), m.end("val")) for m in _SECRET.finditer(text) if not _NOT_SECRET.match(m.group("val"))]
+    """Values that follow a credential or identifier word; the span runs from the word to the end of the value."""
+    spans = [Span("secret", m.start(), m.end("val")) for m in _SECRET.finditer(text) if not _NOT_SECRET.match(m.group("val"))]
+    return spans + [Span("personal_id", m.start(), m.end("val")) for m in _IDENTIFIER.finditer(text)]
 
 
 def injection_rule(text: str) -> str | None:
