@@ -44,7 +44,7 @@ ALL_KINDS: frozenset[str] = SECRET_KINDS | CONTACT_KINDS | {IP_ADDRESS, DOB}
 
 # When two findings overlap, the merged span keeps the more serious kind.
 _PRIORITY = {
-    PRIVATE_KEY: 0, API_KEY: 1, PASSWORD: 2, CARD: 3, IBAN: 4, GOV_ID: 5, BANK_ACCOUNT: 6,
+    PRIVATE_KEY: 0, API_KEY: 1, PASSWORD: 2, IBAN: 3, CARD: 4, GOV_ID: 5, BANK_ACCOUNT: 6,
     DOB: 7, EMAIL: 8, IP_ADDRESS: 9, ADDRESS: 10, PHONE: 11,
 }
 
@@ -284,7 +284,8 @@ _YEAR_PAIR_RE = re.compile(r"^(?:19|20)\d{2}\s*[-/–]?\s*(?:19|20)\d{2}$")
 _CURRENCY_BEFORE_RE = re.compile(r"(?:rp\.?|idr|usd|\$|€|£|¥|฿|rmb|cny|thb|sgd|eur)\s*$", _I)
 
 _GOV_CTX = (
-    r"ssn|social security|passport|paspor|licen[cs]e|\bsim\b|\bnik\b|\bktp\b|npwp|national id|\bid card|"
+    r"ssn|social security|passport|paspor|licen[cs]e|\bsim\b|\bsin\b|\bnhs\b|national insurance|medicare|\bdni\b|\bcpf\b|"
+    r"\bbsn\b|pesel|aadhaa?r|\bnik\b|\bktp\b|npwp|national id|\bid card|"
     r"\bid number|identity|tax id|\btin\b|nomor induk|身份证|护照|驾照|驾驶证|社保|社会保障|"
     r"บัตรประชาชน|เลขประจำตัว|หนังสือเดินทาง|ใบขับขี่"
 )
@@ -292,7 +293,7 @@ _GOV_CTX_RE = re.compile(_GOV_CTX, _I)
 _CARD_CTX_RE = re.compile(r"card|\bcc\b|credit|debit|visa|master ?card|amex|kartu|信用卡|银行卡|卡号|บัตร", _I)
 _ACCT_CTX_RE = re.compile(r"account|\bacct|rekening|\bnorek|\bno\.? ?rek\b|routing|sort code|\bbsb\b|账户|账号|帳號|บัญชี", _I)
 _PHONE_CTX_RE = re.compile(
-    r"phone|\bmy number|\bcall|\btel\b|\btel\.|mobile|\bcell|whats ?app|\bwa\b|\bsms|text me|messages? to|reach me|contact|\bfax|"
+    r"phone|\bmy number|n[uú]mero|num[eé]ro|nummer|telefon|tel[eé]fono|celular|handy|\bcall|\btel\b|\btel\.|mobile|\bcell|whats ?app|\bwa\b|\bsms|text me|messages? to|reach me|contact|\bfax|"
     r"\bhp\b|nomor|telepon|\btelp|hubungi|qq|微信|电话|手机|号码|联系|打给|โทร|เบอร์|มือถือ|ติดต่อ|ไลน์",
     _I,
 )
@@ -638,7 +639,8 @@ _PASSWORD_GATE = _Gate(
 _AT_GATE = _Gate("at", "(at)", "[at]", "{at}", "<at>", "@")
 _DOT_GATE = _Gate("dot", ".", "点", "titik")
 _GOV_GATE = _Gate(
-    "ssn", "social", "passport", "paspor", "license", "licence", "sim", "nik", "ktp", "npwp", "national", "id",
+    "ssn", "social", "passport", "paspor", "license", "licence", "sim", "sin", "nhs", "insurance", "medicare", "dni",
+    "cpf", "bsn", "pesel", "aadhaar", "aadhar", "nik", "ktp", "npwp", "national", "id",
     "identity", "tax", "tin", "nomor", "身份证", "护照", "驾照", "驾驶证", "社保", "社会保障",
     "บัตรประชาชน", "เลขประจำตัว", "หนังสือเดินทาง", "ใบขับขี่",
 )
