@@ -150,7 +150,7 @@ LEXICON = Lexicon(
                   r"frustrated|annoyed|down|lonely|stressed|overwhelmed|pumped|thrilled|glad|relieved))\b|^(?:ugh+|argh+|meh|sigh|yay+|woo+)\b"),
     mood_emotion=rx(r"\b(?:hate|love|loving|hating|happy|sad|angry|upset|excited|nervous|anxious|frustrated|annoyed|great|good|bad|awful|terrible|down|moody|"
                     r"miserable|stressed|overwhelmed|lonely|irritated|sick|relieved|fine|meh)\b"),
-    now_marker=rx(r"\b(?:today|right now|rn|now|tonight|this morning|this afternoon|this evening|at the moment|atm|currently|feeling|feel)\b"),
+    now_marker=rx(r"\b(?:today|right now|rn|now|tonight|this morning|this afternoon|this evening|at the moment|atm|currently|feeling)\b"),
     moment=rx(r"\b(?:right now|rn|atm|at the moment|today|tonight|this (?:morning|afternoon|evening))\b"),
     temporary=rx(r"\b(?:for (?:a|the|my) (?:business trip|trip|vacation|holiday|conference|visit|weekend|few days)|on (?:a |my )?(?:business trip|vacation|holiday)|this week only|just for today)\b"),
     project_cue=rx(r"\b(?:deploy(?:ed|ing|ment)?|leak|worker|crash|outage|incident|hotfix|sync|cron|cron job|backup job|backup|nightly|event bus|kafka|queue|k8s|beta|signups?|payments?|billing|"

@@ -107,7 +107,7 @@ LEXICON = Lexicon(
                   r"happy banget|sedih banget|kesel banget)\b"),
     mood_emotion=rx(r"\b(?:senang|seneng|sedih|marah|kecewa|gembira|bahagia|cemas|gugup|khawatir|frustrasi|kesepian|jengkel|happy|sakit|baik|buruk|semangat|"
                     r"excited|panik|deg-degan|males|malas)\b"),
-    now_marker=rx(r"\b(?:hari ini|hr ini|sekarang|skrg|lagi|lg|sedang|malam ini|pagi ini|barusan|saat ini|rasanya|merasa)\b"),
+    now_marker=rx(r"\b(?:hari ini|hr ini|sekarang|skrg|lagi|lg|sedang|malam ini|pagi ini|barusan|saat ini)\b"),
     moment=rx(r"\b(?:hari ini|hr ini|skrg|sekarang ini|saat ini|malam ini|pagi ini|barusan)\b"),
     temporary=rx(r"\b(?:(?:untuk|buat) (?:perjalanan|liburan|dinas|konferensi|workshop|acara|event|training|pelatihan)|sedang (?:liburan|dinas|berlibur)|"
                  r"lagi (?:liburan|dinas)|perjalanan bisnis|minggu ini|sementara)\b"),
