@@ -105,10 +105,9 @@ class MemoryPipeline:
         conversation_id: str | None = None,
         turn_id: str | None = None,
     ) -> TurnResult:
-        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
-        udir = UserDir(self.root, user_id)
-        if self.store.turn_status(user_id, turn.turn_id) == "done":
-            return self._already_done(turn)
+        turn, udir, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
+        if done is not None:
+            return done
         current = self._load(udir)
         try:
             classification = self.engine.classify(turn, current.profile.render(), current.log.render())
@@ -124,16 +123,30 @@ class MemoryPipeline:
         conversation_id: str | None = None,
         turn_id: str | None = None,
     ) -> TurnResult:
-        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
-        udir = UserDir(self.root, user_id)
-        if self.store.turn_status(user_id, turn.turn_id) == "done":
-            return self._already_done(turn)
+        """process_turn for asyncio apps: the model call is awaited, file and store work runs in a thread."""
+        turn, udir, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
+        if done is not None:
+            return done
         current = await asyncio.to_thread(self._load, udir)
         try:
             classification = await aclassify(self.engine, turn, current.profile.render(), current.log.render())
         except Exception as e:
             return await asyncio.to_thread(self._fail, turn, e, _usage_of(e))
         return await asyncio.to_thread(self._apply, turn, udir, classification)
+
+    def _start(
+        self,
+        user_id: str,
+        messages: Any,
+        timestamp: datetime | str | None,
+        conversation_id: str | None,
+        turn_id: str | None,
+    ) -> tuple[Turn, UserDir, TurnResult | None]:
+        """Validate the input and build the turn; a turn already applied comes back as done."""
+        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
+        udir = UserDir(self.root, user_id)
+        done = self._already_done(turn) if self.store.turn_status(user_id, turn.turn_id) == "done" else None
+        return turn, udir, done
 
     def retry(self, user_id: str | None = None) -> list[TurnResult]:
         """Run failed turns again, oldest first (their payloads were stored redacted)."""

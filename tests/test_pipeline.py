@@ -6,6 +6,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from seed import JASMIN_MEMORY_MD, JASMIN_SAYS, JASMIN_USER_MD
 
 from pipeline.core import MemoryPipeline
 from pipeline.types import (
@@ -15,28 +16,6 @@ from pipeline.types import (
     Decision,
     MemoryItem,
     Turn,
-)
-
-JASMIN_USER_MD = """# USER
-
-## Identity
-- Name: Jasmin
-- Role: Frontend engineer
-
-## Preferences
-- Communication style: conclusion first
-- Usual stack: Next.js
-"""
-
-JASMIN_MEMORY_MD = """# MEMORY
-
-- [2026-07-30] agent-demo: hero section on the global site changed to an animated gradient.
-- [2026-07-30] Related project: agent-demo / global site (global region)
-"""
-
-JASMIN_SAYS = (
-    "I'm Jasmin, a frontend engineer, and I like conclusion-first communication. I'm working on the global "
-    "site for agent-demo (an AI agent app) with Next.js. Last week we changed the hero section to an animated gradient."
 )
 
 

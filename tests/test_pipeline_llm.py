@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
+from seed import JASMIN_MEMORY_MD, JASMIN_SAYS, JASMIN_USER_MD
+
 from pipeline.core import MemoryPipeline
 from pipeline.testing import FakeModel
-
-JASMIN_USER_MD = """# USER
-
-## Identity
-- Name: Jasmin
-- Role: Frontend engineer
-
-## Preferences
-- Communication style: conclusion first
-- Usual stack: Next.js
-"""
-
-JASMIN_MEMORY_MD = """# MEMORY
-
-- [2026-07-30] agent-demo: hero section on the global site changed to an animated gradient.
-- [2026-07-30] Related project: agent-demo / global site (global region)
-"""
-
-JASMIN_SAYS = (
-    "I'm Jasmin, a frontend engineer, and I like conclusion-first communication. I'm working on the global "
-    "site for agent-demo (an AI agent app) with Next.js. Last week we changed the hero section to an animated gradient."
-)
 
 
 def fact(key: str, value: str, section: str = "Identity", quote: str = "") -> dict[str, Any]:
@@ -136,3 +117,16 @@ def test_user_profile_is_compacted_by_the_model_when_a_new_field_does_not_fit(tm
     assert result.decisions[0].outcome == "written" and len(text) <= 1375
     assert text.count("- Topic ") == 7 and "Jasmin" in text
     assert len(archived) == 7 and all("detailed explanations" in a["text"] for a in archived)
+
+
+def test_async_turn_takes_the_same_path(tmp_path: Path) -> None:
+    async def run() -> None:
+        with MemoryPipeline(root=tmp_path, model=FakeModel(JASMIN_ANSWER)) as pipe:
+            result = await pipe.aprocess_turn(
+                "jasmin", [{"role": "user", "content": JASMIN_SAYS}], timestamp="2026-08-06T10:00:00Z"
+            )
+            assert result.status == "done"
+
+    asyncio.run(run())
+    assert (tmp_path / "jasmin" / "USER.md").read_text("utf-8") == JASMIN_USER_MD
+    assert (tmp_path / "jasmin" / "MEMORY.md").read_text("utf-8") == JASMIN_MEMORY_MD
