@@ -153,14 +153,14 @@ LEXICON = Lexicon(
     now_marker=rx(r"\b(?:today|right now|rn|now|tonight|this morning|this afternoon|this evening|at the moment|atm|currently|feeling)\b"),
     moment=rx(r"\b(?:right now|rn|atm|at the moment|today|tonight|this (?:morning|afternoon|evening))\b"),
     temporary=rx(r"\b(?:for (?:a|the|my) (?:business trip|trip|vacation|holiday|conference|visit|weekend|few days)|on (?:a |my )?(?:business trip|vacation|holiday)|this week only|just for today)\b"),
-    project_cue=rx(r"\b(?:deploy(?:ed|ing|ment)?|leak|worker|crash|outage|incident|hotfix|sync|cron|cron job|backup job|backup|nightly|event bus|kafka|queue|k8s|beta|signups?|payments?|billing|"
+    project_cue=rx(r"\b(?:deploy(?:ed|ing|ment)?|redesign|rewrite|checkout|onboarding|leak|worker|crash|outage|incident|hotfix|sync|cron|cron job|backup job|backup|nightly|event bus|kafka|queue|k8s|beta|signups?|payments?|billing|"
                    r"pricing|price|costs?|per (?:year|month|seat)|subscription|plan costs|service|services|config|env|environment|localhost|"
                    r"ship(?:ped|ping)?|releas(?:e|ed|ing)|launch(?:ed|ing)?|merg(?:e|ed|ing)|migrat(?:e|ed|ing|ion)|refactor(?:ed|ing)?|"
                    r"roll(?:ed)? back|rollback|hotfix|bug|bugs|issue|ticket|pr|pull request|commit(?:ted)?|repo|repository|branch|api|endpoint|database|"
                    r"db|schema|server|backend|frontend|front-end|staging|production|prod|release|version|v\d[\w.]*|sprint|milestone|deadline|"
                    r"roadmap|feature|prototype|mvp|demo|landing page|homepage|hero section|section|page|site|website|app|dashboard|design|"
                    r"client|customer|stakeholder|meeting|standup|retro|review|project|codebase|pipeline|build|test suite|ci|ci/cd|ci pipeline|docker|"
-                   r"kubernetes|postgres|mysql|redis|aws|gcp|azure|vercel|budget for|contract|invoice|launch date|working on|we're building|"
+                   r"kubernetes|postgres|mysql|redis|aws|gcp|azure|vercel|budget for|contract|invoice|launch date|we're building|"
                    r"we are building|the team)\b"),
     decision_cue=rx(r"\b(?:decided|decide|agreed|agree|chose|chosen|settled on|went with|go with|going with|picked|switched to|switching to|"
                     r"moved to|changed|replaced|dropped|approved|signed off|let's|lets|we will use|we'll use|we use|we're using|we are using)\b"),

@@ -114,7 +114,7 @@ LEXICON = Lexicon(
     project_cue=rx(r"\b(?:harga|paket|langganan|layanan|billing|pembayaran|server|deploy|di-deploy|dideploy|rilis|merilis|dirilis|luncurkan|meluncurkan|diluncurkan|merge|migrasi|bug|fitur|proyek|project|"
                    r"repo|api|database|basis data|server|backend|frontend|staging|production|produksi|versi|v\d[\w.]*|sprint|tenggat|deadline|"
                    r"rapat|meeting|klien|pelanggan|halaman|situs|website|aplikasi|app|dasbor|dashboard|desain|prototipe|demo|hero section|"
-                   r"landing page|kode|codebase|sedang mengerjakan|lagi ngerjain|mengerjakan|tim)\b"),
+                   r"landing page|kode|codebase|tim)\b"),
     decision_cue=rx(r"\b(?:memutuskan|diputuskan|sepakat|disepakati|setuju|deal|fix pakai|jadinya|akhirnya pakai|memilih|dipilih|beralih ke|pindah ke|mengganti|diganti|mengubah|diubah|"
                     r"menggunakan|pakai|kita pakai|kami pakai|jadi pakai)\b"),
     done=rx(r"\b(?:sudah|udah|udh|telah|barusan|tadi|selesai|beres|kelar|lagi ngerjain|sedang mengerjakan|lagi bikin|sedang membuat|"

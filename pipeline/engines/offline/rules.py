@@ -393,7 +393,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         today_event = did and dates.find_date(plain, ctx.today) is not None  # "I fixed it this morning"
         # A personal event from long ago ("two years ago I moved to Canada") is background, not a log entry.
         recent = dated and (ctx.today - dates.find_date(plain, ctx.today)[0]).days <= RECENT_DAYS  # type: ignore[index]
-        work = recent or today_event or (project and (did or bool(find_topic(plain, ctx))))
+        named = bool(find_topic(plain, ctx))
+        work = recent or today_event or ((project or named) and did) or (project and named)
     else:
         work = project or dated or decided
 
