@@ -224,3 +224,28 @@ def test_offline_engine_never_imports_litellm() -> None:
             "timestamp=datetime.now(timezone.utc), messages=[Message(role='user', content='I like tea')]), '', ''); "
             "assert 'litellm' not in sys.modules, 'litellm imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(("text", "route"), [
+    ("I get bored easily.", "user"),  # a trait, not a mood
+    ("I'm so bored right now", "skip"),
+    ("Two years ago I moved to Canada.", "user"),  # old personal events are background
+    ("Yesterday I fixed the flaky upload test.", "memory"),
+    ("I'm working on my novel", "user"),
+    ("I'm working on the checkout redesign for acme-shop", "memory"),
+    ("ผมไม่ดื่มเหล้า", "user"),  # เหล้า (liquor) holds ล้า (weary): no mood
+])
+def test_traits_events_and_moods_are_told_apart(text: str, route: str) -> None:
+    assert (written(classify(text)) or {"skip"}) == {route}
+
+
+def test_multi_valued_fields_collect_values() -> None:
+    user_md = "# USER\n\n## Preferences\n- Likes: hiking\n"
+    assert field(classify("I love board games", user_md=user_md), "Likes") == "hiking; board games"
+
+
+def test_a_sentence_about_project_work_stays_one_entry() -> None:
+    decisions = classify("three days ago the prod database ran out of disk, we bumped it to 500GB")
+    assert written(decisions) == {"memory"}
+    entries = [d for d in decisions if d.route == "memory"]
+    assert len(entries) == 1 and "500GB" in (entries[0].entry or "") and entries[0].date == "2026-07-27"

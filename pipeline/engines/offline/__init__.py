@@ -1,4 +1,19 @@
-"""The offline engine: memroute's embedded default, pure Python rules with no key and no network."""
+"""The offline engine: memroute's embedded default, pure Python rules with no key and no network.
+
+Modules, in the order a turn meets them:
+- split.py: turn -> sentences -> clauses (English, Indonesian, Chinese, Thai), each with its source offsets.
+- sensitive.py: spans from pipeline.guards (imported lazily) plus credential/identifier values it may miss.
+- rules.py: the ordered rules that route one statement; lexicon_<lang>.py hold each language's words and
+  statement shapes (lexicon.py defines their shape); dates.py resolves "yesterday", "kemarin", "上周", "เมื่อวาน".
+- engine.py: OfflineEngine.classify (sentence-level agreement: a hedged sentence is vague as a whole, a
+  sentence about project work is one memory entry) and consolidate.
+- consolidate.py: LLM-free consolidation (duplicates, superseded entries, same-topic merges, oldest archived).
+
+Choices worth knowing: questions, greetings, thanks and requests are skipped as `one_off` (said for this
+moment only); repeating the conversation or a stored fact is `inferable`; first-person statements of a
+stable kind go to USER.md under short English keys, values in the user's words; multi-valued keys
+(Likes, Family, Hobbies, ...) collect values ("a; b") instead of overwriting.
+"""
 
 from __future__ import annotations
 
