@@ -371,9 +371,12 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         return [_skip(st, "one_off", "a question for this conversation", 0.8)]
 
     if lex.standing.search(text) and not plural and not _AGREED.search(text):
-        key = "Response language" if lex.language_word.search(text) else "Response style"
+        language = lex.language_word.search(text)
+        key = "Response language" if language else "Response style"
+        # "reply in Indonesian from now on" -> Indonesian; "from now on, keep answers short" -> keep answers short
+        value = _clean_value(language.group(0) if language else lex.standing.sub("", text, count=1).strip(" ,:;-") or text, lex)
         rule = FactRule("standing", lex.standing, "Preferences", key)
-        return [_user_decision(st, ctx, rule, key, _clean_value(text, lex), 0.8, "standing instruction -> preference")]
+        return [_user_decision(st, ctx, rule, key, value, 0.8, "standing instruction -> preference")]
 
     if lex.temporary.search(text):
         return [_memory_decision(st, text, lex, ctx, 0.6, "a temporary situation -> memory (dated)")]
