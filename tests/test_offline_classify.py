@@ -249,3 +249,15 @@ def test_a_sentence_about_project_work_stays_one_entry() -> None:
     assert written(decisions) == {"memory"}
     entries = [d for d in decisions if d.route == "memory"]
     assert len(entries) == 1 and "500GB" in (entries[0].entry or "") and entries[0].date == "2026-07-27"
+
+
+@pytest.mark.parametrize("text", [
+    "Translate this into French: I was born in Paris. I love cheese.",
+    "terjemahkan teks berikut: saya suka kopi. saya tinggal di Bali.",
+    "翻译下面这段：我是一名医生。我喜欢跑步。",
+    "แปลข้อความนี้: ผมชอบกาแฟ ผมอยู่กรุงเทพ",
+])
+def test_text_handed_over_for_a_task_is_not_about_the_user(text: str) -> None:
+    decisions = classify(text)
+    assert written(decisions) == set()
+    assert {d.reason for d in decisions} == {"one_off"}

@@ -41,6 +41,7 @@ class OfflineEngine:
             default_lang=guess_language(text),
         )
         statements = split_statements(text)
+        content_from = _work_material_start(text)
         spans = sensitive.find_spans(text) if text else []
         blocked = self._blocked_sentences(text, statements)
         decisions: list[Decision] = []
@@ -51,6 +52,12 @@ class OfflineEngine:
                     # Kept whole so the guard sees the attempt and keeps it out of every record.
                     decisions.append(Decision(quote=text[a:b], route="skip", reason="blocked", confidence=0.9,
                                               detail=f"guard rule {sensitive.injection_rule(text[a:b]) or ''}".strip()))
+                continue
+            if content_from is not None and group[0].start >= content_from and not any(
+                    s.start < group[-1].end and s.end > group[0].start for s in spans):
+                # Text the user hands over to translate or fix is material, not something they said about themselves.
+                decisions.extend(Decision(quote=st.quote, route="skip", reason="one_off", confidence=0.8,
+                                          detail="material for the current task") for st in group)
                 continue
             decisions.extend(self._sentence(text, group, spans, ctx))
         if any(d.reason == "sensitive" for d in decisions):
@@ -118,6 +125,24 @@ class OfflineEngine:
         entries, archived = plan_consolidation(items, target_chars=target_chars, today=today)
         return ConsolidationPlan(entries=entries, archived=archived, usage=Usage(calls=0, cost_usd=0.0), engine=self.name,
                                  model=None, prompt_version=RULES_VERSION)
+
+
+# "Translate this: ...", "ringkas teks berikut:", "翻译下面这段：", "แปลข้อความนี้:" and code fences: what follows
+# is material to work on.
+_MATERIAL = re.compile(
+    r"(?:\b(?:translate|summari[sz]e|rewrite|re-write|proofread|paraphrase|fix|edit|shorten|improve|polish|check|format|review|"
+    r"reword|correct)\b[^\n:]{0,30}?\b(?:this|these|the following|below|it|that)\b[^\n:]{0,30}[:\n]"
+    r"|\b(?:terjemahkan|terjemahin|ringkas|rangkum|perbaiki|tulis ulang|cek|periksa|rapikan)\b[^\n:]{0,30}?\b(?:ini|berikut|itu)\b[^\n:]{0,30}[:\n]"
+    r"|(?:翻译|总结|改写|润色|修改|检查|校对|缩写)[^\n：:]{0,20}?[：:\n]"
+    r"|(?:แปล|สรุป|เขียนใหม่|แก้|ตรวจ|เรียบเรียง)[^\n:]{0,30}?[:\n])"
+    r"|```",
+    re.IGNORECASE,
+)
+
+
+def _work_material_start(text: str) -> int | None:
+    m = _MATERIAL.search(text)
+    return m.end() if m is not None and text[m.end():].strip() else None
 
 
 def _by_sentence(statements: list[Statement]) -> list[tuple[int, list[Statement]]]:
