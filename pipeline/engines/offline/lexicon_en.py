@@ -6,7 +6,7 @@ import re
 
 from pipeline.engines.offline.lexicon import FactRule, Lexicon, rx, words
 
-_I = r"(?:i|i'm|im|i m|i am|i've|ive|i have|i'd|i'll)"
+_I = r"(?:i'm|i am|i m|im|i've|i ve|ive|i have|i'd|i d|i'll|i ll|i)"
 ROLE_HEAD = words(
     "engineer", "developer", "designer", "teacher", "nurse", "doctor", "lawyer", "accountant", "manager",
     "student", "writer", "artist", "musician", "chef", "cook", "farmer", "driver", "pilot", "scientist",
@@ -61,6 +61,8 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("age", rx(r"^(?:i'm|i am|im)\s+(?P<v>\d{1,3}(?:\s+years?\s+old)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\w-]*(?:\s+years?\s+old)?)$|^my age is\s+(?P<v2>.+)"),
              "Identity", "Age", confidence=0.9),
     FactRule("gender", rx(r"^(?:i'm|i am|im)\s+(?:an?\s+)?(?P<v>male|female|man|woman|guy|girl|boy|lady|gentleman|(?:non-?binary))$"), "Identity", "Gender"),
+    FactRule("beliefs", rx(r"^(?:i'm|i am|im|i m)\s+(?:a |an )?(?:devout |practicing |practising )?(?P<v>christian|muslim|buddhist|hindu|jewish|jew|atheist|agnostic|catholic|protestant|mormon|sikh)\b.*"),
+             "Identity", "Beliefs"),
     FactRule("relationship", rx(r"^(?:i'm|i am|im)\s+(?:happily\s+|recently\s+|newly\s+)?(?P<v>married|single|divorced|engaged|widowed|separated)\b.*"),
              "Identity", "Relationship"),
     FactRule("languages", rx(r"^i (?:speak|am learning|'m learning|study|can speak)\s+(?P<v>.*\b(?:english|spanish|french|german|chinese|mandarin|japanese|korean|indonesian|thai|italian|portuguese|russian|arabic|hindi|dutch)\b.*)"),

@@ -49,7 +49,7 @@ _GOAL_HINT = re.compile(r"\b(?:someday|one day|eventually|in the future|dream|be
 SUBJECTLESS = {"favorite-rev", "hobby-rev", "budget", "goal", "favorite"}
 _TRAILING_PUNCT = re.compile(r"[\s.!。！,，;；:：~]+$")
 # The contrast half of a correction ("..., not a data analyst"): dropped from values, skipped as a clause.
-_CONTRAST_TAIL = re.compile(r"(?:,?\s+(?:not|bukan)\s+.+|[，,]\s*不是.+|\s*ไม่ใช่.+)$", re.I)
+_CONTRAST_TAIL = re.compile(r"(?:,\s*(?:not|bukan)\s+.+|[，,]\s*不是.+|\s+ไม่ใช่.+)$", re.I)
 _CONTRAST_HEAD = re.compile(r"^(?:not|bukan|不是|并不是|ไม่ใช่)(?:\b|(?=\S))", re.I)
 _CHRONIC = re.compile(r"\b(?:always|often|usually|constantly|easily|all the time|every (?:day|morning|night)|whenever|when i|chronic|"
                       r"sering|selalu|gampang|mudah|setiap|kalau|kalo)\b|经常|总是|容易|一直|每次|บ่อย|ประจำ|ง่าย|ทุกครั้ง|เสมอ", re.I)
