@@ -295,9 +295,14 @@ def _field_overlapping(text: str, ctx: Context) -> Field | None:
     return best[1] if best else None
 
 
+_SENTENCE_CUES = re.compile(r"\b(?:meant|maksud\w*|from|dari)\b|我是说|我的意思|应该是|从|หมายถึง|เปลี่ยนจาก", re.I)
+
+
 def sentence_rule(sentence: Statement, ctx: Context) -> list[Decision] | None:
     """Rules that need the whole sentence: "I meant X, not Y" and "switched from X to Y" on a stored value."""
     text = _TRAILING_PUNCT.sub("", sentence.text.strip())
+    if not ctx.fields or not _SENTENCE_CUES.search(text):
+        return None  # both rules rewrite a stored value; most sentences name neither shape
     for lex, pattern, how in [(lx, p, h) for lx in LEXICONS.values() for p, h in ((lx.meant, "correction"), (lx.switched, "switch"))]:
         m = pattern.search(text)
         if m is None:
@@ -351,8 +356,6 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
 
     plain = without_quotes(text)
     plural = bool(lex.plural_person.search(plain))
-    project = bool(lex.project_cue.search(plain) or (lang != "en" and EN.project_cue.search(plain)))
-    decided = bool(lex.decision_cue.search(plain) or (lang != "en" and EN.decision_cue.search(plain)))
     dated = dates.has_past_marker(plain, ctx.today)
 
     if lex.request.match(text) and not explicit and not dated:
@@ -381,6 +384,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if lex.temporary.search(text):
         return [_memory_decision(st, text, lex, ctx, 0.6, "a temporary situation -> memory (dated)")]
 
+    project = bool(lex.project_cue.search(plain) or (lang != "en" and EN.project_cue.search(plain)))
+    decided = bool(lex.decision_cue.search(plain) or (lang != "en" and EN.decision_cue.search(plain)))
     first = bool(lex.first_person.search(plain)) or st.restored_subject
     if lang == "th" and first and _THAI_WE_ONLY.match(plain) and (project or dated):
         first, plural = False, True  # Thai เรา is "I" or "we"; about project work it is the team
