@@ -1,8 +1,10 @@
 """Route one statement: the ordered rules of the offline engine.
 
-Order matters and is the policy: explicit forget -> questions/requests (one_off) -> standing
-instructions (a preference) -> temporary situations -> mood -> vague hedges -> profile facts (user)
--> project work and dated events (memory) -> other first-person statements (user) -> the rest (skip).
+Order matters and is the policy: greeting/thanks (one_off) -> "remember that ..." (explicit) -> forget
+-> repeats of the conversation or of a stored fact (inferable) -> requests (one_off) -> mood -> hedges
+(vague) -> questions (one_off) -> standing instructions (a preference) -> temporary situations (memory)
+-> "no longer true" (remove) -> profile facts (user) -> project work, decisions and recent dated events
+(memory) -> other first-person statements (user, "About") -> the rest (skip, one_off).
 Each decision's `detail` names the rule that fired, so a wrong route points at its rule.
 """
 
