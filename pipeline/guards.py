@@ -18,6 +18,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from pipeline.lazy_re import lazy_compile
 from pipeline.types import Decision
 
 # --- kinds and policy -------------------------------------------------------------------
@@ -78,10 +79,10 @@ _OK = Verdict(True, None, None, "ok")
 # --- normalisation with an offset map ---------------------------------------------------
 
 # Format characters people use to split a value or hide text; dropped from the detection view.
-_INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
+_INVISIBLE_RE = lazy_compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
 
 
-_OTHER_DIGIT_RE = re.compile(r"(?![0-9])\d")
+_OTHER_DIGIT_RE = lazy_compile(r"(?![0-9])\d")
 
 
 def _nfkc(text: str) -> str:
@@ -118,7 +119,7 @@ def _view(text: str) -> tuple[str, list[int] | None]:
 
 # --- cheap gates: a detector or rule runs only when one of its words occurs ---------------
 
-_WORD_RE = re.compile(r"[a-z0-9_]+")
+_WORD_RE = lazy_compile(r"[a-z0-9_]+")
 
 
 class _Text:
@@ -175,7 +176,7 @@ class _GateIndex:
         if not t.ascii:
             if self._foreign_re is None:
                 alts = sorted(self.foreign, key=len, reverse=True)
-                self._foreign_re = re.compile("|".join(map(re.escape, alts)))
+                self._foreign_re = lazy_compile("|".join(map(re.escape, alts)))
             for word in set(self._foreign_re.findall(t.low)):
                 found |= self.foreign[word]
         return found
@@ -199,19 +200,19 @@ class _Gate:
 _I = re.IGNORECASE
 
 _A = re.ASCII  # digits, emails and tokens are ASCII; \w must not swallow the Chinese or Thai around them
-_EMAIL_RE = re.compile(r"(?<![\w.%+-])[\w.%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b", _A)
+_EMAIL_RE = lazy_compile(r"(?<![\w.%+-])[\w.%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b", _A)
 _TLDS = r"(?:com|net|org|io|co|id|cn|th|uk|de|edu|gov|me|dev|ai|info|biz|us|app|xyz|mail|jp|sg|my|au|fr|nl)"
-_EMAIL_OBF_RE = re.compile(
+_EMAIL_OBF_RE = lazy_compile(
     r"(?<![\w.])[A-Za-z0-9][\w.+-]{0,63}(?:\s*(?:\(dot\)|\[dot\]|\s+dot\s+)\s*[\w+-]{1,40}){0,3}\s*(?:\(at\)|\[at\]|\{at\}|<at>|\s+at\s+|\s+AT\s+|\s*@\s+|\s+@\s*)\s*"
     r"[A-Za-z0-9-]+(?:\s*(?:\(dot\)|\[dot\]|\{dot\}|<dot>|\s+dot\s+|\s+titik\s+|\s*点\s*|\s+\.\s*|\s*\.\s+|\.)\s*[A-Za-z0-9-]+)*"
     r"\s*(?:\(dot\)|\[dot\]|\{dot\}|<dot>|\s+dot\s+|\s+titik\s+|\s*点\s*|\s+\.\s*|\s*\.\s+)\s*" + _TLDS + r"\b",
     _I | _A,
 )
-_PRIVATE_KEY_RE = re.compile(
+_PRIVATE_KEY_RE = lazy_compile(
     r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*)",
     re.DOTALL,
 )
-_KNOWN_TOKEN_RE = re.compile(
+_KNOWN_TOKEN_RE = lazy_compile(
     r"(?<![\w-])(?:"
     r"sk-(?:ant-|proj-|live-)?[A-Za-z0-9_-]{16,}|(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{10,}"
     r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}"
@@ -222,17 +223,17 @@ _KNOWN_TOKEN_RE = re.compile(
     r")",
     _A,
 )
-_SECRET_CTX_RE = re.compile(
+_SECRET_CTX_RE = lazy_compile(
     r"(?:api[\s_-]?key|apikey|access[\s_-]?key|secret(?:[\s_-]?key)?|client[\s_-]?secret|auth[\s_-]?token|"
     r"access[\s_-]?token|token|bearer|kunci api|kunci rahasia|密钥|令牌|秘钥|โทเค็น|คีย์ api|คีย์)"
     r"(?:\s+(?:saya|ku|kami|ของฉัน|ของผม|for|untuk)(?:\s+\w+)?)?\s*(?:is|=|:|：|adalah|yaitu|是|为|คือ)?\s*[\"'“]?"
     r"([^\s\"'”,;，。]{8,})",
     _I,
 )
-_GENERIC_TOKEN_RE = re.compile(r"(?<![\w/+=.-])[A-Za-z0-9_-]{24,}(?![\w/+=-])|(?<![\w/+=])[A-Za-z0-9+/]{32,}={1,2}", _A)
-_SSH_PUB_BEFORE_RE = re.compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)\s+$")  # public keys are not secrets
-_URL_CRED_RE = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@", _I | _A)
-_PASSWORD_RE = re.compile(
+_GENERIC_TOKEN_RE = lazy_compile(r"(?<![\w/+=.-])[A-Za-z0-9_-]{24,}(?![\w/+=-])|(?<![\w/+=])[A-Za-z0-9+/]{32,}={1,2}", _A)
+_SSH_PUB_BEFORE_RE = lazy_compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)\s+$")  # public keys are not secrets
+_URL_CRED_RE = lazy_compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@", _I | _A)
+_PASSWORD_RE = lazy_compile(
     r"(?:pass(?:word|wd|code|phrase)|\bpass(?=\s*[:=])|\bpw(?=\s*[:=])|\bpwd|\bpin(?: code| number)?|kata sandi|kata kunci|\bsandi|"
     r"seed phrase|recovery phrase|mnemonic|密码(?!学|管理|重置|策略|强度|保护|找回)|口令|รหัสผ่าน|พาสเวิร์ด|รหัส\s?pin|รหัส)"
     r"(?:\s+(?:for|of|to|on|untuk|ke|buat)\s+[^\s:=]{1,30})?"
@@ -244,44 +245,44 @@ _PASSWORD_RE = re.compile(
     r"([^\s\"'”」,，。;；]+(?:\s+[a-z]+){0,11})",
     _I,
 )
-_PASSPHRASE_WORD_RE = re.compile(r"seed|recovery|mnemonic|phrase", _I)
+_PASSPHRASE_WORD_RE = lazy_compile(r"seed|recovery|mnemonic|phrase", _I)
 _NOT_A_PASSWORD = frozenset(
     "too weak strong long short expired the a an same not very still wrong incorrect required changed reset "
     "secure safe hard easy different saved stored in on at my your lost forgotten case-sensitive missing "
     "manager managers policy correct invalid being now also just only lemah kuat salah sama terlalu sudah "
     "lupa baru hilang 错误 太 了 ไม่ ผิด".split()
 )
-_IPV4_RE = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)", _A)
-_IPV6_RE = re.compile(r"(?<![\w:.])(?:[0-9a-f]{1,4}|:)?(?::[0-9a-f]{0,4}){2,7}(?![\w:])", _I | _A)
-_MAC_RE = re.compile(r"(?<![\w:-])(?:[0-9A-Fa-f]{2}([:-]))(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![\w:-])", _A)
+_IPV4_RE = lazy_compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)", _A)
+_IPV6_RE = lazy_compile(r"(?<![\w:.])(?:[0-9a-f]{1,4}|:)?(?::[0-9a-f]{0,4}){2,7}(?![\w:])", _I | _A)
+_MAC_RE = lazy_compile(r"(?<![\w:-])(?:[0-9A-Fa-f]{2}([:-]))(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![\w:-])", _A)
 _SPELLED = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|nol|satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan)"
-_SPELLED_DIGITS_RE = re.compile(rf"\b(?:(?:double |triple )?{_SPELLED}[\s,.-]+){{6,14}}{_SPELLED}\b", _I)
+_SPELLED_DIGITS_RE = lazy_compile(rf"\b(?:(?:double |triple )?{_SPELLED}[\s,.-]+){{6,14}}{_SPELLED}\b", _I)
 _SPELLED_WORDS = frozenset(
     "zero oh one two three four five six seven eight nine nol satu dua tiga empat lima enam tujuh delapan sembilan".split()
 )
-_CRYPTO_RE = re.compile(r"(?<![\w])(?:bc1[a-z0-9]{25,60}|[13][a-km-zA-HJ-NP-Z1-9]{25,34}|0x[a-fA-F0-9]{40})(?![\w])", _A)
-_CVV_RE = re.compile(
+_CRYPTO_RE = lazy_compile(r"(?<![\w])(?:bc1[a-z0-9]{25,60}|[13][a-km-zA-HJ-NP-Z1-9]{25,34}|0x[a-fA-F0-9]{40})(?![\w])", _A)
+_CVV_RE = lazy_compile(
     r"\b(?:cvv2?|cvc2?|csc|card security code|security code)(?:\s+(?:on|of|for|from)\s+(?:my|the|this)\s+\w+)?"
     r"\s*(?:is|:|=)?\s*(\d{3,4})\b",
     _I | _A,
 )
-_VERSION_BEFORE_RE = re.compile(r"(?:\bv|version|versi|ver\.?|版本|เวอร์ชัน|release|build)\s*$", _I)
-_IBAN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?(?![A-Za-z0-9])", _A)
-_IBAN_CTX_RE = re.compile(r"iban|rekening|account|bank|swift|转账|账户|บัญชี", _I)
+_VERSION_BEFORE_RE = lazy_compile(r"(?:\bv|version|versi|ver\.?|版本|เวอร์ชัน|release|build)\s*$", _I)
+_IBAN_RE = lazy_compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?(?![A-Za-z0-9])", _A)
+_IBAN_CTX_RE = lazy_compile(r"iban|rekening|account|bank|swift|转账|账户|บัญชี", _I)
 
 # Digit runs (with separators people use): phones, cards, ids, accounts are told apart by
 # shape, Luhn and the words just before them.
-_DIGITS_RE = re.compile(
+_DIGITS_RE = lazy_compile(
     r"(?<![\w@/:.,-])(?:\+|\(\+?)?\d[\d \t().-]{3,30}\d(?:\s?(?:x|ext\.?|extension)\s?\d{1,6})?(?![\w@]|[.:,-]\d)", _A | _I
 )
-_EXTENSION_RE = re.compile(r"\s?(?:x|ext\.?|extension)\s?\d{1,6}$", _I)
-_DATE_SHAPE_RE = re.compile(r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$")
-_SSN_RE = re.compile(r"^\d{3}-\d{2}-\d{4}$")
-_THAI_ID_RE = re.compile(r"^\d-\d{4}-\d{5}-\d{2}-\d$")
-_CN_ID_RE = re.compile(r"(?<![\dA-Za-z])[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])", _A)
-_THOUSANDS_RE = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
-_YEAR_PAIR_RE = re.compile(r"^(?:19|20)\d{2}\s*[-/–]?\s*(?:19|20)\d{2}$")
-_CURRENCY_BEFORE_RE = re.compile(r"(?:rp\.?|idr|usd|\$|€|£|¥|฿|rmb|cny|thb|sgd|eur)\s*$", _I)
+_EXTENSION_RE = lazy_compile(r"\s?(?:x|ext\.?|extension)\s?\d{1,6}$", _I)
+_DATE_SHAPE_RE = lazy_compile(r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$")
+_SSN_RE = lazy_compile(r"^\d{3}-\d{2}-\d{4}$")
+_THAI_ID_RE = lazy_compile(r"^\d-\d{4}-\d{5}-\d{2}-\d$")
+_CN_ID_RE = lazy_compile(r"(?<![\dA-Za-z])[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])", _A)
+_THOUSANDS_RE = lazy_compile(r"^\d{1,3}(?:[.,]\d{3})+$")
+_YEAR_PAIR_RE = lazy_compile(r"^(?:19|20)\d{2}\s*[-/–]?\s*(?:19|20)\d{2}$")
+_CURRENCY_BEFORE_RE = lazy_compile(r"(?:rp\.?|idr|usd|\$|€|£|¥|฿|rmb|cny|thb|sgd|eur)\s*$", _I)
 
 _GOV_CTX = (
     r"ssn|social security|passport|paspor|licen[cs]e|\bsim\b|\bsin\b|\bnhs\b|national insurance|medicare|\bdni\b|\bcpf\b|"
@@ -289,16 +290,16 @@ _GOV_CTX = (
     r"\bid number|identity|tax id|\btin\b|nomor induk|身份证|护照|驾照|驾驶证|社保|社会保障|"
     r"บัตรประชาชน|เลขประจำตัว|หนังสือเดินทาง|ใบขับขี่"
 )
-_GOV_CTX_RE = re.compile(_GOV_CTX, _I)
-_CARD_CTX_RE = re.compile(r"card|\bcc\b|credit|debit|visa|master ?card|amex|kartu|信用卡|银行卡|卡号|บัตร", _I)
-_ACCT_CTX_RE = re.compile(r"account|\bacct|rekening|\bnorek|\bno\.? ?rek\b|routing|sort code|\bbsb\b|账户|账号|帳號|บัญชี", _I)
-_PHONE_CTX_RE = re.compile(
+_GOV_CTX_RE = lazy_compile(_GOV_CTX, _I)
+_CARD_CTX_RE = lazy_compile(r"card|\bcc\b|credit|debit|visa|master ?card|amex|kartu|信用卡|银行卡|卡号|บัตร", _I)
+_ACCT_CTX_RE = lazy_compile(r"account|\bacct|rekening|\bnorek|\bno\.? ?rek\b|routing|sort code|\bbsb\b|账户|账号|帳號|บัญชี", _I)
+_PHONE_CTX_RE = lazy_compile(
     r"phone|\bmy number|n[uú]mero|num[eé]ro|nummer|telefon|tel[eé]fono|celular|handy|\bcall|\btel\b|\btel\.|mobile|\bcell|whats ?app|\bwa\b|\bsms|text me|messages? to|reach me|contact|\bfax|"
     r"\bhp\b|nomor|telepon|\btelp|hubungi|qq|微信|电话|手机|号码|联系|打给|โทร|เบอร์|มือถือ|ติดต่อ|ไลน์",
     _I,
 )
 # An id with letters in it ("passport A1234567"), found right after a government-id word.
-_GOV_TOKEN_RE = re.compile(
+_GOV_TOKEN_RE = lazy_compile(
     r"(?:" + _GOV_CTX + r")[^\n\d]{0,30}?(?<![A-Za-z])([A-Za-z]{0,5}\d[\dA-Za-z-]{4,20})", _I
 )
 
@@ -321,14 +322,14 @@ _DATE = (
     rf"|(?:{_MONTHS})\s+\d{{4}}"
     r"|(?:(?:พ\.ศ\.|ค\.ศ\.)\s*)?(?:19|20|25)\d{2}(?!\d|\s*s\b|'?s\b|\s*年代|-?an\b))"
 )
-_DOB_RE = re.compile(
+_DOB_RE = lazy_compile(
     r"(?:\bborn\b|birthday|birth ?date|date of birth|\bd\.?o\.?b\b|\bb-?day|lahir|ulang tahun|\bultah|\bttl\b|"
     r"出生|生于|生日|เกิด(?!ขึ้น|จาก))"
     r"[^.!?\n]{0,28}?(" + _DATE + r")",
     _I,
 )
 # Chinese puts the date first: "我是1990年3月2日出生的".
-_DOB_ZH_RE = re.compile(r"(\d{4}\s*年(?!代)(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?)\s*(?:出生|生人|生的)")
+_DOB_ZH_RE = lazy_compile(r"(\d{4}\s*年(?!代)(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?)\s*(?:出生|生人|生的)")
 
 # Addresses: anchors (a street with a number, a unit, a PO box, a military address, a
 # Chinese/Thai/Indonesian street form), then the address is widened over the rest of the clause.
@@ -342,7 +343,7 @@ _STOP_IN_STREET = frozenset(
     "the a an my your our their his her its of in on at to for from and or but with by down up over into than "
     "miles mile km kilometers minutes mins hours times years days people kids dogs cats".split()
 )
-_STREET_NUM_RE = re.compile(
+_STREET_NUM_RE = lazy_compile(
     r"\b\d{1,6}(?:st|nd|rd|th|[A-Za-z])?(?:[/-]\d{1,4})?\s+((?:[^\W\d_][\w'’.-]*\s+){0,4}?)(" + _STREET_WORDS + r")\b\.?",
     _I,
 )
@@ -364,11 +365,11 @@ _STREET_PREFIXES = frozenset(
 )
 _STREET_PREFIXES_CAPITALISED = frozenset("Via Avenue Av. Plaza Camino Ronda Largo Quai Boulevard Bd Ul. Gang Gg. Soi".split())
 # "12, rue de Rivoli", "4 Paseo de la Castellana": a house number before a prefix word.
-_NUMBER_THEN_PREFIX_RE = re.compile(
+_NUMBER_THEN_PREFIX_RE = lazy_compile(
     r"\b\d{1,5}[A-Za-z]?,?\s+(?:(?i:" + "|".join(re.escape(w) for w in sorted(_STREET_PREFIXES)) + r")|"
     + "|".join(re.escape(w) for w in sorted(_STREET_PREFIXES_CAPITALISED)) + r")(?=\s)"
 )
-_NUMBER_AFTER_WORD_RE = re.compile(r"(?<=\s)\d{1,5}[A-Za-z]?\b\.?")
+_NUMBER_AFTER_WORD_RE = lazy_compile(r"(?<=\s)\d{1,5}[A-Za-z]?\b\.?")
 
 
 def _continental_anchors(s: str) -> list[tuple[int, int]]:
@@ -392,36 +393,36 @@ def _continental_anchors(s: str) -> list[tuple[int, int]]:
 
 # A street named without a number ("on Marina Fort Street"): two or more capitalised words first,
 # so that one-word landmarks ("Wall Street") stay ordinary words.
-_NAMED_STREET_RE = re.compile(
+_NAMED_STREET_RE = lazy_compile(
     r"\b(?:[A-Z\u00C0-\u024F][\w'’-]+\s+){2,3}(?:Street|Road|Avenue|Lane|Drive|Boulevard|Parkway|Terrace|Crescent)\b"
 )
-_UNIT_RE = re.compile(r"\b(?:suite|ste|apt|apartment|unit|flat|room|rm|box|lantai|blok|block|no|nomor)\.?\s*#?\s*\d{1,6}\b", _I)
-_STRONG_ADDR_RE = re.compile(
+_UNIT_RE = lazy_compile(r"\b(?:suite|ste|apt|apartment|unit|flat|room|rm|box|lantai|blok|block|no|nomor)\.?\s*#?\s*\d{1,6}\b", _I)
+_STRONG_ADDR_RE = lazy_compile(
     r"\b(?:PSC|CMR|Unit)\s+\d{3,5},?\s+Box\s+\d{3,5}\b|\b(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{5}\b|"
     r"\bUS(?:NS|NV|S|CGC)\s+[A-Za-z]+|\bP\.?\s?O\.?\s+Box\s+\d+|\bkotak pos\s+\d+|"
     r"\bthe corner of\s+[^,.?!;\n]{2,60}?\s+and\s+[^,?!;\n]{2,60}?(?=[,.?!;\n]|\s+(?:after|for|when|please|because)\b|$)|"
     r"\bRT\s*\.?\s*\d{1,3}\s*/\s*RW\s*\.?\s*\d{1,3}\b",
     _I,
 )
-_ZH_ADDR_RE = re.compile(
+_ZH_ADDR_RE = lazy_compile(
     r"(?:[\u4e00-\u9fff]{1,8}?(?:省|自治区|市|区|县|镇|乡))*[\u4e00-\u9fff\d]{1,12}?(?:路|街|大道|道|巷|胡同|弄|里)\s*"
     r"\d{1,5}\s*号(?:\s*[\d\u4e00-\u9fff]{0,6}?(?:楼|层|室|栋|幢|单元|座))*"
 )
-_TH_ADDR_RE = re.compile(
+_TH_ADDR_RE = lazy_compile(
     r"(?:บ้านเลขที่\s*)?\d{1,5}(?:/\d{1,5})?\s*(?:หมู่(?:ที่)?\s*\d+|ม\.\s*\d+|ซอย|ซ\.|ถนน|ถ\.)"
     r"[^\n?!]{0,80}?(?:\d{5}|(?=[?!\n]|$))"
 )
 # Words after which the rest of the clause is an address: after a strong one ("my address is")
 # any clause with a number is; after a weak one ("meet me at", "send it to") it needs an address
 # anchor or two numbers (house number and street number, or a postcode).
-_ADDR_STRONG_TRIGGER_RE = re.compile(
+_ADDR_STRONG_TRIGGER_RE = lazy_compile(
     r"(?<!e-mail )(?<!email )(?<!\bip )(?<!\bweb )(?<!\bmac )(?<!wallet )(?<!memory )"
     r"\baddress(?:es)?\b[^:\n?!]{0,40}?(?:\bis\b|:|\bto\b)\s*|"
     r"alamat(?:\s+(?:saya|rumah|kantor|baru|ku|kami|lengkap))*\s*(?:adalah|yaitu|:|di)?\s*|"
     r"地址(?:是|为|:)?\s*|住址(?:是|:)?\s*|ที่อยู่(?:ของ(?:ฉัน|ผม))?(?:คือ|:)?\s*|บ้านเลขที่",
     _I,
 )
-_ADDR_WEAK_TRIGGER_RE = re.compile(
+_ADDR_WEAK_TRIGGER_RE = lazy_compile(
     r"\b(?:send|sent|ship|shipped|deliver|delivered|mail|post|taxi|move|moved|forward)\b[^\n?!.]{0,30}?\bto\s+|"
     r"\b(?:meet|see|pick) (?:me|you|us)(?: up)? at\s+|\b(?:live|lives|living|stay|staying|reside)\s+(?:at|in|on)\s+|"
     r"\bvalidate the following\?\s*|\bhere (?:they are|it is)\s*:\s*|tinggal di\s+|住在|寄到|送到",
@@ -432,18 +433,18 @@ _NOT_IN_ADDRESS = frozenset(
     "in of the a an with for or to my our your his her their is was are months years days weeks hours minutes "
     "people times kids friends teams bedroom bedrooms floor floors".split()
 )
-_DATE_OR_TIME_RE = re.compile(
+_DATE_OR_TIME_RE = lazy_compile(
     rf"\b(?:{_EN_MONTHS}|{_ID_MONTHS})\b|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}[:.]\d{{2}}|\d\s*(?:am|pm)\b|年|月|日", _I
 )
-_CLAUSE_END_RE = re.compile(
+_CLAUSE_END_RE = lazy_compile(
     r"[?!;？！；。]|\.\s+(?=(?:I|i|My|my|Please|please|The|Thanks|Thank|It|We|we|Can|Could|Would|Will|What|When|How|Also|Saya|Tolong)\b)"
     r"|\.\s*$|\s+(?:after|before|for|when|because|since|if|but|so|please|thanks|asap|tomorrow|today|tonight|yesterday|"
     r"until|instead|and i|i am|i'm|dan saya|karena|untuk|setelah|besok)\b",
     _I,
 )
-_ADDR_LEFT_RE = re.compile(r"(?:(?:\d{1,6}[A-Za-z]?|[A-Z\u00C0-\u024F][\w'’.-]*)[ \t,]+)+$")
-_TIME_ONLY_RE = re.compile(r"^\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)?\s*$", _I)
-_HAS_DIGIT_RE = re.compile(r"\d")
+_ADDR_LEFT_RE = lazy_compile(r"(?:(?:\d{1,6}[A-Za-z]?|[A-Z\u00C0-\u024F][\w'’.-]*)[ \t,]+)+$")
+_TIME_ONLY_RE = lazy_compile(r"^\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)?\s*$", _I)
+_HAS_DIGIT_RE = lazy_compile(r"\d")
 
 
 def _luhn(digits: str) -> bool:
@@ -544,7 +545,7 @@ def _digit_kind(s: str, m: re.Match[str]) -> str | None:
     return None
 
 
-_THAI_CHAR_RE = re.compile("[\u0e00-\u0e7f]")
+_THAI_CHAR_RE = lazy_compile("[\u0e00-\u0e7f]")
 _MAX_ANCHORS = 64  # more would be a list of addresses or an attack; the first ones already make it a skip
 
 
@@ -768,7 +769,7 @@ def _merge(raw: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     return merged
 
 
-_MARK_RE = re.compile(r"\[REDACTED:[A-Z_]+\]")
+_MARK_RE = lazy_compile(r"\[REDACTED:[A-Z_]+\]")
 
 
 def find_sensitive(text: str, _t: _Text | None = None) -> list[Finding]:
@@ -808,7 +809,7 @@ def redact(text: str, keep: frozenset[str] | set[str] = frozenset()) -> str:
 
 # --- explicit requests to store a contact detail ----------------------------------------
 
-_SAVE_REQUEST_RE = re.compile(
+_SAVE_REQUEST_RE = lazy_compile(
     r"(?:^|[.,!;:?]\s*|\b(?:please|pls|plz|yes|yeah|yep|ok|okay|sure|can you|could you|would you|will you|"
     r"i want you to|i'd like you to|i would like you to|go ahead and|you can|you may|kindly|"
     r"don't forget to|don’t forget to|do not forget to|remember to)\b[\s,]*)"
@@ -819,16 +820,16 @@ _SAVE_REQUEST_RE = re.compile(
     r"|(?:ช่วย|กรุณา|โปรด)?(?:จำ(?!เป็น|นวน|ได้|ไม่ได้|ว่า)|บันทึก|เก็บ)(?:ไว้)?",
     _I,
 )
-_NEGATED_SAVE_RE = re.compile(
+_NEGATED_SAVE_RE = lazy_compile(
     r"\b(?:don't|don’t|do not|dont|never|no need to|stop|not)\s+(?!forget\b)(?:\w+\s+){0,3}?(?:save|store|remember|keep|note|record)|"
     r"\bjangan\s+(?:\w+\s+)?(?:simpan|ingat|catat)|(?:不要|别|不用|无需)(?:\S{0,4})?(?:记住|保存|记下)|"
     r"(?:ไม่ต้อง|อย่า)(?:\S{0,6})?(?:จำ|บันทึก|เก็บ)",
     _I,
 )
 _KIND_WORDS = {
-    EMAIL: re.compile(r"e-?mail|surel|邮箱|邮件|电子邮|อีเมล", _I),
-    PHONE: re.compile(r"phone|number|mobile|cell|whatsapp|nomor|telepon|\bhp\b|\bwa\b|电话|手机|号码|เบอร์|โทร", _I),
-    ADDRESS: re.compile(r"address|alamat|地址|住址|ที่อยู่", _I),
+    EMAIL: lazy_compile(r"e-?mail|surel|邮箱|邮件|电子邮|อีเมล", _I),
+    PHONE: lazy_compile(r"phone|number|mobile|cell|whatsapp|nomor|telepon|\bhp\b|\bwa\b|电话|手机|号码|เบอร์|โทร", _I),
+    ADDRESS: lazy_compile(r"address|alamat|地址|住址|ที่อยู่", _I),
 }
 
 
@@ -999,10 +1000,10 @@ _RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ),
 ]
 _COMPILED_RULES: list[tuple[str, _Gate | None, re.Pattern[str]]] = [
-    (rule, None if gate is None else _Gate(*gate), re.compile(pattern, re.IGNORECASE | re.MULTILINE))
+    (rule, None if gate is None else _Gate(*gate), lazy_compile(pattern, re.IGNORECASE | re.MULTILINE))
     for rule, gate, pattern in _RULES
 ]
-_LEADING_BULLET_RE = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_LEADING_BULLET_RE = lazy_compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 
 _MESSAGES = {
     "sensitive": "contains sensitive information ({kind}); not stored",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from pipeline.engines.offline.text import coverage, normalize, tokens
+from pipeline.lazy_re import lazy_compile
 from pipeline.types import ConsolidatedEntry, MemoryItem
 
 HEADER = "# MEMORY\n\n"
@@ -85,7 +86,7 @@ def _dedupe(groups: list[_Group]) -> list[_Group]:
     return kept
 
 
-_CHANGE = re.compile(r"\b(?:switched|changed|moved|migrated|replaced|instead|now|no longer|renamed|upgraded|postponed|"
+_CHANGE = lazy_compile(r"\b(?:switched|changed|moved|migrated|replaced|instead|now|no longer|renamed|upgraded|postponed|"
                      r"diganti|ganti|pindah|beralih|sekarang)\b|改成|换成|改用|迁到|现在|不再|เปลี่ยน|ย้าย|ตอนนี้", re.I)
 _STOP = {"the", "a", "an", "to", "of", "in", "on", "for", "and", "is", "are", "was", "we", "our", "it", "with", "from", "yang", "di", "ke"}
 

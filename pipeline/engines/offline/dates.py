@@ -11,6 +11,8 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from functools import lru_cache
 
+from pipeline.lazy_re import lazy_compile
+
 _Rule = tuple[re.Pattern[str], Callable[[re.Match[str], date], date]]
 
 _ZH_NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
@@ -63,50 +65,50 @@ def _iso(m: re.Match[str], _today: date) -> date:
 
 _EN_N = r"(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few)"
 _RULES: tuple[_Rule, ...] = (
-    (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), _iso),
+    (lazy_compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), _iso),
     # English
-    (re.compile(r"\b(?:the\s+)?day before yesterday\b", re.I), lambda m, t: t - timedelta(days=2)),
-    (re.compile(r"\b(?:yesterday|yday|yest|last night)\b", re.I), lambda m, t: t - timedelta(days=1)),
-    (re.compile(r"\b(?:last|past|previous)\s+week(?:end)?\b", re.I), lambda m, t: t - timedelta(days=7)),
-    (re.compile(r"\b(?:last|past|previous)\s+month\b", re.I), lambda m, t: _months_back(t, 1)),
-    (re.compile(r"\blast\s+year\b", re.I), lambda m, t: _months_back(t, 12)),
-    (re.compile(rf"\b{_EN_N}\s+(days?|weeks?|months?|years?)\s+ago\b", re.I),
+    (lazy_compile(r"\b(?:the\s+)?day before yesterday\b", re.I), lambda m, t: t - timedelta(days=2)),
+    (lazy_compile(r"\b(?:yesterday|yday|yest|last night)\b", re.I), lambda m, t: t - timedelta(days=1)),
+    (lazy_compile(r"\b(?:last|past|previous)\s+week(?:end)?\b", re.I), lambda m, t: t - timedelta(days=7)),
+    (lazy_compile(r"\b(?:last|past|previous)\s+month\b", re.I), lambda m, t: _months_back(t, 1)),
+    (lazy_compile(r"\blast\s+year\b", re.I), lambda m, t: _months_back(t, 12)),
+    (lazy_compile(rf"\b{_EN_N}\s+(days?|weeks?|months?|years?)\s+ago\b", re.I),
      lambda m, t: _unit_back(t, _num(m.group(1), _EN_NUM), m.group(2))),
-    (re.compile(r"\b(?:last|on)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I),
+    (lazy_compile(r"\b(?:last|on)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I),
      lambda m, t: _last_weekday(t, m.group(1))),
-    (re.compile(r"\b(?:earlier\s+)?today\b|\bthis\s+(?:morning|afternoon|evening)\b|\btonight\b", re.I), lambda m, t: t),
+    (lazy_compile(r"\b(?:earlier\s+)?today\b|\bthis\s+(?:morning|afternoon|evening)\b|\btonight\b", re.I), lambda m, t: t),
     # Indonesian
-    (re.compile(r"\bkemarin\s+lusa\b", re.I), lambda m, t: t - timedelta(days=2)),
-    (re.compile(r"\b(?:minggu|pekan)\s+(?:lalu|kemarin)\b", re.I), lambda m, t: t - timedelta(days=7)),
-    (re.compile(r"\bbulan\s+(?:lalu|kemarin)\b", re.I), lambda m, t: _months_back(t, 1)),
-    (re.compile(r"\btahun\s+(?:lalu|kemarin)\b", re.I), lambda m, t: _months_back(t, 12)),
-    (re.compile(r"\b(?:kemarin|kmrn|kemaren|semalam|tadi malam|td malem|td malam|kemarin malam)\b", re.I), lambda m, t: t - timedelta(days=1)),
-    (re.compile(r"\b(\d+|satu|dua|tiga|empat|lima|enam|tujuh|delapan|sepuluh)\s+(hari|minggu|pekan|bulan|tahun)\s+(?:yang\s+)?lalu\b", re.I),
+    (lazy_compile(r"\bkemarin\s+lusa\b", re.I), lambda m, t: t - timedelta(days=2)),
+    (lazy_compile(r"\b(?:minggu|pekan)\s+(?:lalu|kemarin)\b", re.I), lambda m, t: t - timedelta(days=7)),
+    (lazy_compile(r"\bbulan\s+(?:lalu|kemarin)\b", re.I), lambda m, t: _months_back(t, 1)),
+    (lazy_compile(r"\btahun\s+(?:lalu|kemarin)\b", re.I), lambda m, t: _months_back(t, 12)),
+    (lazy_compile(r"\b(?:kemarin|kmrn|kemaren|semalam|tadi malam|td malem|td malam|kemarin malam)\b", re.I), lambda m, t: t - timedelta(days=1)),
+    (lazy_compile(r"\b(\d+|satu|dua|tiga|empat|lima|enam|tujuh|delapan|sepuluh)\s+(hari|minggu|pekan|bulan|tahun)\s+(?:yang\s+)?lalu\b", re.I),
      lambda m, t: _unit_back(t, _num(m.group(1), _ID_NUM), m.group(2))),
-    (re.compile(r"\b(?:hari\s+ini|tadi\s+(?:pagi|siang|sore|malam)|pagi\s+ini)\b", re.I), lambda m, t: t),
+    (lazy_compile(r"\b(?:hari\s+ini|tadi\s+(?:pagi|siang|sore|malam)|pagi\s+ini)\b", re.I), lambda m, t: t),
     # Chinese
-    (re.compile(r"前天"), lambda m, t: t - timedelta(days=2)),
-    (re.compile(r"昨天|昨日|昨晚"), lambda m, t: t - timedelta(days=1)),
-    (re.compile(r"上(?:个)?(?:周|星期|礼拜)"), lambda m, t: t - timedelta(days=7)),
-    (re.compile(r"上(?:个)?月"), lambda m, t: _months_back(t, 1)),
-    (re.compile(r"去年"), lambda m, t: _months_back(t, 12)),
-    (re.compile(r"(\d+|[一两二三四五六七八九十])\s*(天|个?星期|周|个月|年)前"),
+    (lazy_compile(r"前天"), lambda m, t: t - timedelta(days=2)),
+    (lazy_compile(r"昨天|昨日|昨晚"), lambda m, t: t - timedelta(days=1)),
+    (lazy_compile(r"上(?:个)?(?:周|星期|礼拜)"), lambda m, t: t - timedelta(days=7)),
+    (lazy_compile(r"上(?:个)?月"), lambda m, t: _months_back(t, 1)),
+    (lazy_compile(r"去年"), lambda m, t: _months_back(t, 12)),
+    (lazy_compile(r"(\d+|[一两二三四五六七八九十])\s*(天|个?星期|周|个月|年)前"),
      lambda m, t: _unit_back(t, _num(m.group(1), _ZH_NUM), m.group(2).lstrip("个"))),
-    (re.compile(r"今天|今早|今晚|今日"), lambda m, t: t),
+    (lazy_compile(r"今天|今早|今晚|今日"), lambda m, t: t),
     # Thai
-    (re.compile(r"เมื่อวานซืน"), lambda m, t: t - timedelta(days=2)),
-    (re.compile(r"เมื่อวาน(?:นี้)?|เมื่อคืน(?:นี้)?"), lambda m, t: t - timedelta(days=1)),
-    (re.compile(r"(?:สัปดาห์|อาทิตย์)(?:ที่แล้ว|ก่อน)"), lambda m, t: t - timedelta(days=7)),
-    (re.compile(r"เดือน(?:ที่แล้ว|ก่อน)"), lambda m, t: _months_back(t, 1)),
-    (re.compile(r"ปี(?:ที่แล้ว|ก่อน)"), lambda m, t: _months_back(t, 12)),
-    (re.compile(r"(\d+|หนึ่ง|สอง|สาม|สี่|ห้า|หก|เจ็ด|แปด|เก้า|สิบ)\s*(วัน|สัปดาห์|อาทิตย์|เดือน|ปี)\s*(?:ที่แล้ว|ก่อน)"),
+    (lazy_compile(r"เมื่อวานซืน"), lambda m, t: t - timedelta(days=2)),
+    (lazy_compile(r"เมื่อวาน(?:นี้)?|เมื่อคืน(?:นี้)?"), lambda m, t: t - timedelta(days=1)),
+    (lazy_compile(r"(?:สัปดาห์|อาทิตย์)(?:ที่แล้ว|ก่อน)"), lambda m, t: t - timedelta(days=7)),
+    (lazy_compile(r"เดือน(?:ที่แล้ว|ก่อน)"), lambda m, t: _months_back(t, 1)),
+    (lazy_compile(r"ปี(?:ที่แล้ว|ก่อน)"), lambda m, t: _months_back(t, 12)),
+    (lazy_compile(r"(\d+|หนึ่ง|สอง|สาม|สี่|ห้า|หก|เจ็ด|แปด|เก้า|สิบ)\s*(วัน|สัปดาห์|อาทิตย์|เดือน|ปี)\s*(?:ที่แล้ว|ก่อน)"),
      lambda m, t: _unit_back(t, _num(m.group(1), _TH_NUM), m.group(2))),
-    (re.compile(r"วันนี้|เมื่อเช้า"), lambda m, t: t),
+    (lazy_compile(r"วันนี้|เมื่อเช้า"), lambda m, t: t),
 )
 
 
 # One pass over all phrases first: most statements name no date, and this answers them in one search.
-_ANY = re.compile("|".join(f"(?:{p.pattern})" for p, _ in _RULES), re.IGNORECASE)
+_ANY = lazy_compile("|".join(f"(?:{p.pattern})" for p, _ in _RULES), re.IGNORECASE)
 
 
 @lru_cache(maxsize=2048)

@@ -12,6 +12,7 @@ from pipeline.engines.offline.profile import parse_memory, parse_user
 from pipeline.engines.offline.rules import LEXICONS, Context, classify_statement, memory_entry, sentence_rule
 from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
+from pipeline.lazy_re import lazy_compile
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
 RULES_VERSION = "offline-2"
@@ -129,7 +130,7 @@ class OfflineEngine:
 
 # "Translate this: ...", "ringkas teks berikut:", "翻译下面这段：", "แปลข้อความนี้:" and code fences: what follows
 # is material to work on.
-_MATERIAL = re.compile(
+_MATERIAL = lazy_compile(
     r"(?:\b(?:translate|summari[sz]e|rewrite|re-write|proofread|paraphrase|fix|edit|shorten|improve|polish|check|format|review|"
     r"reword|correct)\b[^\n:]{0,30}?\b(?:this|these|the following|below|it|that)\b[^\n:]{0,30}[:\n]"
     r"|\b(?:terjemahkan|terjemahin|ringkas|rangkum|perbaiki|tulis ulang|cek|periksa|rapikan)\b[^\n:]{0,30}?\b(?:ini|berikut|itu)\b[^\n:]{0,30}[:\n]"

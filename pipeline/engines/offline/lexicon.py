@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-NEVER = re.compile(r"(?!x)x")  # a pattern that matches nothing, for slots a language does not need
+from pipeline.lazy_re import lazy_compile
+
+NEVER = lazy_compile(r"(?!x)x")  # a pattern that matches nothing, for slots a language does not need
 
 
 def rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
-    return re.compile(pattern, flags)
+    return lazy_compile(pattern, flags)
 
 
 def words(*items: str) -> str:

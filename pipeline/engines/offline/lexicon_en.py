@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from pipeline.engines.offline.lexicon import FactRule, Lexicon, rx, words
+from pipeline.lazy_re import lazy_compile
 
 _I = r"(?:i'm|i am|i m|im|i've|i ve|ive|i have|i'd|i d|i'll|i ll|i)"
 ROLE_HEAD = words(
@@ -38,7 +37,7 @@ _APPEARANCE = words("hair", "eyes", "skin", "tall", "short", "tattoo", "tattoos"
 FACTS: tuple[FactRule, ...] = (
     FactRule("name", rx(r"^(?:my name is|my name's|i am called|i'm called|im called|call me|people call me)\s+(?P<v>[^,;]+)"),
              "Identity", "Name", confidence=0.95),
-    FactRule("name-intro", re.compile(r"^(?:[Ii]'m|[Ii] am|[Ii]m|[Tt]his is)\s+(?P<v>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)$"),
+    FactRule("name-intro", lazy_compile(r"^(?:[Ii]'m|[Ii] am|[Ii]m|[Tt]his is)\s+(?P<v>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)$"),
              "Identity", "Name", confidence=0.8),
     FactRule("role-explicit", rx(r"^(?:i work as|i'm working as|i am working as|i'm employed as|i am employed as|i'm now|i am now|"
                                  r"my (?:job|role|position|profession|title|occupation) is|i got promoted to|i was promoted to|"

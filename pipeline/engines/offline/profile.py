@@ -6,13 +6,14 @@ field, duplicates, what "forget X" points at), so a light line reader keeps it i
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-_FIELD = re.compile(r"^\s*[-*]\s+(?P<key>[^:\n]{1,60}?)\s*:\s*(?P<value>.*\S)\s*$")
-_SECTION = re.compile(r"^\s*##\s+(?P<name>.+?)\s*$")
-_ENTRY = re.compile(r"^\s*[-*]\s+(?:\[(?P<date>\d{4}-\d{2}-\d{2})\]\s*)?(?P<rest>.+?)\s*$")
-_TOPIC = re.compile(r"^(?P<topic>[\w./-]{1,40}(?:\s[\w./-]{1,20})?):\s+(?P<text>.+)$")
+from pipeline.lazy_re import lazy_compile
+
+_FIELD = lazy_compile(r"^\s*[-*]\s+(?P<key>[^:\n]{1,60}?)\s*:\s*(?P<value>.*\S)\s*$")
+_SECTION = lazy_compile(r"^\s*##\s+(?P<name>.+?)\s*$")
+_ENTRY = lazy_compile(r"^\s*[-*]\s+(?:\[(?P<date>\d{4}-\d{2}-\d{2})\]\s*)?(?P<rest>.+?)\s*$")
+_TOPIC = lazy_compile(r"^(?P<topic>[\w./-]{1,40}(?:\s[\w./-]{1,20})?):\s+(?P<text>.+)$")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from pipeline.engines.offline.lexicon_zh import LEXICON as ZH
 from pipeline.engines.offline.profile import Entry, Field
 from pipeline.engines.offline.split import Statement
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
+from pipeline.lazy_re import lazy_compile
 from pipeline.types import Decision
 
 LEXICONS: dict[str, Lexicon] = {"en": EN, "id": ID, "zh": ZH, "th": TH}
@@ -32,36 +33,36 @@ WEAK_FACTS = {"background", "hobbies", "habits", "work-style"}
 RECENT_DAYS = 45  # a dated first-person event older than this is the person's background
 MULTI_VALUE_CAP = 200  # characters a collecting field ("Likes") keeps; the oldest parts drop first
 
-_TOPIC_EXPLICIT = re.compile(
+_TOPIC_EXPLICIT = lazy_compile(
     r"\b(?:project|proyek|repo|repository)\s+[\"'`]?(?P<a>[A-Za-z0-9][\w.-]*[A-Za-z0-9])"
     r"|项目\s*[\"'「]?(?P<b>[A-Za-z0-9][\w.-]*)|(?P<c>[A-Za-z0-9][\w.-]*)\s*项目"
     r"|(?:โปรเจกต์|โปรเจค|โครงการ)\s*(?P<d>[A-Za-z0-9][\w.-]*)",
     re.I,
 )
-_KEBAB = re.compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)+)(?![\w-])")
+_KEBAB = lazy_compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)+)(?![\w-])")
 _NOT_TOPICS = {
     "conclusion-first", "e-mail", "follow-up", "front-end", "back-end", "real-time", "long-term", "short-term", "part-time",
     "full-time", "ping-pong", "x-ray", "t-shirt", "well-known", "self-hosted", "open-source", "step-by-step", "up-to-date",
     "one-on-one", "co-founder", "in-laws", "non-binary", "gluten-free", "sugar-free", "check-in", "log-in", "sign-up",
     "end-to-end", "high-level", "low-level", "day-to-day", "state-of-the-art", "re-write", "pull-request", "mid-century",
 }
-_LETS = re.compile(r"^(?:let's|lets|let us)\s+(?:use|go with|stick with|switch to|adopt|keep|pick|choose|move to)\b", re.I)
-_GOAL_HINT = re.compile(r"\b(?:someday|one day|eventually|in the future|dream|become|be an?|retire|in the next \d+ years|in \d+ years|by 20\d\d|before i die)\b", re.I)
+_LETS = lazy_compile(r"^(?:let's|lets|let us)\s+(?:use|go with|stick with|switch to|adopt|keep|pick|choose|move to)\b", re.I)
+_GOAL_HINT = lazy_compile(r"\b(?:someday|one day|eventually|in the future|dream|become|be an?|retire|in the next \d+ years|in \d+ years|by 20\d\d|before i die)\b", re.I)
 # Fact shapes that name their subject themselves ("running is my hobby"), so they apply without "I".
 SUBJECTLESS = {"favorite-rev", "hobby-rev", "budget", "goal", "favorite"}
-_TRAILING_PUNCT = re.compile(r"[\s.!。！,，;；:：~]+$")
+_TRAILING_PUNCT = lazy_compile(r"[\s.!。！,，;；:：~]+$")
 # The contrast half of a correction ("..., not a data analyst"): dropped from values, skipped as a clause.
-_CONTRAST_TAIL = re.compile(r"(?:,\s*(?:not|bukan)\s+.+|[，,]\s*不是.+|\s+ไม่ใช่.+)$", re.I)
-_CONTRAST_HEAD = re.compile(r"^(?:not|bukan|不是|并不是|ไม่ใช่)(?:\b|(?=\S))", re.I)
-_CHRONIC = re.compile(r"\b(?:always|often|usually|constantly|easily|all the time|every (?:day|morning|night)|whenever|when i|chronic|"
+_CONTRAST_TAIL = lazy_compile(r"(?:,\s*(?:not|bukan)\s+.+|[，,]\s*不是.+|\s+ไม่ใช่.+)$", re.I)
+_CONTRAST_HEAD = lazy_compile(r"^(?:not|bukan|不是|并不是|ไม่ใช่)(?:\b|(?=\S))", re.I)
+_CHRONIC = lazy_compile(r"\b(?:always|often|usually|constantly|easily|all the time|every (?:day|morning|night)|whenever|when i|chronic|"
                       r"sering|selalu|gampang|mudah|setiap|kalau|kalo)\b|经常|总是|容易|一直|每次|บ่อย|ประจำ|ง่าย|ทุกครั้ง|เสมอ", re.I)
-_THAI_WE_ONLY = re.compile(r"^(?!.*(?:ผม|ฉัน|ดิฉัน|หนู|กระผม)).*เรา")
-_AGREED = re.compile(r"\b(?:decided|agreed|memutuskan|sepakat|disepakati)\b|决定|定了|商定|ตัดสินใจ|ตกลง", re.I)
-_HABITUAL = re.compile(r"\b(?:usually|always|typically|normally|generally|tend to|every (?:day|morning|week|evening)|first thing)\b|"
+_THAI_WE_ONLY = lazy_compile(r"^(?!.*(?:ผม|ฉัน|ดิฉัน|หนู|กระผม)).*เรา")
+_AGREED = lazy_compile(r"\b(?:decided|agreed|memutuskan|sepakat|disepakati)\b|决定|定了|商定|ตัดสินใจ|ตกลง", re.I)
+_HABITUAL = lazy_compile(r"\b(?:usually|always|typically|normally|generally|tend to|every (?:day|morning|week|evening)|first thing)\b|"
                        r"\b(?:biasanya|selalu|setiap)\b|通常|一般|每天|总是|ปกติ|ทุกวัน|มักจะ", re.I)
-_AS_YOU_SAID = re.compile(r"\b(?:as you said|like you said|as you mentioned|like you mentioned|you're right|you are right|seperti katamu|"
+_AS_YOU_SAID = lazy_compile(r"\b(?:as you said|like you said|as you mentioned|like you mentioned|you're right|you are right|seperti katamu|"
                           r"kayak yang kamu bilang|seperti yang kamu bilang|bener katamu)\b|如你所说|你说得对|正如你说|ตามที่(?:คุณ)?บอก", re.I)
-_POINTER = re.compile(r"^(?:this|that|it|these|ini|itu|这个|这|นี้|นี่)?[\s:：,]*$", re.I)
+_POINTER = lazy_compile(r"^(?:this|that|it|these|ini|itu|这个|这|นี้|นี่)?[\s:：,]*$", re.I)
 _STOP = {"the", "a", "an", "is", "are", "was", "to", "of", "in", "on", "for", "and", "or", "my", "about", "that", "this", "it",
          "note", "entry", "bit", "part", "yang", "di", "ke", "dan", "itu", "ini", "saya", "aku", "soal", "tentang", "dead", "off"}
 
@@ -297,7 +298,7 @@ def _field_overlapping(text: str, ctx: Context) -> Field | None:
     return best[1] if best else None
 
 
-_SENTENCE_CUES = re.compile(r"\b(?:meant|maksud\w*|from|dari)\b|我是说|我的意思|应该是|从|หมายถึง|เปลี่ยนจาก", re.I)
+_SENTENCE_CUES = lazy_compile(r"\b(?:meant|maksud\w*|from|dari)\b|我是说|我的意思|应该是|从|หมายถึง|เปลี่ยนจาก", re.I)
 
 
 def sentence_rule(sentence: Statement, ctx: Context) -> list[Decision] | None:

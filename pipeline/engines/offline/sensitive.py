@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pipeline.lazy_re import lazy_compile
+
 CONTACT_KINDS = frozenset({"email", "phone", "address"})
 
 
@@ -23,13 +25,13 @@ class Span:
 
 
 _FALLBACK = (
-    ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
-    ("ssn", re.compile(r"\b\d{3}-\d{2}-\d{4}\b")),
-    ("iban", re.compile(r"\b[A-Z]{2}\d{2}[A-Z0-9]{11,30}\b", re.I)),
-    ("card", re.compile(r"\b(?:\d[ -]?){12,19}\b")),
-    ("phone", re.compile(r"(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,4}\)?[\s.-]?){2,4}\d{3,4}\b")),
-    ("password", re.compile(r"\b(?:password|passwd|pwd|kata sandi|密码|รหัสผ่าน)\b\s*(?:is|:|adalah|是|คือ)?\s*\S+", re.I)),
-    ("api_key", re.compile(r"\b(?:sk|pk|ghp|xox[bp]|AKIA)[-_A-Za-z0-9]{12,}\b")),
+    ("email", lazy_compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
+    ("ssn", lazy_compile(r"\b\d{3}-\d{2}-\d{4}\b")),
+    ("iban", lazy_compile(r"\b[A-Z]{2}\d{2}[A-Z0-9]{11,30}\b", re.I)),
+    ("card", lazy_compile(r"\b(?:\d[ -]?){12,19}\b")),
+    ("phone", lazy_compile(r"(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,4}\)?[\s.-]?){2,4}\d{3,4}\b")),
+    ("password", lazy_compile(r"\b(?:password|passwd|pwd|kata sandi|密码|รหัสผ่าน)\b\s*(?:is|:|adalah|是|คือ)?\s*\S+", re.I)),
+    ("api_key", lazy_compile(r"\b(?:sk|pk|ghp|xox[bp]|AKIA)[-_A-Za-z0-9]{12,}\b")),
 )
 
 _detector: Callable[[str], Any] | None = None
@@ -90,18 +92,18 @@ def find_spans(text: str) -> list[Span]:
 
 # Credentials guards may miss when they carry no known shape: a credential word, then a value with a
 # digit or symbol ("my password for the staging db is Tr0ub4dor&3x", "PIN ATM 845120").
-_SECRET = re.compile(
+_SECRET = lazy_compile(
     r"(?:password|passcode|passphrase|\bpin\b|api[ _-]?key|access[ _-]?token|secret[ _-]?key|\btoken\b|kata ?sandi|\bsandi\b|密码|口令|"
     r"รหัสผ่าน|รหัส)[^\n]{0,50}?(?P<val>(?<![\w-])[^\s,，。]*[\d#@$%&*!_][^\s,，。]*)",
     re.I,
 )
 
 
-_NOT_SECRET = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?|\d{4}|v?\d+(?:\.\d+)+)[.,]?$")
+_NOT_SECRET = lazy_compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?|\d{4}|v?\d+(?:\.\d+)+)[.,]?$")
 
 
 # Identifiers with a digit-bearing value that guards may not know by shape (postcodes, plates, national ids).
-_IDENTIFIER = re.compile(
+_IDENTIFIER = lazy_compile(
     r"(?:zip ?code|postal ?code|post ?code|passport|licen[cs]e plate|number plate|plat nomor|kode ?pos|\bNIK\b|\bKTP\b|"
     r"邮编|邮政编码|身份证|车牌|护照|รหัสไปรษณีย์|ทะเบียนรถ|บัตรประชาชน|พาสปอร์ต)[^\n]{0,25}?(?P<val>(?<![\w-])[A-Z0-9-]*\d[A-Z0-9-]*)",
     re.I,

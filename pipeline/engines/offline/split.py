@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipeline.lazy_re import lazy_compile
+
 
 @dataclass(frozen=True)
 class Statement:
@@ -23,23 +25,23 @@ class Statement:
     restored_subject: bool = False  # True when `text` borrowed the subject of the previous clause
 
 
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|st|no|jr|sr|inc|ltd|approx|p\.o|u\.s)\.|\b[A-Z]\.)$", re.I)
+_ABBREV = lazy_compile(r"(?:\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|st|no|jr|sr|inc|ltd|approx|p\.o|u\.s)\.|\b[A-Z]\.)$", re.I)
 # A space in Thai ends a sentence only after a closing particle or before a new subject; elsewhere it
 # separates phrases of one sentence ("ชอบคำตอบสั้นๆ ตรงประเด็น").
 _THAI_PARTICLE = r"(?:(?<=ครับ)|(?<=ค่ะ)|(?<=คะ)|(?<=นะ)|(?<=จ้ะ)|(?<=จ้า)|(?<=ฮะ)|(?<=555))"
 _THAI_NEW_SUBJECT = r"(?=ผม|ฉัน|หนู|ดิฉัน|เรา|พวกเรา|อ้อ|อ๋อ|ส่วน|เป็น|อยู่|ทำงาน|เมื่อวาน|เมื่อคืน|สัปดาห์ที่แล้ว|อาทิตย์ที่แล้ว)"
-_SENTENCE_END = re.compile(
+_SENTENCE_END = lazy_compile(
     r"[.!?]+[\"')\]]*(?=\s)|[。！？；;!?]+|[\n\r]+"
     rf"|{_THAI_PARTICLE}\s+(?=[\u0E00-\u0E7FA-Za-z])|(?<=[\u0E00-\u0E7F])\s+{_THAI_NEW_SUBJECT}"
     r"|(?<=[A-Za-z0-9])\s+(?=อยู่|ทำงาน|เมื่อวาน|เมื่อคืน|สัปดาห์ที่แล้ว|อาทิตย์ที่แล้ว)"
     r"|(?:(?<=ครับ)|(?<=ค่ะ))(?=[\u0E00-\u0E7F])(?!นะ|ผม)"
 )
-_THAI = re.compile(r"[\u0E00-\u0E7F]")
-_CJK = re.compile(r"[\u4E00-\u9FFF]")
+_THAI = lazy_compile(r"[\u0E00-\u0E7F]")
+_CJK = lazy_compile(r"[\u4E00-\u9FFF]")
 
 # Where a clause starts a new fact. The look-ahead keeps the subject in the next clause.
 _LEAD = r"(?:(?:btw|by the way|oh|oh iya|oh ya|anyway|omong-omong|also)[\s,]+)?"
-_CLAUSE_CUT = re.compile(
+_CLAUSE_CUT = lazy_compile(
     rf"(?:,\s*|;\s*|\s+)(?:and|but|also|plus|dan|tapi|tetapi|serta|juga)\s+(?={_LEAD}(?:i|i'm|i've|i'd|my|we|we're|our|saya|aku|kami|kita|gue|gw)\b)"
     rf"|[,;]\s+(?={_LEAD}(?:i|i'm|i've|my|we|our|saya|aku|kami|kita|gue|gw)\b)"
     r"|,?\s+and\s+(?=(?:also\s+)?(?:love|like|enjoy|have|live|work|hate|prefer|own|play|speak|volunteer|teach|study)\b)"
@@ -49,15 +51,15 @@ _CLAUSE_CUT = re.compile(
     r"|\s*(?:และ|แล้วก็)(?=ผม|ฉัน|หนู|ดิฉัน|เรา|พวกเรา)|(?<=[\u0E00-\u0E7F])\s+แต่\s*",
     re.I,
 )
-_APPOSITION = re.compile(r"^(?P<head>(?:i'm|i am|im|my name is|saya|aku|nama saya)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,\s*(?P<tail>(?:an?|seorang)\s+.+)$", re.I)
-_PLURAL_START = re.compile(r"^(?:we|we're|we've|our|kami|kita)\b", re.I)
+_APPOSITION = lazy_compile(r"^(?P<head>(?:i'm|i am|im|my name is|saya|aku|nama saya)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,\s*(?P<tail>(?:an?|seorang)\s+.+)$", re.I)
+_PLURAL_START = lazy_compile(r"^(?:we|we're|we've|our|kami|kita)\b", re.I)
 _FRAGMENT_SUBJECT = (
-    (re.compile(r"^(?:an?)\s+\w", re.I), "I'm "),
-    (re.compile(r"^seorang\s+\w", re.I), "saya "),
-    (re.compile(r"^(?:also\s+)?(?:love|like|enjoy|have|live|work|hate|prefer|own|play|speak|volunteer|teach|study)\b", re.I), "I "),
-    (re.compile(r"^(?:juga\s+)?(?:suka|senang|punya|tinggal|bekerja|kerja|benci|main|bermain|mengajar|belajar)\b", re.I), "saya "),
-    (re.compile(r"^(?:一名|一个|一位|一只)"), "我是"),
-    (re.compile(r"^เป็น"), "ผม"),
+    (lazy_compile(r"^(?:an?)\s+\w", re.I), "I'm "),
+    (lazy_compile(r"^seorang\s+\w", re.I), "saya "),
+    (lazy_compile(r"^(?:also\s+)?(?:love|like|enjoy|have|live|work|hate|prefer|own|play|speak|volunteer|teach|study)\b", re.I), "I "),
+    (lazy_compile(r"^(?:juga\s+)?(?:suka|senang|punya|tinggal|bekerja|kerja|benci|main|bermain|mengajar|belajar)\b", re.I), "saya "),
+    (lazy_compile(r"^(?:一名|一个|一位|一只)"), "我是"),
+    (lazy_compile(r"^เป็น"), "ผม"),
 )
 
 

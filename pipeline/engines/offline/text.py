@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from pipeline.engines.offline.split import script_of
+from pipeline.lazy_re import lazy_compile
 
 # Function words that tell Indonesian from English (Latin script both); counted, not matched, for speed.
 _ID_WORDS = frozenset({
@@ -23,9 +23,9 @@ _EN_WORDS = frozenset({
     "a", "am", "an", "and", "are", "at", "be", "do", "for", "has", "have", "i", "i'm", "in", "is", "it", "like",
     "love", "my", "not", "of", "on", "our", "that", "the", "this", "to", "was", "we", "with", "work", "you",
 })
-_LATIN_WORD = re.compile(r"[a-z']+")
-_WORD = re.compile(r"[\w\u0E00-\u0E7F\u4E00-\u9FFF]+")
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|「[^」]*」")
+_LATIN_WORD = lazy_compile(r"[a-z']+")
+_WORD = lazy_compile(r"[\w\u0E00-\u0E7F\u4E00-\u9FFF]+")
+_QUOTED = lazy_compile(r"\"[^\"]*\"|“[^”]*”|「[^」]*」")
 
 
 @lru_cache(maxsize=4096)
