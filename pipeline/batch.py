@@ -32,13 +32,19 @@ into `OUT/.before-restart-<UTC time>/` and starts over on an empty root.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 import logging
+import multiprocessing
+import os
+import queue
 import sqlite3
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -61,6 +67,8 @@ from pipeline.types import Decision, TurnResult
 log = logging.getLogger("memroute.batch")
 
 DEFAULT_CONCURRENCY = 8  # users at a time: polite to API rate limits
+MAX_AUTO_WORKERS = 4  # processes chosen automatically (see BatchOptions.workers)
+TURNS_PER_AUTO_WORKER = 2000  # a process costs ~1 s to start: not worth it for small batches
 MAX_REPORTED_BAD_LINES = 1000  # the JSON summary lists this many; all are counted
 RESTART_PREFIX = ".before-restart-"
 
@@ -98,10 +106,13 @@ class BatchReport:
     wall_s: float = 0.0
     stopped_early: bool = False
     moved_aside: str | None = None
+    worker_crashes: int = 0  # worker processes that died without reporting (counted as failures)
+    unreadable: int = 0  # conversations that could not be read again in pass 2 (also bad lines)
+    workers: int = 1
 
     @property
     def failures(self) -> int:
-        return self.bad_lines + self.turns_failed
+        return self.bad_lines + self.turns_failed + self.worker_crashes
 
     @property
     def turns_per_s(self) -> float:
@@ -139,7 +150,47 @@ class BatchReport:
             "turns_per_s": round(self.turns_per_s, 2),
             "stopped_early": self.stopped_early,
             "moved_aside": self.moved_aside,
+            "workers": self.workers,
+            "worker_crashes": self.worker_crashes,
         }
+
+    def merged(self, parts: list[dict[str, Any]]) -> BatchReport:
+        """This report (the index pass) plus the replay counts of worker processes (asdict snapshots)."""
+        out = dataclasses.replace(
+            self,
+            writes=dict(self.writes),
+            skips=dict(self.skips),
+            outcomes=dict(self.outcomes),
+            bad_line_list=list(self.bad_line_list),
+            turn_errors=list(self.turn_errors),
+        )
+        for part in parts:
+            for name in _ADDITIVE:
+                setattr(out, name, getattr(out, name) + part[name])
+            for name in ("writes", "skips", "outcomes"):
+                counts = getattr(out, name)
+                for key, value in part[name].items():
+                    counts[key] = counts.get(key, 0) + value
+            for name in ("bad_line_list", "turn_errors"):
+                getattr(out, name).extend(part[name][: MAX_REPORTED_BAD_LINES - len(getattr(out, name))])
+            out.cost_usd = None if out.cost_usd is None or part["cost_usd"] is None else out.cost_usd + part["cost_usd"]
+        return out
+
+
+# Counters a worker process adds to the parent's report (the index pass fills the others).
+_ADDITIVE = (
+    "conversations_done",
+    "conversations_failed",
+    "conversations_deferred",
+    "turns_done",
+    "turns_duplicate",
+    "turns_failed",
+    "bad_lines",
+    "calls",
+    "input_tokens",
+    "output_tokens",
+    "unreadable",
+)
 
 
 @dataclass
@@ -150,6 +201,11 @@ class BatchOptions:
     max_failures: int | None = None
     decisions_out: str | None = None
     restart: bool = False
+    # Worker processes sharing the users (each runs concurrency/workers users at a time): the
+    # offline engine and litellm's per-call overhead are CPU bound, and one process uses one core.
+    # None: automatic (one per 2,000 turns, at most min(CPUs, 4)). Needs `pipeline_args`.
+    workers: int | None = 1
+    pipeline_args: dict[str, Any] | None = None  # how a worker process builds its MemoryPipeline
 
 
 class Hooks:
@@ -206,7 +262,9 @@ class BatchRunner:
         self._decisions: IO[str] | None = None
         self._bucket: TokenBucket | None = None
         self._replayable = 0  # conversations in the index
-        self._unreadable = 0  # ... that could not be read again in pass 2
+        self._stop_event: Any = None  # worker process: the parent's stop signal
+        self._parent_pid: int | None = None  # worker process: stop when the parent is gone
+        self._emit_decisions: Any = None  # worker process: where audit lines go
 
     # -- entry point --
 
@@ -221,7 +279,12 @@ class BatchRunner:
                 if not self.stop:
                     self.hooks.total(self.report.turns_total)
                     self._open_decisions()
-                    asyncio.run(self._replay(index))
+                    workers = self._worker_count()
+                    if workers > 1:
+                        self._replay_in_processes(Path(tmp) / "index.db", workers)
+                    else:
+                        asyncio.run(self._replay(index, self._local_users(index)))
+                    self._defer_unstarted()
             finally:
                 index.close()
                 if self._decisions is not None:
@@ -306,7 +369,27 @@ class BatchRunner:
 
     # -- pass 2: replay --
 
-    async def _replay(self, index: sqlite3.Connection) -> None:
+    def _worker_count(self) -> int:
+        wanted = self.options.workers
+        if self.options.pipeline_args is None:
+            return 1  # an engine object given in Python cannot travel to another process
+        if wanted is None:
+            by_size = self.report.turns_total // TURNS_PER_AUTO_WORKER
+            wanted = min(os.cpu_count() or 1, MAX_AUTO_WORKERS, by_size)
+        return max(1, min(wanted, self.report.users, self.options.concurrency))
+
+    def _defer_unstarted(self) -> None:
+        r = self.report
+        # After a stop, the users never started still have all their conversations ahead.
+        r.conversations_deferred += self._replayable - (
+            r.conversations_done + r.conversations_failed + r.conversations_deferred + r.unreadable
+        )
+
+    async def _local_users(self, index: sqlite3.Connection) -> AsyncIterator[str]:
+        for (user_id,) in index.execute(_USERS_SQL):
+            yield user_id
+
+    async def _replay(self, index: sqlite3.Connection, users: AsyncIterator[str]) -> None:
         concurrency = self.options.concurrency
         # aprocess_turn runs file and store work in threads: enough of them for every user at once.
         asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=concurrency + 4))
@@ -315,11 +398,8 @@ class BatchRunner:
         queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=concurrency)
 
         async def produce() -> None:
-            rows = index.execute(
-                """SELECT user_id FROM convs WHERE done = 0 GROUP BY user_id ORDER BY SUM(turns) DESC, MIN(seq)"""
-            )
-            for (user_id,) in rows:
-                if self.stop:
+            async for user_id in users:
+                if self._stopping():
                     break
                 await queue.put(user_id)
             for _ in range(concurrency):
@@ -335,18 +415,20 @@ class BatchRunner:
                     fh.close()
 
         await asyncio.gather(produce(), *(work() for _ in range(concurrency)))
-        r = self.report
-        # After a stop, the users never started still have all their conversations ahead.
-        r.conversations_deferred += self._replayable - (
-            r.conversations_done + r.conversations_failed + r.conversations_deferred + self._unreadable
-        )
+
+    def _stopping(self) -> bool:
+        if not self.stop and self._stop_event is not None and self._stop_event.is_set():
+            self.stop = True
+        if not self.stop and self._parent_pid is not None and os.getppid() != self._parent_pid:
+            self.stop = True  # the parent died (killed): no one would read our results
+        return self.stop
 
     async def _replay_user(self, index: sqlite3.Connection, user_id: str, files: dict[int, IO[bytes]]) -> None:
         rows = index.execute(
             "SELECT file, offset, line FROM convs WHERE user_id = ? AND done = 0 ORDER BY ts_sort, seq", (user_id,)
         ).fetchall()
         for n, (file_no, offset, line) in enumerate(rows):
-            if self.stop:
+            if self._stopping():
                 self.report.conversations_deferred += len(rows) - n
                 return
             conv = self._read(files, file_no, offset, line)
@@ -364,7 +446,7 @@ class BatchRunner:
                 fh = files[file_no] = path.open("rb")
             return read_at(fh, offset, path=str(path), line=line, fmt=self.options.fmt)
         except (OSError, BadInput) as e:  # the file changed under us since the index pass
-            self._unreadable += 1
+            self.report.unreadable += 1
             self._bad(BadLine(str(path), line, f"could not be read again: {e}"))
             return None
 
@@ -372,7 +454,7 @@ class BatchRunner:
         """Replay every turn; checkpoint the conversation. False when a turn failed or a stop came."""
         failed = False
         for k, (start, end) in enumerate(conv.turn_spans()):
-            if self.stop:
+            if self._stopping():
                 self.report.conversations_deferred += 1
                 return False
             if self._bucket is not None:
@@ -443,7 +525,7 @@ class BatchRunner:
             else:
                 outcome = (d.outcome or "none").split(":")[0]
                 r.outcomes[outcome] = r.outcomes.get(outcome, 0) + 1
-        if self._decisions is not None and result.decisions:
+        if (self._decisions is not None or self._emit_decisions is not None) and result.decisions:
             self._write_decisions(conv, result)
         self.hooks.turn(r)
 
@@ -456,10 +538,158 @@ class BatchRunner:
             self._decisions = open(self.options.decisions_out, mode, encoding="utf-8")  # noqa: SIM115
 
     def _write_decisions(self, conv: Conversation, result: TurnResult) -> None:
-        assert self._decisions is not None
         lines = [json.dumps(decision_record(conv, result, d), ensure_ascii=False) for d in result.decisions]
-        self._decisions.write("\n".join(lines) + "\n")
+        text = "\n".join(lines) + "\n"
+        if self._emit_decisions is not None:
+            self._emit_decisions(text)
+            return
+        assert self._decisions is not None
+        self._decisions.write(text)
         self._decisions.flush()
+
+    # -- worker processes --
+
+    def _replay_in_processes(self, index_path: Path, workers: int) -> None:
+        """Share the users among worker processes; merge their counts; stop them on --max-failures."""
+        ctx = multiprocessing.get_context("spawn")  # never fork a process holding SQLite connections and threads
+        users_q: Any = ctx.Queue(maxsize=workers * 4)
+        events: Any = ctx.Queue()
+        stop = ctx.Event()
+        per_worker = max(1, -(-self.options.concurrency // workers))
+        spec = {
+            "pipeline": self.options.pipeline_args,
+            "paths": [str(p) for p in self.paths],
+            "index": str(index_path),
+            "fmt": self.options.fmt,
+            "concurrency": per_worker,
+            "rpm": self.options.rpm / workers if self.options.rpm else None,
+            "decisions": self._decisions is not None,
+        }
+        procs = [
+            ctx.Process(target=_worker_main, args=(spec, users_q, events, stop), daemon=True) for _ in range(workers)
+        ]
+        for proc in procs:
+            proc.start()
+        feeder = threading.Thread(target=_feed_users, args=(index_path, users_q, stop, procs), daemon=True)
+        feeder.start()
+        base = self.report
+        latest: dict[int, dict[str, Any]] = {}
+        finished: set[int] = set()
+        while len(finished) < workers:
+            try:
+                kind, pid, payload = events.get(timeout=0.2)
+            except queue.Empty:
+                if all(not p.is_alive() for p in procs):
+                    try:  # the last messages may still be in the pipe
+                        kind, pid, payload = events.get(timeout=1.0)
+                    except queue.Empty:
+                        break
+                else:
+                    continue
+            if kind == "decisions" and self._decisions is not None:
+                self._decisions.write(payload)
+                self._decisions.flush()
+            elif kind == "bad":
+                self.hooks.bad_line(BadLine(*payload))
+            elif kind in ("report", "final"):
+                latest[pid] = payload
+                if kind == "final":
+                    finished.add(pid)
+                self.report = base.merged(list(latest.values()))
+                limit = self.options.max_failures
+                if limit is not None and self.report.failures >= limit and not stop.is_set():
+                    stop.set()
+                    base.stopped_early = True
+                    self.report.stopped_early = True
+                self.hooks.turn(self.report)
+        stop.set()  # releases the feeder if it is still waiting
+        for proc in procs:
+            proc.join(timeout=10)
+        feeder.join(timeout=5)
+        crashed = [p for p in procs if p.pid not in finished]
+        self.report = base.merged(list(latest.values()))
+        self.report.workers = workers
+        for proc in crashed:
+            self.report.worker_crashes += 1
+            self.report.turn_errors.append(f"worker process {proc.pid} exited with code {proc.exitcode}")
+
+
+_USERS_SQL = "SELECT user_id FROM convs WHERE done = 0 GROUP BY user_id ORDER BY SUM(turns) DESC, MIN(seq)"
+
+
+def _feed_users(index_path: Path, users_q: Any, stop: Any, procs: list[Any]) -> None:
+    """Parent thread: hand out users, busiest first, then one end marker per worker."""
+    index = sqlite3.connect(f"file:{index_path}?mode=ro", uri=True)
+    try:
+        for (user_id,) in index.execute(_USERS_SQL):
+            while not stop.is_set():
+                try:
+                    users_q.put(user_id, timeout=0.2)
+                    break
+                except queue.Full:
+                    if all(not p.is_alive() for p in procs):
+                        return
+            if stop.is_set():
+                break
+    finally:
+        index.close()
+    for _ in procs:
+        while any(p.is_alive() for p in procs):
+            try:
+                users_q.put(None, timeout=0.2)
+                break
+            except queue.Full:
+                continue
+
+
+class _WorkerHooks(Hooks):
+    """A worker process reports its counts to the parent (at most five times a second, and at the end)."""
+
+    def __init__(self, events: Any) -> None:
+        self.events = events
+        self.last = 0.0
+
+    def turn(self, report: BatchReport) -> None:
+        now = time.monotonic()
+        if now - self.last >= 0.2:
+            self.last = now
+            self.events.put(("report", os.getpid(), dataclasses.asdict(report)))
+
+    def bad_line(self, bad: BadLine) -> None:
+        self.events.put(("bad", os.getpid(), (bad.path, bad.line, bad.reason)))
+
+
+def _worker_main(spec: dict[str, Any], users_q: Any, events: Any, stop: Any) -> None:
+    """A worker process: replay the users the parent hands out, with its own pipeline and threads."""
+    pipe = _pipeline(**spec["pipeline"])
+    with pipe:
+        options = BatchOptions(fmt=spec["fmt"], concurrency=spec["concurrency"], rpm=spec["rpm"])
+        hooks = _WorkerHooks(events)
+        runner = BatchRunner(pipe, [Path(p) for p in spec["paths"]], options, hooks)
+        runner._stop_event = stop
+        runner._parent_pid = os.getppid()
+        if spec["decisions"]:
+            runner._emit_decisions = lambda text: events.put(("decisions", os.getpid(), text))
+        index = sqlite3.connect(f"file:{spec['index']}?mode=ro", uri=True)
+        try:
+            asyncio.run(runner._replay(index, _remote_users(users_q, runner)))
+        finally:
+            index.close()
+        events.put(("final", os.getpid(), dataclasses.asdict(runner.report)))
+
+
+async def _remote_users(users_q: Any, runner: BatchRunner) -> AsyncIterator[str]:
+    def take() -> str | None:
+        while not runner._stopping():
+            try:
+                user: str | None = users_q.get(timeout=0.2)
+                return user
+            except queue.Empty:
+                continue
+        return None
+
+    while (user_id := await asyncio.to_thread(take)) is not None:
+        yield user_id
 
 
 def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict[str, Any]:
@@ -554,10 +784,11 @@ def run_batch_cli(
     user_limit: int | None,
     memory_limit: int | None,
     progress: bool | None = None,
+    workers: int | None = None,
 ) -> int:
     """`memroute batch`. Exit codes: 0 all good, 1 anything failed (bad lines, failed turns), 2 usage error.
 
-    `progress` None: draw the bar when stderr is a terminal.
+    `progress` None: draw the bar when stderr is a terminal. `workers` None: automatic (BatchOptions.workers).
     """
     from pipeline.engines import EngineConfigError
     from pipeline.userdir import InvalidUserId
@@ -566,8 +797,19 @@ def run_batch_cli(
         paths, options = _check_options(
             inputs, out, fmt, concurrency, rpm, max_failures, decisions_out, restart, user_limit, memory_limit
         )
+        if workers is not None and workers < 1:
+            raise BatchUsageError("--workers must be at least 1")
         root = Path(out)
         moved = move_aside(root) if restart else None
+        options.workers = workers
+        options.pipeline_args = {
+            "root": str(root),
+            "engine": engine,
+            "model": model,
+            "api_base": api_base,
+            "user_limit": user_limit,
+            "memory_limit": memory_limit,
+        }
         pipe = _pipeline(root, engine, model, api_base, user_limit, memory_limit)
     except (BatchUsageError, InputError, EngineConfigError, InvalidUserId) as e:
         print(f"memroute batch: error: {e}", file=sys.stderr)
@@ -634,7 +876,7 @@ def _check_options(
 
 
 def _pipeline(
-    root: Path,
+    root: Path | str,
     engine: str | None,
     model: str | None,
     api_base: str | None,

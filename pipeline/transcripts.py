@@ -174,7 +174,7 @@ _FORMAT_KEY = {"openai": "messages", "sharegpt": "conversations", "turns": "turn
 
 def parse_line(raw: bytes, *, path: str, line: int, offset: int, fmt: str | None = None) -> Conversation:
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a BOM at the start of a file is not an error
     except UnicodeDecodeError as e:
         raise BadInput(f"invalid UTF-8 at byte {e.start}") from None
     try:

@@ -361,3 +361,20 @@ def test_rpm_caps_the_request_rate() -> None:
         return time.monotonic() - started
 
     assert asyncio.run(take(5)) >= 0.35  # the first is free, then one every 0.1 s
+
+
+def test_worker_processes_give_the_same_files_and_counts_as_one_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "in.jsonl"
+    write(src, generate_lines(users=8, conversations=40, seed=5))
+    code1, one, _ = batch([src], tmp_path / "one", capsys, workers=1)
+    decisions = tmp_path / "decisions.jsonl"
+    code2, two, _ = batch([src], tmp_path / "two", capsys, workers=2, decisions_out=str(decisions))
+    assert (code1, code2) == (0, 0) and (one["workers"], two["workers"]) == (1, 2)
+    assert ledgers(tmp_path / "two") == ledgers(tmp_path / "one") != {}
+    for key in ("users", "conversations", "turns", "writes", "skips"):
+        assert two[key] == one[key], key
+    assert len(decisions.read_text().splitlines()) == sum(one["writes"].values()) + sum(one["skips"].values()) + sum(
+        one["outcomes"].values()
+    )
