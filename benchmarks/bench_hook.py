@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -59,19 +60,22 @@ def percentile(values: list[float], q: float) -> float:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="memroute-bench-") as tmp:
         engine: Any = "offline" if args.engine == "offline" else fake_engine(args.model_latency)
-        pipe = MemoryPipeline(root=Path(tmp), engine=engine)
+        # Caps high enough that no consolidation runs: this measures the hook, not consolidation.
+        pipe = MemoryPipeline(root=Path(tmp), engine=engine, memory_limit=10**6, user_limit=10**6)
         hook = PostTurnHook(
             pipe, workers=args.workers, max_in_memory=args.turns + 1, fsync_submits=args.fsync, processes=args.processes
         )
         latencies: list[float] = []
+        cpu: list[float] = []  # the submitting thread's CPU time: what submit costs, minus waiting for a CPU/GIL
         start = time.perf_counter()
         for i in range(args.turns):
             user = f"user-{i % args.users}"
             text = SENTENCES[i % len(SENTENCES)].format(i=i)
             messages = [{"role": "user", "content": text}, {"role": "assistant", "content": "Noted."}]
-            t0 = time.perf_counter()
+            c0, t0 = time.thread_time(), time.perf_counter()
             hook.submit(user, messages)
             latencies.append(time.perf_counter() - t0)
+            cpu.append(time.thread_time() - c0)
             if args.rate:
                 time.sleep(1.0 / args.rate)
         submitted = time.perf_counter() - start
@@ -91,6 +95,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "submit_p99_ms": percentile(latencies, 0.99) * 1000,
         "submit_max_ms": max(latencies) * 1000,
         "submit_total_s": submitted,
+        "submit_cpu_p50_ms": statistics.median(cpu) * 1000,
+        "submit_cpu_p99_ms": percentile(cpu, 0.99) * 1000,
+        "load_avg_1m": os.getloadavg()[0],
+        "cpus": os.cpu_count(),
         "drained": drained,
         "done": stats["done"],
         "parked": stats["parked"],
@@ -120,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{', fsync' if r['fsync_submits'] else ''}{mode}\n"
         f"submit latency  p50 {r['submit_p50_ms']:.3f} ms   p99 {r['submit_p99_ms']:.3f} ms   "
         f"max {r['submit_max_ms']:.3f} ms   ({r['turns']} submits in {r['submit_total_s']:.2f} s)\n"
+        f"submit CPU time p50 {r['submit_cpu_p50_ms']:.3f} ms   p99 {r['submit_cpu_p99_ms']:.3f} ms   "
+        f"(machine: {r['cpus']} CPUs, load average {r['load_avg_1m']:.2f})\n"
         f"processed       {r['done']} turns in {r['elapsed_s']:.2f} s = {r['turns_per_s']:.1f} turns/s"
         f"{'' if r['drained'] else '  (NOT drained: timeout)'}"
     )
