@@ -3,6 +3,7 @@
     python benchmarks/bench_batch.py offline [--turns 10000]     # offline engine, turns/s
     python benchmarks/bench_batch.py llm [--concurrency 64 --delay 0.2 --turns 3000]
                                                                   # fake OpenAI server: fraction of ideal
+    python benchmarks/bench_batch.py ceiling                      # same, with a zero-CPU engine (runner's ceiling)
     python benchmarks/bench_batch.py memory [--size 1G]           # peak RSS of a child run on a 1 GB file
     python benchmarks/bench_batch.py all
 
@@ -20,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -121,22 +121,27 @@ class FakeServer:
 
 
 def batch_in_child(kwargs: dict[str, Any]) -> tuple[dict[str, Any], float]:
-    """Run `run_batch_cli` in a child process; return its JSON summary and its peak RSS in MB."""
+    """Run `run_batch_cli` in a child process; return its JSON summary and peak RSS in MB: the
+    child's own peak (VmHWM, which unlike ru_maxrss is not inherited from this process across
+    fork+exec) plus the largest of its worker processes, if it started any."""
     code = (
-        "import json, resource, sys\n"
+        "import json, re, resource, sys\n"
         "from pipeline.batch import run_batch_cli\n"
         f"kw = json.loads({json.dumps(json.dumps(kwargs))})\n"
         "rc = run_batch_cli(**kw)\n"
-        "sys.stderr.write('RSS_KB=%d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        "hwm = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"
+        "workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "sys.stderr.write('RSS_KB=%d WORKERS_KB=%d\\n' % (hwm, workers))\n"
         "sys.exit(rc)\n"
     )
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, env={**os.environ})
     if proc.returncode not in (0, 1):
         sys.stderr.write(proc.stderr[-2000:])
         raise SystemExit(f"batch child failed with exit code {proc.returncode}")
-    rss_kb = next((int(x.split("=")[1]) for x in proc.stderr.splitlines() if x.startswith("RSS_KB=")), before)
-    return json.loads(proc.stdout), rss_kb / 1024
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("RSS_KB="))
+    own, workers = (int(part.split("=")[1]) for part in line.split())
+    summary = json.loads(proc.stdout)
+    return summary, (own + (workers if summary.get("workers", 1) > 1 else 0)) / 1024
 
 
 def batch_kwargs(inputs: list[str], out: str, **overrides: Any) -> dict[str, Any]:
@@ -165,22 +170,22 @@ def gen(path: Path, *, users: int, conversations: int, **kw: Any) -> dict[str, i
     return write(path, generate_lines(users=users, conversations=conversations, **kw))
 
 
-def bench_offline(turns: int, concurrency: int) -> None:
+def bench_offline(turns: int, concurrency: int, workers: int | None) -> None:
     with tempfile.TemporaryDirectory(prefix="memroute-bench-") as tmp:
         data = Path(tmp) / "in.jsonl"
         # 3.5 turns per conversation on average (2-5).
         conversations = int(turns / 3.5) + 1
         stats = gen(data, users=200, conversations=conversations)
-        summary, rss = batch_in_child(batch_kwargs([str(data)], f"{tmp}/out", concurrency=concurrency))
+        summary, rss = batch_in_child(batch_kwargs([str(data)], f"{tmp}/out", concurrency=concurrency, workers=workers))
     t = summary["turns"]
     print(
         f"offline engine: {t['done']:,} turns ({stats['conversations']:,} conversations, 200 users, "
-        f"concurrency {concurrency}) in {summary['wall_s']:.1f} s = {summary['turns_per_s']:.1f} turns/s "
+        f"concurrency {concurrency}, {summary['workers']} worker process(es)) in {summary['wall_s']:.1f} s = {summary['turns_per_s']:.1f} turns/s "
         f"(peak RSS {rss:.0f} MB)"
     )
 
 
-def bench_llm(turns: int, concurrency: int, delay: float) -> None:
+def bench_llm(turns: int, concurrency: int, delay: float, workers: int | None) -> None:
     ideal = concurrency / delay
     with tempfile.TemporaryDirectory(prefix="memroute-bench-") as tmp, FakeServer(delay) as server:
         data = Path(tmp) / "in.jsonl"
@@ -192,6 +197,7 @@ def bench_llm(turns: int, concurrency: int, delay: float) -> None:
             engine="llm",
             model="openai/gpt-4o-mini",
             api_base=server.api_base,
+            workers=workers,
         )
         env_key = os.environ.setdefault("OPENAI_API_KEY", "sk-bench-local-not-a-key")
         summary, rss = batch_in_child(kw)
@@ -199,9 +205,46 @@ def bench_llm(turns: int, concurrency: int, delay: float) -> None:
     t = summary["turns"]
     rate = summary["turns_per_s"]
     print(
-        f"llm engine vs fake server ({delay * 1000:.0f} ms per answer, concurrency {concurrency}): "
+        f"llm engine vs fake server ({delay * 1000:.0f} ms per answer, concurrency {concurrency}, "
+        f"{summary['workers']} worker process(es)): "
         f"{t['done']:,} turns in {summary['wall_s']:.1f} s = {rate:.1f} turns/s; ideal {ideal:.0f} turns/s; "
         f"fraction {rate / ideal:.2f} (target >= 0.9); calls {summary['calls']:,}, failed turns {t['failed']}"
+    )
+
+
+def bench_ceiling(turns: int, concurrency: int, delay: float) -> None:
+    """The runner's own ceiling: an engine that spends no CPU and answers after `delay` (asyncio.sleep),
+    through the real pipeline (files, store, fsync). What the LLM figure would be with a free client."""
+    import asyncio
+
+    from pipeline.batch import BatchOptions, BatchRunner
+    from pipeline.core import MemoryPipeline
+    from pipeline.types import Classification, Decision
+
+    class SleepEngine:
+        name = "llm"
+        model = "sleep"
+
+        def classify(self, turn: Any, user_md: str, memory_md: str) -> Classification:
+            raise NotImplementedError
+
+        async def aclassify(self, turn: Any, user_md: str, memory_md: str) -> Classification:
+            await asyncio.sleep(delay)
+            skip = Decision(quote=turn.user_text[:40], route="skip", reason="mood")
+            return Classification(decisions=[skip], engine="llm", model="sleep")
+
+        def consolidate(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+    with tempfile.TemporaryDirectory(prefix="memroute-bench-") as tmp:
+        data = Path(tmp) / "in.jsonl"
+        gen(data, users=concurrency * 4, conversations=int(turns / 3.5) + 1)
+        with MemoryPipeline(root=f"{tmp}/out", engine=SleepEngine()) as pipe:  # type: ignore[arg-type]
+            r = BatchRunner(pipe, [data], BatchOptions(concurrency=concurrency)).run()
+    ideal = concurrency / delay
+    print(
+        f"runner ceiling (zero-CPU engine answering after {delay * 1000:.0f} ms, concurrency {concurrency}): "
+        f"{r.turns_done:,} turns in {r.wall_s:.1f} s = {r.turns_per_s:.1f} turns/s; fraction {r.turns_per_s / ideal:.2f}"
     )
 
 
@@ -212,11 +255,9 @@ def bench_memory(size: str, keep: bool) -> None:
         t0 = time.perf_counter()
         # Long assistant replies (code-like filler) make the file big and the replay cheap:
         # the memory figure is about reading, indexing and replaying a huge input.
-        stats = write(data, generate_lines(users=2000, conversations=0, pad=60000, repeat=True), target)
-        print(
-            f"generated {data} ({stats['bytes'] / 1e9:.2f} GB, {stats['conversations']:,} conversations) "
-            f"in {time.perf_counter() - t0:.0f} s"
-        )
+        gen_args = ["--users", "2000", "--pad", "60000", "--target-bytes", size]
+        subprocess.run([PYTHON, str(HERE / "gen_transcripts.py"), str(data), *gen_args], check=True)
+        print(f"generated {data} ({data.stat().st_size / 1e9:.2f} GB) in {time.perf_counter() - t0:.0f} s")
     with tempfile.TemporaryDirectory(prefix="memroute-bench-") as tmp:
         summary, rss = batch_in_child(batch_kwargs([str(data)], f"{tmp}/out", concurrency=8))
     print(
@@ -229,21 +270,24 @@ def bench_memory(size: str, keep: bool) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["offline", "llm", "memory", "all", "serve"])
+    ap.add_argument("what", choices=["offline", "llm", "ceiling", "memory", "all", "serve"])
     ap.add_argument("port_file", nargs="?")
     ap.add_argument("--turns", type=int)
     ap.add_argument("--concurrency", type=int)
     ap.add_argument("--delay", type=float, default=0.2)
     ap.add_argument("--size", default="1G")
     ap.add_argument("--keep", action="store_true", help="keep the generated 1 GB file in /tmp")
+    ap.add_argument("--workers", type=int, help="worker processes (default: the batch's automatic choice)")
     args = ap.parse_args()
     if args.what == "serve":
         serve(args.port_file, args.delay)
         return 0
     if args.what in ("offline", "all"):
-        bench_offline(args.turns or 10_000, args.concurrency or 8)
+        bench_offline(args.turns or 10_000, args.concurrency or 8, args.workers)
     if args.what in ("llm", "all"):
-        bench_llm(args.turns or 3_000, args.concurrency or 64, args.delay)
+        bench_llm(args.turns or 3_000, args.concurrency or 64, args.delay, args.workers)
+    if args.what in ("ceiling", "all"):
+        bench_ceiling(args.turns or 3_000, args.concurrency or 64, args.delay)
     if args.what in ("memory", "all"):
         bench_memory(args.size, args.keep)
     return 0

@@ -102,6 +102,7 @@ REPLIES = {
     "zh": ["好的。", "明白了。", "已完成。", "收到。"],
     "th": ["รับทราบครับ", "ได้เลยครับ", "เรียบร้อยครับ", "โอเคครับ"],
 }
+MAX_BLOCK_CHARS = 16_000_000  # the shuffle window never holds more than this
 FILLER = "def handler(event):\n    return {'status': 200, 'body': event}\n"
 
 
@@ -176,12 +177,13 @@ def generate_lines(
     repeat: bool = False,
 ) -> Iterator[str]:
     """JSONL lines. Conversations are dealt round-robin over users; with shuffle, in blocks of
-    3 x `users` lines the order is shuffled (so per user the file is mostly, not strictly, in time order).
+    3 x `users` lines (at most 16 MB) the order is shuffled (so per user the file is mostly, not strictly, in time order).
     With repeat, the stream never ends (conversation indexes keep growing)."""
     rng = random.Random(seed)
     people = [persona(rng, n) for n in range(users)]
     count = [0] * users
     block: list[str] = []
+    block_bytes = 0
     n = 0
     while repeat or n < conversations:
         u = n % users
@@ -189,12 +191,14 @@ def generate_lines(
         conv = conversation(rng, people[u], count[u], f, rng.randint(min_turns, max_turns), pad)
         count[u] += 1
         block.append(json.dumps(conv, ensure_ascii=False))
+        block_bytes += len(block[-1])
         n += 1
-        if len(block) >= 3 * users:
+        if len(block) >= 3 * users or block_bytes > MAX_BLOCK_CHARS:
             if shuffle:
                 rng.shuffle(block)
             yield from block
             block = []
+            block_bytes = 0
     if shuffle:
         rng.shuffle(block)
     yield from block
