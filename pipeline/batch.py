@@ -7,21 +7,29 @@ How a run goes:
    file:line, counted and skipped. For each good conversation only its location (file, byte
    offset, line), user id, start time and turn count go into a temporary SQLite index on disk,
    never the text, so memory stays bounded whatever the input size. Conversations already
-   checkpointed as done in the store are left out here.
+   checkpointed as done in the store are counted but not replayed.
 2. Replay. The index yields each user's conversations sorted by start time (input order breaks
    ties; conversations without any timestamp come after the timed ones, in input order), so the
    input does not need to be sorted. Each conversation is read again from its offset and
    replayed turn by turn: the turn's user message and what follows it, with the earlier
    messages as history, and the turn's timestamp (the user message's, else the
    conversation's), so dates in MEMORY.md come from the transcript. Users run concurrently on
-   one asyncio loop (`concurrency` users at a time, through `aprocess_turn`); one user's turns
+   an asyncio loop (`concurrency` users at a time, through `aprocess_turn`); one user's turns
    never overlap. Users with the most turns start first, so one long user does not finish last.
+   Big batches also spread the users over worker processes (one core each: the offline engine
+   and litellm's client overhead are CPU bound); the parent hands out users, merges counts and
+   writes the audit file. Results are the same whatever the number of processes.
 3. Checkpoints. A conversation whose turns all committed is marked done in the store table
    `batch_conversations`; a rerun skips it. Turn ids are stable ("b-<hash of user and
    conversation id>-<turn index>"), so a conversation interrupted mid-way resumes through the
    pipeline's turn idempotency and no turn is ever applied twice. When a turn fails (model
    error), its conversation is marked failed and the user's later conversations wait for the
    next run (counted as deferred), so a user's turns are never applied out of order.
+
+Memory use: the index lives on disk, a conversation's text is held only while it is replayed,
+and a line longer than 8 MiB is skipped unread, so RAM is bounded by concurrency x the largest
+conversation, not by the input size. Files of any order work; no input sorting is required.
+`--rpm` applies to the llm and hybrid engines (one token per turn, shared by the processes).
 
 Where the memory goes (`--out`): a root that already holds memory not written by a batch (a
 live hook's, say) is refused, because replaying older transcripts onto it would overwrite newer
@@ -899,7 +907,7 @@ def format_summary(report: BatchReport) -> str:
         f"({r.conversations_done} done, {r.conversations_skipped} already done, {r.conversations_failed} failed, "
         f"{r.conversations_deferred} deferred)",
         f"  turns: {r.turns_done} done, {r.turns_duplicate} already applied, {r.turns_failed} failed "
-        f"({r.turns_per_s:.1f} turns/s, wall {r.wall_s:.1f} s)",
+        f"({r.turns_per_s:.1f} turns/s, wall {r.wall_s:.1f} s, {r.workers} process{'es' if r.workers > 1 else ''})",
         f"  writes: USER.md {r.writes.get('user', 0)}, MEMORY.md {r.writes.get('memory', 0)}; skips: {skips}",
         f"  tokens: {r.input_tokens:,} in, {r.output_tokens:,} out, {r.calls:,} calls; cost {cost}",
         f"  bad input lines: {r.bad_lines}",

@@ -237,8 +237,9 @@ def _count(db: Path, sql: str) -> int:
         return 0
 
 
+@pytest.mark.parametrize("workers", [1, 2])
 def test_killed_and_resumed_gives_the_same_files_as_an_uninterrupted_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: int
 ) -> None:
     src = tmp_path / "in.jsonl"
     write(src, generate_lines(users=10, conversations=150, seed=11))
@@ -250,7 +251,7 @@ def test_killed_and_resumed_gives_the_same_files_as_an_uninterrupted_run(
         "import sys\nfrom pipeline.batch import run_batch_cli\n"
         f"sys.exit(run_batch_cli([{str(src)!r}], {str(killed)!r}, fmt=None, concurrency=4, rpm=None, restart=False,"
         " json_out=True, decisions_out=None, max_failures=None, engine='offline', model=None, api_base=None,"
-        " user_limit=None, memory_limit=None, progress=False))\n"
+        f" user_limit=None, memory_limit=None, progress=False, workers={workers}))\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     db = killed / "memroute.db"
