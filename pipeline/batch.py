@@ -944,6 +944,7 @@ class _Progress(Hooks):
         self.printed = 0
         self.started = time.perf_counter()
         self.last = 0.0
+        self.latest: BatchReport | None = None
 
     def __enter__(self) -> _Progress:
         if self.show:
@@ -966,6 +967,8 @@ class _Progress(Hooks):
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
+            if self.latest is not None:
+                self._draw(self.latest)  # the last counts, even if a redraw was skipped
             self.bar.stop()
         if self.printed > MAX_PRINTED_BAD_LINES:
             self.console.print(
@@ -980,10 +983,15 @@ class _Progress(Hooks):
     def turn(self, report: BatchReport) -> None:
         if self.bar is None:
             return
+        self.latest = report
         now = time.perf_counter()
         if now - self.last < 0.1:  # redraw at most ten times a second
             return
         self.last = now
+        self._draw(report)
+
+    def _draw(self, report: BatchReport) -> None:
+        now = time.perf_counter()
         done = report.turns_done + report.turns_duplicate + report.turns_failed
         rate = report.turns_done / max(now - self.started, 1e-9)
         cost = "?" if report.cost_usd is None else f"${report.cost_usd:.4f}"
@@ -993,7 +1001,7 @@ class _Progress(Hooks):
     def bad_line(self, bad: BadLine) -> None:
         self.printed += 1
         if self.printed <= MAX_PRINTED_BAD_LINES:
-            self.console.print(f"memroute batch: skipped {bad}", markup=False, highlight=False)
+            self.console.print(f"memroute batch: skipped {bad}", markup=False, highlight=False, soft_wrap=True)
 
 
 __all__ = ["BatchOptions", "BatchReport", "BatchRunner", "BatchUsageError", "run_batch_cli", "turn_id_for"]
