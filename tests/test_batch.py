@@ -265,7 +265,9 @@ def test_killed_and_resumed_gives_the_same_files_as_an_uninterrupted_run(
 
     code, resumed, _ = batch([src], killed, capsys)
     assert code == 0
-    assert resumed["conversations"]["skipped_already_done"] == done_then
+    # (A worker process may finish the turn it was in after the parent died, never more.)
+    assert resumed["conversations"]["skipped_already_done"] >= done_then
+    assert resumed["conversations"]["skipped_already_done"] + resumed["conversations"]["done"] == 150
     assert ledgers(killed) == ledgers(tmp_path / "a") != {}
     # No turn applied twice: as many decisions and changes as the uninterrupted run.
     for table in ("decisions", "history"):
