@@ -381,3 +381,22 @@ def test_worker_processes_give_the_same_files_and_counts_as_one_process(
     assert len(decisions.read_text().splitlines()) == sum(one["writes"].values()) + sum(one["skips"].values()) + sum(
         one["outcomes"].values()
     )
+
+
+def test_max_failures_counts_failed_turns_and_stops_the_replay(tmp_path: Path) -> None:
+    rows = [
+        {
+            "id": f"c{u}-{i}",
+            "user_id": f"user{u}",
+            "timestamp": f"2025-06-0{i + 1}T09:00:00Z",
+            "messages": [{"role": "user", "content": "FAIL. I live in Paris."}],
+        }
+        for u in range(6)
+        for i in range(3)
+    ]
+    src = jsonl(tmp_path / "in.jsonl", *rows)
+    with MemoryPipeline(root=tmp_path / "out", engine=FlakyEngine()) as pipe:
+        report = BatchRunner(pipe, [src], BatchOptions(concurrency=1, max_failures=2)).run()
+    assert report.stopped_early and report.turns_failed == 2 and report.failures == 2
+    # Each failure deferred its user's later conversations; the users never started are deferred too.
+    assert report.conversations_failed == 2 and report.conversations_deferred == 18 - 2
