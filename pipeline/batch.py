@@ -76,7 +76,9 @@ log = logging.getLogger("memroute.batch")
 
 DEFAULT_CONCURRENCY = 8  # users at a time: polite to API rate limits
 MAX_AUTO_WORKERS = 4  # processes chosen automatically (see BatchOptions.workers)
-TURNS_PER_AUTO_WORKER = 2000  # a process costs ~1 s to start: not worth it for small batches
+# A process costs ~1 s to start (~5 s with litellm): not worth it for small batches. A model
+# call costs ~10 ms of client CPU (litellm + instructor), so LLM batches split sooner.
+TURNS_PER_AUTO_WORKER = {"offline": 2000, "llm": 500, "hybrid": 500}
 MAX_REPORTED_BAD_LINES = 1000  # the JSON summary lists this many; all are counted
 RESTART_PREFIX = ".before-restart-"
 
@@ -211,7 +213,7 @@ class BatchOptions:
     restart: bool = False
     # Worker processes sharing the users (each runs concurrency/workers users at a time): the
     # offline engine and litellm's per-call overhead are CPU bound, and one process uses one core.
-    # None: automatic (one per 2,000 turns, at most min(CPUs, 4)). Needs `pipeline_args`.
+    # None: automatic (one per 2,000 turns, 500 with a model; at most min(CPUs, 4)). Needs `pipeline_args`.
     workers: int | None = 1
     pipeline_args: dict[str, Any] | None = None  # how a worker process builds its MemoryPipeline
 
@@ -382,7 +384,7 @@ class BatchRunner:
         if self.options.pipeline_args is None:
             return 1  # an engine object given in Python cannot travel to another process
         if wanted is None:
-            by_size = self.report.turns_total // TURNS_PER_AUTO_WORKER
+            by_size = self.report.turns_total // TURNS_PER_AUTO_WORKER.get(self.pipe.engine.name, 2000)
             wanted = min(os.cpu_count() or 1, MAX_AUTO_WORKERS, by_size)
         return max(1, min(wanted, self.report.users, self.options.concurrency))
 
