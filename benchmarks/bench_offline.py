@@ -55,8 +55,10 @@ def main() -> None:
     args = parser.parse_args()
     engine = OfflineEngine()
     ts = datetime(2026, 7, 30, 9, 0, tzinfo=timezone.utc)
-    turns = [Turn(user_id="bench", turn_id=str(i), timestamp=ts, messages=[Message(role="user", content=s)])
-             for i, s in enumerate(SENTENCES)]
+    turns = [
+        Turn(user_id="bench", turn_id=str(i), timestamp=ts, messages=[Message(role="user", content=s)])
+        for i, s in enumerate(SENTENCES)
+    ]
     for turn in turns:  # warm up: compile patterns, import guards
         engine.classify(turn, "", "")
     wall_rates, cpu_rates = [], []
@@ -71,10 +73,13 @@ def main() -> None:
         wall_rates.append(done / (time.perf_counter() - wall0))
         cpu_rates.append(done / max(time.process_time() - cpu0, 1e-9))
     rate = statistics.median(cpu_rates)  # CPU time: what one core does, even on a busy machine
-    print(f"offline classify: {rate:,.0f} single-sentence turns/s per core of CPU time "
-          f"(median of 3 rounds of {args.seconds:g}s; {len(SENTENCES)} sentences, 4 languages; "
-          f"wall clock {statistics.median(wall_rates):,.0f}/s)")
+    print(
+        f"offline classify: {rate:,.0f} single-sentence turns/s per core of CPU time "
+        f"(median of 3 rounds of {args.seconds:g}s; {len(SENTENCES)} sentences, 4 languages; "
+        f"wall clock {statistics.median(wall_rates):,.0f}/s)"
+    )
     print(f"per turn: {1e6 / rate:,.0f} us of CPU; target >= 2,000/s: {'met' if rate >= 2000 else 'MISSED'}")
+
 
 if __name__ == "__main__":
     main()

@@ -91,7 +91,20 @@ class OfflineBackedModel:
 
 
 def _statement(d: dict[str, Any]) -> dict[str, Any]:
-    keys = ("quote", "route", "reason", "section", "key", "value", "entry", "date", "topic", "op", "match", "confidence")
+    keys = (
+        "quote",
+        "route",
+        "reason",
+        "section",
+        "key",
+        "value",
+        "entry",
+        "date",
+        "topic",
+        "op",
+        "match",
+        "confidence",
+    )
     out = {k: d.get(k) for k in keys}
     if out["reason"] == "blocked":
         out["reason"] = "sensitive"
@@ -104,8 +117,12 @@ def classify_prompt_tokens() -> tuple[int, int, int]:
 
     litellm = _litellm()
     # Realistic prose at the caps (digit-heavy filler would tokenize worse than real files do).
-    user_md = "# USER\n\n## Identity\n- Name: Jasmin\n- Role: Frontend engineer\n- Location: Hamburg\n\n## Preferences\n"
-    user_md += "".join(f"- Preference {i}: concise answers with TypeScript samples and the summary first\n" for i in range(20))
+    user_md = (
+        "# USER\n\n## Identity\n- Name: Jasmin\n- Role: Frontend engineer\n- Location: Hamburg\n\n## Preferences\n"
+    )
+    user_md += "".join(
+        f"- Preference {i}: concise answers with TypeScript samples and the summary first\n" for i in range(20)
+    )
     user_md = user_md[:1374] + "\n"
     memory_md = "# MEMORY\n\n" + "".join(
         f"- [2026-07-{i % 28 + 1:02d}] agent-demo: the team shipped the redesigned pricing page and moved docs to Vercel\n"

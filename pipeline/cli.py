@@ -100,7 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", dest="fmt", choices=["openai", "sharegpt", "turns"], help="default: detect per line")
     p.add_argument("--concurrency", type=int, default=8)
     p.add_argument("--rpm", type=float, help="cap model requests per minute")
-    p.add_argument("--restart", action="store_true", help="forget checkpoints and start over")
+    p.add_argument(
+        "--restart", action="store_true", help="start over: OUT's current contents move to OUT/.before-restart-<time>/"
+    )
+    p.add_argument("--workers", type=int, help="worker processes sharing the users (default: by input size and CPUs)")
     p.add_argument("--decisions", help="write every decision (redacted) as JSONL here")
     p.add_argument("--max-failures", type=int, help="stop after this many bad lines or failed turns")
 
@@ -292,6 +295,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
     if args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
     return run_batch_cli(
         args.inputs,
         args.out,
@@ -307,6 +312,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         api_base=args.api_base,
         user_limit=args.user_limit,
         memory_limit=args.memory_limit,
+        workers=args.workers,
     )
 
 
