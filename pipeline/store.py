@@ -190,6 +190,30 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "m006_hook_queue",
+        """
+        -- PostTurnHook's durable per-user queue (pipeline/queue.py). seq = submission order.
+        CREATE TABLE hook_queue (
+            seq INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            turn_id TEXT NOT NULL,
+            conversation_id TEXT,
+            status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'failed', 'done', 'parked')),
+            payload TEXT,              -- JSON turn: real text while unfinished, NULL once done, redacted when parked
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at REAL,      -- unix time of the next retry (status failed)
+            error TEXT,                -- redacted
+            group_seq INTEGER,         -- debounce: seq of the group's leader, recorded before processing
+            owner_pid INTEGER,         -- the owning process, to tell whether it is still alive
+            owner TEXT,                -- the owning hook instance: a closed hook's late updates are ignored
+            submitted_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            UNIQUE (user_id, turn_id)
+        );
+        CREATE INDEX hook_queue_status ON hook_queue (status, user_id, seq);
+        """,
+    ),
 ]
 
 
