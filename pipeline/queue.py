@@ -1,4 +1,5 @@
-"""The durable per-user turn queue behind PostTurnHook: one table (`hook_queue`) in the store's db.
+"""The durable per-user turn queue behind PostTurnHook: one table (`hook_queue`, migration
+m006_hook_queue in pipeline/store.py) in the store's db.
 
 A row is one submitted turn. Its life: queued -> running -> done (payload cleared), or
 running -> failed (a retry is scheduled) -> ... -> parked (payload kept redacted only).
@@ -39,31 +40,6 @@ from typing import Any
 
 QUEUE_STATUSES = ("queued", "running", "failed", "done", "parked")
 UNFINISHED = ("queued", "running", "failed")
-
-# Appended to pipeline.store.MIGRATIONS.
-MIGRATION = (
-    "m006_hook_queue",
-    """
-    CREATE TABLE hook_queue (
-        seq INTEGER PRIMARY KEY,       -- submission order
-        user_id TEXT NOT NULL,
-        turn_id TEXT NOT NULL,
-        conversation_id TEXT,
-        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'failed', 'done', 'parked')),
-        payload TEXT,                  -- JSON turn; real text while unfinished, NULL when done, redacted when parked
-        attempts INTEGER NOT NULL DEFAULT 0,
-        next_attempt_at REAL,          -- unix time of the next retry (status failed)
-        error TEXT,                    -- redacted
-        group_seq INTEGER,             -- debounce: seq of the group's leader, set before processing
-        owner_pid INTEGER,             -- the owning process, to tell whether it is still alive
-        owner TEXT,                    -- the owning hook instance: a closed hook's late updates are ignored
-        submitted_at REAL NOT NULL,
-        updated_at REAL NOT NULL,
-        UNIQUE (user_id, turn_id)
-    );
-    CREATE INDEX hook_queue_status ON hook_queue (status, user_id, seq);
-    """,
-)
 
 SPIN_SLEEP_S = 0.0001
 BUSY_TIMEOUT_S = 30.0
