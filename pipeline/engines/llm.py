@@ -14,12 +14,14 @@ OpenAI-shaped completion instead of litellm's HTTP call.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterator
+import weakref
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -360,16 +362,37 @@ def is_transient(exc: BaseException) -> bool:
 # --- the engine --------------------------------------------------------------------------------
 
 
+# OpenAI reasoning models reject temperature 0; litellm drops it for them (drop_params), with rules
+# that change per model. They stay on litellm; every other `openai/` model takes the direct path.
+_OPENAI_REASONING = re.compile(r"^(o\d|gpt-5)")
+
+
 @dataclass(frozen=True)
 class _Target:
     model: str
     fake: ScriptedModel | None
+    # The name sent through the openai SDK directly (`openai/NAME`); None: through litellm.
+    openai_model: str | None = None
+
+    @property
+    def transport(self) -> Literal["fake", "openai", "litellm"]:
+        return "fake" if self.fake is not None else "openai" if self.openai_model is not None else "litellm"
 
 
 def _target(spec: str | ScriptedModel) -> _Target:
     if isinstance(spec, ScriptedModel):
         return _Target(spec.name, spec)
-    return _Target(spec, None)
+    return _Target(spec, None, _openai_model(spec))
+
+
+def _openai_model(model: str) -> str | None:
+    """`openai/NAME` is litellm's plain OpenAI chat provider (api.openai.com, or any OpenAI-compatible
+    server at api_base): litellm only forwards it to the openai SDK, at several ms of CPU per call.
+    Such models are sent through the SDK directly; everything else goes through litellm."""
+    name = model[len("openai/") :] if model.startswith("openai/") else ""
+    if not name or _OPENAI_REASONING.match(name):
+        return None
+    return name
 
 
 @dataclass
@@ -400,6 +423,24 @@ class _Meter:
             cost_usd=self.cost_usd,
             latency_s=round(self.latency_s, 6),
         )
+
+
+@dataclass
+class _Call:
+    """The stage call in flight, read by the send functions the (shared) instructor client calls."""
+
+    req: _Request
+    meter: _Meter
+
+
+_CALL: ContextVar[_Call | None] = ContextVar("memroute_llm_call", default=None)
+
+
+def _current_call() -> _Call:
+    call = _CALL.get()
+    if call is None:
+        raise RuntimeError("a model request outside LLMEngine._run/_arun")
+    return call
 
 
 class LLMEngine:
@@ -439,6 +480,13 @@ class LLMEngine:
         self.history_chars = history_chars
         self.cache = ResponseCache(cache_dir) if cache_dir is not None else None
         self.last_compact_usage: Usage | None = None  # compact_user returns text only; its usage is here
+        # Built on first use, then reused: instructor clients (sync/async), tenacity settings, and
+        # the openai SDK clients of `openai/...` models (their connection pools).
+        self._instructors: dict[bool, Any] = {}
+        self._retry_kwargs: dict[str, Any] | None = None
+        self._pid = os.getpid()
+        self._openai_sync: Any = None
+        self._openai_async: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 
     # -- classify --
 
@@ -614,10 +662,10 @@ class LLMEngine:
         if req.target.fake is None:
             testing.check_model_request(req.target.model, self.api_base)
         meter = _Meter()
-        client = _instructor().from_litellm(self._sync_send(req, meter), async_client=False)
+        token = _CALL.set(_Call(req, meter))
         try:
             with _validating(req.context):
-                result = client.create(
+                result = self._instructor_client(async_client=False).create(
                     messages=req.messages,
                     response_model=req.response_model,
                     max_retries=self.max_reasks,
@@ -625,6 +673,8 @@ class LLMEngine:
                 )
         except Exception as exc:
             raise self._failure(req, exc, meter) from exc
+        finally:
+            _CALL.reset(token)
         usage = meter.usage()
         self._store(req, result, usage)
         return result, usage
@@ -636,10 +686,10 @@ class LLMEngine:
         if req.target.fake is None:
             testing.check_model_request(req.target.model, self.api_base)
         meter = _Meter()
-        client = _instructor().from_litellm(self._async_send(req, meter), async_client=True)
+        token = _CALL.set(_Call(req, meter))
         try:
             with _validating(req.context):
-                result = await client.create(
+                result = await self._instructor_client(async_client=True).create(
                     messages=req.messages,
                     response_model=req.response_model,
                     max_retries=self.max_reasks,
@@ -647,20 +697,78 @@ class LLMEngine:
                 )
         except Exception as exc:
             raise self._failure(req, exc, meter) from exc
+        finally:
+            _CALL.reset(token)
         usage = meter.usage()
         self._store(req, result, usage)
         return result, usage
 
-    def _retry_kwargs(self, req: _Request) -> dict[str, Any]:
+    # -- clients, built once per engine (per process) and reused --
+
+    def _own_process(self) -> None:
+        """A forked child (the hook's process pool) must not share the parent's pooled connections."""
+        if self._pid != os.getpid():
+            self._pid = os.getpid()
+            self._openai_sync = None
+            self._openai_async = weakref.WeakKeyDictionary()
+
+    def _instructor_client(self, *, async_client: bool) -> Any:
+        """instructor over our send functions, which read the request in flight from `_CALL`.
+
+        Built once: `from_litellm(fn)` is instructor's OpenAI provider in TOOLS mode over any
+        callable (exactly what `from_openai(client)` builds over `client.chat.completions.create`);
+        a callable of ours keeps tenacity and usage metering around every HTTP request.
+        """
+        client = self._instructors.get(async_client)
+        if client is None:
+            send = self._async_send if async_client else self._sync_send
+            client = _instructor().from_litellm(send, async_client=async_client)
+            self._instructors[async_client] = client
+        return client
+
+    def _openai_options(self) -> dict[str, Any]:
+        # Same precedence as litellm's OpenAI provider: argument, OPENAI_BASE_URL, OPENAI_API_BASE.
+        return {
+            "api_key": self.api_key or os.environ.get("OPENAI_API_KEY"),
+            "base_url": self.api_base or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE"),
+            "timeout": self.timeout,
+            "max_retries": 0,  # tenacity is the one retry loop
+        }
+
+    def _sync_openai(self) -> Any:
+        self._own_process()
+        if self._openai_sync is None:
+            import openai
+
+            self._openai_sync = openai.OpenAI(**self._openai_options())
+        return self._openai_sync
+
+    def _async_openai(self) -> Any:
+        """One AsyncOpenAI per event loop: its pooled connections belong to the loop that opened them."""
+        self._own_process()
+        loop = asyncio.get_running_loop()
+        client = self._openai_async.get(loop)
+        if client is None:
+            import openai
+
+            client = openai.AsyncOpenAI(**self._openai_options())
+            self._openai_async[loop] = client
+        return client
+
+    def _retrying(self) -> dict[str, Any]:
+        """tenacity's settings, built once; the request in flight comes from `_CALL`."""
+        if self._retry_kwargs is not None:
+            return self._retry_kwargs
         from tenacity import retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
         def before_sleep(state: Any) -> None:
             exc = state.outcome.exception() if state.outcome else None
+            call = _CALL.get()
             log.warning(
                 "%s: %s from %s, retry %d/%d",
-                req.stage,
+                call.req.stage if call else "?",
                 type(exc).__name__,
-                req.target.model,
+                call.req.target.model if call else "?",
                 state.attempt_number,
                 self.max_retries,
             )
@@ -673,18 +781,21 @@ class LLMEngine:
             hinted = _retry_after(state.outcome.exception() if state.outcome else None)
             return max(delay, min(hinted, self.backoff_max)) if hinted is not None else delay
 
-        return {
+        self._retry_kwargs = {
             "stop": stop_after_attempt(self.max_retries + 1),
             "wait": wait,
             "retry": retry_if_exception(is_transient),
             "reraise": True,
             "before_sleep": before_sleep,
         }
+        return self._retry_kwargs
 
-    def _litellm_kwargs(self, req: _Request, kwargs: dict[str, Any]) -> dict[str, Any]:
+    # -- one model request (instructor calls these; tenacity retries inside) --
+
+    def _litellm_kwargs(self, target: _Target, kwargs: dict[str, Any]) -> dict[str, Any]:
         return {
             **kwargs,
-            "model": req.target.model,
+            "model": target.model,
             "api_base": self.api_base,
             "api_key": self.api_key,
             "timeout": self.timeout,
@@ -693,58 +804,66 @@ class LLMEngine:
             "drop_params": True,
         }
 
-    def _sync_send(self, req: _Request, meter: _Meter) -> Callable[..., Any]:
+    def _sync_send(self, **kwargs: Any) -> Any:
         from tenacity import Retrying
 
-        def send(**kwargs: Any) -> Any:
-            response: Any = None
-            for attempt in Retrying(**self._retry_kwargs(req)):
-                with attempt:
-                    meter.calls += 1
-                    started = time.perf_counter()
-                    try:
-                        if req.target.fake is not None:
-                            response = req.target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
-                        else:
-                            response = _litellm().completion(**self._litellm_kwargs(req, kwargs))
-                    finally:
-                        meter.latency_s += time.perf_counter() - started
-                    self._account(req, meter, response)
-            return response
+        call = _current_call()
+        req, meter, target = call.req, call.meter, call.req.target
+        response: Any = None
+        for attempt in Retrying(**self._retrying()):
+            with attempt:
+                meter.calls += 1
+                started = time.perf_counter()
+                try:
+                    if target.fake is not None:
+                        response = target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
+                    elif target.openai_model is not None:
+                        response = self._sync_openai().chat.completions.create(
+                            **kwargs, model=target.openai_model, temperature=0
+                        )
+                    else:
+                        response = _litellm().completion(**self._litellm_kwargs(target, kwargs))
+                finally:
+                    meter.latency_s += time.perf_counter() - started
+                self._account(target, meter, response)
+        return response
 
-        return send
-
-    def _async_send(self, req: _Request, meter: _Meter) -> Callable[..., Awaitable[Any]]:
+    async def _async_send(self, **kwargs: Any) -> Any:
         from tenacity import AsyncRetrying
 
-        async def send(**kwargs: Any) -> Any:
-            response: Any = None
-            async for attempt in AsyncRetrying(**self._retry_kwargs(req)):
-                with attempt:
-                    meter.calls += 1
-                    started = time.perf_counter()
-                    try:
-                        if req.target.fake is not None:
-                            response = req.target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
-                        else:
-                            response = await _litellm().acompletion(**self._litellm_kwargs(req, kwargs))
-                    finally:
-                        meter.latency_s += time.perf_counter() - started
-                    self._account(req, meter, response)
-            return response
+        call = _current_call()
+        req, meter, target = call.req, call.meter, call.req.target
+        response: Any = None
+        async for attempt in AsyncRetrying(**self._retrying()):
+            with attempt:
+                meter.calls += 1
+                started = time.perf_counter()
+                try:
+                    if target.fake is not None:
+                        response = target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
+                    elif target.openai_model is not None:
+                        response = await self._async_openai().chat.completions.create(
+                            **kwargs, model=target.openai_model, temperature=0
+                        )
+                    else:
+                        response = await _litellm().acompletion(**self._litellm_kwargs(target, kwargs))
+                finally:
+                    meter.latency_s += time.perf_counter() - started
+                self._account(target, meter, response)
+        return response
 
-        return send
-
-    def _account(self, req: _Request, meter: _Meter, response: Any) -> None:
+    def _account(self, target: _Target, meter: _Meter, response: Any) -> None:
         usage = getattr(response, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
         meter.input_tokens += prompt_tokens
         meter.output_tokens += completion_tokens
-        if req.target.fake is not None:
-            cost = req.target.fake.cost(prompt_tokens, completion_tokens)
+        if target.fake is not None:
+            cost = target.fake.cost(prompt_tokens, completion_tokens)
+        elif target.openai_model is not None:
+            cost = _openai_price(target.openai_model, prompt_tokens, completion_tokens)
         else:
-            cost = _price(req.target.model, prompt_tokens, completion_tokens)
+            cost = _price(target.model, prompt_tokens, completion_tokens)
         meter.cost_usd = None if cost is None or meter.cost_usd is None else meter.cost_usd + cost
 
     def _failure(self, req: _Request, exc: Exception, meter: _Meter) -> BaseException:
@@ -802,6 +921,43 @@ def _price(model: str, prompt_tokens: int, completion_tokens: int) -> float | No
     except Exception:
         return None
     return float(prompt_cost) + float(completion_cost)
+
+
+_COST_MAP: dict[str, Any] | None = None
+
+
+def _local_cost_map() -> dict[str, Any]:
+    """litellm's bundled cost map (what LITELLM_LOCAL_MODEL_COST_MAP=True makes litellm use), read
+    from its package without importing litellm (seconds of CPU per process); read once."""
+    global _COST_MAP
+    if _COST_MAP is None:
+        import importlib.util
+
+        spec = importlib.util.find_spec("litellm")
+        path = Path(spec.origin).parent / "model_prices_and_context_window_backup.json" if spec and spec.origin else None
+        try:
+            _COST_MAP = json.loads(path.read_text(encoding="utf-8")) if path else {}
+        except (OSError, ValueError):
+            _COST_MAP = {}
+    return _COST_MAP
+
+
+def _openai_price(name: str, prompt_tokens: int, completion_tokens: int) -> float | None:
+    """The price litellm gives `openai/NAME`, from its local map: plain per-token prices. Entries it
+    prices by other rules (tiers above N tokens, fine-tunes) and a map the user asked litellm to
+    fetch are left to litellm itself."""
+    if os.environ.get("LITELLM_LOCAL_MODEL_COST_MAP", "true").strip().lower() != "true" or name.startswith("ft:"):
+        return _price("openai/" + name, prompt_tokens, completion_tokens)
+    cost_map = _local_cost_map()
+    entry = cost_map.get(name) or cost_map.get("openai/" + name)
+    if not isinstance(entry, dict) or entry.get("litellm_provider") != "openai":
+        return _price("openai/" + name, prompt_tokens, completion_tokens) if not cost_map else None
+    if any("_above_" in key for key in entry):
+        return _price("openai/" + name, prompt_tokens, completion_tokens)
+    input_cost, output_cost = entry.get("input_cost_per_token"), entry.get("output_cost_per_token")
+    if not isinstance(input_cost, (int, float)) or not isinstance(output_cost, (int, float)):
+        return None
+    return prompt_tokens * float(input_cost) + completion_tokens * float(output_cost)
 
 
 def _describe(exc: BaseException) -> str:
