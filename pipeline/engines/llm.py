@@ -347,6 +347,43 @@ def _instructor() -> ModuleType:
     return instructor
 
 
+_PREPARED: dict[type[BaseModel], type[BaseModel]] = {}
+
+
+def _prepared(model: type[BaseModel]) -> type[BaseModel]:
+    """The response model as instructor wraps it (a ResponseSchema subclass), built once: given a
+    plain model, instructor builds a new pydantic class per call, which also defeats its own
+    tool-schema cache (milliseconds per call)."""
+    wrapped = _PREPARED.get(model)
+    if wrapped is None:
+        try:
+            from instructor.v2.core.function_calls import response_schema
+        except ImportError:  # another instructor layout: let it wrap per call
+            return model
+        wrapped = _PREPARED[model] = response_schema(model)
+    return wrapped
+
+
+_CHAT_OPTIONS: dict[str, Any] | None = None
+
+
+def _post_chat(client: Any, kwargs: dict[str, Any], model: str) -> Any:
+    """POST /chat/completions through the openai SDK client (auth, timeout, pooled connections,
+    its error types, a parsed ChatCompletion), as `chat.completions.create` does, minus its
+    per-call recursive TypedDict transform of the body (a quarter of the client's CPU per call),
+    a no-op for the plain JSON dicts instructor builds."""
+    global _CHAT_OPTIONS
+    from openai.types.chat import ChatCompletion
+
+    if _CHAT_OPTIONS is None:
+        from openai._types import RequestOptions
+
+        # create() authenticates with the bearer key only; older SDKs have no `security` option.
+        _CHAT_OPTIONS = {"security": {"bearer_auth": True}} if "security" in RequestOptions.__annotations__ else {}
+    body = {**kwargs, "model": model, "temperature": 0}
+    return client.post("/chat/completions", body=body, cast_to=ChatCompletion, options=_CHAT_OPTIONS)
+
+
 def is_transient(exc: BaseException) -> bool:
     """Faults worth a retry: rate limits, timeouts, 5xx, broken connections."""
     if isinstance(exc, (TimeoutError, ConnectionError)):
@@ -667,7 +704,7 @@ class LLMEngine:
             with _validating(req.context):
                 result = self._instructor_client(async_client=False).create(
                     messages=req.messages,
-                    response_model=req.response_model,
+                    response_model=_prepared(req.response_model),
                     max_retries=self.max_reasks,
                     strict=False,
                 )
@@ -691,7 +728,7 @@ class LLMEngine:
             with _validating(req.context):
                 result = await self._instructor_client(async_client=True).create(
                     messages=req.messages,
-                    response_model=req.response_model,
+                    response_model=_prepared(req.response_model),
                     max_retries=self.max_reasks,
                     strict=False,
                 )
@@ -818,9 +855,7 @@ class LLMEngine:
                     if target.fake is not None:
                         response = target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
                     elif target.openai_model is not None:
-                        response = self._sync_openai().chat.completions.create(
-                            **kwargs, model=target.openai_model, temperature=0
-                        )
+                        response = _post_chat(self._sync_openai(), kwargs, target.openai_model)
                     else:
                         response = _litellm().completion(**self._litellm_kwargs(target, kwargs))
                 finally:
@@ -842,9 +877,7 @@ class LLMEngine:
                     if target.fake is not None:
                         response = target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
                     elif target.openai_model is not None:
-                        response = await self._async_openai().chat.completions.create(
-                            **kwargs, model=target.openai_model, temperature=0
-                        )
+                        response = await _post_chat(self._async_openai(), kwargs, target.openai_model)
                     else:
                         response = await _litellm().acompletion(**self._litellm_kwargs(target, kwargs))
                 finally:
