@@ -389,3 +389,64 @@ def test_classify_prompt_fits_the_token_budget_with_both_files_full() -> None:
     turn_tokens = litellm.token_counter(model="gpt-4o-mini", text="user: X")
     assert total - turn_tokens <= 1500, total
     print(json.dumps({"classify_prompt_tokens_besides_turn": total - turn_tokens}))
+
+
+# --- transports ------------------------------------------------------------------------------------
+
+
+def test_openai_models_go_through_the_openai_sdk_and_other_providers_through_litellm() -> None:
+    engine = LLMEngine(
+        "openai/gpt-4o-mini",
+        api_base="http://127.0.0.1:9/v1",
+        api_key="sk-test-not-a-key",
+        timeout=7.5,
+        classify_model="anthropic/claude-3-5-haiku-latest",
+        consolidate_model="ollama/qwen2.5",
+    )
+    assert (engine._default.transport, engine._default.openai_model) == ("openai", "gpt-4o-mini")
+    assert engine._classify.transport == "litellm" and engine._consolidate.transport == "litellm"
+    # reasoning models reject temperature 0: litellm's per-model parameter rules keep them
+    assert LLMEngine("openai/o3-mini")._default.transport == "litellm"
+    assert LLMEngine("gpt-4o-mini")._default.transport == "litellm"  # no provider prefix: litellm decides
+    assert LLMEngine(FakeModel())._default.transport == "fake"
+
+    client = engine._sync_openai()
+    assert client is engine._sync_openai()  # built once: its connection pool is reused
+    assert client.max_retries == 0 and client.timeout == 7.5  # tenacity is the one retry loop
+    assert str(client.base_url).rstrip("/") == "http://127.0.0.1:9/v1"
+
+
+def test_instructor_clients_are_built_once_per_engine() -> None:
+    fake = FakeModel().enqueue(name_and_event(), name_and_event(), name_and_event())
+    engine = LLMEngine(fake)
+    engine.classify(turn("I'm Jasmin"), "", "")
+    first = engine._instructor_client(async_client=False)
+    engine.classify(turn("I'm Jasmin"), "", "")
+    assert engine._instructor_client(async_client=False) is first
+    asyncio.run(engine.aclassify(turn("I'm Jasmin"), "", ""))
+    assert engine._instructor_client(async_client=True) is not first and len(fake.history) == 3
+
+
+def test_openai_prices_match_litellm_cost_per_token() -> None:
+    """The direct path prices from litellm's bundled map without importing litellm; same figures."""
+    from pipeline.engines.llm import _litellm, _local_cost_map, _openai_price
+
+    litellm = _litellm()
+    names = [
+        name
+        for name, entry in _local_cost_map().items()
+        if isinstance(entry, dict) and entry.get("litellm_provider") == "openai" and entry.get("mode") == "chat"
+    ]
+    assert len(names) > 20
+    for name in names:
+        ours = _openai_price(name.removeprefix("openai/"), 1234, 56)
+        try:
+            theirs = sum(
+                litellm.cost_per_token(
+                    model="openai/" + name.removeprefix("openai/"), prompt_tokens=1234, completion_tokens=56
+                )
+            )
+        except Exception:
+            theirs = None
+        assert ours == pytest.approx(theirs, rel=1e-9, abs=1e-15) if theirs is not None else ours is None, name
+    assert _openai_price("memroute-local-test-model", 100, 10) is None

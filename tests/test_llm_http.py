@@ -7,6 +7,8 @@ a tool call, an HTTP error, garbage, or a slow answer. Nothing leaves the machin
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -14,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,13 +45,21 @@ class ScriptedServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, so a client's connection reuse shows
+
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 server.requests.append(
-                    {"path": self.path, "body": body, "auth": self.headers.get("Authorization"), "at": time.monotonic()}
+                    {
+                        "path": self.path,
+                        "body": body,
+                        "auth": self.headers.get("Authorization"),
+                        "at": time.monotonic(),
+                        "port": self.client_address[1],  # the client's end: one per connection
+                    }
                 )
                 reply = server.script.popleft() if server.script else Reply(status=500)
                 if reply.delay:
@@ -257,3 +268,86 @@ def test_valid_consolidation_over_http(server: ScriptedServer) -> None:
     assert plan.usage.calls == 2 and plan.usage.cost_usd is not None
     assert "appear in no sources" in server.requests[1]["body"]["messages"][-1]["content"]
     assert server.requests[0]["body"]["tool_choice"]["function"]["name"] == "ConsolidatedLog"
+
+
+# --- transports: `openai/...` through the openai SDK directly, everything else through litellm ----
+
+
+def via_litellm(eng: LLMEngine) -> LLMEngine:
+    """The same engine sending through litellm, as models of other providers do."""
+    from pipeline.engines.llm import _Target
+
+    for attr in ("_default", "_classify", "_consolidate"):
+        target = getattr(eng, attr)
+        setattr(eng, attr, _Target(target.model, None, None))
+    return eng
+
+
+def test_openai_models_never_load_litellm() -> None:
+    """`openai/...` against an OpenAI-compatible server: sync and async, priced, and litellm (seconds
+    of import, milliseconds of CPU per call) never imported."""
+    code = (
+        "import asyncio, sys\n"
+        "from tests.test_llm_http import ScriptedServer, Reply, CLASSIFIED, TURN, engine\n"
+        "srv = ScriptedServer(); srv.thread.start()\n"
+        "srv.then(Reply(status=429), Reply(arguments=CLASSIFIED), Reply(arguments=CLASSIFIED))\n"
+        "eng = engine(srv)\n"
+        "a = eng.classify(TURN, '', '')\n"
+        "b = asyncio.run(eng.aclassify(TURN, '', ''))\n"
+        "print(len(a.decisions), len(b.decisions), a.usage.calls, a.usage.cost_usd > 0, b.usage.cost_usd > 0)\n"
+        "print('litellm' in sys.modules, eng._classify.transport)\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[:2] == ["3 3 2 True True", "False openai"]
+
+
+def test_the_direct_path_sends_and_bills_what_litellm_does() -> None:
+    """Same request bodies (first ask and re-ask), same tokens and cost, either way."""
+    seen = {}
+    for name, make in (("direct", engine), ("litellm", lambda srv: via_litellm(engine(srv)))):
+        srv = ScriptedServer()
+        srv.thread.start()
+        try:
+            srv.then(Reply(arguments="{not json"), Reply(arguments=CLASSIFIED, prompt_tokens=900, completion_tokens=80))
+            result = make(srv).classify(TURN, "", "")
+            seen[name] = ([r["body"] for r in srv.requests], result.usage.model_copy(update={"latency_s": 0}))
+        finally:
+            srv.httpd.shutdown()
+            srv.httpd.server_close()
+    assert seen["direct"][0] == seen["litellm"][0] and len(seen["direct"][0]) == 2
+    assert seen["direct"][1] == seen["litellm"][1]
+    assert seen["direct"][1].cost_usd is not None and seen["direct"][1].cost_usd > 0
+
+
+@pytest.mark.parametrize("route", ["direct", "litellm"])
+def test_faults_are_retried_on_both_transports(server: ScriptedServer, route: str) -> None:
+    server.then(Reply(status=429), Reply(status=503), Reply(arguments=CLASSIFIED), *[Reply(status=500)] * 3)
+    eng = engine(server, max_retries=2)
+    if route == "litellm":
+        via_litellm(eng)
+    assert len(eng.classify(TURN, "", "").decisions) == 3
+    with pytest.raises(LLMError) as info:
+        eng.classify(TURN, "", "")
+    assert info.value.kind == "transport" and info.value.attempts == 3 and len(server.requests) == 6
+
+
+def test_the_direct_path_reuses_connections_and_survives_a_new_event_loop(server: ScriptedServer) -> None:
+    import asyncio
+
+    server.then(*[Reply(arguments=CLASSIFIED)] * 6)
+    eng = engine(server)
+
+    async def three() -> int:
+        return sum([len((await eng.aclassify(TURN, "", "")).decisions) for _ in range(3)])
+
+    assert asyncio.run(three()) == 9
+    assert asyncio.run(three()) == 9  # a fresh loop gets its own client (connections belong to a loop)
+    ports = [r["port"] for r in server.requests]
+    assert len(set(ports[:3])) == 1 and len(set(ports[3:])) == 1  # one pooled connection per loop
+
+    server.then(*[Reply(arguments=CLASSIFIED)] * 2)
+    eng.classify(TURN, "", "")
+    eng.classify(TURN, "", "")
+    assert server.requests[-1]["port"] == server.requests[-2]["port"]

@@ -967,7 +967,9 @@ def _local_cost_map() -> dict[str, Any]:
         import importlib.util
 
         spec = importlib.util.find_spec("litellm")
-        path = Path(spec.origin).parent / "model_prices_and_context_window_backup.json" if spec and spec.origin else None
+        path = (
+            Path(spec.origin).parent / "model_prices_and_context_window_backup.json" if spec and spec.origin else None
+        )
         try:
             _COST_MAP = json.loads(path.read_text(encoding="utf-8")) if path else {}
         except (OSError, ValueError):
@@ -985,11 +987,11 @@ def _openai_price(name: str, prompt_tokens: int, completion_tokens: int) -> floa
     entry = cost_map.get(name) or cost_map.get("openai/" + name)
     if not isinstance(entry, dict) or entry.get("litellm_provider") != "openai":
         return _price("openai/" + name, prompt_tokens, completion_tokens) if not cost_map else None
-    if any("_above_" in key for key in entry):
-        return _price("openai/" + name, prompt_tokens, completion_tokens)
     input_cost, output_cost = entry.get("input_cost_per_token"), entry.get("output_cost_per_token")
-    if not isinstance(input_cost, (int, float)) or not isinstance(output_cost, (int, float)):
-        return None
+    plain = isinstance(input_cost, (int, float)) and isinstance(output_cost, (int, float))
+    if not plain or any("_above_" in key for key in entry):
+        return _price("openai/" + name, prompt_tokens, completion_tokens)
+    assert isinstance(input_cost, (int, float)) and isinstance(output_cost, (int, float))
     return prompt_tokens * float(input_cost) + completion_tokens * float(output_cost)
 
 
