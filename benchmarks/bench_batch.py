@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -200,15 +201,20 @@ def bench_llm(turns: int, concurrency: int, delay: float, workers: int | None) -
             workers=workers,
         )
         env_key = os.environ.setdefault("OPENAI_API_KEY", "sk-bench-local-not-a-key")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)  # the server child is reaped only later
         summary, rss = batch_in_child(kw)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         del env_key
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     t = summary["turns"]
     rate = summary["turns_per_s"]
     print(
         f"llm engine vs fake server ({delay * 1000:.0f} ms per answer, concurrency {concurrency}, "
         f"{summary['workers']} worker process(es)): "
         f"{t['done']:,} turns in {summary['wall_s']:.1f} s = {rate:.1f} turns/s; ideal {ideal:.0f} turns/s; "
-        f"fraction {rate / ideal:.2f} (target >= 0.9); calls {summary['calls']:,}, failed turns {t['failed']}"
+        f"fraction {rate / ideal:.2f} (target >= 0.9); calls {summary['calls']:,}, failed turns {t['failed']}; "
+        f"client CPU {cpu:.1f} s = {1000 * cpu / max(1, t['done']):.1f} ms per turn (batch process and workers, "
+        f"start-up included, {os.cpu_count()} CPUs)"
     )
 
 

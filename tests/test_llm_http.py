@@ -340,7 +340,9 @@ def test_the_direct_path_reuses_connections_and_survives_a_new_event_loop(server
     eng = engine(server)
 
     async def three() -> int:
-        return sum([len((await eng.aclassify(TURN, "", "")).decisions) for _ in range(3)])
+        found = sum([len((await eng.aclassify(TURN, "", "")).decisions) for _ in range(3)])
+        await eng.aclose()
+        return found
 
     assert asyncio.run(three()) == 9
     assert asyncio.run(three()) == 9  # a fresh loop gets its own client (connections belong to a loop)
@@ -350,4 +352,5 @@ def test_the_direct_path_reuses_connections_and_survives_a_new_event_loop(server
     server.then(*[Reply(arguments=CLASSIFIED)] * 2)
     eng.classify(TURN, "", "")
     eng.classify(TURN, "", "")
+    eng.close()
     assert server.requests[-1]["port"] == server.requests[-2]["port"]

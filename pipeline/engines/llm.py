@@ -792,6 +792,19 @@ class LLMEngine:
             self._openai_async[loop] = client
         return client
 
+    async def aclose(self) -> None:
+        """Close the running loop's pooled connections (optional: call before the loop ends, else
+        they close with the process)."""
+        client = self._openai_async.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.close()
+
+    def close(self) -> None:
+        """Close the sync client's pooled connections (optional, as above)."""
+        client, self._openai_sync = self._openai_sync, None
+        if client is not None:
+            client.close()
+
     def _retrying(self) -> dict[str, Any]:
         """tenacity's settings, built once; the request in flight comes from `_CALL`."""
         if self._retry_kwargs is not None:
@@ -979,8 +992,8 @@ def _local_cost_map() -> dict[str, Any]:
 
 def _openai_price(name: str, prompt_tokens: int, completion_tokens: int) -> float | None:
     """The price litellm gives `openai/NAME`, from its local map: plain per-token prices. Entries it
-    prices by other rules (tiers above N tokens, fine-tunes) and a map the user asked litellm to
-    fetch are left to litellm itself."""
+    prices by other rules (tiers above N tokens, fine-tunes, no token prices) and a map the user
+    asked litellm to fetch are left to litellm itself; a model the map lacks costs None."""
     if os.environ.get("LITELLM_LOCAL_MODEL_COST_MAP", "true").strip().lower() != "true" or name.startswith("ft:"):
         return _price("openai/" + name, prompt_tokens, completion_tokens)
     cost_map = _local_cost_map()
