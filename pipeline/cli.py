@@ -263,11 +263,21 @@ def _cmd_consolidate(args: argparse.Namespace) -> int:
 
 
 def _cmd_retry(args: argparse.Namespace) -> int:
+    from pipeline.hook import run_parked
+
     with _pipeline(args) as pipe:
-        results = pipe.retry(args.user)
+        results = pipe.retry(args.user)  # turns that failed in process_turn (CLI, batch, API)
+        parked = run_parked(pipe, args.user)  # turns the post-turn hook parked after its retries
     failed = [r for r in results if r.status == "failed"]
-    _print({"retried": len(results), "failed": len(failed), "errors": [r.error for r in failed]})
-    return 1 if failed else 0
+    _print(
+        {
+            "retried": len(results) + parked["retried"],
+            "failed": len(failed) + len(parked["parked"]),
+            "errors": [r.error for r in failed],
+            "still_parked": parked["parked"],
+        }
+    )
+    return 1 if failed or parked["parked"] else 0
 
 
 def _cmd_import(args: argparse.Namespace) -> int:

@@ -144,3 +144,30 @@ def test_demo_runs_the_bundled_conversation_offline(tmp_path: Path, capsys: pyte
     for path in tmp_path.rglob("*"):
         if path.is_file():
             assert b"jasmin.k@example.com" not in path.read_bytes(), path
+
+
+def test_retry_runs_turns_that_failed_while_the_model_was_down(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from datetime import date
+
+    from pipeline.core import MemoryPipeline
+    from pipeline.types import Classification, ConsolidationPlan, MemoryItem, Turn
+
+    class Down:
+        name, model = "down", None
+
+        def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+            raise ConnectionError("model unreachable")
+
+        def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
+            raise ConnectionError("model unreachable")
+
+    with MemoryPipeline(root=tmp_path, engine=Down()) as pipe:
+        result = pipe.process_turn("jasmin", [{"role": "user", "content": "I work as a data engineer."}])
+    assert result.status == "failed"
+    code, _, _ = run(capsys, "status", "--root", str(tmp_path))
+    assert code == 0
+    code, out, _ = run(capsys, "retry", "--root", str(tmp_path))
+    assert code == 0 and json.loads(out)["retried"] == 1
+    assert "data engineer" in (tmp_path / "jasmin" / "USER.md").read_text("utf-8")
+    code, out, _ = run(capsys, "retry", "--root", str(tmp_path))
+    assert json.loads(out)["retried"] == 0
