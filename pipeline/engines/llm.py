@@ -8,8 +8,12 @@ Two bounded loops, one per kind of fault:
 When both are spent the engine raises one error type, `LLMError`, carrying attempts and usage.
 
 litellm (slow to import, and chatty on the network unless told otherwise) is imported lazily,
-only when a real model is called. Fake models (pipeline.testing) run the same path with an
-OpenAI-shaped completion instead of litellm's HTTP call.
+only when a real model is called. `openai/NAME` models (OpenAI, or any OpenAI-compatible server
+at api_base) skip it: litellm only forwards them to the openai SDK, at several ms of CPU per call,
+so the engine sends them through the SDK's own client (pooled, max_retries=0) and prices them from
+litellm's bundled cost map. Fake models (pipeline.testing) run the same path with an OpenAI-shaped
+completion instead of the HTTP call. instructor clients, tenacity settings and SDK clients are
+built once per engine; the request in flight reaches the shared send functions through `_CALL`.
 """
 
 from __future__ import annotations
