@@ -380,10 +380,14 @@ def _post_chat(client: Any, kwargs: dict[str, Any], model: str) -> Any:
     from openai.types.chat import ChatCompletion
 
     if _CHAT_OPTIONS is None:
-        from openai._types import RequestOptions
-
         # create() authenticates with the bearer key only; older SDKs have no `security` option.
-        _CHAT_OPTIONS = {"security": {"bearer_auth": True}} if "security" in RequestOptions.__annotations__ else {}
+        try:
+            from openai._types import RequestOptions
+
+            known = set(RequestOptions.__annotations__)
+        except (ImportError, AttributeError):
+            known = set()
+        _CHAT_OPTIONS = {"security": {"bearer_auth": True}} if "security" in known else {}
     body = {**kwargs, "model": model, "temperature": 0}
     return client.post("/chat/completions", body=body, cast_to=ChatCompletion, options=_CHAT_OPTIONS)
 
