@@ -6,7 +6,6 @@ where the two meet.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import uuid
@@ -124,6 +123,8 @@ class MemoryPipeline:
         turn_id: str | None = None,
     ) -> TurnResult:
         """process_turn for asyncio apps: the model call is awaited, file and store work runs in a thread."""
+        import asyncio  # here, not at the top: asyncio costs a CLI start ~60 ms
+
         turn, udir, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
         if done is not None:
             return done

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import date
 from typing import Protocol, runtime_checkable
 
@@ -25,6 +24,8 @@ class Engine(Protocol):
 
 async def aclassify(engine: Engine, turn: Turn, user_md: str, memory_md: str) -> Classification:
     """Async classify: the engine's own coroutine when it has one, else a worker thread."""
+    import asyncio  # here, not at the top: the CLI and the offline path never need it
+
     native = getattr(engine, "aclassify", None)
     if native is not None:
         result: Classification = await native(turn, user_md, memory_md)
