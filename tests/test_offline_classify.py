@@ -273,3 +273,16 @@ def test_without_guards_the_fallback_still_keeps_secrets_out(monkeypatch: pytest
         decisions = classify(text)
         assert written(decisions) == set() and decisions[0].reason == "sensitive", text
         assert "[REDACTED" in decisions[0].quote
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Correction: I actually live in Hamburg now.", "Hamburg"),
+        ("I really live in Surabaya these days", "Surabaya"),
+        ("saya sekarang tinggal di Makassar", "Makassar"),
+    ],
+)
+def test_an_adverb_after_the_subject_still_overwrites_the_field(text: str, value: str) -> None:
+    decisions = classify(text, user_md="# USER\n\n## Identity\n- Location: Berlin\n")
+    assert field(decisions, "Location") == value

@@ -126,8 +126,24 @@ def find_topic(text: str, ctx: Context) -> str | None:
     return None
 
 
+# An adverb between the subject and the verb ("I actually live in", "saya sekarang tinggal di")
+# hides the fact shape; the fact rules are retried without it.
+_SUBJECT_ADVERB = lazy_compile(
+    r"^(i|i'm|im|we|saya|aku|gue|gw)\s+(?:actually|really|now|currently|still|also|just|totally|"
+    r"sebenarnya|sebetulnya|sekarang|juga|masih)\s+",
+    re.IGNORECASE,
+)
+
+
 def _fact(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | None:
     """The first fact rule that matches, with its key and value."""
+    found = _fact_as_written(text, lex)
+    if found is None and _SUBJECT_ADVERB.match(text):
+        found = _fact_as_written(_SUBJECT_ADVERB.sub(r"\1 ", text, count=1), lex)
+    return found
+
+
+def _fact_as_written(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | None:
     for rule in lex.facts:
         m = rule.pattern.match(text)
         if m is None:
