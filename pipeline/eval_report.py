@@ -58,6 +58,10 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
         row("reason accuracy", lambda r: f"{pct(r['reason_accuracy'])} (of {r['reason_cases']})"),
         row("assertions passed", lambda r: f"{r['assertions_passed']}/{r['assertions_total']}"),
         row("leaks", lambda r: str(len(r["leaks"]))),
+        row(
+            "false blocks",
+            lambda r: f"{pct(r.get('false_block_rate'))} ({len(r.get('false_blocks', []))}/{r.get('write_cases', 0)})",
+        ),
         row("errors", lambda r: str(r.get("errors", 0))),
         row("failing cases", lambda r: str(len(r["failures"]))),
     ]

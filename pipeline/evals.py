@@ -694,6 +694,15 @@ def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> dict[str, An
     reasoned = [o for o in outcomes if o.case.expect.get("reason") is not None]
     reason_right = sum(1 for o in reasoned for c in o.checks if c.name == "reason" and c.passed)
 
+    # A false block: the case expects a write, but a guard or the engine skipped a statement of it
+    # as sensitive or blocked (the price of caution, reported next to leaks).
+    expect_write = [o for o in routed if o.case.expect["route"] in ("user", "memory", "mixed")]
+    false_blocks = [
+        o.case.id
+        for o in expect_write
+        if any(d.get("route") == "skip" and d.get("reason") in ("sensitive", "blocked") for d in o.decisions)
+    ]
+
     usages = [o.usage for o in outcomes if o.usage is not None]
     total = sum(usages, Usage())
     latencies = [o.latency_s for o in outcomes if o.latency_s is not None]
@@ -713,6 +722,9 @@ def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> dict[str, An
         "by_route": by_route,
         "confusion": confusion,
         "leaks": [leak for o in outcomes for leak in o.leaks],
+        "false_blocks": false_blocks,
+        "false_block_rate": _ratio(len(false_blocks), len(expect_write)),
+        "write_cases": len(expect_write),
         "assertions_passed": sum(1 for c in checks if c.passed),
         "assertions_total": len(checks),
         "errors": sum(1 for o in outcomes if o.error is not None),
