@@ -13,6 +13,7 @@ submit to the last turn committed (files fsynced, store written).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -38,18 +39,30 @@ SENTENCES = (
 )
 
 
+def _fake_answer(messages: list[dict[str, Any]], info: Any) -> Any:
+    turn = str(messages[-1]["content"]).split("TURN:\n", 1)[-1]
+    said = next((line[6:] for line in turn.splitlines() if line.startswith("user: ")), turn)
+    return [{"quote": said, "route": "memory", "entry": said}]
+
+
 def fake_engine(latency_s: float) -> Any:
     """The LLM engine's full path (prompt, instructor validation, usage) on pipeline.testing's FunctionModel,
     which routes each turn's user message to MEMORY.md after `latency_s` of simulated model time."""
     from pipeline.engines.llm import LLMEngine
-    from pipeline.testing import CallInfo, FunctionModel
+    from pipeline.testing import FunctionModel
 
-    def answer(messages: list[dict[str, Any]], info: CallInfo) -> Any:
-        turn = str(messages[-1]["content"]).split("TURN:\n", 1)[-1]
-        said = next((line[6:] for line in turn.splitlines() if line.startswith("user: ")), turn)
-        return [{"quote": said, "route": "memory", "entry": said}]
+    return LLMEngine(FunctionModel(_fake_answer, latency_s=latency_s))
 
-    return LLMEngine(FunctionModel(answer, latency_s=latency_s))
+
+def build_pipeline(root: str, engine: str, latency_s: float) -> MemoryPipeline:
+    """Module-level, so that --processes can rebuild it in each spawned process."""
+    # Caps high enough that no consolidation runs: this measures the hook, not consolidation.
+    return MemoryPipeline(
+        root=root,
+        engine="offline" if engine == "offline" else fake_engine(latency_s),
+        memory_limit=10**6,
+        user_limit=10**6,
+    )
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -59,11 +72,11 @@ def percentile(values: list[float], q: float) -> float:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="memroute-bench-") as tmp:
-        engine: Any = "offline" if args.engine == "offline" else fake_engine(args.model_latency)
-        # Caps high enough that no consolidation runs: this measures the hook, not consolidation.
-        pipe = MemoryPipeline(root=Path(tmp), engine=engine, memory_limit=10**6, user_limit=10**6)
+        pipe = build_pipeline(tmp, args.engine, args.model_latency)
+        factory = functools.partial(build_pipeline, tmp, args.engine, args.model_latency)
         hook = PostTurnHook(
-            pipe, workers=args.workers, max_in_memory=args.turns + 1, fsync_submits=args.fsync, processes=args.processes
+            pipe, workers=args.workers, max_in_memory=args.turns + 1, fsync_submits=args.fsync,
+            processes=args.processes, pipeline_factory=factory if args.processes else None,
         )
         latencies: list[float] = []
         cpu: list[float] = []  # the submitting thread's CPU time: what submit costs, minus waiting for a CPU/GIL
@@ -116,13 +129,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="fake: the LLM engine on pipeline.testing.FunctionModel; offline: the rule engine")
     p.add_argument("--model-latency", type=float, default=0.0, help="fake model's seconds per call")
     p.add_argument("--rate", type=float, default=0.0, help="submits per second (default: as fast as possible)")
-    p.add_argument("--processes", type=int, default=0, help="run turns in N forked processes (default: threads)")
+    p.add_argument("--processes", type=int, default=0, help="run turns in N spawned processes (default: threads)")
     p.add_argument("--fsync", action="store_true", help="fsync every submit (synchronous=FULL)")
     p.add_argument("--timeout", type=float, default=600.0)
     p.add_argument("--json", type=Path, default=None)
     args = p.parse_args(argv)
     r = run(args)
-    mode = f", turns run in {r['processes']} forked processes" if r["processes"] else ", turns run in threads"
+    mode = f", turns run in {r['processes']} processes" if r["processes"] else ", turns run in threads"
     print(
         f"{r['turns']} turns, {r['users']} users, {r['workers']} workers, engine {r['engine']}"
         f"{', fsync' if r['fsync_submits'] else ''}{mode}\n"

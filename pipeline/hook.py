@@ -44,7 +44,7 @@ import random
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -132,10 +132,11 @@ class PostTurnHook:
     debounce_max_s: the longest a debounced turn waits (default 10 x debounce_s).
     fsync_submits: fsync each submit (survives power loss; a few ms per submit).
     keep_done_s: finished queue rows older than this are deleted at start (default 7 days).
-    processes: run the turns in this many forked processes instead of in the worker threads
-        (POSIX only). For CPU-bound engines (offline, local models): the app process then keeps
-        its GIL for the app, which keeps submit fast. The pipeline is copied into each process at
-        start, so engine state (counters, caches) is not shared back.
+    processes, pipeline_factory: run the turns in this many processes (spawned, each building its
+        own pipeline with the picklable `pipeline_factory`, e.g. functools.partial(MemoryPipeline,
+        root=..., engine="offline")) instead of in the worker threads. For CPU-bound engines: the
+        app process keeps its GIL, which keeps submit fast. (Not fork: a forked child can inherit
+        a lock held by another thread and hang; we saw it with the LLM engine.)
     """
 
     def __init__(
@@ -151,6 +152,7 @@ class PostTurnHook:
         fsync_submits: bool = False,
         keep_done_s: float = 7 * 24 * 3600,
         processes: int = 0,
+        pipeline_factory: Callable[[], MemoryPipeline] | None = None,
     ) -> None:
         if workers < 1 or max_in_memory < 1:
             raise ValueError("workers and max_in_memory must be at least 1")
@@ -180,13 +182,16 @@ class PostTurnHook:
         self._parked_at_close: int | None = None
         self._pool: ProcessPoolExecutor | None = None
         if processes > 0:
-            # fork: the child inherits the pipeline as is (engines need not pickle); the store
-            # opens fresh connections in a forked child.
+            if pipeline_factory is None:
+                raise ValueError(
+                    "processes > 0 needs pipeline_factory: a picklable callable that builds the pipeline in each "
+                    "process, e.g. functools.partial(MemoryPipeline, root=..., engine='offline')"
+                )
             self._pool = ProcessPoolExecutor(
                 max_workers=processes,
-                mp_context=multiprocessing.get_context("fork"),
+                mp_context=multiprocessing.get_context("spawn"),
                 initializer=_init_child,
-                initargs=(pipeline,),
+                initargs=(pipeline_factory,),
             )
 
         # Done rows only serve `memroute status` and duplicate detection; the pipeline's turn log
@@ -559,9 +564,9 @@ def _run_turn(pipeline: MemoryPipeline, members: list[QueuedTurn]) -> tuple[str,
 _child_pipeline: MemoryPipeline | None = None
 
 
-def _init_child(pipeline: MemoryPipeline) -> None:
+def _init_child(factory: Callable[[], MemoryPipeline]) -> None:
     global _child_pipeline
-    _child_pipeline = pipeline
+    _child_pipeline = factory()
 
 
 def _run_in_child(members: list[QueuedTurn]) -> tuple[str, str | None]:

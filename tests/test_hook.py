@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import signal
@@ -319,17 +320,19 @@ def test_a_debounced_group_cut_off_mid_run_is_re_run_as_the_same_group_and_appli
     pipe.close()
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="process mode forks")
-def test_process_mode_runs_turns_in_forked_processes_in_order(tmp_path: Path) -> None:
-    pipe = make(tmp_path, NoteEngine())
-    with PostTurnHook(pipe, workers=4, processes=2) as hook:
-        for i in range(20):
-            for user in ("alice", "bob"):
-                hook.submit(user, user_says(f"{user} fact {i}"))
-        assert hook.drain(timeout=30)
-        assert hook.stats()["done"] == 40
-    for user in ("alice", "bob"):
-        assert entries(tmp_path, user) == [f"{user} fact {i}" for i in range(20)]
+def test_process_mode_runs_turns_in_other_processes_in_order(tmp_path: Path) -> None:
+    factory = functools.partial(MemoryPipeline, root=tmp_path, engine="offline")
+    pipe = factory()
+    with pytest.raises(ValueError, match="pipeline_factory"):
+        PostTurnHook(pipe, processes=2)
+    sent = {u: [f"Yesterday {u} shipped release {i} of the app." for i in range(8)] for u in ("alice", "bob")}
+    with PostTurnHook(pipe, workers=4, processes=2, pipeline_factory=factory) as hook:
+        ids = {u: [hook.submit(u, user_says(t), timestamp="2026-07-30T09:00:00Z") for t in sent[u]] for u in sent}
+        assert hook.drain(timeout=60)
+        assert hook.stats()["done"] == 16
+    for user in sent:
+        done = [t["turn_id"] for t in pipe.store.turns(user, status="done")]
+        assert done == ids[user]  # committed by the other processes, in submission order
     pipe.close()
 
 
