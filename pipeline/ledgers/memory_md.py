@@ -8,22 +8,21 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date as _date
 from typing import Literal, TypeVar
 
+from pipeline.ledgers._document import LedgerDocument
 from pipeline.ledgers._text import (
     bullet_body,
     bullet_lines,
     clean_entry_text,
     is_blank,
-    join_text,
     split_label,
     split_text,
     take_continuation,
 )
-from pipeline.ledgers.errors import LedgerError, MatchError, UnparseableLedger, check_cap
+from pipeline.ledgers.errors import LedgerError, MatchError
 
 DEFAULT_MEMORY_LIMIT = 2200
 CONSOLIDATE_AT = 0.9
@@ -121,17 +120,11 @@ class _Block:
         return self.kind == "text" and all(is_blank(line) for line in self.lines())
 
 
-class MemoryLog:
+class MemoryLog(LedgerDocument[_Block]):
     """A parsed MEMORY.md. Every write checks `limit` and changes nothing when over it."""
 
-    def __init__(self, blocks: list[_Block], newline: str, final_newline: bool, had_bom: bool,
-                 round_trips: bool, limit: int | None) -> None:
-        self._blocks = blocks
-        self._newline = newline
-        self._final_newline = final_newline
-        self.had_bom = had_bom
-        self._round_trips = round_trips
-        self.limit = limit
+    FILE_NAME = "MEMORY.md"
+    TARGET = "memory"
 
     @classmethod
     def parse(cls, text: str, limit: int | None = None) -> MemoryLog:
@@ -155,21 +148,6 @@ class MemoryLog:
         original = text[1:] if split.had_bom else text
         log._round_trips = not split.normalized and log.render() == original
         return log
-
-    def render(self) -> str:
-        return join_text([line for b in self._blocks for line in b.lines()], self._newline, self._final_newline)
-
-    @property
-    def round_trips(self) -> bool:
-        """False only for mixed or lone-CR line endings; replace/remove/set_entries then refuse."""
-        return self._round_trips
-
-    def require_round_trip(self) -> None:
-        if not self._round_trips:
-            raise UnparseableLedger(
-                "MEMORY.md has mixed line endings, so rewriting it would not reproduce it exactly; "
-                "refusing to replace or remove until it is saved with one kind of line ending"
-            )
 
     # -- reading --------------------------------------------------------------------------
     def _entry_blocks(self) -> list[_Block]:
@@ -208,19 +186,8 @@ class MemoryLog:
         return any(_dedup_key(e) == wanted for e in self.entries)
 
     # -- guarded mutation -----------------------------------------------------------------
-    def _guarded(self, change: Callable[[], T], adding: int) -> T:
-        before_text, before_entries = self.render(), self.entry_strings()
-        saved = (copy.deepcopy(self._blocks), self._final_newline)
-        try:
-            result = change()
-            self._final_newline = True
-            after = self.render()
-            if self.limit is not None and after != before_text:
-                check_cap("memory", before_text, after, self.limit, before_entries, adding=adding)
-        except BaseException:
-            self._blocks, self._final_newline = saved
-            raise
-        return result
+    def _current_entries(self) -> list[str]:
+        return self.entry_strings()
 
     def _ensure_heading(self) -> None:
         if all(b.blank for b in self._blocks):

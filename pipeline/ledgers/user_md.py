@@ -9,23 +9,22 @@ Only the block an operation touches is re-rendered canonically.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
+from pipeline.ledgers._document import LedgerDocument
 from pipeline.ledgers._text import (
     bullet_body,
     bullet_lines,
     clean_entry_text,
     is_blank,
     is_label,
-    join_text,
     norm_key,
     split_label,
     split_text,
     take_continuation,
 )
-from pipeline.ledgers.errors import LedgerError, MatchError, UnparseableLedger, check_cap
+from pipeline.ledgers.errors import LedgerError, MatchError
 from pipeline.types import USER_SECTIONS
 
 DEFAULT_USER_LIMIT = 1375
@@ -130,17 +129,11 @@ def field_from_entry(section: str, content: str) -> UserField:
     return UserField(section, key, "\n".join([value, *rest]))
 
 
-class UserProfile:
+class UserProfile(LedgerDocument[_Block]):
     """A parsed USER.md. Every mutating operation checks `limit` and changes nothing when over it."""
 
-    def __init__(self, blocks: list[_Block], newline: str, final_newline: bool, had_bom: bool,
-                 round_trips: bool, limit: int | None) -> None:
-        self._blocks = blocks
-        self._newline = newline
-        self._final_newline = final_newline
-        self.had_bom = had_bom
-        self._round_trips = round_trips
-        self.limit = limit
+    FILE_NAME = "USER.md"
+    TARGET = "user"
 
     # -- parse / render -------------------------------------------------------------------
     @classmethod
@@ -176,27 +169,6 @@ class UserProfile:
         profile._round_trips = not split.normalized and profile.render() == original
         return profile
 
-    def render(self) -> str:
-        lines = [line for block in self._blocks for line in block.lines()]
-        return join_text(lines, self._newline, self._final_newline)
-
-    @property
-    def round_trips(self) -> bool:
-        """True when render() of the parsed text reproduced it exactly (a BOM aside).
-
-        False only for mixed or lone-CR line endings (CRLF files are kept as CRLF): every other
-        line is kept verbatim. Replace/remove refuse such a model (UnparseableLedger); adding is allowed.
-        """
-        return self._round_trips
-
-    def require_round_trip(self) -> None:
-        """Raise UnparseableLedger unless rewriting the file would reproduce every line exactly."""
-        if not self._round_trips:
-            raise UnparseableLedger(
-                "USER.md has mixed line endings, so rewriting it would not reproduce it exactly; "
-                "refusing to replace or remove until it is saved with one kind of line ending"
-            )
-
     # -- reading --------------------------------------------------------------------------
     def _field_blocks(self) -> list[_Block]:
         return [b for b in self._blocks if b.kind == "field"]
@@ -219,20 +191,8 @@ class UserProfile:
         return copy.copy(block.fld) if block is not None else None
 
     # -- guarded mutation -----------------------------------------------------------------
-    def _guarded(self, change: Callable[[], T], adding: int) -> T:
-        """Apply change(); undo it if it raises or leaves the file over the cap."""
-        before_text, before_entries = self.render(), self.entries()
-        saved = (copy.deepcopy(self._blocks), self._final_newline)
-        try:
-            result = change()
-            self._final_newline = True  # a file we changed ends with one newline
-            after = self.render()
-            if self.limit is not None and after != before_text:
-                check_cap("user", before_text, after, self.limit, before_entries, adding=adding)
-        except BaseException:
-            self._blocks, self._final_newline = saved
-            raise
-        return result
+    def _current_entries(self) -> list[str]:
+        return self.entries()
 
     # -- structure helpers ----------------------------------------------------------------
     def _boundary(self, start: int) -> int:
