@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -374,6 +375,9 @@ def eval_runs(engines: list[str], models: list[str]) -> list[tuple[str, str | No
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # pydantic scans every installed package's entry points for plugins when the first model is
+    # built; the CLI uses none, and the scan is a large share of `memroute turn`'s start.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

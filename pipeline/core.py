@@ -112,7 +112,7 @@ class MemoryPipeline:
             classification = self.engine.classify(turn, current.profile.render(), current.log.render())
         except Exception as e:
             return self._fail(turn, e, _usage_of(e))
-        return self._apply(turn, udir, classification)
+        return self._apply(turn, udir, classification, current)
 
     async def aprocess_turn(
         self,
@@ -133,7 +133,7 @@ class MemoryPipeline:
             classification = await aclassify(self.engine, turn, current.profile.render(), current.log.render())
         except Exception as e:
             return await asyncio.to_thread(self._fail, turn, e, _usage_of(e))
-        return await asyncio.to_thread(self._apply, turn, udir, classification)
+        return await asyncio.to_thread(self._apply, turn, udir, classification, current)
 
     def _start(
         self,
@@ -177,13 +177,15 @@ class MemoryPipeline:
             status="duplicate_turn",
         )
 
-    def _apply(self, turn: Turn, udir: UserDir, classification: Classification) -> TurnResult:
+    def _apply(self, turn: Turn, udir: UserDir, classification: Classification, seen: Ledgers) -> TurnResult:
+        """Guard and write the decisions under the lock. `seen` is what the engine was shown; it is
+        reused when the files did not change meanwhile (the engine only rendered it)."""
         decisions = guards.guard_decisions(classification.decisions, turn.user_text, self.guard_policy)
         usage_parts: list[Usage] = [classification.usage]
         with udir.lock(recover=self._committed(turn.user_id)):
             if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
                 return self._already_done(turn)
-            current = self._load(udir)
+            current = self._load(udir, reuse=seen)
             try:
                 written = apply_decisions(
                     decisions,
@@ -296,8 +298,10 @@ class MemoryPipeline:
     def _committed(self, user_id: str) -> Callable[[str], bool]:
         return lambda turn_id: self.store.turn_status(user_id, turn_id) == "done"
 
-    def _load(self, udir: UserDir) -> Ledgers:
+    def _load(self, udir: UserDir, reuse: Ledgers | None = None) -> Ledgers:
         texts = udir.read()
+        if reuse is not None and (texts.user_raw, texts.memory_raw) == (reuse.texts.user_raw, reuse.texts.memory_raw):
+            return reuse
         user_text = texts.user if texts.user is not None else empty_user_md()
         memory_text = texts.memory if texts.memory is not None else empty_memory_md()
         profile = UserProfile.parse(user_text)
