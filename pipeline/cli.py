@@ -4,6 +4,7 @@ and never imports litellm. Exit codes: 0 success, 1 the work failed, 2 usage err
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -138,7 +139,9 @@ def _pipeline(args: argparse.Namespace, **overrides: Any) -> MemoryPipeline:
         "memory_limit": args.memory_limit,
     }
     options.update(overrides)
-    return MemoryPipeline(**options)
+    pipe = MemoryPipeline(**options)
+    gc.enable()  # see main(): the imports are done
+    return pipe
 
 
 def _print(data: Any) -> None:
@@ -304,6 +307,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _cmd_batch(args: argparse.Namespace) -> int:
     from pipeline.batch import run_batch_cli
 
+    gc.enable()
     if args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
     if args.workers is not None and args.workers < 1:
@@ -345,6 +349,7 @@ def _cmd_status(args: argparse.Namespace) -> int:
 def _cmd_eval(args: argparse.Namespace) -> int:
     from pipeline.evals import run_eval_cli
 
+    gc.enable()
     return run_eval_cli(
         files=args.files,
         engines=eval_runs(args.engine or [], args.model or []),
@@ -378,6 +383,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # pydantic scans every installed package's entry points for plugins when the first model is
     # built; the CLI uses none, and the scan is a large share of `memroute turn`'s start.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    # Importing pydantic, the rules and the guards allocates a lot and triggers many cyclic-GC
+    # passes that find nothing; collection is switched back on once the pipeline is built (or
+    # when a long job such as eval or batch starts).
+    gc.disable()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -388,6 +397,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as e:
         return _report_error(e)
+    finally:
+        gc.enable()
 
 
 def _report_error(e: Exception) -> int:
