@@ -24,7 +24,7 @@ from pipeline.stages.consolidate import ConsolidationError, consolidate_log
 from pipeline.stages.write import Change, WriteResult, apply_decisions
 from pipeline.store import Store
 from pipeline.turns import build_turn, turn_payload
-from pipeline.types import Classification, Decision, Turn, TurnResult, Usage
+from pipeline.types import Classification, Turn, TurnResult, Usage
 from pipeline.userdir import MEMORY_FILE, USER_FILE, LedgerTexts, UserDir
 
 log = logging.getLogger("memroute.pipeline")
@@ -507,4 +507,4 @@ def _model_name(engine: Engine) -> str | None:
     return model if isinstance(model, str) or model is None else type(model).__name__
 
 
-__all__ = ["MemoryPipeline", "Decision", "default_root"]
+__all__ = ["MemoryPipeline", "default_root"]
