@@ -395,6 +395,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("memroute: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `memroute ... | head`: the reader left; nothing to report
+        sys.stdout = open(os.devnull, "w")  # silences the flush at exit
+        return 0
     except Exception as e:
         return _report_error(e)
     finally:

@@ -285,7 +285,9 @@ class MemoryPipeline:
 
         return run
 
-    def _consolidator(self, turn: Turn, usage_parts: list[Usage]) -> Callable[[MemoryLog], tuple[list[Change], list[Change]]]:
+    def _consolidator(
+        self, turn: Turn, usage_parts: list[Usage]
+    ) -> Callable[[MemoryLog], tuple[list[Change], list[Change]]]:
         def run(memory: MemoryLog) -> tuple[list[Change], list[Change]]:
             return consolidate_log(
                 memory, self.engine, memory_limit=self.memory_limit, today=turn.today, usage_sink=usage_parts
@@ -312,7 +314,9 @@ class MemoryPipeline:
             current.user_refused = f"{USER_FILE} does not round-trip; left as is (copy at {bak.name}); fix it by hand"
         if texts.memory_raw is not None and not memory.round_trips:
             bak = udir.backup(udir.memory_path, texts.memory_raw)
-            current.memory_refused = f"{MEMORY_FILE} does not round-trip; left as is (copy at {bak.name}); fix it by hand"
+            current.memory_refused = (
+                f"{MEMORY_FILE} does not round-trip; left as is (copy at {bak.name}); fix it by hand"
+            )
         return current
 
     def _changed_files(self, current: Ledgers, written: WriteResult) -> dict[str, str]:
@@ -438,6 +442,15 @@ class MemoryPipeline:
             if current.memory_refused:
                 raise ConsolidationError(current.memory_refused)
             before = current.log.render()
+            if not current.log.entries:
+                return {
+                    "success": True,
+                    "message": "MEMORY.md has no entries: nothing to consolidate",
+                    "before": usage_line(before, self.memory_limit),
+                    "after": usage_line(before, self.memory_limit),
+                    "entry_count": 0,
+                    "archived": 0,
+                }
             changes, archive = consolidate_log(
                 current.log,
                 self.engine,
@@ -446,7 +459,8 @@ class MemoryPipeline:
                 usage_sink=usage_parts,
             )
             written = WriteResult(profile=current.profile, log=current.log, changes=changes, archive=archive)
-            self.commit_manual(udir, turn_id, {MEMORY_FILE: current.log.render()}, written)
+            if current.log.render() != before:  # a plan that keeps every entry as it was changes nothing
+                self.commit_manual(udir, turn_id, {MEMORY_FILE: current.log.render()}, written)
         after = current.log.render()
         return {
             "success": True,

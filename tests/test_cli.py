@@ -171,3 +171,24 @@ def test_retry_runs_turns_that_failed_while_the_model_was_down(tmp_path: Path, c
     assert "data engineer" in (tmp_path / "jasmin" / "USER.md").read_text("utf-8")
     code, out, _ = run(capsys, "retry", "--root", str(tmp_path))
     assert json.loads(out)["retried"] == 0
+
+
+def test_consolidate_on_demand_archives_what_leaves_and_a_no_op_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "jasmin"
+    folder.mkdir()
+    lines = [f"- [2026-07-{d:02d}] agent-demo: sprint {d} review done, perf budget holds and QA signed off" for d in range(1, 27)]
+    (folder / "MEMORY.md").write_text("# MEMORY\n\n" + "\n".join(lines) + "\n", "utf-8")
+    code, out, _ = run(capsys, "consolidate", "jasmin", "--root", str(tmp_path))
+    report = json.loads(out)
+    text = (folder / "MEMORY.md").read_text("utf-8")
+    assert code == 0 and report["success"] and len(text) <= 0.75 * 2200
+    code, out, _ = run(capsys, "recall", "jasmin", "sprint 3 review", "--json", "--root", str(tmp_path))
+    assert any("sprint 3 review" in hit["text"] for hit in json.loads(out))
+    # Nothing left to merge: a second run changes nothing and records nothing.
+    code, out, _ = run(capsys, "history", "jasmin", "--json", "--root", str(tmp_path))
+    before = len(json.loads(out))
+    run(capsys, "consolidate", "jasmin", "--root", str(tmp_path))
+    code, out, _ = run(capsys, "history", "jasmin", "--json", "--root", str(tmp_path))
+    assert (folder / "MEMORY.md").read_text("utf-8") == text and len(json.loads(out)) == before
