@@ -191,8 +191,6 @@ class MemoryPipeline:
                     decisions,
                     current.profile,
                     current.log,
-                    user_limit=self.user_limit,
-                    memory_limit=self.memory_limit,
                     consolidate=self._consolidator(turn, usage_parts) if current.memory_refused is None else None,
                     consolidate_at=self.consolidate_at,
                     compact=self._compactor(usage_parts),
@@ -306,8 +304,9 @@ class MemoryPipeline:
             return reuse
         user_text = texts.user if texts.user is not None else empty_user_md()
         memory_text = texts.memory if texts.memory is not None else empty_memory_md()
-        profile = UserProfile.parse(user_text)
-        memory = MemoryLog.parse(memory_text)
+        # Parsed with their caps: every growing op checks the cap and undoes itself when over.
+        profile = UserProfile.parse(user_text, limit=self.user_limit)
+        memory = MemoryLog.parse(memory_text, limit=self.memory_limit)
         current = Ledgers(profile=profile, log=memory, texts=texts)
         if texts.user_raw is not None and not profile.round_trips:
             bak = udir.backup(udir.user_path, texts.user_raw)

@@ -75,15 +75,7 @@ def run_tool(
             return e.payload()
         except LedgerError as e:
             return {"success": False, "error": str(e), "current_entries": entries_before, "target": target}
-        after = model.render()
-        if len(after) > limit:
-            return CapExceeded(
-                target=target,
-                current=len(before),
-                limit=limit,
-                adding=len(after) - len(before),
-                current_entries=entries_before,
-            ).payload()
+        after = model.render()  # under the cap: the model refused (CapExceeded above) otherwise
         written = WriteResult(profile=current.profile, log=current.log)
         written.changes.append(Change(target, action, None, old, content, "memroute tool", None))
         if old is not None:

@@ -49,23 +49,25 @@ def apply_decisions(
     profile: UserProfile,
     log: MemoryLog,
     *,
-    user_limit: int,
-    memory_limit: int,
     consolidate: Consolidator | None = None,
     consolidate_at: float = 0.9,
     compact: Compactor | None = None,
 ) -> WriteResult:
+    """The ledgers must be parsed with their caps (`limit=`): they refuse, and undo, any op that
+    would leave a file over its cap, which is how an oversized fact becomes `over_cap`."""
+    if profile.limit is None or log.limit is None:
+        raise ValueError("apply_decisions needs USER.md and MEMORY.md parsed with their caps (limit=...)")
     result = WriteResult(profile=profile, log=log)
     for decision in decisions:
         d = decision.model_copy()
         if d.route == "user" and d.op == "upsert":
-            d.outcome = _upsert(result, d, user_limit)
-            if d.outcome.startswith("over_cap") and compact is not None and _compact_profile(result, d, user_limit, compact):
-                d.outcome = _upsert(result, d, user_limit)
+            d.outcome = _upsert(result, d)
+            if d.outcome.startswith("over_cap") and compact is not None and _compact_profile(result, d, compact):
+                d.outcome = _upsert(result, d)
         elif d.route == "user" and d.op == "remove":
             d.outcome = _forget_field(result, d)
         elif d.route == "memory" and d.op == "append":
-            d.outcome = _append(result, d, memory_limit, consolidate)
+            d.outcome = _append(result, d, consolidate)
         elif d.route == "memory" and d.op == "remove":
             d.outcome = _forget_entry(result, d)
         elif d.route == "skip":
@@ -73,27 +75,24 @@ def apply_decisions(
         else:
             d.outcome = f"ignored: route {d.route} with op {d.op}"
         result.decisions.append(d)
-    if consolidate is not None and len(result.log.render()) >= consolidate_at * memory_limit:
+    if consolidate is not None and len(result.log.render()) >= consolidate_at * log.limit:
         _run_consolidation(result, consolidate)
     return result
 
 
-def _upsert(result: WriteResult, d: Decision, limit: int) -> str:
+def _upsert(result: WriteResult, d: Decision) -> str:
     if not d.key or d.value is None or not d.value.strip():
         return "ignored: no key or value"
     section = d.section if d.section in USER_SECTIONS else "Identity"
     existing = result.profile.get(d.key)
     if existing is not None and existing.value.strip() == d.value.strip():
         return "unchanged"
-    before = result.profile.render()
     try:
         old = result.profile.upsert(section, d.key, d.value.strip())
+    except CapExceeded as e:
+        return f"over_cap: user profile at {e.usage} chars"
     except LedgerError as e:
         return f"refused: {e}"
-    after = result.profile.render()
-    if len(after) > limit:
-        result.profile = UserProfile.parse(before)
-        return f"over_cap: user profile at {len(before):,}/{limit:,} chars"
     key = existing.key if existing is not None and existing.key else d.key
     result.changes.append(Change("user", "upsert", key, old, d.value.strip(), d.detail or "profile fact", d.quote))
     if old is not None:
@@ -101,17 +100,18 @@ def _upsert(result: WriteResult, d: Decision, limit: int) -> str:
     return "written"
 
 
-def _compact_profile(result: WriteResult, d: Decision, limit: int, compact: Compactor) -> bool:
+def _compact_profile(result: WriteResult, d: Decision, compact: Compactor) -> bool:
     """Make room for `d` by having the engine shorten USER.md; accept only a rewrite that keeps
     every field (by key) and leaves enough room. Old values of shortened fields are archived."""
+    limit = result.profile.limit or 0
     before = result.profile.render()
-    trial = UserProfile.parse(before)
+    trial = UserProfile.parse(before)  # uncapped: it measures the overflow
     trial.upsert(d.section if d.section in USER_SECTIONS else "Identity", d.key or "", (d.value or "").strip())
     needed = len(trial.render()) - limit
     rewritten = compact(before, needed)
     if rewritten is None or len(rewritten) > len(before) - needed:
         return False
-    compacted = UserProfile.parse(rewritten)
+    compacted = UserProfile.parse(rewritten, limit=limit)
     old_fields = {f.key.lower(): f for f in result.profile.fields() if f.key}
     new_fields = {f.key.lower(): f for f in compacted.fields() if f.key}
     if set(old_fields) != set(new_fields):
@@ -142,7 +142,7 @@ def _forget_field(result: WriteResult, d: Decision) -> str:
     return "written"
 
 
-def _append(result: WriteResult, d: Decision, limit: int, consolidate: Consolidator | None) -> str:
+def _append(result: WriteResult, d: Decision, consolidate: Consolidator | None) -> str:
     text = (d.entry or "").strip()
     if not text:
         return "ignored: empty entry"
@@ -150,34 +150,19 @@ def _append(result: WriteResult, d: Decision, limit: int, consolidate: Consolida
     if result.log.has_duplicate(entry):
         return "duplicate"
     try:
-        _append_within_cap(result.log, entry, limit)
-    except CapExceeded:
+        result.log.append(entry)
+    except CapExceeded as e:
         if consolidate is None:
-            return f"over_cap: memory at {len(result.log.render()):,}/{limit:,} chars"
+            return f"over_cap: memory at {e.usage} chars"
         _run_consolidation(result, consolidate)
         try:
-            _append_within_cap(result.log, entry, limit)
-        except CapExceeded:
-            return f"over_cap: memory at {len(result.log.render()):,}/{limit:,} chars after consolidation"
+            result.log.append(entry)
+        except CapExceeded as again:
+            return f"over_cap: memory at {again.usage} chars after consolidation"
     except LedgerError as e:
         return f"refused: {e}"
     result.changes.append(Change("memory", "append", None, None, entry.body(), d.detail or "memory entry", d.quote))
     return "written"
-
-
-def _append_within_cap(log: MemoryLog, entry: MemoryEntry, limit: int) -> None:
-    before = log.render()
-    log.append(entry)
-    after = log.render()
-    if len(after) > limit:
-        log.set_entries(log.entries[:-1])
-        raise CapExceeded(
-            target="memory",
-            current=len(before),
-            limit=limit,
-            adding=len(after) - len(before),
-            current_entries=log.entry_strings(),
-        )
 
 
 def _forget_entry(result: WriteResult, d: Decision) -> str:
@@ -186,7 +171,7 @@ def _forget_entry(result: WriteResult, d: Decision) -> str:
     try:
         old = result.log.remove(d.match)
     except MatchError as e:
-        return "ambiguous" if "several" in str(e).lower() else "not_found"
+        return "ambiguous" if e.ambiguous else "not_found"
     result.changes.append(Change("memory", "remove", None, old.body(), None, d.detail or "forget requested", d.quote))
     result.archive.append(Change("memory", "removed", None, old.body(), None, "forgotten at the user's request"))
     return "written"
