@@ -47,6 +47,8 @@ def serve(port_file: str, delay: float) -> None:
 
     from aiohttp import web
 
+    from pipeline.testing import completion_body
+
     statements = {
         "statements": [
             {"quote": "benchmark", "route": "user", "section": "Preferences", "key": "Benchmark", "value": "yes"},
@@ -58,30 +60,15 @@ def serve(port_file: str, delay: float) -> None:
         await asyncio.sleep(delay)
         tool = body.get("tool_choice", {}).get("function", {}).get("name", "Statements")
         return web.json_response(
-            {
-                "id": "chatcmpl-bench",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": body.get("model", "bench"),
-                "choices": [
-                    {
-                        "index": 0,
-                        "finish_reason": "tool_calls",
-                        "message": {
-                            "role": "assistant",
-                            "content": None,
-                            "tool_calls": [
-                                {
-                                    "id": "call_1",
-                                    "type": "function",
-                                    "function": {"name": tool, "arguments": json.dumps(statements)},
-                                }
-                            ],
-                        },
-                    }
-                ],
-                "usage": {"prompt_tokens": 500, "completion_tokens": 40, "total_tokens": 540},
-            }
+            completion_body(
+                model=body.get("model", "bench"),
+                arguments=json.dumps(statements),
+                tool=tool,
+                prompt_tokens=500,
+                completion_tokens=40,
+                completion_id="chatcmpl-bench",
+                created=int(time.time()),
+            )
         )
 
     async def main() -> None:

@@ -202,33 +202,50 @@ def build_completion(answer: Any, info: CallInfo, messages: list[dict[str, Any]]
     from openai.types.chat import ChatCompletion
 
     text = answer_text(answer, info.response_model)
-    message: dict[str, Any] = {"role": "assistant", "content": text}
+    body = completion_body(
+        model=info.model,
+        arguments=text,
+        tool=info.tool_name,
+        prompt_tokens=estimate_tokens(json.dumps(_plain(messages), ensure_ascii=False)),
+        completion_tokens=estimate_tokens(text),
+    )
+    return ChatCompletion.model_validate(body)
+
+
+def completion_body(
+    *,
+    model: str,
+    arguments: str,
+    tool: str | None,
+    prompt_tokens: int,
+    completion_tokens: int,
+    completion_id: str = "fake-completion",
+    created: int = 0,
+) -> dict[str, Any]:
+    """The JSON an OpenAI-compatible server returns for one answer: the forced tool call named
+    `tool` with `arguments`, or `arguments` as plain content when there is no tool. Shared by the
+    fake models, the scripted test server and the batch benchmark's server."""
+    message: dict[str, Any] = {"role": "assistant", "content": arguments}
     finish = "stop"
-    if info.tool_name:
+    if tool:
         message = {
             "role": "assistant",
             "content": None,
-            "tool_calls": [
-                {"id": "call_fake", "type": "function", "function": {"name": info.tool_name, "arguments": text}}
-            ],
+            "tool_calls": [{"id": "call_fake", "type": "function", "function": {"name": tool, "arguments": arguments}}],
         }
         finish = "tool_calls"
-    prompt_tokens = estimate_tokens(json.dumps(_plain(messages), ensure_ascii=False))
-    completion_tokens = estimate_tokens(text)
-    return ChatCompletion.model_validate(
-        {
-            "id": "fake-completion",
-            "object": "chat.completion",
-            "created": 0,
-            "model": info.model,
-            "choices": [{"index": 0, "finish_reason": finish, "message": message}],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
-        }
-    )
+    return {
+        "id": completion_id,
+        "object": "chat.completion",
+        "created": created,
+        "model": model,
+        "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
 
 
 def _is_list(annotation: Any) -> bool:

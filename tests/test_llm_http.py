@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from pipeline.engines.llm import LLMEngine, LLMError
+from pipeline.testing import completion_body
 from pipeline.types import MemoryItem, Message, Turn
 
 MODEL = "openai/gpt-4o-mini"  # priced in litellm's local cost map, served by the local script
@@ -91,30 +92,15 @@ class ScriptedServer:
             return {"error": {"message": f"scripted {reply.status}", "type": kind, "code": kind}}
         tool = body.get("tool_choice", {}).get("function", {}).get("name", "Statements")
         args = reply.arguments if isinstance(reply.arguments, str) else json.dumps(reply.arguments)
-        return {
-            "id": f"chatcmpl-{len(self.requests)}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": body.get("model", "gpt-4o-mini"),
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "tool_calls",
-                    "message": {
-                        "role": "assistant",
-                        "content": None,
-                        "tool_calls": [
-                            {"id": "call_1", "type": "function", "function": {"name": tool, "arguments": args}}
-                        ],
-                    },
-                }
-            ],
-            "usage": {
-                "prompt_tokens": reply.prompt_tokens,
-                "completion_tokens": reply.completion_tokens,
-                "total_tokens": reply.prompt_tokens + reply.completion_tokens,
-            },
-        }
+        return completion_body(
+            model=body.get("model", "gpt-4o-mini"),
+            arguments=args,
+            tool=tool,
+            prompt_tokens=reply.prompt_tokens,
+            completion_tokens=reply.completion_tokens,
+            completion_id=f"chatcmpl-{len(self.requests)}",
+            created=int(time.time()),
+        )
 
     def then(self, *replies: Reply) -> ScriptedServer:
         self.script.extend(replies)
