@@ -394,7 +394,7 @@ def test_classify_prompt_fits_the_token_budget_with_both_files_full() -> None:
 # --- transports ------------------------------------------------------------------------------------
 
 
-def test_openai_models_go_through_the_openai_sdk_and_other_providers_through_litellm() -> None:
+def test_openai_models_are_posted_directly_and_other_providers_go_through_litellm() -> None:
     engine = LLMEngine(
         "openai/gpt-4o-mini",
         api_base="http://127.0.0.1:9/v1",
@@ -410,10 +410,10 @@ def test_openai_models_go_through_the_openai_sdk_and_other_providers_through_lit
     assert LLMEngine("gpt-4o-mini")._default.transport == "litellm"  # no provider prefix: litellm decides
     assert LLMEngine(FakeModel())._default.transport == "fake"
 
-    client = engine._sync_openai()
-    assert client is engine._sync_openai()  # built once: its connection pool is reused
-    assert client.max_retries == 0 and client.timeout == 7.5  # tenacity is the one retry loop
-    assert str(client.base_url).rstrip("/") == "http://127.0.0.1:9/v1"
+    client = engine._http.sync()
+    assert client is engine._http.sync()  # built once: its connection pool is reused
+    assert client.endpoint.timeout == 7.5 and client.endpoint.url == "http://127.0.0.1:9/v1/chat/completions"
+    assert client.endpoint.headers["Authorization"] == "Bearer sk-test-not-a-key"
 
 
 def test_instructor_clients_are_built_once_per_engine() -> None:

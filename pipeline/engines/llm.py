@@ -10,21 +10,19 @@ When both are spent the engine raises one error type, `LLMError`, carrying attem
 litellm (slow to import, and chatty on the network unless told otherwise) is imported lazily,
 only when a real model is called. `openai/NAME` models (OpenAI, or any OpenAI-compatible server
 at api_base) skip it: litellm only forwards them to the openai SDK, at several ms of CPU per call,
-so the engine sends them through the SDK's own client (pooled, max_retries=0) and prices them from
-litellm's bundled cost map. Fake models (pipeline.testing) run the same path with an OpenAI-shaped
-completion instead of the HTTP call. instructor clients, tenacity settings and SDK clients are
+so the engine POSTs them itself (`openai_http`: pooled, no retries of its own) and prices them
+from litellm's bundled cost map. Fake models (pipeline.testing) run the same path with an OpenAI-shaped
+completion instead of the HTTP call. instructor clients, tenacity settings and HTTP clients are
 built once per engine; the request in flight reaches the shared send functions through `_CALL`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
 import re
 import time
-import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -37,6 +35,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from pipeline import testing
+from pipeline.engines import openai_http
 from pipeline.llm_cache import ResponseCache, cache_key
 from pipeline.prompts import Prompt, load_prompt
 from pipeline.testing import CallInfo, FakeQueueEmpty, ScriptedModel
@@ -368,30 +367,6 @@ def _prepared(model: type[BaseModel]) -> type[BaseModel]:
     return wrapped
 
 
-_CHAT_OPTIONS: dict[str, Any] | None = None
-
-
-def _post_chat(client: Any, kwargs: dict[str, Any], model: str) -> Any:
-    """POST /chat/completions through the openai SDK client (auth, timeout, pooled connections,
-    its error types, a parsed ChatCompletion), as `chat.completions.create` does, minus its
-    per-call recursive TypedDict transform of the body (a quarter of the client's CPU per call),
-    a no-op for the plain JSON dicts instructor builds."""
-    global _CHAT_OPTIONS
-    from openai.types.chat import ChatCompletion
-
-    if _CHAT_OPTIONS is None:
-        # create() authenticates with the bearer key only; older SDKs have no `security` option.
-        try:
-            from openai._types import RequestOptions
-
-            known = set(RequestOptions.__annotations__)
-        except (ImportError, AttributeError):
-            known = set()
-        _CHAT_OPTIONS = {"security": {"bearer_auth": True}} if "security" in known else {}
-    body = {**kwargs, "model": model, "temperature": 0}
-    return client.post("/chat/completions", body=body, cast_to=ChatCompletion, options=_CHAT_OPTIONS)
-
-
 def is_transient(exc: BaseException) -> bool:
     """Faults worth a retry: rate limits, timeouts, 5xx, broken connections."""
     if isinstance(exc, (TimeoutError, ConnectionError)):
@@ -416,7 +391,7 @@ _OPENAI_REASONING = re.compile(r"^(o\d|gpt-5)")
 class _Target:
     model: str
     fake: ScriptedModel | None
-    # The name sent through the openai SDK directly (`openai/NAME`); None: through litellm.
+    # The name POSTed directly (`openai/NAME`, see openai_http); None: through litellm.
     openai_model: str | None = None
 
     @property
@@ -433,7 +408,7 @@ def _target(spec: str | ScriptedModel) -> _Target:
 def _openai_model(model: str) -> str | None:
     """`openai/NAME` is litellm's plain OpenAI chat provider (api.openai.com, or any OpenAI-compatible
     server at api_base): litellm only forwards it to the openai SDK, at several ms of CPU per call.
-    Such models are sent through the SDK directly; everything else goes through litellm."""
+    Such models are POSTed directly (openai_http); everything else goes through litellm."""
     name = model[len("openai/") :] if model.startswith("openai/") else ""
     if not name or _OPENAI_REASONING.match(name):
         return None
@@ -526,12 +501,10 @@ class LLMEngine:
         self.cache = ResponseCache(cache_dir) if cache_dir is not None else None
         self.last_compact_usage: Usage | None = None  # compact_user returns text only; its usage is here
         # Built on first use, then reused: instructor clients (sync/async), tenacity settings, and
-        # the openai SDK clients of `openai/...` models (their connection pools).
+        # the HTTP clients of `openai/...` models (their connection pools).
         self._instructors: dict[bool, Any] = {}
         self._retry_kwargs: dict[str, Any] | None = None
-        self._pid = os.getpid()
-        self._openai_sync: Any = None
-        self._openai_async: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+        self._http = openai_http.Clients(api_key=api_key, api_base=api_base, timeout=timeout)
 
     # -- classify --
 
@@ -750,13 +723,6 @@ class LLMEngine:
 
     # -- clients, built once per engine (per process) and reused --
 
-    def _own_process(self) -> None:
-        """A forked child (the hook's process pool) must not share the parent's pooled connections."""
-        if self._pid != os.getpid():
-            self._pid = os.getpid()
-            self._openai_sync = None
-            self._openai_async = weakref.WeakKeyDictionary()
-
     def _instructor_client(self, *, async_client: bool) -> Any:
         """instructor over our send functions, which read the request in flight from `_CALL`.
 
@@ -771,47 +737,14 @@ class LLMEngine:
             self._instructors[async_client] = client
         return client
 
-    def _openai_options(self) -> dict[str, Any]:
-        # Same precedence as litellm's OpenAI provider: argument, OPENAI_BASE_URL, OPENAI_API_BASE.
-        return {
-            "api_key": self.api_key or os.environ.get("OPENAI_API_KEY"),
-            "base_url": self.api_base or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE"),
-            "timeout": self.timeout,
-            "max_retries": 0,  # tenacity is the one retry loop
-        }
-
-    def _sync_openai(self) -> Any:
-        self._own_process()
-        if self._openai_sync is None:
-            import openai
-
-            self._openai_sync = openai.OpenAI(**self._openai_options())
-        return self._openai_sync
-
-    def _async_openai(self) -> Any:
-        """One AsyncOpenAI per event loop: its pooled connections belong to the loop that opened them."""
-        self._own_process()
-        loop = asyncio.get_running_loop()
-        client = self._openai_async.get(loop)
-        if client is None:
-            import openai
-
-            client = openai.AsyncOpenAI(**self._openai_options())
-            self._openai_async[loop] = client
-        return client
-
     async def aclose(self) -> None:
-        """Close the running loop's pooled connections (optional: call before the loop ends, else
-        they close with the process)."""
-        client = self._openai_async.pop(asyncio.get_running_loop(), None)
-        if client is not None:
-            await client.close()
+        """Close the running loop's pooled connections (optional: they also close when the loop
+        shuts down through asyncio.run, else with the process)."""
+        await self._http.aclose()
 
     def close(self) -> None:
         """Close the sync client's pooled connections (optional, as above)."""
-        client, self._openai_sync = self._openai_sync, None
-        if client is not None:
-            client.close()
+        self._http.close()
 
     def _retrying(self) -> dict[str, Any]:
         """tenacity's settings, built once; the request in flight comes from `_CALL`."""
@@ -876,7 +809,7 @@ class LLMEngine:
                     if target.fake is not None:
                         response = target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
                     elif target.openai_model is not None:
-                        response = _post_chat(self._sync_openai(), kwargs, target.openai_model)
+                        response = self._http.sync().post(kwargs, target.openai_model)
                     else:
                         response = _litellm().completion(**self._litellm_kwargs(target, kwargs))
                 finally:
@@ -898,7 +831,7 @@ class LLMEngine:
                     if target.fake is not None:
                         response = target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
                     elif target.openai_model is not None:
-                        response = await _post_chat(self._async_openai(), kwargs, target.openai_model)
+                        response = await self._http.current().post(kwargs, target.openai_model)
                     else:
                         response = await _litellm().acompletion(**self._litellm_kwargs(target, kwargs))
                 finally:
@@ -944,7 +877,11 @@ class LLMEngine:
 
 def _retry_after(exc: BaseException | None) -> float | None:
     response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None) or getattr(exc, "litellm_response_headers", None)
+    headers = (
+        getattr(exc, "headers", None)  # openai_http.ModelHTTPError
+        or getattr(response, "headers", None)
+        or getattr(exc, "litellm_response_headers", None)
+    )
     if not headers:
         return None
     try:
