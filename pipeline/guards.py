@@ -12,6 +12,7 @@ back to the original text, so redaction removes exactly what the user typed.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -772,10 +773,26 @@ def _merge(raw: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
 _MARK_RE = lazy_compile(r"\[REDACTED:[A-Z_]+\]")
 
 
+# One turn asks about the same few texts many times (its text, each quote, each value, again
+# when the store redacts what it records): answers for short texts are kept.
+_CACHED_TEXT_CHARS = 4000
+
+
 def find_sensitive(text: str, _t: _Text | None = None) -> list[Finding]:
     """Sensitive values in `text`, in order, non-overlapping, with offsets into `text`."""
     if not text:
         return []
+    if len(text) <= _CACHED_TEXT_CHARS:
+        return list(_cached_findings(text))
+    return _find_sensitive(text, _t)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_findings(text: str) -> tuple[Finding, ...]:
+    return tuple(_find_sensitive(text))
+
+
+def _find_sensitive(text: str, _t: _Text | None = None) -> list[Finding]:
     s, index = _view(text)
     raw = _raw_findings(s, _t)
     if "[REDACTED:" in s:  # redact() is idempotent: its own markers are not values

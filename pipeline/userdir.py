@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import json
 import os
 import unicodedata
@@ -80,13 +81,20 @@ class UnreadableFile(Exception):
     """A ledger file that is not valid UTF-8: it is backed up and never overwritten."""
 
 
+@functools.lru_cache(maxsize=4096)
+def _stays_inside(root: Path, user_id: str) -> bool:
+    """The user's folder resolves to a direct child of the root (no symlink out); asked once per
+    user and root, not on every turn (two realpath walks)."""
+    return (root / user_id).resolve().parent == root.resolve()
+
+
 class UserDir:
     def __init__(self, root: Path, user_id: str) -> None:
         self.user_id = validate_user_id(user_id)
         self.root = root
         self.path = root / self.user_id
         # Belt and braces: the id check above should make this impossible.
-        if self.path.resolve().parent != root.resolve():
+        if not _stays_inside(root, self.user_id):
             raise InvalidUserId(f"invalid user id {user_id!r}: it could escape the root")
 
     @property
@@ -143,7 +151,8 @@ class UserDir:
             os.close(fd)
 
     def _recover(self, committed: Callable[[str], bool] | None) -> None:
-        journals = sorted(self.path.glob(_JOURNAL_PREFIX + "*"))
+        names = os.listdir(self.path)  # one listing per commit: this runs under every lock
+        journals = sorted(self.path / n for n in names if n.startswith(_JOURNAL_PREFIX))
         for journal in journals:
             try:
                 info = json.loads(journal.read_text("utf-8"))
@@ -160,8 +169,9 @@ class UserDir:
                         temp.unlink()
             journal.unlink(missing_ok=True)
         # Temps with no journal come from a writer killed before step 2.
-        for temp in self.path.glob(".*" + _TEMP_SUFFIX):
-            temp.unlink(missing_ok=True)
+        for name in names:
+            if name.startswith(".") and name.endswith(_TEMP_SUFFIX):
+                (self.path / name).unlink(missing_ok=True)
         if journals:
             _fsync_dir(self.path)
 
