@@ -17,6 +17,7 @@ history old/new values and the archive text, which are exactly what the ledger f
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
@@ -34,6 +35,7 @@ from pipeline.types import Decision, Usage
 log = logging.getLogger("memroute.store")
 
 DB_NAME = "memroute.db"
+WRITER_LOCK_NAME = ".memroute.db.writer"  # dot-named: user ids never start with "."
 BUSY_TIMEOUT_S = 30.0
 TARGETS = ("user", "memory")
 TURN_STATUSES = ("done", "failed", "pending")
@@ -262,6 +264,61 @@ def _like_pattern(text: str) -> str:
     return f"%{escaped}%"
 
 
+class _WriterGate:
+    """Writers take turns here before BEGIN IMMEDIATE: a thread lock, then an flock shared by every
+    process on this root. Both wake the next writer as soon as the last one is done; SQLite's own
+    busy handler instead polls with sleeps growing to 100 ms, which made a ~1 ms commit wait tens
+    of ms whenever a batch's or a hook's commits overlapped. SQLite's locking stays underneath."""
+
+    def __init__(self, path: Path, timeout_s: float) -> None:
+        self.path = path
+        self.timeout_s = timeout_s
+        self._thread_lock = threading.Lock()
+        self._fd: int | None = None
+        self._pid = 0
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        if not self._thread_lock.acquire(timeout=self.timeout_s):
+            raise sqlite3.OperationalError(f"database is locked (no turn to write within {self.timeout_s:g} s)")
+        try:
+            fd = self._process_fd()
+            self._flock(fd)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            self._thread_lock.release()
+
+    def _process_fd(self) -> int:
+        # flock belongs to the open file: a forked child must open its own or it would share ours.
+        if self._fd is None or self._pid != os.getpid():
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            self._pid = os.getpid()
+        return self._fd
+
+    def _flock(self, fd: int) -> None:
+        deadline = time.monotonic() + self.timeout_s
+        delay = 0.0002
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise sqlite3.OperationalError(
+                        f"database is locked (another process kept writing for {self.timeout_s:g} s)"
+                    ) from None
+                time.sleep(delay)  # another process's commit lasts about a millisecond
+                delay = min(delay * 2, 0.002)
+
+    def close(self) -> None:
+        if self._fd is not None and self._pid == os.getpid():
+            os.close(self._fd)
+        self._fd = None
+
+
 class Store:
     """Provenance, history, archive, decision log and turn status for every user under one root."""
 
@@ -295,6 +352,7 @@ class Store:
         self._all_lock = threading.Lock()
         self._pid = os.getpid()
         self._closed = False
+        self._writer = _WriterGate(self.root / WRITER_LOCK_NAME, busy_timeout_s)
         self._migrate()
 
     # ---- connections -------------------------------------------------------------------
@@ -360,6 +418,7 @@ class Store:
             except sqlite3.Error:  # pragma: no cover - closing is best effort
                 log.warning("could not close a store connection", exc_info=True)
         self._local = threading.local()
+        self._writer.close()
         self._closed = True
 
     def __enter__(self) -> Store:
@@ -391,18 +450,19 @@ class Store:
             finally:
                 self._local.depth = depth
             return
-        conn.execute("BEGIN IMMEDIATE")
-        self._local.depth = 1
-        try:
-            yield conn
-            conn.execute("COMMIT")
-        except BaseException:
-            # Some errors (disk full, a failed COMMIT) may already have ended the transaction.
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        finally:
-            self._local.depth = 0
+        with self._writer.held():
+            conn.execute("BEGIN IMMEDIATE")
+            self._local.depth = 1
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                # Some errors (disk full, a failed COMMIT) may already have ended the transaction.
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            finally:
+                self._local.depth = 0
 
     # ---- migrations --------------------------------------------------------------------
 

@@ -497,3 +497,34 @@ def test_a_forked_child_can_use_the_parents_store(store: Store) -> None:
     child.join(timeout=60)
     assert errors.empty() and child.exitcode == 0
     assert store.turn_status("child", "t1") == "done"  # and the parent's connection still works
+
+
+def _hold_writer_lock(root: str, held: Any, release: Any) -> None:
+    with Store(root).transaction() as conn:
+        conn.execute("INSERT INTO migrations (name, applied_at) VALUES ('held', 'now')")
+        held.set()
+        release.wait(30)
+
+
+def test_writers_take_turns_across_processes_and_a_stuck_one_gives_a_clear_error(tmp_path: Path) -> None:
+    """Writers queue on the store's writer lock (woken at once, not by SQLite's sleeping busy
+    handler); one kept waiting past the busy timeout gets "database is locked", nothing written."""
+    ctx = multiprocessing.get_context("spawn")
+    held, release = ctx.Event(), ctx.Event()
+    other = ctx.Process(target=_hold_writer_lock, args=(str(tmp_path), held, release))
+    with Store(tmp_path, busy_timeout_s=0.3) as waiting:
+        other.start()
+        assert held.wait(30)
+        try:
+            with pytest.raises(sqlite3.OperationalError, match="database is locked"):
+                with waiting.transaction() as conn:
+                    conn.execute("INSERT INTO migrations (name, applied_at) VALUES ('late', 'now')")
+            release.set()
+            other.join(30)
+            with waiting.transaction() as conn:  # the lock is free again: this one goes through
+                conn.execute("INSERT INTO migrations (name, applied_at) VALUES ('next', 'now')")
+            names = {row[0] for row in waiting.conn.execute("SELECT name FROM migrations")}
+        finally:
+            release.set()
+            other.join(30)
+    assert {"held", "next"} <= names and "late" not in names
