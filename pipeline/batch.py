@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pipeline import guards
+from pipeline.engines.base import REQUEST_SLOTS
 from pipeline.transcripts import (
     FORMATS,
     BadInput,
@@ -79,6 +80,8 @@ MAX_AUTO_WORKERS = 4  # processes chosen automatically (see BatchOptions.workers
 # A process costs ~1 s to start (~5 s with litellm): not worth it for small batches. A model
 # call costs ~10 ms of client CPU (litellm + instructor), so LLM batches split sooner.
 TURNS_PER_AUTO_WORKER = {"offline": 2000, "llm": 500, "hybrid": 500}
+EXTRA_USERS_PER_MODEL_SLOT = 0.5  # users kept going beyond the model requests in flight (see _replay)
+FILE_THREADS = 4
 MAX_REPORTED_BAD_LINES = 1000  # the JSON summary lists this many; all are counted
 RESTART_PREFIX = ".before-restart-"
 
@@ -401,18 +404,26 @@ class BatchRunner:
 
     async def _replay(self, index: sqlite3.Connection, users: AsyncIterator[str]) -> None:
         concurrency = self.options.concurrency
-        # aprocess_turn runs file and store work in threads: enough of them for every user at once.
-        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=concurrency + 4))
-        if self.options.rpm and self.pipe.engine.name != "offline":
-            self._bucket = TokenBucket(self.options.rpm)
-        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=concurrency)
+        users_at_once = concurrency
+        if self.pipe.engine.name != "offline":
+            # With a model, `concurrency` bounds the requests in flight (what rate limits care
+            # about) and more users than that are kept going: one user's file and store work
+            # and its prompt and parsing then overlap the others' waits, so no slot sits idle.
+            REQUEST_SLOTS.set(asyncio.Semaphore(concurrency))  # the tasks below inherit it
+            users_at_once = concurrency + max(1, int(concurrency * EXTRA_USERS_PER_MODEL_SLOT))
+            if self.options.rpm:
+                self._bucket = TokenBucket(self.options.rpm)
+        # File and store work runs in threads. Few of them: it is mostly CPU under the GIL, and
+        # every extra thread makes all of them wait longer for it.
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=FILE_THREADS))
+        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=users_at_once)
 
         async def produce() -> None:
             async for user_id in users:
                 if self._stopping():
                     break
                 await queue.put(user_id)
-            for _ in range(concurrency):
+            for _ in range(users_at_once):
                 await queue.put(None)
 
         async def work() -> None:
@@ -424,7 +435,7 @@ class BatchRunner:
                 for fh in files.values():
                     fh.close()
 
-        await asyncio.gather(produce(), *(work() for _ in range(concurrency)))
+        await asyncio.gather(produce(), *(work() for _ in range(users_at_once)))
 
     def _stopping(self) -> bool:
         if not self.stop and self._stop_event is not None and self._stop_event.is_set():

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from datetime import date
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pipeline.types import Classification, ConsolidationPlan, MemoryItem, Turn
+
+if TYPE_CHECKING:
+    import asyncio
+
+# Model requests a caller lets be in flight at once, shared by every engine call in its context
+# (the batch runner sets it: there `--concurrency` bounds requests to the provider, not users).
+# A model-backed engine holds one slot per HTTP request, so building the prompt, parsing the
+# answer and backing off between retries hold none. Unset: no bound beyond the caller's own.
+REQUEST_SLOTS: ContextVar[asyncio.Semaphore | None] = ContextVar("memroute_request_slots", default=None)
 
 
 @runtime_checkable

@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from pipeline import testing
 from pipeline.engines import openai_http
+from pipeline.engines.base import REQUEST_SLOTS
 from pipeline.llm_cache import ResponseCache, cache_key
 from pipeline.prompts import Prompt, load_prompt
 from pipeline.testing import CallInfo, FakeQueueEmpty, ScriptedModel
@@ -828,16 +829,23 @@ class LLMEngine:
                 meter.calls += 1
                 started = time.perf_counter()
                 try:
-                    if target.fake is not None:
-                        response = target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
-                    elif target.openai_model is not None:
-                        response = await self._http.current().post(kwargs, target.openai_model)
+                    slots = REQUEST_SLOTS.get()
+                    if slots is None:
+                        response = await self._async_request(req, target, kwargs)
                     else:
-                        response = await _litellm().acompletion(**self._litellm_kwargs(target, kwargs))
+                        async with slots:
+                            response = await self._async_request(req, target, kwargs)
                 finally:
                     meter.latency_s += time.perf_counter() - started
                 self._account(target, meter, response)
         return response
+
+    async def _async_request(self, req: _Request, target: _Target, kwargs: dict[str, Any]) -> Any:
+        if target.fake is not None:
+            return target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
+        if target.openai_model is not None:
+            return await self._http.current().post(kwargs, target.openai_model)
+        return await _litellm().acompletion(**self._litellm_kwargs(target, kwargs))
 
     def _account(self, target: _Target, meter: _Meter, response: Any) -> None:
         usage = getattr(response, "usage", None)
