@@ -400,3 +400,62 @@ def test_max_failures_counts_failed_turns_and_stops_the_replay(tmp_path: Path) -
     assert report.stopped_early and report.turns_failed == 2 and report.failures == 2
     # Each failure deferred its user's later conversations; the users never started are deferred too.
     assert report.conversations_failed == 2 and report.conversations_deferred == 18 - 2
+
+
+def test_concurrency_bounds_the_model_requests_in_flight_and_keeps_them_busy(tmp_path: Path) -> None:
+    """With a model, --concurrency N means at most N requests open at the provider at any moment
+    (what rate limits count), and the runner keeps all N busy while users remain."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from pipeline.engines.llm import LLMEngine
+    from pipeline.testing import completion_body
+
+    state = {"open": 0, "most": 0, "served": 0}
+    lock = threading.Lock()
+    answer = {"statements": [{"quote": "hello", "route": "skip", "reason": "mood"}]}
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            with lock:
+                state["open"] += 1
+                state["most"] = max(state["most"], state["open"])
+            time.sleep(0.05)
+            with lock:
+                state["open"] -= 1
+                state["served"] += 1
+            data = json.dumps(completion_body(
+                model="m", arguments=json.dumps(answer), tool="Statements", prompt_tokens=50, completion_tokens=9
+            )).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        rows = [
+            {"id": f"c{u}-{i}", "user_id": f"user{u}", "timestamp": f"2025-06-0{i + 1}T09:00:00Z",
+             "messages": [{"role": "user", "content": "hello"}, {"role": "assistant", "content": "hi"}]}
+            for u in range(12)
+            for i in range(2)
+        ]
+        src = jsonl(tmp_path / "in.jsonl", *rows)
+        engine = LLMEngine("openai/gpt-4o-mini", api_base=f"http://127.0.0.1:{httpd.server_address[1]}/v1",
+                           api_key="sk-test-not-a-key")
+        with MemoryPipeline(root=tmp_path / "out", engine=engine) as pipe:
+            report = BatchRunner(pipe, [src], BatchOptions(concurrency=3)).run()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert report.turns_done == 24 and state["served"] == 24
+    assert state["most"] == 3
