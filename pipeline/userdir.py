@@ -177,6 +177,9 @@ class UserDir:
 
     def commit(self, turn_id: str, files: dict[str, str], store_commit: Callable[[], None]) -> None:
         """Write `files` ({"USER.md": text, ...}) and the store records as one unit. Call under lock()."""
+        if not files:  # nothing to rename: the store transaction alone is the unit
+            store_commit()
+            return
         tx = uuid.uuid4().hex[:12]
         renames: dict[str, str] = {}
         for name, text in files.items():
