@@ -61,10 +61,22 @@ def _fsync_dir(path: Path) -> None:
 
 
 def _write_durably(path: Path, data: bytes) -> None:
-    with open(path, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _read_if_there(path: Path) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
 
 
 @dataclass
@@ -93,21 +105,15 @@ class UserDir:
         self.user_id = validate_user_id(user_id)
         self.root = root
         self.path = root / self.user_id
+        self.user_path = self.path / USER_FILE
+        self.memory_path = self.path / MEMORY_FILE
         # Belt and braces: the id check above should make this impossible.
         if not _stays_inside(root, self.user_id):
             raise InvalidUserId(f"invalid user id {user_id!r}: it could escape the root")
 
-    @property
-    def user_path(self) -> Path:
-        return self.path / USER_FILE
-
-    @property
-    def memory_path(self) -> Path:
-        return self.path / MEMORY_FILE
 
     def read(self) -> LedgerTexts:
-        user_raw = self.user_path.read_bytes() if self.user_path.exists() else None
-        memory_raw = self.memory_path.read_bytes() if self.memory_path.exists() else None
+        user_raw, memory_raw = _read_if_there(self.user_path), _read_if_there(self.memory_path)
         return LedgerTexts(
             user=self._decode(self.user_path, user_raw),
             memory=self._decode(self.memory_path, memory_raw),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date as _date
 from typing import Literal, TypeVar
 
@@ -114,6 +114,11 @@ class _Block:
             return self.raw
         assert self.entry is not None
         return bullet_lines(self.entry.body())
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Block:
+        # The undo snapshot of every capped change (see user_md._Block.__deepcopy__).
+        raw = None if self.raw is None else list(self.raw)
+        return _Block(self.kind, raw, None if self.entry is None else replace(self.entry))
 
     @property
     def blank(self) -> bool:

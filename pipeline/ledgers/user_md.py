@@ -9,7 +9,7 @@ Only the block an operation touches is re-rendered canonically.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, TypeVar
 
 from pipeline.ledgers._document import LedgerDocument
@@ -70,6 +70,12 @@ class _Block:
             return self.raw
         assert self.fld is not None
         return bullet_lines(self.fld.entry())
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Block:
+        # The undo snapshot of every capped change (LedgerDocument._guarded): strings are immutable,
+        # so copying the lists and the field is a deep copy, at a fraction of copy.deepcopy's cost.
+        raw = None if self.raw is None else list(self.raw)
+        return _Block(self.kind, raw, self.name, None if self.fld is None else replace(self.fld))
 
     @property
     def blank(self) -> bool:
