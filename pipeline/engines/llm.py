@@ -18,6 +18,7 @@ built once per engine; the request in flight reaches the shared send functions t
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -947,18 +948,29 @@ def _openai_price(name: str, prompt_tokens: int, completion_tokens: int) -> floa
     """The price litellm gives `openai/NAME`, from its local map: plain per-token prices. Entries it
     prices by other rules (tiers above N tokens, fine-tunes, no token prices) and a map the user
     asked litellm to fetch are left to litellm itself; a model the map lacks costs None."""
-    if os.environ.get("LITELLM_LOCAL_MODEL_COST_MAP", "true").strip().lower() != "true" or name.startswith("ft:"):
+    rates = _openai_rates(name, os.environ.get("LITELLM_LOCAL_MODEL_COST_MAP", "true").strip().lower() == "true")
+    if rates == "litellm":
         return _price("openai/" + name, prompt_tokens, completion_tokens)
+    if rates is None:
+        return None
+    return prompt_tokens * rates[0] + completion_tokens * rates[1]
+
+
+@functools.lru_cache(maxsize=64)
+def _openai_rates(name: str, local_map: bool) -> tuple[float, float] | Literal["litellm"] | None:
+    """(input, output) cost per token, "litellm" to ask litellm, None when unpriced; once per model."""
+    if not local_map or name.startswith("ft:"):
+        return "litellm"
     cost_map = _local_cost_map()
     entry = cost_map.get(name) or cost_map.get("openai/" + name)
     if not isinstance(entry, dict) or entry.get("litellm_provider") != "openai":
-        return _price("openai/" + name, prompt_tokens, completion_tokens) if not cost_map else None
+        return "litellm" if not cost_map else None
     input_cost, output_cost = entry.get("input_cost_per_token"), entry.get("output_cost_per_token")
-    plain = isinstance(input_cost, (int, float)) and isinstance(output_cost, (int, float))
-    if not plain or any("_above_" in key for key in entry):
-        return _price("openai/" + name, prompt_tokens, completion_tokens)
-    assert isinstance(input_cost, (int, float)) and isinstance(output_cost, (int, float))
-    return prompt_tokens * float(input_cost) + completion_tokens * float(output_cost)
+    if not isinstance(input_cost, (int, float)) or not isinstance(output_cost, (int, float)):
+        return "litellm"
+    if any("_above_" in key for key in entry):
+        return "litellm"
+    return float(input_cost), float(output_cost)
 
 
 def _describe(exc: BaseException) -> str:
