@@ -128,7 +128,8 @@ class MemoryPipeline:
         turn, udir, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
         if done is not None:
             return done
-        current = await asyncio.to_thread(self._load, udir)
+        # Read inline: two capped files of a few KB cost less to read than a thread hop does.
+        current = self._load(udir)
         try:
             classification = await aclassify(self.engine, turn, current.profile.render(), current.log.render())
         except Exception as e:
