@@ -21,6 +21,11 @@ class HybridEngine:
         self.gate = gate or OfflineEngine()
         self.model = llm.model
 
+    def preload(self) -> None:
+        preload = getattr(self.llm, "preload", None)
+        if preload is not None:
+            preload()
+
     def _gated(self, turn: Turn, user_md: str, memory_md: str) -> Classification | None:
         """The offline classification when it says the turn holds nothing memorable, else None."""
         offline = self.gate.classify(turn, user_md, memory_md)

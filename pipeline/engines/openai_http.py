@@ -105,6 +105,13 @@ def _error_message(data: bytes) -> str:
     return " ".join(text.split())[:300] or "(no message)"
 
 
+def preload() -> None:
+    """Import the answer type and both HTTP clients ahead of the first request."""
+    import aiohttp  # noqa: F401
+    import httpx  # noqa: F401
+    from openai.types.chat import ChatCompletion  # noqa: F401
+
+
 def env_proxy(url: str) -> str | None:
     """The proxy the environment asks for to reach `url` (HTTP(S)_PROXY unless NO_PROXY matches)."""
     from urllib.parse import urlsplit
