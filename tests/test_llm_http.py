@@ -340,3 +340,17 @@ def test_the_direct_path_reuses_connections_and_survives_a_new_event_loop(server
     eng.classify(TURN, "", "")
     eng.close()
     assert server.requests[-1]["port"] == server.requests[-2]["port"]
+
+
+def test_preload_imports_the_model_stack_without_litellm_or_a_request() -> None:
+    """What a batch worker calls before taking users (and before freezing its heap for the GC)."""
+    code = (
+        "import sys\n"
+        "from pipeline.engines.llm import LLMEngine\n"
+        "LLMEngine('openai/gpt-4o-mini', api_base='http://127.0.0.1:9/v1', api_key='sk-test').preload()\n"
+        "print(all(m in sys.modules for m in ('openai', 'aiohttp', 'httpx', 'instructor')), 'litellm' in sys.modules)\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["True", "False"]
