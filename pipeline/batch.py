@@ -14,11 +14,16 @@ How a run goes:
    replayed turn by turn: the turn's user message and what follows it, with the earlier
    messages as history, and the turn's timestamp (the user message's, else the
    conversation's), so dates in MEMORY.md come from the transcript. Users run concurrently on
-   an asyncio loop (`concurrency` users at a time, through `aprocess_turn`); one user's turns
-   never overlap. Users with the most turns start first, so one long user does not finish last.
-   Big batches also spread the users over worker processes (one core each: the offline engine
-   and litellm's client overhead are CPU bound); the parent hands out users, merges counts and
-   writes the audit file. Results are the same whatever the number of processes.
+   an asyncio loop (through `aprocess_turn`); one user's turns never overlap. With the offline
+   engine `concurrency` is the number of users at a time. With a model it is the number of
+   requests in flight (what a provider's limits count): engines hold a `REQUEST_SLOTS` slot
+   per HTTP request, and 1.5x as many users are kept going, so one user's file work, prompt
+   and parsing overlap the others' waits and no slot sits idle. Users with the most turns
+   start first, so one long user does not finish last. Big batches also spread the users over
+   worker processes (one core each: the offline engine and the client side of model calls are
+   CPU bound); each worker imports the model stack before it takes users and freezes it for
+   the garbage collector; the parent hands out users, merges counts and writes the audit file.
+   Results are the same whatever the number of processes.
 3. Checkpoints. A conversation whose turns all committed is marked done in the store table
    `batch_conversations`; a rerun skips it. Turn ids are stable ("b-<hash of user and
    conversation id>-<turn index>"), so a conversation interrupted mid-way resumes through the
@@ -27,8 +32,9 @@ How a run goes:
    next run (counted as deferred), so a user's turns are never applied out of order.
 
 Memory use: the index lives on disk, a conversation's text is held only while it is replayed,
-and a line longer than 8 MiB is skipped unread, so RAM is bounded by concurrency x the largest
-conversation, not by the input size. Files of any order work; no input sorting is required.
+and a line longer than 8 MiB is skipped unread, so RAM is bounded by the users in progress
+(concurrency, x1.5 with a model) x the largest conversation, not by the input size. Files of
+any order work; no input sorting is required.
 `--rpm` applies to the llm and hybrid engines (one token per turn, shared by the processes).
 
 Where the memory goes (`--out`): a root that already holds memory not written by a batch (a

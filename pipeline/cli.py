@@ -100,7 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("inputs", nargs="+", metavar="INPUT")
     p.add_argument("--out", required=True, help="memory root to write (one folder per user)")
     p.add_argument("--format", dest="fmt", choices=["openai", "sharegpt", "turns"], help="default: detect per line")
-    p.add_argument("--concurrency", type=int, default=8)
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=8,
+        help="model requests in flight at once (offline engine: users at once); default 8",
+    )
     p.add_argument("--rpm", type=float, help="cap model requests per minute")
     p.add_argument(
         "--restart", action="store_true", help="start over: OUT's current contents move to OUT/.before-restart-<time>/"
