@@ -269,6 +269,14 @@ def via_litellm(eng: LLMEngine) -> LLMEngine:
     return eng
 
 
+def fresh_python(code: str) -> str:
+    """Run `code` in a new interpreter (what it imports is then visible) from the repo root; its stdout."""
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
 def test_openai_models_never_load_litellm() -> None:
     """`openai/...` against an OpenAI-compatible server: sync and async, priced, and litellm (seconds
     of import, milliseconds of CPU per call) never imported."""
@@ -283,10 +291,7 @@ def test_openai_models_never_load_litellm() -> None:
         "print(len(a.decisions), len(b.decisions), a.usage.calls, a.usage.cost_usd > 0, b.usage.cost_usd > 0)\n"
         "print('litellm' in sys.modules, eng._classify.transport)\n"
     )
-    root = Path(__file__).resolve().parent.parent
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split("\n")[:2] == ["3 3 2 True True", "False openai"]
+    assert fresh_python(code).split("\n")[:2] == ["3 3 2 True True", "False openai"]
 
 
 def test_the_direct_path_sends_and_bills_what_litellm_does() -> None:
@@ -350,7 +355,4 @@ def test_preload_imports_the_model_stack_without_litellm_or_a_request() -> None:
         "LLMEngine('openai/gpt-4o-mini', api_base='http://127.0.0.1:9/v1', api_key='sk-test').preload()\n"
         "print(all(m in sys.modules for m in ('openai', 'aiohttp', 'httpx', 'instructor')), 'litellm' in sys.modules)\n"
     )
-    root = Path(__file__).resolve().parent.parent
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split() == ["True", "False"]
+    assert fresh_python(code).split() == ["True", "False"]
