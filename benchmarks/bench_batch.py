@@ -21,6 +21,7 @@ peak memory is the child's ru_maxrss. Every run uses a fresh temporary --out.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -269,6 +270,7 @@ def bench_ceiling(turns: int, concurrency: int, delay: float) -> None:
 
     from pipeline.batch import BatchOptions, BatchRunner
     from pipeline.core import MemoryPipeline
+    from pipeline.engines.base import REQUEST_SLOTS
     from pipeline.types import Classification, Decision
 
     class SleepEngine:
@@ -279,7 +281,9 @@ def bench_ceiling(turns: int, concurrency: int, delay: float) -> None:
             raise NotImplementedError
 
         async def aclassify(self, turn: Any, user_md: str, memory_md: str) -> Classification:
-            await asyncio.sleep(delay)
+            slots = REQUEST_SLOTS.get()  # one "request" in flight, as a model engine holds one
+            async with slots if slots is not None else contextlib.nullcontext():
+                await asyncio.sleep(delay)
             skip = Decision(quote=turn.user_text[:40], route="skip", reason="mood")
             return Classification(decisions=[skip], engine="llm", model="sleep")
 
