@@ -122,7 +122,8 @@ class MemoryPipeline:
         conversation_id: str | None = None,
         turn_id: str | None = None,
     ) -> TurnResult:
-        """process_turn for asyncio apps: the model call is awaited, file and store work runs in a thread."""
+        """process_turn for asyncio apps: the model call is awaited; the two small files are read
+        inline, and the write and commit (locks, fsyncs, SQLite) run in a thread."""
         import asyncio  # here, not at the top: asyncio costs a CLI start ~60 ms
 
         turn, udir, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
