@@ -269,12 +269,12 @@ def via_litellm(eng: LLMEngine) -> LLMEngine:
     return eng
 
 
-def fresh_python(code: str) -> str:
-    """Run `code` in a new interpreter (what it imports is then visible) from the repo root; its stdout."""
+def fresh_python(code: str) -> subprocess.CompletedProcess[str]:
+    """Run `code` in a new interpreter (what it imports is then visible) from the repo root."""
     root = Path(__file__).resolve().parent.parent
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
-    return out.stdout
+    return out
 
 
 def test_openai_models_never_load_litellm() -> None:
@@ -291,7 +291,7 @@ def test_openai_models_never_load_litellm() -> None:
         "print(len(a.decisions), len(b.decisions), a.usage.calls, a.usage.cost_usd > 0, b.usage.cost_usd > 0)\n"
         "print('litellm' in sys.modules, eng._classify.transport)\n"
     )
-    assert fresh_python(code).split("\n")[:2] == ["3 3 2 True True", "False openai"]
+    assert fresh_python(code).stdout.split("\n")[:2] == ["3 3 2 True True", "False openai"]
 
 
 def test_the_direct_path_sends_and_bills_what_litellm_does() -> None:
@@ -355,4 +355,34 @@ def test_preload_imports_the_model_stack_without_litellm_or_a_request() -> None:
         "LLMEngine('openai/gpt-4o-mini', api_base='http://127.0.0.1:9/v1', api_key='sk-test').preload()\n"
         "print(all(m in sys.modules for m in ('openai', 'aiohttp', 'httpx', 'instructor')), 'litellm' in sys.modules)\n"
     )
-    assert fresh_python(code).split() == ["True", "False"]
+    assert fresh_python(code).stdout.split() == ["True", "False"]
+
+
+def test_asyncio_run_callers_need_no_aclose_and_see_no_unclosed_session_warning(server: ScriptedServer) -> None:
+    """Each asyncio.run gets its own pooled session, closed when that loop shuts down: nothing
+    is printed about unclosed sessions and the engine keeps no reference to dead loops."""
+    code = (
+        "import asyncio, gc, sys, warnings\n"
+        "warnings.simplefilter('always')\n"
+        "from pipeline.engines.llm import LLMEngine\n"
+        "from tests.test_llm_http import CLASSIFIED, TURN\n"
+        f"eng = LLMEngine('openai/gpt-4o-mini', api_base='{server.api_base}', api_key='sk-test-not-a-key')\n"
+        "print(sum(len(asyncio.run(eng.aclassify(TURN, '', '')).decisions) for _ in range(2)))\n"
+        "gc.collect()\n"
+        "print(len(eng._http._async))\n"
+    )
+    server.then(Reply(arguments=CLASSIFIED), Reply(arguments=CLASSIFIED))
+    out = fresh_python(code)
+    assert out.stdout.split() == ["6", "0"]
+    assert "nclosed" not in out.stderr, out.stderr[-2000:]
+
+
+def test_proxies_come_from_the_environment_and_no_proxy_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.engines.openai_http import env_proxy
+
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.internal:3128")
+    monkeypatch.setenv("NO_PROXY", "localhost,127.0.0.1")
+    assert env_proxy("https://api.openai.com/v1/chat/completions") == "http://proxy.internal:3128"
+    assert env_proxy("http://127.0.0.1:8000/v1/chat/completions") is None
+    monkeypatch.delenv("HTTPS_PROXY")
+    assert env_proxy("https://api.openai.com/v1/chat/completions") is None
