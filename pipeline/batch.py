@@ -84,11 +84,12 @@ log = logging.getLogger("memroute.batch")
 
 DEFAULT_CONCURRENCY = 8  # users at a time: polite to API rate limits
 MAX_AUTO_WORKERS = 4  # processes chosen automatically (see BatchOptions.workers)
-# A process costs ~1 s to start (~5 s with litellm): not worth it for small batches. A model
-# call costs ~10 ms of client CPU (litellm + instructor), so LLM batches split sooner.
+# A process costs ~1 s to start (~2 s with the model stack, ~5 s with litellm): not worth it for
+# small batches. A model call costs ~2-4 ms of client CPU (instructor, HTTP, the commit), so LLM
+# batches split sooner.
 TURNS_PER_AUTO_WORKER = {"offline": 2000, "llm": 500, "hybrid": 500}
 EXTRA_USERS_PER_MODEL_SLOT = 0.5  # users kept going beyond the model requests in flight (see _replay)
-FILE_THREADS = 4
+FILE_THREADS = 4  # per process: commits overlap each other's fsyncs, few enough to spare the GIL
 MAX_REPORTED_BAD_LINES = 1000  # the JSON summary lists this many; all are counted
 RESTART_PREFIX = ".before-restart-"
 
