@@ -11,9 +11,11 @@ litellm (slow to import, and chatty on the network unless told otherwise) is imp
 only when a real model is called. `openai/NAME` models (OpenAI, or any OpenAI-compatible server
 at api_base) skip it: litellm only forwards them to the openai SDK, at several ms of CPU per call,
 so the engine POSTs them itself (`openai_http`: pooled, no retries of its own) and prices them
-from litellm's bundled cost map. Fake models (pipeline.testing) run the same path with an OpenAI-shaped
-completion instead of the HTTP call. instructor clients, tenacity settings and HTTP clients are
-built once per engine; the request in flight reaches the shared send functions through `_CALL`.
+from litellm's bundled cost map. Fake models (pipeline.testing) run the same path with an
+OpenAI-shaped completion instead of the HTTP call. instructor clients, tenacity settings and HTTP
+clients are built once per engine; the request in flight reaches the shared send functions
+through `_CALL`. Under asyncio each HTTP request holds a `REQUEST_SLOTS` slot when the caller set
+one (the batch runner does).
 """
 
 from __future__ import annotations
@@ -819,12 +821,7 @@ class LLMEngine:
                 meter.calls += 1
                 started = time.perf_counter()
                 try:
-                    if target.fake is not None:
-                        response = target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
-                    elif target.openai_model is not None:
-                        response = self._http.sync().post(kwargs, target.openai_model)
-                    else:
-                        response = _litellm().completion(**self._litellm_kwargs(target, kwargs))
+                    response = self._sync_request(req, target, kwargs)
                 finally:
                     meter.latency_s += time.perf_counter() - started
                 self._account(target, meter, response)
@@ -851,6 +848,13 @@ class LLMEngine:
                     meter.latency_s += time.perf_counter() - started
                 self._account(target, meter, response)
         return response
+
+    def _sync_request(self, req: _Request, target: _Target, kwargs: dict[str, Any]) -> Any:
+        if target.fake is not None:
+            return target.fake.complete(kwargs["messages"], _call_info(req, kwargs))
+        if target.openai_model is not None:
+            return self._http.sync().post(kwargs, target.openai_model)
+        return _litellm().completion(**self._litellm_kwargs(target, kwargs))
 
     async def _async_request(self, req: _Request, target: _Target, kwargs: dict[str, Any]) -> Any:
         if target.fake is not None:
