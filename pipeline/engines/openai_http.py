@@ -38,6 +38,10 @@ class ModelConnectionError(ConnectionError):
     """The request never got an answer: refused, reset, DNS, TLS."""
 
 
+class ModelConfigError(ValueError):
+    """The model cannot be called as configured (no key); retrying will not help."""
+
+
 @dataclass(frozen=True)
 class Endpoint:
     url: str
@@ -62,10 +66,6 @@ class Endpoint:
             if os.environ.get(env):
                 headers[header] = os.environ[env]
         return cls(url=base.rstrip("/") + "/chat/completions", headers=headers, timeout=timeout)
-
-
-class ModelConfigError(ValueError):
-    """The model cannot be called as configured (no key); retrying will not help."""
 
 
 def request_body(kwargs: dict[str, Any], model: str) -> bytes:
