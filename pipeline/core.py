@@ -86,7 +86,19 @@ class MemoryPipeline:
         self.store = Store(self.root)
 
     def close(self) -> None:
+        """Close the store and the engine's pooled connections (if it has any)."""
+        close_engine = getattr(self.engine, "close", None)
+        if close_engine is not None:
+            close_engine()
         self.store.close()
+
+    async def aclose(self) -> None:
+        """close(), plus the engine's connections opened on the running event loop (they close by
+        themselves when the loop shuts down under asyncio.run; a loop you close yourself needs this)."""
+        aclose_engine = getattr(self.engine, "aclose", None)
+        if aclose_engine is not None:
+            await aclose_engine()
+        self.close()
 
     def __enter__(self) -> MemoryPipeline:
         return self

@@ -386,3 +386,25 @@ def test_proxies_come_from_the_environment_and_no_proxy_is_honoured(monkeypatch:
     assert env_proxy("http://127.0.0.1:8000/v1/chat/completions") is None
     monkeypatch.delenv("HTTPS_PROXY")
     assert env_proxy("https://api.openai.com/v1/chat/completions") is None
+
+
+def test_pipeline_aclose_closes_the_loops_session_on_a_hand_made_loop(server: ScriptedServer, tmp_path: Path) -> None:
+    """A loop the app closes itself (no asyncio.run): `await pipe.aclose()` first leaves nothing open."""
+    code = (
+        "import asyncio, gc, warnings\n"
+        "warnings.simplefilter('always')\n"
+        "from pipeline.core import MemoryPipeline\n"
+        "from pipeline.engines.llm import LLMEngine\n"
+        f"eng = LLMEngine('openai/gpt-4o-mini', api_base='{server.api_base}', api_key='sk-test-not-a-key')\n"
+        f"pipe = MemoryPipeline(root={str(tmp_path)!r}, engine=eng)\n"
+        "loop = asyncio.new_event_loop()\n"
+        "msgs = [{'role': 'user', 'content': 'I am Jasmin, a frontend engineer.'}]\n"
+        "r = loop.run_until_complete(pipe.aprocess_turn('jasmin', msgs))\n"
+        "loop.run_until_complete(pipe.aclose())\n"
+        "loop.close(); del loop; gc.collect()\n"
+        "print(r.status, len(eng._http._async))\n"
+    )
+    server.then(Reply(arguments=CLASSIFIED))
+    out = fresh_python(code)
+    assert out.stdout.split() == ["done", "0"]
+    assert "nclosed" not in out.stderr, out.stderr[-2000:]

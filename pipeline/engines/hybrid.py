@@ -26,6 +26,16 @@ class HybridEngine:
         if preload is not None:
             preload()
 
+    async def aclose(self) -> None:
+        aclose = getattr(self.llm, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+    def close(self) -> None:
+        close = getattr(self.llm, "close", None)
+        if close is not None:
+            close()
+
     def _gated(self, turn: Turn, user_md: str, memory_md: str) -> Classification | None:
         """The offline classification when it says the turn holds nothing memorable, else None."""
         offline = self.gate.classify(turn, user_md, memory_md)

@@ -153,7 +153,7 @@ class AsyncClient:
     The session closes itself when the loop shuts down (asyncio.run and asyncio.Runner finalize
     live async generators, and one of them guards the session), so an app that never calls
     aclose() gets no "Unclosed client session" noise. A loop closed without that step (a
-    hand-made loop) needs `await engine.aclose()` first.
+    hand-made loop) needs `await engine.aclose()` (or MemoryPipeline.aclose) first.
     """
 
     def __init__(self, endpoint: Endpoint, on_close: Callable[[], None]) -> None:
