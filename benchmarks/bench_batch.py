@@ -215,10 +215,8 @@ def steady_rate(points: list[tuple[float, int]], total: int) -> tuple[float, flo
     """Turns/s between the moments 10% and 90% of the turns were done (start-up and tail left
     out), and the time until the first turn was done."""
     first = next(t for t, n in points if n > 0)
-    t10 = next(t for t, n in points if n >= total * 0.1)
-    t90 = next(t for t, n in points if n >= total * 0.9)
-    n10 = next(n for t, n in points if t >= t10)
-    n90 = next(n for t, n in points if t >= t90)
+    t10, n10 = next((t, n) for t, n in points if n >= total * 0.1)
+    t90, n90 = next((t, n) for t, n in points if n >= total * 0.9)
     return (n90 - n10) / (t90 - t10), first
 
 
