@@ -111,7 +111,6 @@ class UserDir:
         if not _stays_inside(root, self.user_id):
             raise InvalidUserId(f"invalid user id {user_id!r}: it could escape the root")
 
-
     def read(self) -> LedgerTexts:
         user_raw, memory_raw = _read_if_there(self.user_path), _read_if_there(self.memory_path)
         return LedgerTexts(
