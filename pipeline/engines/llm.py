@@ -753,12 +753,12 @@ class LLMEngine:
             openai_http.preload()
 
     async def aclose(self) -> None:
-        """Close the running loop's pooled connections (optional: they also close when the loop
-        shuts down through asyncio.run, else with the process)."""
+        """Close the running loop's pooled connections. Under asyncio.run they close by themselves
+        when the loop shuts down; a loop you close yourself needs this first."""
         await self._http.aclose()
 
     def close(self) -> None:
-        """Close the sync client's pooled connections (optional, as above)."""
+        """Close the sync client's pooled connections (optional: they close with the process)."""
         self._http.close()
 
     def _retrying(self) -> dict[str, Any]:

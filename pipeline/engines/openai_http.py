@@ -202,7 +202,8 @@ class AsyncClient:
 
 class Clients:
     """The clients of one engine: a sync one, and an async one per running event loop; a forked
-    child (the hook's process pool) builds its own instead of sharing the parent's sockets."""
+    child (an app that forks after using the engine) builds its own instead of sharing the
+    parent's sockets."""
 
     def __init__(self, *, api_key: str | None, api_base: str | None, timeout: float) -> None:
         self._settings = (api_key, api_base, timeout)  # resolved against the env on first use
