@@ -681,46 +681,35 @@ class LLMEngine:
         cached = self._cached(req)
         if cached is not None:
             return cached
-        if req.target.fake is None:
-            testing.check_model_request(req.target.model, self.api_base)
-        meter = _Meter()
-        token = _CALL.set(_Call(req, meter))
-        try:
-            with _validating(req.context):
-                result = self._instructor_client(async_client=False).create(
-                    messages=req.messages,
-                    response_model=_prepared(req.response_model),
-                    max_retries=self.max_reasks,
-                    strict=False,
-                )
-        except Exception as exc:
-            raise self._failure(req, exc, meter) from exc
-        finally:
-            _CALL.reset(token)
-        usage = meter.usage()
-        self._store(req, result, usage)
-        return result, usage
+        with self._calling(req) as meter:
+            result = self._instructor_client(async_client=False).create(**_create_args(req, self.max_reasks))
+        return self._finished(req, result, meter)
 
     async def _arun(self, req: _Request) -> tuple[BaseModel, Usage]:
         cached = self._cached(req)
         if cached is not None:
             return cached
+        with self._calling(req) as meter:
+            result = await self._instructor_client(async_client=True).create(**_create_args(req, self.max_reasks))
+        return self._finished(req, result, meter)
+
+    @contextmanager
+    def _calling(self, req: _Request) -> Iterator[_Meter]:
+        """The scope of one stage call (sync or async): its meter, the request in flight for the
+        send functions, and any failure turned into LLMError."""
         if req.target.fake is None:
             testing.check_model_request(req.target.model, self.api_base)
         meter = _Meter()
         token = _CALL.set(_Call(req, meter))
         try:
             with _validating(req.context):
-                result = await self._instructor_client(async_client=True).create(
-                    messages=req.messages,
-                    response_model=_prepared(req.response_model),
-                    max_retries=self.max_reasks,
-                    strict=False,
-                )
+                yield meter
         except Exception as exc:
             raise self._failure(req, exc, meter) from exc
         finally:
             _CALL.reset(token)
+
+    def _finished(self, req: _Request, result: BaseModel, meter: _Meter) -> tuple[BaseModel, Usage]:
         usage = meter.usage()
         self._store(req, result, usage)
         return result, usage
@@ -897,6 +886,16 @@ class LLMEngine:
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _create_args(req: _Request, max_reasks: int) -> dict[str, Any]:
+    """instructor's create() arguments for a request; re-asks are instructor's loop."""
+    return {
+        "messages": req.messages,
+        "response_model": _prepared(req.response_model),
+        "max_retries": max_reasks,
+        "strict": False,
+    }
 
 
 def _retry_after(exc: BaseException | None) -> float | None:
