@@ -20,6 +20,7 @@ one (the batch runner does).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
@@ -439,6 +440,16 @@ class _Meter:
     cost_usd: float | None = 0.0
     latency_s: float = 0.0  # time spent waiting for the model, backoff sleeps excluded
 
+    @contextmanager
+    def request(self) -> Iterator[None]:
+        """One model request: counted, and timed whether it answers or fails."""
+        self.calls += 1
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.latency_s += time.perf_counter() - started
+
     def usage(self) -> Usage:
         return Usage(
             calls=self.calls,
@@ -807,12 +818,8 @@ class LLMEngine:
         response: Any = None
         for attempt in Retrying(**self._retrying()):
             with attempt:
-                meter.calls += 1
-                started = time.perf_counter()
-                try:
+                with meter.request():
                     response = self._sync_request(req, target, kwargs)
-                finally:
-                    meter.latency_s += time.perf_counter() - started
                 self._account(target, meter, response)
         return response
 
@@ -824,17 +831,9 @@ class LLMEngine:
         response: Any = None
         async for attempt in AsyncRetrying(**self._retrying()):
             with attempt:
-                meter.calls += 1
-                started = time.perf_counter()
-                try:
-                    slots = REQUEST_SLOTS.get()
-                    if slots is None:
+                with meter.request():
+                    async with REQUEST_SLOTS.get() or contextlib.nullcontext():
                         response = await self._async_request(req, target, kwargs)
-                    else:
-                        async with slots:
-                            response = await self._async_request(req, target, kwargs)
-                finally:
-                    meter.latency_s += time.perf_counter() - started
                 self._account(target, meter, response)
         return response
 
