@@ -69,6 +69,10 @@ class Decision(BaseModel):
     match: str | None = None
     confidence: float = 1.0
     detail: str | None = None  # a short why; for guard blocks, the rule that fired
+    # A skip that looks durable but falls under the write threshold (section/key/value filled): kept in the
+    # store's candidate list, never in USER.md, and promoted when the user says it again in a later
+    # conversation or confirms it. Never set for sensitive data.
+    candidate: bool = False
     # Filled by the write stage: what actually happened to the files.
     outcome: str | None = None  # written | duplicate | unchanged | not_found | over_cap | blocked:<rule>
 
