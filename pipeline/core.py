@@ -68,9 +68,13 @@ class MemoryPipeline:
         cache_dir: str | Path | None = None,
         classify_model: str | None = None,
         consolidate_model: str | None = None,
+        read_only: bool = False,
     ) -> None:
+        """`read_only`: for a root this process may not write; show, history, recall and context
+        work, and any write fails."""
         self.root = Path(root) if root is not None else default_root()
-        self.root.mkdir(parents=True, exist_ok=True)
+        if not read_only:
+            self.root.mkdir(parents=True, exist_ok=True)
         self.engine: Engine = make_engine(
             engine,
             model=model,
@@ -83,7 +87,7 @@ class MemoryPipeline:
         self.memory_limit = memory_limit or DEFAULT_MEMORY_LIMIT
         self.consolidate_at = consolidate_at
         self.guard_policy = guard_policy or guards.GuardPolicy()
-        self.store = Store(self.root)
+        self.store = Store(self.root, read_only=read_only)
 
     def close(self) -> None:
         """Close the store and the engine's pooled connections (if it has any)."""

@@ -99,9 +99,13 @@ def _parse_messages(value: Any, key: str, where: str, *, required: bool) -> list
         return []
     if not isinstance(value, list) or (required and not value):
         raise EvalInputError(f"{where}: {key!r} must be a {'non-empty ' if required else ''}list of messages")
-    for m in value:
-        if not isinstance(m, dict) or not isinstance(m.get("role"), str) or not isinstance(m.get("content"), str):
-            raise EvalInputError(f"{where}: every {key!r} item needs string 'role' and 'content'")
+    from pipeline.turns import BadTurn, parse_messages
+
+    if value:
+        try:
+            parse_messages(value)  # the pipeline's own message parser: content parts are accepted
+        except BadTurn as exc:
+            raise EvalInputError(f"{where}: {key!r}: {exc}") from None
     return [dict(m) for m in value]
 
 
@@ -170,19 +174,17 @@ def load_cases(paths: Sequence[str | Path]) -> list[EvalCase]:
     """Read several JSONL suites; blank lines are allowed, everything else must be a valid case."""
     cases: list[EvalCase] = []
     seen: dict[str, str] = {}
+    from pipeline.jsonl import JSONLError, read_jsonl
+
     for path in paths:
         name = str(path)
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise EvalInputError(f"cannot read {name}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
-        for lineno, raw in enumerate(text.splitlines(), start=1):
-            if not raw.strip():
-                continue
-            try:
-                obj = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise EvalInputError(f"{name}:{lineno}: invalid JSON ({exc.msg} at column {exc.colno})") from None
+            lines = list(read_jsonl(path))  # split at "\n" only: U+2028 inside a string is legal JSON
+        except OSError as exc:
+            raise EvalInputError(f"cannot read {name}: {exc.strerror}") from None
+        except JSONLError as exc:
+            raise EvalInputError(str(exc)) from None
+        for lineno, obj in lines:
             case = parse_case(obj, name, lineno)
             if case.id in seen:
                 raise EvalInputError(f"{name}:{lineno}: duplicate case id {case.id!r} (first at {seen[case.id]})")
@@ -861,9 +863,12 @@ def run_eval_cli(
     runs = [score_run(outcomes[s.name], s) for s in specs]
     report = build_report(runs, files, started, time.perf_counter() - t0)
 
-    print_table(report, Console())
+    # --json -: the report is stdout's only content (like every --json output); the table goes to stderr.
+    print_table(report, err if json_out == "-" else Console())
     try:
-        if json_out:
+        if json_out == "-":
+            sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        elif json_out:
             _write_text(json_out, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
         if report_out:
             write_html(report, report_out, min_accuracy)

@@ -42,6 +42,8 @@ TURN_STATUSES = ("done", "failed", "pending")
 # The trigram tokenizer cannot match anything shorter than three characters.
 MIN_FTS_CHARS = 3
 MIN_SQLITE = (3, 34, 0)  # first release with the trigram tokenizer
+SQLITE_VERSION = sqlite3.sqlite_version
+StoreError = sqlite3.Error  # what a broken or unreadable database raises, for callers that import no sqlite3
 
 # Named migrations, applied in order, each once. Append new ones; never edit an applied one.
 MIGRATIONS: list[tuple[str, str]] = [
@@ -329,7 +331,10 @@ class Store:
         *,
         migrations: Sequence[tuple[str, str]] | None = None,
         busy_timeout_s: float = BUSY_TIMEOUT_S,
+        read_only: bool = False,
     ) -> None:
+        """`read_only`: open the database immutable (a root we may not write: a mounted backup, another
+        account's files); no migration, no WAL file, and every write fails."""
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             raise RuntimeError(
                 f"memroute needs SQLite {'.'.join(map(str, MIN_SQLITE))}+ (FTS5 trigram tokenizer); "
@@ -342,7 +347,9 @@ class Store:
             redact = default_redact
         self.redact: Callable[[str], str] = redact
         self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
+        if not read_only:
+            self.root.mkdir(parents=True, exist_ok=True)
         self.path = self.root / DB_NAME
         self.busy_timeout_s = busy_timeout_s
         self._migrations = list(MIGRATIONS if migrations is None else migrations)
@@ -353,11 +360,20 @@ class Store:
         self._pid = os.getpid()
         self._closed = False
         self._writer = _WriterGate(self.root / WRITER_LOCK_NAME, busy_timeout_s)
-        self._migrate()
+        if not read_only:
+            self._migrate()
 
     # ---- connections -------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
+        if self.read_only:
+            # In a folder we cannot write, SQLite cannot make the WAL's -shm file: open it immutable
+            # (no lock, no side file). Where we can, plain read-only mode still sees live writers.
+            mode = "ro" if os.access(self.root, os.W_OK) else "ro&immutable=1"
+            uri = f"{self.path.resolve().as_uri()}?mode={mode}"
+            conn = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout_s, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            return conn
         # isolation_level=None: no implicit BEGIN; transaction() issues BEGIN IMMEDIATE itself.
         conn = sqlite3.connect(
             self.path, timeout=self.busy_timeout_s, isolation_level=None, check_same_thread=False
@@ -478,6 +494,10 @@ class Store:
                     tx.execute(stmt)
                 tx.execute("INSERT INTO migrations (name, applied_at) VALUES (?, ?)", (name, _now()))
                 log.info("applied migration %s", name)
+
+    def quick_check(self) -> str:
+        """SQLite's own consistency check: "ok", or the first problem it found (`memroute doctor`)."""
+        return str(self.conn.execute("PRAGMA quick_check").fetchone()[0])
 
     def applied_migrations(self) -> list[str]:
         return [row[0] for row in self.conn.execute("SELECT name FROM migrations ORDER BY rowid")]

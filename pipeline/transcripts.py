@@ -24,18 +24,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from pipeline.turns import BadTurn, parse_timestamp
+from pipeline.jsonl import MAX_LINE_BYTES, read_lines
+from pipeline.turns import BadTurn, message_role, message_text, parse_timestamp
 from pipeline.types import Message
 from pipeline.userdir import InvalidUserId, validate_user_id
 
 FORMATS: tuple[str, ...] = ("openai", "sharegpt", "turns")
-MAX_LINE_BYTES = 8 * 1024 * 1024  # a longer line is reported and skipped unread
 MAX_MESSAGE_CHARS = 1_000_000  # a longer message (a pasted log, a dump) spoils its line
-_CHUNK = 1024 * 1024
 
-USER_ROLES = frozenset({"user", "human"})
-ASSISTANT_ROLES = frozenset({"assistant", "gpt", "chatgpt", "bard", "bing", "model", "bot", "ai"})
-CONTEXT_ROLES = frozenset({"system", "developer", "tool", "function"})  # kept as context, never a turn
 
 
 class InputError(ValueError):
@@ -110,29 +106,6 @@ def expand_inputs(inputs: list[str]) -> list[Path]:
             seen.add(resolved)
             unique.append(p)
     return unique
-
-
-def read_lines(fh: IO[bytes]) -> Iterator[tuple[int, int, bytes | None]]:
-    """(line number, byte offset, raw line) for each non-blank line; raw is None when the line is too long."""
-    number = 0
-    offset = fh.tell()
-    while True:
-        raw = fh.readline(MAX_LINE_BYTES + 1)
-        if not raw:
-            return
-        number += 1
-        start = offset
-        offset += len(raw)
-        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            while True:  # drain the rest of the long line in bounded chunks
-                rest = fh.readline(_CHUNK)
-                offset += len(rest)
-                if not rest or rest.endswith(b"\n"):
-                    break
-            yield number, start, None
-            continue
-        if raw.strip():
-            yield number, start, raw
 
 
 def read_conversations(path: Path, fmt: str | None = None) -> Iterator[Conversation | BadLine]:
@@ -252,27 +225,17 @@ def _time(value: Any, what: str) -> datetime | None:
 
 
 def _role(value: Any, index: int) -> str:
-    if not isinstance(value, str):
-        raise BadInput(f"message {index}: role must be a string")
-    role = value.strip().lower()
-    if role in USER_ROLES:
-        return "user"
-    if role in ASSISTANT_ROLES:
-        return "assistant"
-    if role in CONTEXT_ROLES:
-        return role
-    raise BadInput(f"message {index}: unknown role {value[:40]!r}")
+    try:
+        return message_role(value, index)
+    except BadTurn as e:
+        raise BadInput(str(e)) from None
 
 
 def _content(value: Any, index: int) -> str:
-    if value is None:
-        return ""  # an assistant message that only calls tools
-    if isinstance(value, list):  # OpenAI content parts: keep the text ones
-        value = "\n".join(
-            str(p.get("text", "")) for p in value if isinstance(p, dict) and p.get("type", "text") == "text"
-        )
-    if not isinstance(value, str):
-        raise BadInput(f"message {index}: content must be text")
+    try:
+        value = message_text(value, index)  # the same parser as `memroute turn` and process_turn
+    except BadTurn:
+        raise BadInput(f"message {index}: content must be text") from None
     if len(value) > MAX_MESSAGE_CHARS:
         raise BadInput(
             f"message {index} is {len(value):,} characters (cap {MAX_MESSAGE_CHARS:,}); conversation skipped"

@@ -30,7 +30,41 @@ def parse_timestamp(value: datetime | str | None) -> datetime:
     return value
 
 
+USER_ROLES = frozenset({"user", "human"})
+ASSISTANT_ROLES = frozenset({"assistant", "gpt", "chatgpt", "bard", "bing", "model", "bot", "ai"})
+CONTEXT_ROLES = frozenset({"system", "developer", "tool", "function"})  # kept as context, never a turn
+
+
+def message_role(value: Any, index: int) -> str:
+    """`user`, `assistant` or a context role, whatever spelling the source used (ShareGPT's human/gpt)."""
+    if not isinstance(value, str):
+        raise BadTurn(f"message {index}: role must be a string")
+    role = value.strip().lower()
+    if role in USER_ROLES:
+        return "user"
+    if role in ASSISTANT_ROLES:
+        return "assistant"
+    if role in CONTEXT_ROLES:
+        return role
+    raise BadTurn(f"message {index}: unknown role {value[:40]!r}")
+
+
+def message_text(value: Any, index: int) -> str:
+    """A message's text: a string, OpenAI content parts (the text parts, joined), or None (a tool call)."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        value = "\n".join(
+            str(p.get("text", "")) for p in value if isinstance(p, dict) and p.get("type", "text") == "text"
+        )
+    if not isinstance(value, str):
+        raise BadTurn(f"message {index}: content must be text or a list of content parts")
+    return value
+
+
 def parse_messages(messages: Any) -> list[Message]:
+    """The one parser for incoming messages (CLI, Python API, hook, batch): OpenAI-style
+    {role, content} objects, content as a string or as content parts."""
     if not isinstance(messages, list) or not messages:
         raise BadTurn("messages must be a non-empty list of {role, content} objects")
     parsed: list[Message] = []
@@ -38,10 +72,16 @@ def parse_messages(messages: Any) -> list[Message]:
         if isinstance(m, Message):
             parsed.append(m)
             continue
-        if not isinstance(m, dict) or not isinstance(m.get("role"), str) or not isinstance(m.get("content"), str):
-            raise BadTurn(f"message {i} must be an object with string 'role' and 'content'")
+        if not isinstance(m, dict) or "role" not in m or "content" not in m:
+            raise BadTurn(f"message {i} must be an object with 'role' and 'content'")
         ts = m.get("timestamp")
-        parsed.append(Message(role=m["role"], content=m["content"], timestamp=parse_timestamp(ts) if ts else None))
+        parsed.append(
+            Message(
+                role=message_role(m["role"], i),
+                content=message_text(m["content"], i),
+                timestamp=parse_timestamp(ts) if ts else None,
+            )
+        )
     return parsed
 
 

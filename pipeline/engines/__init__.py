@@ -23,6 +23,8 @@ def make_engine(
     cache_dir: Path | None = None,
     classify_model: str | None = None,
     consolidate_model: str | None = None,
+    timeout: float | None = None,
+    max_retries: int | None = None,
 ) -> Engine:
     """Resolve --engine/--model (and their env vars) to an engine instance.
 
@@ -42,12 +44,18 @@ def make_engine(
         raise EngineConfigError(f"engine {name!r} needs a model: pass --model or set MEMROUTE_MODEL")
     from pipeline.engines.llm import LLMEngine
 
+    limits: dict[str, Any] = {}  # None: the engine's own defaults
+    if timeout is not None:
+        limits["timeout"] = timeout
+    if max_retries is not None:
+        limits["max_retries"] = max_retries
     llm = LLMEngine(
         model,
         api_base=api_base,
         cache_dir=cache_dir,
         classify_model=classify_model,
         consolidate_model=consolidate_model,
+        **limits,
     )
     if name == "llm":
         return llm

@@ -1,0 +1,154 @@
+"""One settings model for the CLI: command-line flags > environment > config file > defaults.
+
+The CLI resolves it once and passes the values down explicitly; the library itself reads no
+config file. Each value remembers where it came from, so `memroute doctor` can show it.
+
+The config file is `$MEMROUTE_CONFIG`, else `memroute.toml` in the memory root. Example:
+
+    engine = "llm"
+    model = "openai/gpt-4o-mini"
+    api_base = "http://127.0.0.1:8000/v1"
+    user_limit = 1375
+    memory_limit = 2200
+    timeout = 30          # seconds per model request
+    max_retries = 3       # transport retries per model request
+
+The root itself is not read from the file (the file lives in the root): `--root`, else
+`$MEMROUTE_HOME`, else `~/.memroute`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+CONFIG_NAME = "memroute.toml"
+CONFIG_ENV = "MEMROUTE_CONFIG"
+Source = Literal["flag", "env", "file", "default"]
+
+# setting -> its environment variable (the names the library and the README already use)
+ENV_NAMES: dict[str, str] = {
+    "root": "MEMROUTE_HOME",
+    "engine": "MEMROUTE_ENGINE",
+    "model": "MEMROUTE_MODEL",
+    "api_base": "MEMROUTE_API_BASE",
+    "user_limit": "MEMROUTE_USER_LIMIT",
+    "memory_limit": "MEMROUTE_MEMORY_LIMIT",
+    "timeout": "MEMROUTE_TIMEOUT",
+    "max_retries": "MEMROUTE_MAX_RETRIES",
+}
+FILE_KEYS = tuple(name for name in ENV_NAMES if name != "root")
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used (bad value, unreadable or malformed config file): exit code 2."""
+
+
+class Settings(BaseModel):
+    """What a command runs with. Defaults match the library's."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    root: Path = Field(default_factory=lambda: Path.home() / ".memroute", description="memory root")
+    engine: Literal["offline", "llm", "hybrid"] | None = Field(
+        None, description="routing engine (default: llm when a model is set, else offline)"
+    )
+    model: str | None = Field(None, description="litellm model string")
+    api_base: str | None = Field(None, description="base URL of an OpenAI-compatible server")
+    user_limit: int = Field(1375, gt=0, description="USER.md cap in characters")
+    memory_limit: int = Field(2200, gt=0, description="MEMORY.md cap in characters")
+    timeout: float = Field(30.0, gt=0, description="seconds per model request")
+    max_retries: int = Field(3, ge=0, description="transport retries per model request")
+    config_file: Path | None = Field(None, description="the config file that was read, if any")
+    sources: dict[str, Source] = Field(default_factory=dict, description="where each setting came from")
+
+    @field_validator("model", "api_base", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        return None if value == "" else value
+
+    @property
+    def engine_name(self) -> str:
+        """The engine that will run: the explicit one, else llm with a model, else offline."""
+        return self.engine or ("llm" if self.model else "offline")
+
+    def shown(self) -> list[tuple[str, str, str]]:
+        """(name, value, source) for every setting, for `memroute doctor`."""
+        rows = []
+        for name in ENV_NAMES:
+            value = getattr(self, name)
+            source = self.sources.get(name, "default")
+            where = {"env": f"env {ENV_NAMES[name]}", "file": f"file {self.config_file}"}.get(source, source)
+            rows.append((name, "" if value is None else str(value), where))
+        return rows
+
+
+def resolve(flags: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Settings:
+    """Settings from flags (None = not given), the environment and the config file, in that order."""
+    env = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    sources: dict[str, Source] = {}
+
+    def take(name: str, value: Any, source: Source) -> None:
+        if name not in values and value is not None and value != "":
+            values[name] = value
+            sources[name] = source
+
+    take("root", flags.get("root"), "flag")
+    take("root", env.get(ENV_NAMES["root"]), "env")
+    root = Path(values["root"]).expanduser() if "root" in values else Path.home() / ".memroute"
+
+    for name in FILE_KEYS:
+        take(name, flags.get(name), "flag")
+        take(name, env.get(ENV_NAMES[name]), "env")
+    config_file = _config_path(root, env)
+    if config_file is not None:
+        for name, value in read_config(config_file).items():
+            take(name, value, "file")
+    try:
+        return Settings(**{**values, "root": root}, config_file=config_file, sources=sources)
+    except ValidationError as e:
+        first = e.errors()[0]
+        name = str(first["loc"][0]) if first["loc"] else "?"
+        where = {"flag": f"--{name.replace('_', '-')}", "env": ENV_NAMES.get(name, name), "file": f"{config_file}"}
+        raise SettingsError(
+            f"bad setting {name} from {where.get(sources.get(name, 'default'), 'default')}: {first['msg']}"
+        ) from None
+
+
+def _config_path(root: Path, env: Mapping[str, str]) -> Path | None:
+    explicit = env.get(CONFIG_ENV)
+    if explicit:
+        path = Path(explicit).expanduser()
+        if not path.is_file():
+            raise SettingsError(f"${CONFIG_ENV} names {path}, which is not a file")
+        return path
+    path = root / CONFIG_NAME
+    return path if path.is_file() else None
+
+
+def read_config(path: Path) -> dict[str, Any]:
+    """The settings in a TOML file; unknown keys are an error (a typo should not be ignored)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as e:
+        raise SettingsError(f"cannot read config file {path}: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise SettingsError(f"config file {path} is not valid TOML: {e}") from None
+    unknown = sorted(set(data) - set(FILE_KEYS))
+    if unknown:
+        raise SettingsError(f"config file {path}: unknown setting {unknown[0]!r} (known: {', '.join(FILE_KEYS)})")
+    return data
+
+
+__all__ = ["CONFIG_ENV", "CONFIG_NAME", "ENV_NAMES", "Settings", "SettingsError", "read_config", "resolve"]
