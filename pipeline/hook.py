@@ -614,15 +614,13 @@ def hook_status(root: Path) -> dict[str, Any]:
     }
     if not path.exists():
         return empty
-    import sqlite3
+    from pipeline.store import Store
 
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
-    try:
+    with Store(root, read_only=True) as store:  # read-only, and immutable where the root is (issue 18)
+        conn = store.conn
         if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'hook_queue'").fetchone() is None:
             return empty
         return queue_status(conn)
-    finally:
-        conn.close()
 
 
 __all__ = ["HookClosed", "HookQueueFull", "PostTurnHook", "RetryPolicy", "hook_status", "merged_turn", "run_parked"]

@@ -129,7 +129,10 @@ def _config_path(root: Path, env: Mapping[str, str]) -> Path | None:
             raise SettingsError(f"${CONFIG_ENV} names {path}, which is not a file")
         return path
     path = root / CONFIG_NAME
-    return path if path.is_file() else None
+    try:
+        return path if path.is_file() else None
+    except OSError:  # a root we may not even look into: the command says so when it opens it
+        return None
 
 
 def read_config(path: Path) -> dict[str, Any]:
