@@ -7,7 +7,6 @@ coverage fails here, before it can make an eval figure meaningless.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from datetime import datetime
@@ -16,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from pipeline.jsonl import JSONLError, read_jsonl
 from pipeline.types import SKIP_REASONS, USER_SECTIONS
 
 EVALS = Path(__file__).resolve().parent.parent / "evals"
@@ -40,14 +40,11 @@ MEMORY_ENTRY = re.compile(r"- \[\d{4}-\d{2}-\d{2}\] \S.*")
 def _load(paths: list[Path]) -> list[tuple[str, dict[str, Any]]]:
     cases = []
     for path in paths:
-        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                case = json.loads(line)
-            except json.JSONDecodeError as exc:  # pragma: no cover - reported as a failure
-                pytest.fail(f"{path.name}:{lineno}: not JSON: {exc}")
-            cases.append((f"{path.name}:{lineno}", case))
+        try:
+            for lineno, case in read_jsonl(path):  # the runner's own reader: lines end at "\n" only
+                cases.append((f"{path.name}:{lineno}", case))
+        except JSONLError as exc:  # pragma: no cover - reported as a failure
+            pytest.fail(str(exc))
     return cases
 
 

@@ -6,7 +6,6 @@ offered as a write to both files, as an engine that got everything wrong would o
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from pathlib import Path
@@ -26,10 +25,11 @@ from pipeline.guards import (
     redact,
     scan_for_prompt,
 )
+from pipeline.jsonl import read_jsonl
 from pipeline.types import Decision
 
 SUITE = Path(__file__).resolve().parent.parent / "evals" / "adversarial.jsonl"
-CASES: list[dict[str, Any]] = [json.loads(line) for line in SUITE.read_text(encoding="utf-8").splitlines() if line.strip()]
+CASES: list[dict[str, Any]] = [case for _, case in read_jsonl(SUITE)]
 
 
 def _text(case: dict[str, Any]) -> str:
