@@ -170,7 +170,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     if isinstance(flags["engine"], list) or isinstance(flags["model"], list):  # eval: runs side by side
         flags["engine"] = flags["model"] = None
     for name in ("user_limit", "memory_limit"):
-        if flags[name] is not None and flags[name] <= 0:
+        value = flags[name]
+        if value is not None and value <= 0:
             raise UsageError(f"--{name.replace('_', '-')} must be a positive number of characters")
     return resolve(flags)
 

@@ -83,6 +83,8 @@ class Settings(BaseModel):
         for name in ENV_NAMES:
             value = getattr(self, name)
             source = self.sources.get(name, "default")
+            if name == "engine" and value is None:
+                value = f"{self.engine_name} (llm when a model is set, else offline)"
             where = {"env": f"env {ENV_NAMES[name]}", "file": f"file {self.config_file}"}.get(source, source)
             rows.append((name, "" if value is None else str(value), where))
         return rows
