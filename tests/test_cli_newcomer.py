@@ -380,3 +380,18 @@ def test_an_unknown_shell_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit) as exit_:
         main(["completion", "fish"])
     assert exit_.value.code == 2 and "invalid choice: 'fish'" in capsys.readouterr().err
+
+
+# ---- the README's integration note: an app's own pipeline.py ---------------------------------
+
+
+def test_an_apps_own_pipeline_module_shadows_memroute_and_the_readme_remedy_works(tmp_path: Path) -> None:
+    app = tmp_path / "myapp"
+    app.mkdir()
+    (app / "__init__.py").write_text("", "utf-8")
+    (app / "pipeline.py").write_text("STEPS = []\n", "utf-8")
+    (app / "main.py").write_text("from pipeline import MemoryPipeline\nprint(MemoryPipeline.__module__)\n", "utf-8")
+    shadowed = subprocess.run([sys.executable, "myapp/main.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert shadowed.returncode == 1 and "ImportError" in shadowed.stderr
+    remedy = subprocess.run([sys.executable, "-m", "myapp.main"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert remedy.returncode == 0 and remedy.stdout.strip() == "pipeline.core", remedy.stderr
