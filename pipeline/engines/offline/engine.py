@@ -31,9 +31,10 @@ class OfflineEngine:
         text = turn.user_text
         entries = parse_memory(memory_md)
         history = [m.content for m in turn.history if m.content]
+        fields = parse_user(user_md)
         ctx = Context(
-            today=turn.today,
-            fields=parse_user(user_md),
+            today=turn.today_in(dates.user_time_zone(fields)),  # the user's local day: "yesterday" is theirs
+            fields=fields,
             entries=entries,
             history_norm=[normalize(h) for h in history],
             history_tokens=[tokens(h) for h in history],

@@ -218,7 +218,7 @@ def _memory_text(text: str, lex: Lexicon, today: date) -> str:
     if body and body[0].isascii() and body[0].isalpha():
         body = body[0].upper() + body[1:]
         body += "."
-    return body
+    return dates.mark_planned(body, text, today)  # an entry about a later day says it is a plan
 
 
 def memory_entry(text: str, ctx: Context) -> str:
