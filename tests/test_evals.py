@@ -628,3 +628,27 @@ def test_write_metrics_leave_out_cases_that_errored_or_have_no_route(tmp_path: P
     _, report, _ = run_cli(tmp_path, [suite])
     assert report is not None
     assert report["write_rate_cases"] == 1 and report["write_rate"] == 1.0 and report["user_md_precision"] == 1.0
+
+
+def test_project_written_training_turns_never_overlap_the_eval_suites() -> None:
+    """The learned gate trains on training/data/; a dialogue or a sentence shared with evals/ would flatter it."""
+    repo = Path(__file__).resolve().parent.parent
+    training = sorted((repo / "training" / "data").glob("conv_*.jsonl"))
+    suites = sorted((repo / "evals").glob("conv_*.jsonl"))
+    assert training and suites
+    train_cases, eval_cases = load_cases(training), load_cases(suites)  # both follow the eval-case contract
+
+    def dialogue(case_id: str) -> str:
+        return case_id.rsplit("-t", 1)[0]
+
+    def lines(cases: list[evals.EvalCase]) -> set[str]:
+        # Short lines ("thanks!", "ขอบคุณค่ะ") recur in any chat; a real sentence must not.
+        return {m["content"].strip().lower() for c in cases for m in c.all_messages if len(m["content"]) >= 16}
+
+    shared = {dialogue(c.id) for c in train_cases} & {dialogue(c.id) for c in eval_cases}
+    assert not shared, f"dialogues in both training/data and evals: {sorted(shared)[:5]}"
+    same = lines(train_cases) & lines(eval_cases)
+    assert not same, f"sentences in both training/data and evals: {sorted(same)[:5]}"
+    for path in training:
+        for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert json.loads(raw).get("source") == "memroute-written", f"{path.name}:{n} lacks source"
