@@ -143,7 +143,7 @@ FACTS: tuple[FactRule, ...] = (
 LEXICON = Lexicon(
     lang="en",
     first_person=rx(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself)\b"),
-    plural_person=rx(r"\b(?:we|we're|wer|were using|we've|we'll|our|ours|us|the team|my team|our team)\b"),
+    plural_person=rx(r"\b(?:we|we're|we've|we'll|our|ours|us|the team|my team|our team)\b"),
     subject=rx(rf"^(?:{_I}|my)\s+"),
     greeting=rx(r"^(?:hi+|hello+|he+y+|hiya|yo|good (?:morning|afternoon|evening)|greetings)(?:\s+(?:there|all|everyone|guys|friend))?[\s,!.:-]+"),
     phatic=rx(r"^(?:hi|hello|hey|thanks?(?: you)?(?: so much| a lot)?|thank you|thx|ty|ok(?:ay)?|cool|great|nice|awesome|perfect|got it|sure|yes|yeah|yep|no|nope|"
@@ -169,31 +169,41 @@ LEXICON = Lexicon(
                 r"reminder|a reminder|just a reminder)(?:\s+(?:that|this|:))?[\s:,]+"),
     standing=rx(r"^(?:please\s+)?(?:always|never|from now on|going forward|in (?:the )?future|in general|whenever (?:you|i))\b|\b(?:from now on|going forward)\b|"
                 r"^(?:(?:please|pls)\s+)?(?:don't|do not|stop|no)\b.*\b(?:ever|anymore|again)\s*[.!]*$|,\s*always\s*[.!]*$"),
-    forget=rx(r"^(?:(?:please|pls)\s+)?(?:forget|delete|remove|erase|drop|clear|unlearn|don't remember|do not remember|stop remembering|"
-              r"no need to remember|you can forget|don't keep|do not keep)\s+(?:about\s+|that\s+|the (?:note|entry|bit|part|fact) (?:about|that)\s+)?(?P<t>.+)"),
+    # Only a request to the assistant: "forget where I live", "delete my address from memory". "Forget it" is "never
+    # mind", and "remove the header" is a task.
+    forget=rx(r"^(?:(?:please|pls|can you|could you)\s+)?(?:(?:forget|unlearn|don't remember|do not remember|stop remembering|no need to remember|"
+              r"you can forget|don't keep|do not keep)\s+(?:about\s+|that\s+|the (?:note|entry|bit|part|fact) (?:about|that)\s+)?(?P<t>(?!(?:it|this|that|about it|all that)\s*[.!]*$).+)|"
+              r"(?:delete|remove|erase|drop|clear|wipe)\s+(?:the (?:note|entry|bit|part|fact|memory) (?:about|that)\s+|what you know about\s+|"
+              r"(?=my\b|what i\b|where i\b|that i\b|everything about me|all my\b))(?P<t2>.+?)(?:\s+from (?:your |my )?(?:memory|notes|profile))?|"
+              r"(?:delete|remove|erase|drop|clear|wipe)\s+(?P<t3>.+?)\s+from (?:your |my )?(?:memory|notes|profile))$"),
     hedge=rx(r"\b(?:i guess|i suppose|kind of|kinda|sort of|sorta|maybe|perhaps|not sure|i'm not sure|i don't know|i dont know|idk|dunno|"
              r"somewhat|more or less|whatever|possibly|might be|i think i might|i think i could|could be|i may|not really sure|hard to say|"
              r"or something|haven't decided|not decided|undecided|it depends|depends|sometimes not|either way|no preference)\b"),
     mood_state=rx(r"\b(?:tired|exhausted|sleepy|drained|starving|famished|freezing|worn out|burnt out today|hungry|thirsty|bored|headache|migraine|hurts|aching|hungover|"
                   r"sick today|feel sick|feeling sick|stressed out|cranky|grumpy|in a (?:bad|good) mood|in the mood for|so done|fed up|killing me|"
                   r"(?:i'm|im|i am|feeling|feel) (?:so+|really|very|super|kinda|a bit|pretty|quite) (?:happy|sad|angry|upset|excited|nervous|anxious|"
-                  r"frustrated|annoyed|down|lonely|stressed|overwhelmed|pumped|thrilled|glad|relieved))\b|^(?:ugh+|argh+|meh|sigh|yay+|woo+)\b"),
+                  r"frustrated|annoyed|down|lonely|stressed|overwhelmed|pumped|thrilled|glad|relieved))\b|^(?:ugh+|argh+|meh|sigh|yay+|woo+)\b|"
+                  # apologies, sympathy and passing feelings: "I'm sorry to hear that", "I'm afraid not", "I'm not kidding"
+                  r"^(?:(?:i'm|im|i am)\s+)?(?:so |really |very |truly |a (?:little|bit) |kinda |pretty |just )?(?:sorry|nervous|scared|worried|anxious|"
+                  r"afraid(?= not| so|\s*$)|(?:not )?(?:kidding|joking)|jealous|impressed|curious|confused|surprised|shocked|flattered|honou?red)\b|"
+                  r"\bsorry (?:to hear|for your loss|about that|about your)\b"),
     mood_emotion=rx(r"\b(?:hate|love|loving|hating|happy|sad|angry|upset|excited|nervous|anxious|frustrated|annoyed|great|good|bad|awful|terrible|down|moody|"
                     r"miserable|stressed|overwhelmed|lonely|irritated|sick|relieved|fine|meh)\b"),
     now_marker=rx(r"\b(?:today|right now|rn|now|tonight|this morning|this afternoon|this evening|at the moment|atm|currently|feeling)\b"),
     moment=rx(r"\b(?:right now|rn|atm|at the moment|today|tonight|this (?:morning|afternoon|evening))\b"),
     temporary=rx(r"\b(?:for (?:a|the|my) (?:business trip|trip|vacation|holiday|conference|visit|weekend|few days)|on (?:a |my )?(?:business trip|vacation|holiday)|this week only|just for today)\b"),
-    project_cue=rx(r"\b(?:deploy(?:ed|ing|ment)?|redesign|rewrite|checkout|onboarding|leak|worker|crash|outage|incident|hotfix|sync|cron|cron job|backup job|backup|nightly|event bus|kafka|queue|k8s|beta|signups?|payments?|billing|"
-                   r"pricing|price|costs?|per (?:year|month|seat)|subscription|plan costs|service|services|config|env|environment|localhost|"
+    project_cue=rx(r"\b(?:deploy(?:ed|ing|ment)?|redesign|rewrite|crash|outage|incident|hotfix|sync|cron|backup|queue|k8s|beta|signups?|payments?|billing|"
+                   r"pricing|price|costs?|per (?:year|month|seat)|subscription|service|services|config|env|environment|localhost|"
                    r"ship(?:ped|ping)?|releas(?:e|ed|ing)|launch(?:ed|ing)?|merg(?:e|ed|ing)|migrat(?:e|ed|ing|ion)|refactor(?:ed|ing)?|"
                    r"roll(?:ed)? back|rollback|hotfix|bug|bugs|issue|ticket|pr|pull request|commit(?:ted)?|repo|repository|branch|api|endpoint|database|"
                    r"db|schema|server|backend|frontend|front-end|staging|production|prod|release|version|v\d[\w.]*|sprint|milestone|deadline|"
-                   r"roadmap|feature|prototype|mvp|demo|landing page|homepage|hero section|section|page|site|website|app|dashboard|design|"
+                   r"roadmap|feature|prototype|mvp|demo|landing page|homepage|website|app|dashboard|"
                    r"client|customer|stakeholder|meeting|standup|retro|review|project|codebase|pipeline|build|test suite|ci|ci/cd|ci pipeline|docker|"
-                   r"kubernetes|postgres|mysql|redis|aws|gcp|azure|vercel|budget for|contract|invoice|launch date|we're building|"
+                   r"kubernetes|postgres|mysql|redis|aws|gcp|azure|vercel|budget|contract|invoice|launch date|we're building|"
                    r"we are building|the team)\b"),
-    decision_cue=rx(r"\b(?:decided|decide|agreed|agree|chose|chosen|settled on|went with|go with|going with|picked|switched to|switching to|"
-                    r"moved to|changed|replaced|dropped|approved|signed off|let's|lets|we will use|we'll use|we use|we're using|we are using)\b"),
+    # A decision names what was decided: "Agreed!" or "let's chat" is agreement, not a decision worth a dated note.
+    decision_cue=rx(r"\b(?:decided (?:to|on|that)|agreed (?:to|on|that)|chose|chosen|settled on|went with|going with|picked|switched to|switching to|"
+                    r"moved to|replaced|approved|signed off|we will use|we'll use|we're using|we are using)\b"),
     done=rx(r"\b(?:deployed|shipped|released|launched|merged|migrated|refactored|fixed|rolled back|pushed|finished|completed|implemented|"
             r"set up|configured|upgraded|updated|added|removed|changed|switched|moved|renamed|wrote|built|created|opened|closed|resolved|"
             r"submitted|sent|hired|signed|scheduled|postponed|delayed|cancell?ed|bumped|broke|crashed|went down|ran out|"
@@ -201,7 +211,8 @@ LEXICON = Lexicon(
     save_contact=rx(r"\b(?:save|store|remember|keep|note down|record)\s+(?:my|this|these)\b.{0,20}\b(?:e-?mail|phone|number|address|contact)\b"),
     language_word=rx(r"\b(?:(?:simplified|traditional|british|american|plain|formal|casual) )?(?:english|indonesian|bahasa|chinese|mandarin|thai|japanese|spanish|french|german|korean)\b"),
     trailing=rx(r"[\s,;:]*(?:\b(?:now|these days|nowadays|actually|anymore|right now|at the moment|currently|too|as well|lol|btw|please|pls|though|haha)\b[\s,;:]*)+$"),
-    no_longer=rx(r"\b(?:no longer|not any ?more|anymore|any more|quit|stopped|gave up|is off|are off|called off|cancell?ed|dropped)\b"),
+    # The user's own fact stops being true; "my album dropped" or "the meeting is off" is narration, not a removal.
+    no_longer=rx(r"\b(?:no longer|not any ?more|anymore|any more)\b|^i(?:'ve| have)? (?:quit|stopped|gave up|given up)\s+(?!by\b|at\b|in\b)"),
     meant=rx(r"^(?:sorry,?\s*|oops,?\s*)?i meant\s+(?P<new>.+?),?\s+not\s+(?P<old>.+)$"),
     switched=rx(r"\b(?:switched|moved|changed|migrated|went)\s+from\s+(?P<old>.+?)\s+to\s+(?P<new>.+)$"),
     facts=FACTS,
@@ -221,7 +232,8 @@ LEXICON = Lexicon(
                "drink": "drink", "beverage": "drink", "hobbies": "hobbies", "hobby": "hobby", "music": "music", "genre": "music genre",
                "animal": "animal", "game": "game", "place": "place", "song": "song", "artist": "artist", "team": "team", "holiday": "holiday",
                "language": "language", "editor": "editor", "ide": "editor", "framework": "framework", "stack": "stack"},
-    field_words={"name": "Name", "role": "Role", "job": "Role", "title": "Role", "position": "Role", "occupation": "Role",
+    field_words={"where i live": "Location", "where i'm from": "Origin", "where i work": "Employer", "what i do": "Role",
+                 "how old i am": "Age", "who i work for": "Employer", "home": "Location", "name": "Name", "role": "Role", "job": "Role", "title": "Role", "position": "Role", "occupation": "Role",
                  "location": "Location", "address": "Location", "city": "Location", "employer": "Employer", "company": "Employer",
                  "age": "Age", "communication style": "Communication style", "communication": "Communication style",
                  "stack": "Usual stack", "goal": "Goal", "goals": "Goal", "diet": "Diet", "likes": "Likes", "dislikes": "Dislikes",

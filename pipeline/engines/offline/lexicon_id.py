@@ -103,12 +103,16 @@ LEXICON = Lexicon(
                 r"cuma mau ingetin|sekadar info|fyi)(?:\s+(?:bahwa|kalau|kalo|ya|ini|aja))?[\s:,]+"),
     standing=rx(r"^(?:tolong\s+)?(?:selalu|jangan pernah|mulai sekarang|mulai skrg|mulai hari ini|ke depannya|untuk seterusnya)\b|"
                 r"\b(?:mulai sekarang|mulai skrg|ke depannya|seterusnya)\b"),
-    forget=rx(r"^(?:tolong\s+)?(?:lupakan|lupain|hapus|hapuskan|buang|gak usah ingat|nggak usah ingat|tidak usah ingat|jangan ingat|"
-              r"ga usah inget|gak usah inget|nggak usah inget|jangan simpan)\s+(?:lagi\s+)?(?:tentang\s+|bahwa\s+|soal\s+|kalau\s+|kalo\s+|catatan\s+(?:tentang|soal)\s+)?(?P<t>.+)"),
+    # "hapus alamat saya": delete/remove only for what is about the user or the notes; "hapus paragraf ini" is a task.
+    forget=rx(r"^(?:tolong\s+)?(?:(?:lupakan|lupain|gak usah ingat|nggak usah ingat|tidak usah ingat|jangan ingat|ga usah inget|gak usah inget|"
+              r"nggak usah inget|jangan simpan)\s+(?:lagi\s+)?(?:tentang\s+|bahwa\s+|soal\s+|kalau\s+|kalo\s+|catatan\s+(?:tentang|soal)\s+)?(?P<t>(?!(?:itu|ini|aja|saja)\s*[.!]*$).+)|"
+              r"(?:hapus|hapuskan|buang)\s+(?:catatan|data|info|informasi)\s+(?:tentang|soal|mengenai)\s+(?P<t3>.+)|"
+              r"(?:hapus|hapuskan|buang)\s+(?:data\s+|info\s+)?(?P<t2>(?=.*(?:\b(?:saya|aku|gue|gw)\b|\w+ku\b|dari (?:memori|catatan)))(?!.*\b(?:paragraf|kalimat|baris|judul|kata)\b).+))$"),
     hedge=rx(r"\b(?:mungkin|kayaknya|sepertinya|kelihatannya|agak|entahlah|entah|nggak tahu|gak tahu|tidak tahu|ga tau|gak tau|nggak tau|kurang tahu|"
              r"kurang yakin|tidak yakin|nggak yakin|gak yakin|barangkali|sedikit banyak|semacam|terserah|kali ya|mungkin aja|kadang-kadang|"
              r"oke lah|boleh lah|sama aja|tergantung|belum tahu|belum tau|belum yakin|belum mutusin|bisa jadi)\b"),
-    mood_state=rx(r"\b(?:capek|cape|capai|lelah|letih|ngantuk|mengantuk|lapar|laper|haus|pusing|sakit kepala|bosan|bosen|bete|badmood|bad mood|galau|"
+    mood_state=rx(r"\b(?:turut (?:berduka|prihatin|sedih)|ikut sedih|maaf (?:mendengar|ya|banget)|(?:cuma |hanya )?bercanda|gak bohong|nggak bohong|"
+                  r"(?:saya|aku) (?:agak |sedikit |jadi )?(?:gugup|takut|khawatir|cemas|deg-degan)|capek|cape|capai|lelah|letih|ngantuk|mengantuk|lapar|laper|haus|pusing|sakit kepala|bosan|bosen|bete|badmood|bad mood|galau|"
                   r"kesal|kesel|stres|stress|mumet|lemas|lemes|meriang|masuk angin|pegal|mager|baper|sebel|seneng banget|senang banget|"
                   r"happy banget|sedih banget|kesel banget)\b"),
     mood_emotion=rx(r"\b(?:senang|seneng|sedih|marah|kecewa|gembira|bahagia|cemas|gugup|khawatir|frustrasi|kesepian|jengkel|happy|sakit|baik|buruk|semangat|"
@@ -144,7 +148,7 @@ LEXICON = Lexicon(
                "game": "game", "permainan": "game", "tim": "team", "bahasa": "language", "kota": "city", "buah": "fruit",
                "grup": "band", "hobi": "hobby", "klub": "club", "mobil": "car", "aktor": "actor", "artis": "artist"},
     field_words={"nama": "Name", "pekerjaan": "Role", "profesi": "Role", "jabatan": "Role", "peran": "Role", "lokasi": "Location",
-                 "alamat": "Location", "tempat tinggal": "Location", "kota": "Location", "kantor": "Employer", "perusahaan": "Employer",
+                 "alamat": "Location", "tempat tinggal": "Location", "di mana saya tinggal": "Location", "domisili": "Location", "kota": "Location", "kantor": "Employer", "perusahaan": "Employer",
                  "umur": "Age", "usia": "Age", "gaya komunikasi": "Communication style", "komunikasi": "Communication style",
                  "tujuan": "Goal", "diet": "Diet", "hobi": "Hobbies", "peliharaan": "Pets", "keluarga": "Family", "bahasa": "Languages",
                  "zona waktu": "Time zone", "asal": "Origin"},

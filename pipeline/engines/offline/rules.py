@@ -46,7 +46,7 @@ _NOT_TOPICS = {
     "one-on-one", "co-founder", "in-laws", "non-binary", "gluten-free", "sugar-free", "check-in", "log-in", "sign-up",
     "end-to-end", "high-level", "low-level", "day-to-day", "state-of-the-art", "re-write", "pull-request", "mid-century",
 }
-_LETS = lazy_compile(r"^(?:let's|lets|let us)\s+(?:use|go with|stick with|switch to|adopt|keep|pick|choose|move to)\b", re.I)
+_LETS = lazy_compile(r"^(?:let's|lets|let us)\s+(?:use|go with|stick with|switch to|adopt|pick|choose|move to)\b", re.I)
 _GOAL_HINT = lazy_compile(r"\b(?:someday|one day|eventually|in the future|dream|become|be an?|retire|in the next \d+ years|in \d+ years|by 20\d\d|before i die)\b", re.I)
 # Fact shapes that name their subject themselves ("running is my hobby"), so they apply without "I".
 SUBJECTLESS = {"favorite-rev", "hobby-rev", "budget", "goal", "favorite"}
@@ -65,6 +65,7 @@ _HABITUAL = lazy_compile(r"\b(?:usually|always|typically|normally|generally|tend
                        r"\b(?:biasanya|selalu|setiap)\b|通常|一般|每天|总是|ปกติ|ทุกวัน|มักจะ", re.I)
 _AS_YOU_SAID = lazy_compile(r"\b(?:as you said|like you said|as you mentioned|like you mentioned|you're right|you are right|seperti katamu|"
                           r"kayak yang kamu bilang|seperti yang kamu bilang|bener katamu)\b|如你所说|你说得对|正如你说|ตามที่(?:คุณ)?บอก", re.I)
+_SHARING = lazy_compile(r"\b(?:too|also|as well|me too|same here|juga|sama)\b|也|ด้วย|เหมือนกัน", re.I)
 _POINTER = lazy_compile(r"^(?:this|that|it|these|ini|itu|这个|这|นี้|นี่)?[\s:：,]*$", re.I)
 _STOP = {"the", "a", "an", "is", "are", "was", "to", "of", "in", "on", "for", "and", "or", "my", "about", "that", "this", "it",
          "note", "entry", "bit", "part", "yang", "di", "ke", "dan", "itu", "ini", "saya", "aku", "soal", "tentang", "dead", "off"}
@@ -313,18 +314,29 @@ def _content_words(text: str) -> set[str]:
     return {t for t in toks if t not in _STOP and (len(t) > 2 or not t.isascii())}
 
 
+# Fields that hold the same fact under other keys: "forget where I live" removes them all.
+FIELD_FAMILIES = {
+    "location": ("location", "address", "city", "neighborhood", "home"),
+    "role": ("role", "job", "occupation"),
+    "employer": ("employer", "company", "workplace"),
+    "diet": ("diet",),
+    "age": ("age", "born"),
+}
+
+
 def _field_named_by(target: str, lex: Lexicon) -> set[str]:
     """USER.md keys the words of `target` name: "my diet stuff" -> Diet, "我吃素" -> Diet (via the fact rules)."""
     t_fold = target.casefold()
     keys = {k for k in (lex.field_words.get(t_fold), EN.field_words.get(t_fold)) if k}
-    for word in re.findall(r"[\w-]+", t_fold):
-        for table in (lex.field_words, EN.field_words):
-            if word in table:
-                keys.add(table[word])
+    for table in (lex.field_words, EN.field_words):
+        for phrase, key in table.items():  # "where i live", "alamat", "住址": a phrase anywhere in the request
+            if re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)" if phrase.isascii() else re.escape(phrase), t_fold):
+                keys.add(key)
     found = _fact(target, lex) if lex.subject.match(target) else _fact(SUBJECT_OF[lex.lang] + target, lex)
     if found is not None and found[0].name not in ("about",):
         keys.add(found[1])
-    return {k.casefold() for k in keys}
+    named = {k.casefold() for k in keys}
+    return named | {k for key in named for k in FIELD_FAMILIES.get(key, ())}
 
 
 def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Decision]:
@@ -333,10 +345,12 @@ def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Deci
     t_fold = target.casefold()
     # USER.md: a field named by its key (in any of our languages) or holding the value the user names.
     named = _field_named_by(target, lex)
-    for key_fold, fld in ctx.fields.items():
-        if key_fold in named:
-            return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.9,
-                              detail="forget: names a USER.md field")]
+    removed = [fld for key_fold, fld in ctx.fields.items() if key_fold in named]
+    if removed:
+        for fld in removed:
+            del ctx.fields[fld.key.casefold()]
+        return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.9,
+                          detail="forget: the user asked to forget a USER.md field they named") for fld in removed]
     wanted = None
     for key_fold, fld in ctx.fields.items():
         if (wanted and wanted.casefold() == key_fold) or key_fold == t_fold or (
@@ -421,7 +435,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
 
     m = lex.forget.match(text)
     if m:
-        return _forget(st, m.group("t") or m.groupdict().get("t2") or "", lex, ctx)
+        groups = m.groupdict()
+        return _forget(st, groups.get("t") or groups.get("t2") or groups.get("t3") or "", lex, ctx)
 
     if _CONTRAST_HEAD.match(text) and ctx.previous_clause_sentence == st.sentence:
         return [_skip(st, "inferable", "the contrast half of a correction", 0.6)]
@@ -429,7 +444,9 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if _AS_YOU_SAID.search(text):
         return [_skip(st, "inferable", "restates what the assistant said", 0.8)]
     about_self = bool(lex.first_person.search(text))
-    if _already_said(text, ctx, restating=not about_self) and not explicit:
+    # "I love Star Wars too!" after the other speaker's "I love Star Wars" is the user's own fact, not a repeat.
+    sharing = about_self and bool(_SHARING.search(text))
+    if not sharing and _already_said(text, ctx, restating=not about_self) and not explicit:
         return [_skip(st, "inferable", "already said in this conversation", 0.8)]
 
     plain = without_quotes(text)
@@ -530,6 +547,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
 
     if explicit:
         return [_memory_decision(st, text, lex, ctx, 0.7, "asked to remember -> memory")]
-    return [_skip(st, "one_off", NOT_ABOUT_USER, 0.5)]
+    # Greetings, thanks, questions and requests were caught above; what is left is small talk ("that's so cool").
+    return [_skip(st, "vague", NOT_ABOUT_USER, 0.5)]
 
 
