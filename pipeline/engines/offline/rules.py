@@ -65,6 +65,8 @@ _HABITUAL = lazy_compile(r"\b(?:usually|always|typically|normally|generally|tend
                        r"\b(?:biasanya|selalu|setiap)\b|通常|一般|每天|总是|ปกติ|ทุกวัน|มักจะ", re.I)
 _AS_YOU_SAID = lazy_compile(r"\b(?:as you said|like you said|as you mentioned|like you mentioned|you're right|you are right|seperti katamu|"
                           r"kayak yang kamu bilang|seperti yang kamu bilang|bener katamu)\b|如你所说|你说得对|正如你说|ตามที่(?:คุณ)?บอก", re.I)
+_EVALUATIVE = lazy_compile(r"^(?:(?:that's|thats|that is|so|very|how)\s+)?(?:cool|great|nice|awesome|amazing|wow|interesting|fun|lovely|"
+                           r"keren|bagus|mantap|seru|asyik|menarik|不错|很好|太好了|厉害|有意思|เยี่ยม|ดีมาก|เจ๋ง|น่าสนใจ)\b", re.I)
 _SHARING = lazy_compile(r"\b(?:too|also|as well|me too|same here|juga|sama)\b|也|ด้วย|เหมือนกัน", re.I)
 _POINTER = lazy_compile(r"^(?:this|that|it|these|ini|itu|这个|这|นี้|นี่)?[\s:：,]*$", re.I)
 _STOP = {"the", "a", "an", "is", "are", "was", "to", "of", "in", "on", "for", "and", "or", "my", "about", "that", "this", "it",
@@ -153,11 +155,13 @@ _LEADING_PHRASE = lazy_compile(r"^(?:in|on|at|since|back in|around|during|these 
 
 def _fact(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | None:
     """The first fact rule that matches, with its key and value."""
-    found = _fact_as_written(text, lex)
+    found = None
+    if lex.lang == "en" and _PERFECT.match(text):  # "I've been a vegetarian since 2015" is "I'm a vegetarian"
+        found = _fact_as_written(_PERFECT.sub("I'm ", text, count=1), lex)
+    if found is None:
+        found = _fact_as_written(text, lex)
     if found is None and _SUBJECT_ADVERB.match(text):
         found = _fact_as_written(_SUBJECT_ADVERB.sub(r"\1 ", text, count=1), lex)
-    if found is None and lex.lang == "en" and _PERFECT.match(text):  # "I've been a vegetarian since 2015" is "I'm a vegetarian"
-        found = _fact_as_written(_PERFECT.sub("I'm ", text, count=1), lex)
     if found is None and _LEADING_PHRASE.match(text):  # "in 2024 I moved to Canada", "these days I live in Lyon"
         found = _fact(_LEADING_PHRASE.sub("", text, count=1), lex)
     return found
@@ -413,6 +417,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     lex = LEXICONS[lang]
 
     text = lex.greeting.sub("", raw, count=1).strip()
+    if text and lex.phatic.match(text) and _EVALUATIVE.match(text):
+        return [_skip(st, "vague", "small-talk opinion", 0.85)]  # "cool!", "keren banget", "不错": an opinion, not a fact
     if not text or lex.phatic.match(text):
         return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
     text = _strip(text, lex.discourse)
