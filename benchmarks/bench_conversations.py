@@ -25,32 +25,33 @@ th: 41-46 user messages each, four dated sessions), written and labeled by hand 
 windows of ../shared/data/real_dev_conv.jsonl (each case's history and messages; only the
 labeled turns are labeled), a measure only: it is never tuned on.
 
-Figures, offline engine, 2026-11-30, engine worktree (shared with uncommitted rule work, so
-re-run before quoting):
+Figures, offline engine, 2026-11-30 13:25 UTC, engine worktree at c7a98f0 plus the rule and gate
+work in progress there (re-run before quoting). The one removal without a request is a Thai
+"I quit Facebook" read as a change of fact that removed the Family field:
 
     $ python benchmarks/bench_conversations.py
     user messages: 170 in 16 sessions, 4 people; labeled 165
-    writes per user message: 22.9% (39/170)  (labeled messages: 23.0% (38/165); a curator writes 31.5% (52/165))
-    message-level precision: 84.2% (32/38)  recall: 61.5% (32/52)
-    writes per user message by language: en 19.6% (9/46), id 14.3% (6/42), th 31.7% (13/41), zh 26.8% (11/41)
-    stored per person: USER.md fields mean 5.2 (max 8), MEMORY.md entries mean 2.5 (max 4)
-      nadia-en: 4 fields (209/1375 chars), 4 entries (166/2200 chars)
-      ploy-th: 6 fields (228/1375 chars), 1 entries (58/2200 chars)
-      rizky-id: 3 fields (177/1375 chars), 3 entries (190/2200 chars)
-      xiaolin-zh: 8 fields (213/1375 chars), 2 entries (51/2200 chars)
-    removals: 2 (1 at a labeled forget request, 1 without one); forget requests: 4, read as a removal 4, removed something 1
+    writes per user message: 20.0% (34/170)  (labeled messages: 20.0% (33/165); a curator writes 31.5% (52/165))
+    message-level precision: 90.9% (30/33)  recall: 57.7% (30/52)
+    writes per user message by language: en 15.2% (7/46), id 11.9% (5/42), th 24.4% (10/41), zh 29.3% (12/41)
+    stored per person: USER.md fields mean 4.2 (max 7), MEMORY.md entries mean 2.2 (max 3)
+      nadia-en: 3 fields (177/1375 chars), 3 entries (136/2200 chars)
+      ploy-th: 5 fields (185/1375 chars), 1 entries (58/2200 chars)
+      rizky-id: 2 fields (155/1375 chars), 3 entries (190/2200 chars)
+      xiaolin-zh: 7 fields (198/1375 chars), 2 entries (51/2200 chars)
+    removals: 3 (2 at a labeled forget request, 1 without one); forget requests: 4, read as a removal 4, removed something 2
     caps held: yes (4 people)
-    decision outcomes: skipped 180, written 41, not_found 3
+    decision outcomes: skipped 186, written 36, not_found 2
 
     $ python benchmarks/bench_conversations.py --real-dev-conv ../shared/data/real_dev_conv.jsonl
     user messages: 957 in 149 sessions, 149 people; labeled 403
-    writes per user message: 25.3% (242/957)  (labeled messages: 23.1% (93/403); a curator writes 51.1% (206/403))
-    message-level precision: 91.4% (85/93)  recall: 41.3% (85/206)
-    writes per user message by language: en 24.7% (124/503), id 21.8% (50/229), zh 30.2% (68/225)
+    writes per user message: 23.4% (224/957)  (labeled messages: 21.6% (87/403); a curator writes 51.1% (206/403))
+    message-level precision: 94.3% (82/87)  recall: 39.8% (82/206)
+    writes per user message by language: en 21.9% (110/503), id 22.3% (51/229), zh 28.0% (63/225)
     stored per person: USER.md fields mean 1.4 (max 4), MEMORY.md entries mean 0.1 (max 2)
     removals: 0 (0 at a labeled forget request, 0 without one); forget requests: 0, read as a removal 0, removed something 0
     caps held: yes (149 people)
-    decision outcomes: skipped 1490, written 275, blocked:privilege:admin_claim 1, blocked:invisible:zero_width 1
+    decision outcomes: skipped 1505, written 260, blocked:privilege:admin_claim 1, blocked:invisible:zero_width 1
 """
 
 from __future__ import annotations
