@@ -133,9 +133,15 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("background", rx(r"^(?:i (?:used to|grew up|was raised|was born|went to (?:school|college|university|high school)|graduated|studied|served|retired|survived|"
                               r"moved)\b|i(?:'ve| have) (?:lived|worked)\b|i(?:'ve| have) been (?:\w+ing|an?)\b.*\b(?:since|for (?:\d+|many|a few|several|over|decades|years))\b|when i was (?:a |little|young)|as a (?:kid|child)\b|i (?:am|'m) (?:a )?(?:recovering|retired|former|ex-)).*"),
              "Identity", "Background", multi=True, whole=True),
-    FactRule("hobbies", rx(r"^(?:i (?:play|collect|paint|draw|sing|dance|hike|swim|run|bake|cook|knit|sew|garden|fish|read|write|surf|ski|volunteer|watch|listen|ride|travel|camp|do)\b|"
+    FactRule("hobbies", rx(r"^(?:i (?:play|collect|paint|draw|sing|dance|hike|swim|run|bake|cook|knit|sew|garden|fish|read|write|surf|ski|volunteer|watch|listen|ride|travel|camp|do(?! not\b))\b|"
                            r"(?:on|during) (?:weekends|the weekend|my free time|my spare time)\b|in my (?:free|spare) time\b).*"),
              "Preferences", "Hobbies", multi=True, whole=True),
+    # Things the user owns, last: pets, family and traits claim their own nouns first; abstract objects are not possessions.
+    FactRule("owns", rx(r"^i (?:have|own|have got|'ve got|got)\s+(?P<v>(?:a|an|two|three|four|five|\d+|several|many|lots of|a lot of|over|more than|my own)\s+"
+                        r"(?!(?:\w+\s+)?(?:question|problem|issue|idea|feeling|work|job|time|day|week|good|great|bad|hard|meeting|appointment|date|test|exam|"
+                        r"headache|cold|fever|chance|clue|doubt|point|right|reason|friend|lot to|few minutes|busy|long|rough|crush|thing|dream|plan|favou?rite)s?\b).+)"),
+             "Identity", "Owns", multi=True, confidence=0.75),
+    FactRule("favorite-bare", rx(r"^my (?:all[- ]time |absolute )?(?:favou?rite|fav)s? (?:is|are|would be)\s+(?P<v>.+)"), "Preferences", "Favorites", multi=True),
     FactRule("habits", rx(r"^i (?:often|usually|always|never|rarely|sometimes|frequently|mostly|tend to|spend|eat|drink|sleep|wake|go|ride|walk|shop|drive)\b.*"),
              "Preferences", "Habits", multi=True, whole=True),
 )
@@ -221,7 +227,7 @@ LEXICON = Lexicon(
     empty_value=rx(r"^(?:it|that|this|them|those|these|one|so|too|all|everything|anything|something|nothing|stuff|things?|"
                    r"(?:it|that|this|them) (?:all|too|a lot|so much|very much)|play|won|do|did|go|went|"
                    r"(?:a )?(?:lot|bit|little)|(?:the )?same|(?:it|that) (?:too|as well)|so much|very much)$|"
-                   r"^(?:how|the way|what|when|why|being able|people like)\b|\b(?:it|them|they|those|these|his|her|its|their|he|she|him|that one)\b"),
+                   r"^(?:how|the way|what|when|why|being able|people like)\b|\b(?:it|them|they|those|these|his|her|its|their|he|she|him|that one|there)\b"),
     addressed=rx(r"\b(?:you|your|reply|replies|respond|responses?|answers?|answer me|write|explain|use|keep (?:it|answers|replies)|"
                  r"give me|tell me|call me|talk to me|speak to me|format|include|mention|remind me|ask me|suggest|show me|summari[sz]e|"
                  r"bullet(?: points)?|emojis?|code|units|sources|examples)\b"),

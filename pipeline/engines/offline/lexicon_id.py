@@ -37,7 +37,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("origin", rx(rf"^{_I} (?:berasal |asli |asal )?dari\s+(?P<v>.+)|^{_I} orang\s+(?P<v2>[A-Z].+)"), "Identity", "Origin"),
     FactRule("birthplace", rx(rf"^{_I} lahir (?:dan (?:besar|dibesarkan|tumbuh) )?di\s+(?P<v>.+)"), "Identity", "Birthplace"),
     FactRule("born-when", rx(rf"^{_I} lahir (?:pada|tahun)\s+(?P<v>.+)"), "Identity", "Born"),
-    FactRule("age", rx(rf"^(?:{_I} (?:berusia|berumur|umur|usia)|umur {_MY}|usia {_MY}|umurku|usiaku)\s+(?P<v>\d+.*)|^{_I}\s+(?P<v2>\d{{1,3}}\s+tahun)$"), "Identity", "Age", confidence=0.9),
+    FactRule("age", rx(rf"^(?:{_I} (?:berusia|berumur|umur|usia)|umur {_MY}|usia {_MY}|umurku|usiaku)\s+(?P<v>\d+.*)|^{_I}\s+(?P<v2>\d{{1,3}}\s+tahun)\b(?!\s+(?:lalu|yang lalu|terakhir))"), "Identity", "Age", confidence=0.9),
     FactRule("gender", rx(rf"^{_I}\s+(?:seorang\s+)?(?P<v>laki-laki|perempuan|pria|wanita|cowok|cewek)$"), "Identity", "Gender"),
     FactRule("relationship", rx(rf"^{_I}\s+(?:sudah\s+|baru\s+)?(?P<v>menikah|lajang|bercerai|cerai|bertunangan|jomblo|single)\b.*"), "Identity", "Relationship"),
     FactRule("languages", rx(rf"^{_I} (?:bisa |fasih |lagi |sedang |masih )?(?:(?:berbicara|bicara|belajar|mempelajari|menguasai)\s+)?(?P<v>bahasa\s+.+)|^.*bahasa yang {_I} pelajari.*"),
@@ -52,7 +52,9 @@ FACTS: tuple[FactRule, ...] = (
              "Constraints", "Diet", multi=True, confidence=0.85),
     FactRule("accessibility", rx(rf"^{_I} (?P<v>tunanetra\b.*|tunarungu\b.*|buta warna\b.*|disleksia\b.*|tuli\b.*|low vision\b.*)"), "Constraints", "Accessibility", confidence=0.85),
     FactRule("timezone", rx(rf"^zona waktu {_MY}(?: adalah)?\s+(?P<v>.+)"), "Constraints", "Time zone"),
-    FactRule("prefers", rx(rf"^{_I} lebih (?:suka|senang|memilih|prefer|milih)\s+(?P<v>.+)"), "Preferences", "Prefers", multi=True),
+    FactRule("prefers", rx(rf"^{_I} lebih (?:suka|senang|menyukai|memilih|prefer|milih)\s+(?P<v>.+)"), "Preferences", "Prefers", multi=True),
+    FactRule("favorite-bare", rx(rf"^(?:favorit|kesukaan) {_MY}(?:\s+adalah|\s+ialah|\s+yaitu)?\s+(?P<v>.+)|^(?P<v2>.+?)\s+(?:adalah|ialah)\s+(?:\w+\s+)?(?:favorit|kesukaan) {_MY}\b.*"),
+             "Preferences", "Favorites", multi=True),
     FactRule("work-style", rx(rf"^{_I} (?:biasanya |lebih suka |suka |paling )?(?:bekerja|kerja|ngoding|fokus|produktif)\s+(?P<v>(?:paling baik )?(?:malam|pagi|dari rumah|remote|jarak jauh|sendiri).*)"),
              "Working style", "Work habits", confidence=0.8),
     FactRule("favorite", rx(rf"^(?P<k>[\w\s-]+?)\s+(?:favorit|favorite|kesukaan|kegemaran) {_MY}(?:\s+adalah|\s+ialah|\s+yaitu)?\s+(?P<v>.+)"),
@@ -78,6 +80,8 @@ FACTS: tuple[FactRule, ...] = (
                            rf"membaca|baca|menulis|berselancar|menanam|berkebun|memancing|bersepeda|menonton|nonton|mendengarkan|menjadi sukarelawan|bersaing|berlatih|latihan)\b|"
                            rf"(?:di )?akhir pekan\b|(?:di )?waktu luang\b).*"),
              "Preferences", "Hobbies", multi=True, whole=True),
+    FactRule("owns", rx(rf"^{_I} (?:punya|memiliki|mempunyai)\s+(?P<v>(?!(?:\w+\s+)?(?:pertanyaan|masalah|ide|waktu|kerjaan|pekerjaan rumah|rencana|perasaan|teman yang|kesulitan|itu|ini|banyak favorit)\b).+)"),
+             "Identity", "Owns", multi=True, confidence=0.75),
     FactRule("habits", rx(rf"^{_I} (?:sering|biasanya|selalu|jarang|tidak pernah)\b.*|^{_I} .*\b(?:setiap|tiap) (?:hari|pagi|malam|minggu|pekan)\b.*"),
              "Preferences", "Habits", multi=True, whole=True),
 )
@@ -139,7 +143,7 @@ LEXICON = Lexicon(
     facts=FACTS,
     second_person=rx(r"\b(?:kamu|anda|kau|engkau|lu|lo|loe|elo|dirimu|milikmu|punyamu|kalian)\b"),
     empty_value=rx(r"^(?:itu|ini|dia|mereka|semua|semuanya|begitu|gitu|juga|banget|sekali|hal itu|hal ini|main|menang|sama|yang sama)$|"
-                   r"\b(?:dia|mereka|hal itu|hal ini|begitu|gitu)\b|^(?:bagaimana|cara)\b"),
+                   r"\b(?:dia|mereka|hal itu|hal ini|begitu|gitu|ke sana|di sana|ke situ|di situ)\b|^(?:bagaimana|cara|itu|ini)\b"),
     addressed=rx(r"\b(?:kamu|anda|jawab|jawaban|balas|balasan|gunakan|pakai bahasa|jelaskan|tulis|panggil saya|panggil aku|beri(?:kan)? saya|"
                  r"kasih saya|ingatkan saya|emoji|poin|ringkas|singkat)\b"),
     key_words={"warna": "color", "makanan": "food", "minuman": "drink", "band": "band", "musik": "music", "genre musik": "music genre",

@@ -230,6 +230,7 @@ _FILLER_WORDS = _STOP | {
 
 
 _FIRST_CLAUSE = lazy_compile(r"\s*[,;，；:]\s*|\s+(?:because|cause|since|so|but|which|who|karena|tapi|yang)\s+", re.I)
+_PLACEHOLDER = lazy_compile(r"[\[\]{}<>]")
 ADDRESSED_RULES = {"standing", "comm-style"}  # preferences about answers name the assistant ("when you summarize")
 
 
@@ -240,6 +241,8 @@ def _unworthy(rule: FactRule, value: str, lex: Lexicon) -> str | None:
         return "about the other speaker, not the user"
     if lex.empty_value.search(head) or EN.empty_value.search(head):
         return "the value says nothing on its own"
+    if _PLACEHOLDER.search(value):
+        return "a placeholder, not a value"  # "[your name]", "<name>"
     words = tokens(value)
     if script_of(value) == "latin":
         content = {w for w in words if w not in _FILLER_WORDS and len(w) > 1}
