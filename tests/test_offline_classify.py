@@ -12,7 +12,7 @@ from pipeline.engines.base import Engine
 from pipeline.engines.offline import RULES_VERSION, OfflineEngine
 from pipeline.types import Decision, Message, Turn
 
-ENGINE = OfflineEngine()
+ENGINE = OfflineEngine(gate=False)  # the rules alone; the learned gate has its own tests
 JASMIN = ("I'm Jasmin, a frontend engineer, and I like conclusion-first communication. I'm working on the global site "
           "for agent-demo (an AI agent app) with Next.js. Last week we changed the hero section to an animated gradient.")
 
