@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-
 import subprocess
 import sys
 from datetime import datetime, timezone
