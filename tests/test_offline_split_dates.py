@@ -123,7 +123,8 @@ def test_a_period_the_rules_cannot_place_gets_no_date_and_keeps_its_words(text: 
     assert strip_date_phrase(text, TODAY) == text
 
 
-@pytest.mark.parametrize("text", ["I work out every Sunday", "saya olahraga tiap hari Minggu", "这周天气很好"])
+@pytest.mark.parametrize("text", ["I work out every Sunday", "saya olahraga tiap hari Minggu", "这周天气很好",
+                                  "I am preparing tomorrow's release notes"])
 def test_habits_and_lookalikes_are_not_dates(text: str) -> None:
     assert resolve_date(text, TODAY) == TODAY.isoformat()
 
