@@ -19,6 +19,8 @@ ROLE_HEAD = words(
     "administrator", "admin", "sre", "devops", "pm", "tutor", "lecturer", "surgeon", "therapist",
     "psychologist", "major", "worker", "miner", "fisherman", "builder", "beekeeper", "rancher", "dev", "scientist",
     "specialist", "strategist", "marketer", "recruiter", "nanny", "caregiver", "housewife", "homemaker", "retiree",
+    "policeman", "policewoman", "lumberjack", "instructor", "associate", "hairdresser", "barber", "stylist", "butcher", "tailor",
+    "seamstress", "welder", "gardener", "lifeguard", "paramedic", "housekeeper", "salesperson", "realtor", "stripper", "firefighter",
 )
 _FAMILY = words(
     "mother", "mom", "mum", "father", "dad", "parents", "sister", "sisters", "brother", "brothers",
@@ -46,7 +48,7 @@ FACTS: tuple[FactRule, ...] = (
              "Identity", "Role", confidence=0.95),
     FactRule("role-noun", rx(rf"^(?:i'm|im|i m|i am)\s+(?:now\s+|also\s+|currently\s+)?(?:an?\s+|the\s+)(?P<v>(?:[\w-]+\s+){{0,3}}{ROLE_HEAD}s?\b.*)"),
              "Identity", "Role", confidence=0.9),
-    FactRule("employer", rx(r"^i (?:work|am working|'m working|intern) (?:at|for)\s+(?P<v>.+)"), "Identity", "Employer"),
+    FactRule("employer", rx(r"^i (?:work|am working|'m working|intern)(?: part[- ]time| full[- ]time)? (?:at|for)\s+(?P<v>.+)"), "Identity", "Employer"),
     FactRule("comm-style", rx(r"^i (?:really )?(?:prefer|like|want|love|appreciate)\s+(?P<v>.+?(?=\s+communication\b)|.+?\s+(?:answers|responses|replies|explanations|feedback)\b.*)"),
              "Preferences", "Communication style", confidence=0.9),
     FactRule("stack", rx(r"^(?:my (?:usual |main |tech |default |go-to |preferred )?stack is|i (?:usually|mostly|always) (?:use|code in|write|build with|work with))\s+(?P<v>.+)"),
@@ -96,6 +98,17 @@ FACTS: tuple[FactRule, ...] = (
              "Identity", "Personality", multi=True, confidence=0.8),
     FactRule("working-on", rx(r"^(?:i'm|i am) (?:currently |still )?(?:working on|writing|building|restoring|renovating|training for|studying for) (?P<v>(?:my|a|an)\b.+)"),
              "Goals", "Working on", multi=True, confidence=0.8),
+    FactRule("studying-to-be", rx(r"^(?:i'm|i am) (?:studying|going to school|training|in school|in college) (?:to (?:be|become)|for)\s+(?:an?\s+)?(?P<v>.+)"),
+             "Identity", "Studying", confidence=0.85),
+    FactRule("education", rx(r"^(?:i'm|i am) (?:still |currently )?(?P<v>(?:in|at) (?:school|college|high school|middle school|university|grad school|uni)\b.*|a (?:\w+ )?(?:student|freshman|sophomore|junior|senior)\b.*)"),
+             "Identity", "Education", confidence=0.8),
+    FactRule("retired", rx(r"^(?:i'm|i am) (?:now |happily |semi[- ])?(?P<v>retired)\b.*"), "Identity", "Role", confidence=0.85),
+    FactRule("work-status", rx(r"^i (?:don't|do not) have a job\b.*|^(?:i'm|i am) (?:currently |still )?(?:unemployed|between jobs|out of work|looking for (?:a |some )?(?:new )?(?:job|work))\b.*"),
+             "Identity", "Work status", whole=True, confidence=0.8),
+    FactRule("work-in", rx(r"^i (?:work|am employed|'m employed)(?: part[- ]time| full[- ]time)? in\s+(?P<v>(?:a |an |the )?[\w\s-]{2,40})$"), "Identity", "Work", confidence=0.8),
+    FactRule("location-in", rx(r"^(?:i'm|i am) (?:currently |now |based )?in\s+(?P<v>(?!(?:a|an|the|my|love|school|college|bed|trouble|shock|pain|charge|class|line|rush|hurry|town|"
+                               r"high school|work|middle|between|good|great|bad|need|fact|touch|luck|debt|training|shape|tears|heaven|awe|agreement|favou?r|progress)\b)[a-z][\w .'-]{1,30})$"),
+             "Identity", "Location", confidence=0.75),
     FactRule("learning", rx(r"^i learn (?:best|better|most)\s+(?P<v>.+)"), "Preferences", "Learning style", confidence=0.85),
     FactRule("budget-tight", rx(r"^(?:i'm|i am) on a (?:tight |limited |small |strict |fixed )?budget\b.*"), "Constraints", "Budget", whole=True, confidence=0.85),
     FactRule("availability", rx(r"^i (?:can't|cannot|can not|don't|do not|can only|only) (?:work|meet|be available|take calls)\s+(?P<v>.+)|^i only have\s+(?P<v2>.*\b(?:minutes?|hours?|mins?)\b.*)"), "Constraints", "Availability"),
@@ -113,7 +126,8 @@ FACTS: tuple[FactRule, ...] = (
              "Preferences", "Hobbies", multi=True),
     FactRule("dislikes", rx(r"^(?:i'm|i am|im) not (?:a |the )?(?:big |huge |great )?fan of\s+(?P<v2>.+)|^i (?:really |truly |absolutely )?(?:don't like|do not like|don t like|dislike|hate|can't stand|cannot stand|detest|am not a fan of|'m not a fan of|despise)\s+(?P<v>.+)"),
              "Preferences", "Dislikes", multi=True),
-    FactRule("likes", rx(r"^i (?:really |also |do |absolutely |just |truly )?(?:like|love|enjoy|adore|am into|'m into|am passionate about|'m passionate about|am obsessed with|'m obsessed with)\s+(?P<v>.+)"),
+    FactRule("likes", rx(r"^i (?:really |also |do |absolutely |just |truly )?(?:like|love|enjoy|adore)\s+(?P<v>.+)|^i(?:'ve| have) (?:always )?(?:loved|liked|enjoyed)\s+(?P<v3>.+)|"
+                         r"^i(?:'m| am) (?:really |totally |so |also )?(?:into|passionate about|obsessed with|fond of|crazy about)\s+(?P<v2>.+)"),
              "Preferences", "Likes", multi=True),
     FactRule("fan", rx(r"^(?:i'm|i am|im)\s+(?:a |an )?(?:huge |big |great |massive |die-hard )?(?P<v>.+?\s(?:lover|fan|enthusiast|buff|addict|junkie|nerd|geek))$|"
                        r"^(?:i'm|i am|im)\s+(?:a |an )?(?:huge |big |great |massive |die-hard )?(?:fan|lover) of\s+(?P<v2>.+)"),
@@ -125,7 +139,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("family", rx(rf"^(?:my (?:[\w-]+ )?{_FAMILY}(?:'s name is| is named| is called|(?:'s| is| are) (?:a|an|the|in|at|from|\d|both|all|twins?|\w+ years old|"
                           rf"married|pregnant|retired|my)\b| works?\b| lives?\b| studies\b| goes to\b| go to\b| just\b| recently\b| passed\b| died\b| has\b| have\b| got\b| "
                           rf"moved\b| was (?:a|an|born)\b| were\b| and i\b| taught me\b| raised me\b| gave me\b).*|i (?:have|had|am expecting)\b.*\b{_FAMILY}\b.*|(?:i|we) (?:live|lives) with my\b.*|"
-                          rf"i (?:am|'m) (?:a |the )?(?:mother|mom|father|dad|parent|grandmother|grandfather|only child|family man|family woman|widow)\b.*|i'm pregnant.*|i am pregnant.*)"),
+                          rf"i(?: am|'m) (?:a |the )?(?:single |proud |stay[- ]at[- ]home |working )?(?:mother|mom|father|dad|parent|grandmother|grandfather|grandma|grandpa|only child|family man|family woman|widow|widower)\b.*|i'm pregnant.*|i am pregnant.*)"),
              "Identity", "Family", multi=True, whole=True),
     FactRule("appearance", rx(rf"^(?:i (?:have|got)\b.*\b{_APPEARANCE}\b.*|my {_APPEARANCE}\b.*|i am (?:very |rather |quite )?(?:tall|short|skinny)\b.*)"),
              "Identity", "Appearance", multi=True, whole=True),
@@ -151,7 +165,7 @@ LEXICON = Lexicon(
     first_person=rx(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself)\b"),
     plural_person=rx(r"\b(?:we|we're|we've|we'll|our|ours|us|the team|my team|our team)\b"),
     subject=rx(rf"^(?:{_I}|my)\s+"),
-    greeting=rx(r"^(?:hi+|hello+|he+y+|hiya|yo|good (?:morning|afternoon|evening)|greetings)(?:\s+(?:there|all|everyone|guys|friend))?[\s,!.:-]+"),
+    greeting=rx(r"^(?:hi+|hello+|he+y+|hiya|yo|good (?:morning|afternoon|evening)|greetings)(?:\s+(?:there|all|everyone|guys|friend|(?-i:[A-Z][a-z]+)(?=\s*[,!])))?[\s,!.:-]+"),
     phatic=rx(r"^(?:hi|hello|hey|thanks?(?: you)?(?: so much| a lot)?|thank you|thx|ty|ok(?:ay)?|cool|great|nice|awesome|perfect|got it|sure|yes|yeah|yep|no|nope|"
               r"bye|goodbye|see you|good (?:morning|night|afternoon|evening)|lol|haha|hmm+|sounds good|that works|alright|all right|noted|right)(?:\s+\w+)?[\s!.?]*$"),
     discourse=rx(r"^(?:(?:actually|well|oh|so|also|and|but|btw|by the way|anyway|ah|um+|uh+|hmm+|oh and|plus|ok(?:ay)?|yeah|yep|yes|"

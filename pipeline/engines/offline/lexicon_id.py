@@ -31,7 +31,10 @@ FACTS: tuple[FactRule, ...] = (
              "Preferences", "Communication style", confidence=0.9),
     FactRule("stack", rx(rf"^(?:stack (?:andalan |utama |favorit )?{_MY}(?: biasanya)?(?: adalah)?|{_I} (?:biasanya|selalu) (?:pakai|memakai|menggunakan|ngoding dengan))\s+(?P<v>.+)"),
              "Preferences", "Usual stack"),
-    FactRule("location", rx(rf"^{_I} (?:sekarang )?(?:tinggal|menetap|berdomisili|berada|bermukim)\s+(?:bersama\s+.+?\s+)?(?:di|dekat)\s+(?P<v>.+)"),
+    FactRule("education", rx(rf"^{_I} (?:masih |sedang )?(?P<v>(?:di|kuliah di|sekolah di|belajar di) (?:sekolah|kampus|universitas|sma|smp|sd|kelas|kuliah)\b.*|(?:kuliah|sekolah) di\b.*|mahasiswa\b.*|di kelas \w+.*)"),
+             "Identity", "Education", confidence=0.8),
+    FactRule("location", rx(rf"^{_I} (?:sekarang )?(?:tinggal|menetap|berdomisili|berada|bermukim)\s+(?:bersama\s+.+?\s+)?(?:di|dekat)\s+(?P<v>.+)|"
+                            rf"^{_I} (?:sekarang )?di (?:kota |negara bagian )?(?P<v2>(?!rumah|sini|sana|kantor|jalan|kamar|dapur|luar|dalam|tempat)\w[\w .-]{{1,30}})$"),
              "Identity", "Location", confidence=0.9),
     FactRule("moved", rx(rf"^{_I} (?:(?:baru|saja|sudah|udah|udh|akhirnya|sekarang|barusan)\s+)*pindah(?:an)? (?:ke|dari)\s+(?P<v>.+)"), "Identity", "Location", confidence=0.8),
     FactRule("origin", rx(rf"^{_I} (?:berasal |asli |asal )?dari\s+(?P<v>.+)|^{_I} orang\s+(?P<v2>[A-Z].+)"), "Identity", "Origin"),
@@ -69,7 +72,7 @@ FACTS: tuple[FactRule, ...] = (
              "Identity", "Pets", multi=True, whole=True),
     # A close person counts when the sentence places them in the user's life, not for their own tastes ("adik aku vegan").
     FactRule("family", rx(rf"^(?:{_FAMILY}(?: (?:laki-laki|perempuan|tertua|bungsu))? {_MY}\s+(?:adalah|seorang|bekerja|kerja|tinggal|sudah|udah|baru|punya|"
-                          rf"memiliki|lahir|namanya|bernama|kuliah|sekolah|berumur|berusia|umur|usia|\d|meninggal|jadi|menjadi|ada|dan {_I})\b.*|{_I} (?:punya|memiliki|mempunyai)\b.*\b{_FAMILY}\b.*|"
+                          rf"memiliki|lahir|namanya|bernama|kuliah|sekolah|berumur|berusia|umur|usia|\d|meninggal|jadi|menjadi|ada|dan {_I})\b.*|{_I} (?:hanya |cuma |juga )?(?:punya|memiliki|mempunyai)\b.*\b{_FAMILY}\b.*|{_I} \w+ bersaudara\b.*|"
                           rf"{_I} (?:tinggal )?bersama {_FAMILY}\b.*|{_I} (?:sedang )?hamil\b.*|{_I} (?:berencana )?(?:bercerai|menikah)\b.*|{_I} (?:seorang )?(?:ibu|ayah)\b.*)"),
              "Identity", "Family", multi=True, whole=True),
     FactRule("appearance", rx(rf"^(?:{_I} (?:punya|memiliki|mempunyai)\b.*\b{_APPEARANCE}\b.*|{_I} (?:berambut|bermata|berkulit|bertubuh)\b.*|{_APPEARANCE} {_MY}\b.*)"),
@@ -92,7 +95,7 @@ LEXICON = Lexicon(
                       r"suamiku|istriku|anakku|adikku|kakakku|keluargaku|kantorku|temanku|mamaku|papaku|kerjaanku|pekerjaanku)\b"),
     plural_person=rx(r"\b(?:kami|kita|tim kami|tim kita|tim saya)\b"),
     subject=rx(rf"^{_I}\s+"),
-    greeting=rx(r"^(?:hai|halo|hallo|hei|hey|hi|kenalin|kenalkan|perkenalkan|selamat (?:pagi|siang|sore|malam)|assalamualaikum|permisi|pagi|met pagi)(?:\s+(?:di sana|semua|kak|bang|mas|mbak|teman))?[\s,!.:-]+"),
+    greeting=rx(r"^(?:hai|halo|hallo|hei|hey|hi|kenalin|kenalkan|perkenalkan|selamat (?:pagi|siang|sore|malam)|assalamualaikum|permisi|pagi|met pagi)(?:\s+(?:di sana|semua|kak|bang|mas|mbak|teman|(?-i:[A-Z][a-z]+)(?=\s*[,!])))?[\s,!.:-]+"),
     phatic=rx(r"^(?:hai|halo|hei|terima kasih|makasih|trims|thanks|oke|ok|okay|sip|siap|baik|baiklah|ya|iya|yap|tidak|nggak|gak|mantap|keren|"
               r"bagus|selamat (?:pagi|siang|sore|malam)|sampai jumpa|dadah|wkwk\w*|haha\w*|hmm+|betul|benar|paham|mengerti|noted)(?:\s+(?:ya|banyak|kak|banget|sekali|deh|dong))*[\s!.?]*$"),
     discourse=rx(r"^(?:sebenarnya|sebetulnya|eh|oh|nah|jadi|terus|lalu|dan|tapi|juga|btw|omong-omong|oke|ok|ya|iya|yup|bener|betul|benar|sip|"

@@ -144,7 +144,7 @@ def find_topic(text: str, ctx: Context) -> str | None:
 # hides the fact shape; the fact rules are retried without it.
 _SUBJECT_ADVERB = lazy_compile(
     r"^(i|i'm|im|we|saya|aku|gue|gw)\s+(?:actually|really|now|currently|still|also|just|totally|"
-    r"sebenarnya|sebetulnya|sekarang|juga|masih)\s+",
+    r"sebenarnya|sebetulnya|sekarang|juga|masih|kebanyakan|hanya|cuma)\s+",
     re.IGNORECASE,
 )
 
