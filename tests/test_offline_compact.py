@@ -115,3 +115,11 @@ def test_a_fact_that_cannot_fit_is_kept_in_the_archive_and_said(tmp_path: Path) 
     outcome = result.decisions[0].outcome or ""
     assert outcome.startswith("over_cap") and outcome.endswith("kept in the archive")
     assert recalled and recalled[0]["source"] == "archive"
+
+
+def test_a_field_another_one_already_says_leaves_before_any_other() -> None:
+    text = ("# USER\n\n## Identity\n- Name: Jasmin\n\n## Preferences\n- Likes: hiking, chess and steam trains\n"
+            "- Hobby: hiking\n- Drink: tea\n- Coffee: black, no sugar\n")
+    done = compact_profile(text, 5)
+    assert done is not None and [label for label, _ in done.moved] == ["Hobby"]  # "tea" is not in "steam"
+    assert "- Drink: tea" in done.text and "- Likes: hiking, chess and steam trains" in done.text

@@ -17,6 +17,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
+from pipeline.engines.offline.text import tokens
 from pipeline.ledgers._text import norm_key
 from pipeline.ledgers.user_md import UserField, UserProfile
 
@@ -60,23 +61,19 @@ def _shorter(value: str) -> str:
 
 def _redundant(fields: list[UserField], protected: Collection[str]) -> list[UserField]:
     """Fields whose value another field already says: "Hobbies: hiking" next to "Likes: hiking, chess"."""
-    out: list[UserField] = []
-    for f in fields:
-        if _protected(f, protected):
+    words = [tokens(f.value) for f in fields]
+    out: list[int] = []
+    for i, f in enumerate(fields):
+        if _protected(f, protected) or not words[i]:
             continue
-        mine = f.value.casefold().strip(" .")
-        if len(mine) < 3:
-            continue
-        for other in fields:
-            if other is f or other in out:
+        for j in range(len(fields)):
+            if j == i or j in out or not words[i] <= words[j]:
                 continue
-            theirs = other.value.casefold()
-            if mine == theirs.strip(" .") and fields.index(other) > fields.index(f):
-                continue  # of two equal values the later one leaves (it is checked in its own turn)
-            if mine in theirs:
-                out.append(f)
-                break
-    return out
+            if words[i] == words[j] and j > i:
+                continue  # of two fields saying the same, the later one leaves (checked in its own turn)
+            out.append(i)
+            break
+    return [fields[i] for i in out]
 
 
 def compact_profile(
