@@ -222,8 +222,10 @@ LEXICON = Lexicon(
                    r"kubernetes|postgres|mysql|redis|aws|gcp|azure|vercel|budget|contract|invoice|launch date|we're building|"
                    r"we are building|the team)\b"),
     # A decision names what was decided: "Agreed!" or "let's chat" is agreement, not a decision worth a dated note.
-    decision_cue=rx(r"\b(?:decided (?:to|on|that)|agreed (?:to|on|that)|chose|chosen|settled on|went with|going with|picked|switched to|switching to|"
-                    r"moved to|replaced|approved|signed off|we will use|we'll use|we're using|we are using)\b"),
+    decision_cue=rx(r"\b(?:decided|agreed(?: to| on| that| with|:)|we agreed|chose|chosen|settled on|went with|going with|picked|switched to|switching to|"
+                    r"moved to|replaced|approved|signed off|we will use|we'll use|we're using|we are using|"
+                    r"let's (?:use|go with|stick with|switch to|adopt|pick|choose|move to)|we (?:only |always |never )?(?:use|deploy|ship|release) (?:on|thru|through|from|via|with)?)\b|"
+                    r"\b(?:decided|agreed):"),
     done=rx(r"\b(?:deployed|shipped|released|launched|merged|migrated|refactored|fixed|rolled back|pushed|finished|completed|implemented|"
             r"set up|configured|upgraded|updated|added|removed|changed|switched|moved|renamed|wrote|built|created|opened|closed|resolved|"
             r"submitted|sent|hired|signed|scheduled|postponed|delayed|cancell?ed|bumped|broke|crashed|went down|ran out|"

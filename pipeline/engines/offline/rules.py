@@ -512,7 +512,11 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         named = bool(find_topic(plain, ctx))
         work = recent or today_event or ((project or named) and did) or (project and named)
     else:
-        work = project or dated or decided
+        # A project noun alone ("here's the website", "that page looks nice") is talk about the work, not an event:
+        # an entry needs something that happened, was decided or is scheduled.
+        did = bool(lex.done.search(plain) or (lang != "en" and EN.done.search(plain)))
+        work = dated or decided or (project and (did or bool(_numbers(plain)) or bool(find_topic(plain, ctx))
+                                                 or dates.find_date(plain, ctx.today) is not None))
 
     # Only the user's own fact stops being true ("I quit smoking", pro-drop "เลิกกินกาแฟแล้ว"); "my album dropped" is narration.
     if (first or (lang in ("zh", "th", "id") and not lex.second_person.search(plain))) and not plural and lex.no_longer.search(plain):
