@@ -131,7 +131,8 @@ def test_durable_facts_keep_a_meaningful_key(text: str, key: str) -> None:
     assert [d.key for d in writes(classify(text))] == [key]
 
 
-@pytest.mark.parametrize("text", ["Agreed, sounds great", "Let's keep in touch", "Here's the thing, it's complicated"])
+@pytest.mark.parametrize("text", ["Agreed, sounds great", "Let's keep in touch", "Here's the thing, it's complicated",
+                                  "Here's the link to the website", "that dashboard looks nice", "这个页面很好看"])
 def test_agreement_is_not_a_memory_entry(text: str) -> None:
     assert not any(d.route == "memory" for d in classify(text))
 

@@ -224,7 +224,7 @@ _FILLER_WORDS = _STOP | {
     "i", "me", "you", "your", "he", "she", "him", "her", "they", "them", "we", "us", "its", "it's", "their", "there", "here",
     "so", "too", "much", "very", "really", "all", "one", "ones", "some", "any", "thing", "things", "stuff", "lot", "lots",
     "also", "just", "well", "both", "more", "most", "that's", "what", "which", "who", "how", "do", "did", "does", "be", "been",
-    "have", "has", "had", "not", "no", "yes", "lol", "haha", "kind", "sort", "way", "much", "as", "at", "by", "with", "from",
+    "have", "has", "had", "not", "no", "yes", "lol", "haha", "kind", "sort", "way", "as", "at", "by", "with", "from",
     "dia", "mereka", "kamu", "anda", "nya", "juga", "sangat", "banget", "semua", "sekali", "hal", "begitu", "gitu", "sama",
 }
 
