@@ -109,6 +109,11 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("location-in", rx(r"^(?:i'm|i am) (?:currently |now |based )?in\s+(?P<v>(?!(?:a|an|the|my|love|school|college|bed|trouble|shock|pain|charge|class|line|rush|hurry|town|"
                                r"high school|work|middle|between|good|great|bad|need|fact|touch|luck|debt|training|shape|tears|heaven|awe|agreement|favou?r|progress)\b)[a-z][\w .'-]{1,30})$"),
              "Identity", "Location", confidence=0.75),
+    FactRule("fears", rx(r"^(?:i'm|i am) (?:really |so |very |deathly |terribly )?(?:terrified|scared|afraid|frightened) of\s+(?P<v>.+)|^i(?: have|'ve got) a (?:\w+ )?fear of\s+(?P<v2>.+)"),
+             "Identity", "Fears", multi=True, confidence=0.8),
+    FactRule("teaches", rx(r"^i (?:teach|coach|tutor|train)\s+(?P<v>(?!(?:myself|every|daily|at home)\b).+)"), "Identity", "Work", whole=True, confidence=0.8),
+    FactRule("shift", rx(r"^i (?:work|do|am on|'m on) (?:the |a )?(?P<v>(?:night|day|late|early|morning|evening|graveyard|double|weekend) shifts?\b.*)"),
+             "Constraints", "Work schedule", confidence=0.85),
     FactRule("learning", rx(r"^i learn (?:best|better|most)\s+(?P<v>.+)"), "Preferences", "Learning style", confidence=0.85),
     FactRule("budget-tight", rx(r"^(?:i'm|i am) on a (?:tight |limited |small |strict |fixed )?budget\b.*"), "Constraints", "Budget", whole=True, confidence=0.85),
     FactRule("availability", rx(r"^i (?:can't|cannot|can not|don't|do not|can only|only) (?:work|meet|be available|take calls)\s+(?P<v>.+)|^i only have\s+(?P<v2>.*\b(?:minutes?|hours?|mins?)\b.*)"), "Constraints", "Availability"),
@@ -147,7 +152,8 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("background", rx(r"^(?:i (?:used to|grew up|was raised|was born|went to (?:school|college|university|high school)|graduated|studied|served|retired|survived|"
                               r"moved)\b|i(?:'ve| have) (?:lived|worked)\b|i(?:'ve| have) been (?:\w+ing|an?)\b.*\b(?:since|for (?:\d+|many|a few|several|over|decades|years))\b|when i was (?:a |little|young)|as a (?:kid|child)\b|i (?:am|'m) (?:a )?(?:recovering|retired|former|ex-)).*"),
              "Identity", "Background", multi=True, whole=True),
-    FactRule("hobbies", rx(r"^(?:i (?:play|collect|paint|draw|sing|dance|hike|swim|run|bake|cook|knit|sew|garden|fish|read|write|surf|ski|volunteer|watch|listen|ride|travel|camp|do(?! not\b))\b|"
+    FactRule("hobbies", rx(r"^(?:i(?:'ve| have) been (?:playing|collecting|painting|drawing|singing|dancing|hiking|swimming|running|baking|knitting|"
+                           r"sewing|gardening|fishing|surfing|volunteering|learning)\b|i (?:play|collect|paint|draw|sing|dance|hike|swim|run|bake|cook|knit|sew|garden|fish|read|write|surf|ski|volunteer|watch|listen|ride|travel|camp|do(?! not\b))\b|"
                            r"(?:on|during) (?:weekends|the weekend|my free time|my spare time)\b|in my (?:free|spare) time\b).*"),
              "Preferences", "Hobbies", multi=True, whole=True),
     # Things the user owns, last: pets, family and traits claim their own nouns first; abstract objects are not possessions.

@@ -54,6 +54,7 @@ FACTS: tuple[FactRule, ...] = (
                         rf"^{_I} (?:seorang )?(?P<v2>vegetarian|vegan|pescatarian)\b.*"),
              "Constraints", "Diet", multi=True, confidence=0.85),
     FactRule("accessibility", rx(rf"^{_I} (?P<v>tunanetra\b.*|tunarungu\b.*|buta warna\b.*|disleksia\b.*|tuli\b.*|low vision\b.*)"), "Constraints", "Accessibility", confidence=0.85),
+    FactRule("fears", rx(rf"^{_I} (?:sangat |sangat )?(?:takut|ngeri|fobia)\s+(?:(?:pada|akan|sama|dengan)\s+)?(?P<v>.+)"), "Identity", "Fears", multi=True, confidence=0.8),
     FactRule("timezone", rx(rf"^zona waktu {_MY}(?: adalah)?\s+(?P<v>.+)"), "Constraints", "Time zone"),
     FactRule("prefers", rx(rf"^{_I} lebih (?:suka|senang|menyukai|memilih|prefer|milih)\s+(?P<v>.+)"), "Preferences", "Prefers", multi=True),
     FactRule("favorite-bare", rx(rf"^(?:favorit|kesukaan) {_MY}(?:\s+adalah|\s+ialah|\s+yaitu)?\s+(?P<v>.+)|^(?P<v2>.+?)\s+(?:adalah|ialah)\s+(?:\w+\s+)?(?:favorit|kesukaan) {_MY}\b.*"),
@@ -119,7 +120,7 @@ LEXICON = Lexicon(
              r"kurang yakin|tidak yakin|nggak yakin|gak yakin|barangkali|sedikit banyak|semacam|terserah|kali ya|mungkin aja|kadang-kadang|"
              r"oke lah|boleh lah|sama aja|tergantung|belum tahu|belum tau|belum yakin|belum mutusin|bisa jadi)\b"),
     mood_state=rx(r"\b(?:turut (?:berduka|prihatin|sedih)|ikut sedih|maaf (?:mendengar|ya|banget)|(?:cuma |hanya )?bercanda|gak bohong|nggak bohong|"
-                  r"(?:saya|aku) (?:agak |sedikit |jadi )?(?:gugup|takut|khawatir|cemas|deg-degan)|capek|cape|capai|lelah|letih|ngantuk|mengantuk|lapar|laper|haus|pusing|sakit kepala|bosan|bosen|bete|badmood|bad mood|galau|"
+                  r"(?:saya|aku) (?:agak|sedikit|jadi|lagi) (?:gugup|takut|khawatir|cemas|deg-degan)|(?:saya|aku) (?:gugup|khawatir|cemas|deg-degan)|capek|cape|capai|lelah|letih|ngantuk|mengantuk|lapar|laper|haus|pusing|sakit kepala|bosan|bosen|bete|badmood|bad mood|galau|"
                   r"kesal|kesel|stres|stress|mumet|lemas|lemes|meriang|masuk angin|pegal|mager|baper|sebel|seneng banget|senang banget|"
                   r"happy banget|sedih banget|kesel banget)\b"),
     mood_emotion=rx(r"\b(?:senang|seneng|sedih|marah|kecewa|gembira|bahagia|cemas|gugup|khawatir|frustrasi|kesepian|jengkel|happy|sakit|baik|buruk|semangat|"

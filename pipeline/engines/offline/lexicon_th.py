@@ -46,6 +46,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("favorite", rx(rf"^(?P<k>.+?)(?:ที่(?:{_I})?ชอบ(?:ที่สุด)?|โปรด{_MY})\s*(?:คือ|ได้แก่)\s*(?P<v>.+)"), "Preferences", "Favorite {k}", confidence=0.9),
     FactRule("tools", rx(rf"^{_I}(?:ใช้|ใช้งาน)\s*(?P<v>[A-Za-z].*|(?:โปรแกรม|แอป|แอพ)\S+)"), "Preferences", "Tools", multi=True),
     FactRule("fan", rx(rf"^{_I}เป็นแฟน(?:ตัวยง|พันธุ์แท้|คลับ)(?:ของ)?\s*(?P<v>.+)"), "Preferences", "Likes", multi=True),
+    FactRule("fears", rx(rf"^{_I}(?:กลัว)\s*(?P<v>.+)"), "Identity", "Fears", multi=True, confidence=0.8),
     FactRule("dislikes", rx(rf"^{_I}(?:ไม่ชอบ|เกลียด|ไม่ถูกกับ|ทนไม่ได้กับ)\s*(?P<v>.+)"), "Preferences", "Dislikes", multi=True),
     FactRule("likes", rx(rf"^{_I}(?:ชอบ|รัก|หลงรัก|ชื่นชอบ|คลั่งไคล้|ติด)\s*(?P<v>.+)"), "Preferences", "Likes", multi=True),
     FactRule("pets", rx(rf"^(?:{_I}(?:มี|เลี้ยง)\S*{_PETS}.*|{_PETS}{_MY}.*)"), "Identity", "Pets", multi=True, whole=True),

@@ -52,6 +52,7 @@ FACTS: tuple[FactRule, ...] = (
     FactRule("favorite", rx(rf"^{_I}(?:最)?(?:喜欢|爱)的\s*(?P<k>.+?)\s*(?:是|就是)\s*(?P<v>.+)"), "Preferences", "Favorite {k}", confidence=0.9),
     FactRule("tools", rx(rf"^{_I}(?:平时|一般|现在|一直)?(?:用|使用|在用|习惯用)\s*(?P<v>[A-Za-z].*|.{{1,10}}?(?:管理器|软件|工具|应用|笔记本|键盘))"), "Preferences", "Tools", multi=True),
     FactRule("dislikes", rx(rf"^{_I}(?:很|非常|特别|真的)?(?:不喜欢|讨厌|厌恶|受不了|恨|不爱)\s*(?P<v>.+)"), "Preferences", "Dislikes", multi=True),
+    FactRule("fears", rx(rf"^{_I}(?:很|非常|特别|最)?(?:怕|害怕|恐惧)(?P<v>.+)"), "Identity", "Fears", multi=True, confidence=0.8),
     FactRule("prefers", rx(rf"^{_I}(?:实际上|其实|还是)?更(?:喜欢|爱|偏爱)(?P<v>.+)|^比起(?P<v2>.+?)[，,]?{_I}更(?:喜欢|爱)(?P<v3>.+)"), "Preferences", "Prefers", multi=True),
     FactRule("favorite-rev", rx(rf"^(?P<v>.+?)是{_I}(?:的)?最爱"), "Preferences", "Favorites", multi=True),
     FactRule("former-role", rx(rf"^{_I}(?:曾经|以前)是(?:一名|一个|一位)?(?P<v>.{{0,10}}(?:{_ROLE_TAIL}))"), "Identity", "Former role", confidence=0.85),
