@@ -82,7 +82,7 @@ def test_shipped_weights_load_with_the_standard_library() -> None:
     imported |= {node.module.split(".")[0] for node in ast.walk(ast.parse(source.read_text()))
                  if isinstance(node, ast.ImportFrom) and node.module}
     assert imported <= {"__future__", "json", "math", "re", "collections", "dataclasses", "functools", "pathlib",
-                        "typing", "pipeline"}
+                        "typing", "operator", "pipeline"}
 
 
 def test_round_trip_keeps_the_verdict() -> None:

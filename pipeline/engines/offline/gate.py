@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import add
 from pathlib import Path
 from typing import Any, cast
 
@@ -150,12 +151,11 @@ class Gate:
 
     def probabilities(self, features: Iterable[str]) -> list[float]:
         scores = list(self.bias)
-        n = len(scores)
+        get = self.weights.get
         for name in features:
-            w = self.weights.get(name)
+            w = get(name)
             if w is not None:
-                for i in range(n):
-                    scores[i] += w[i]
+                scores = list(map(add, scores, w))
         top = max(scores)
         exps = [math.exp(s - top) for s in scores]
         total = sum(exps)
