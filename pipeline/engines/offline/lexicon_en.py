@@ -157,7 +157,7 @@ FACTS: tuple[FactRule, ...] = (
                            r"(?:on|during) (?:weekends|the weekend|my free time|my spare time)\b|in my (?:free|spare) time\b).*"),
              "Preferences", "Hobbies", multi=True, whole=True),
     # Things the user owns, last: pets, family and traits claim their own nouns first; abstract objects are not possessions.
-    FactRule("owns", rx(r"^i (?:have|own|have got|'ve got|got)\s+(?P<v>(?:a|an|two|three|four|five|\d+|several|many|lots of|a lot of|over|more than|my own)\s+"
+    FactRule("owns", rx(r"^i (?:have|own|have got|'ve got|got)\s+(?P<v>(?!.*\b(?:favou?rites?|friends?|questions?)\b)(?:a|an|two|three|four|five|\d+|several|many|lots of|a lot of|over|more than|my own)\s+"
                         r"(?!(?:\w+\s+)?(?:question|problem|issue|idea|feeling|work|job|time|day|week|good|great|bad|hard|meeting|appointment|date|test|exam|"
                         r"headache|cold|fever|chance|clue|doubt|point|right|reason|friend|lot to|few minutes|busy|long|rough|crush|thing|dream|plan|favou?rite)s?\b).+)"),
              "Identity", "Owns", multi=True, confidence=0.75),
@@ -249,7 +249,7 @@ LEXICON = Lexicon(
     empty_value=rx(r"^(?:it|that|this|them|those|these|one|so|too|all|everything|anything|something|nothing|stuff|things?|"
                    r"(?:it|that|this|them) (?:all|too|a lot|so much|very much)|play|won|do|did|go|went|"
                    r"(?:a )?(?:lot|bit|little)|(?:the )?same|(?:it|that) (?:too|as well)|so much|very much)$|"
-                   r"^(?:how|the way|what|when|why|being able|people like)\b|\b(?:it|them|they|those|these|his|her|its|their|he|she|him|that one|there)\b"),
+                   r"^(?:how|the way|what|when|why|being able|people like|having|(?:the )?(?:feeling|sense|idea|thought|rush|freedom|fact|opportunit\w*|adrenaline)\b)\b|\b(?:it|them|they|those|these|his|her|its|their|he|she|him|that one|there)\b"),
     addressed=rx(r"\b(?:you|your|reply|replies|respond|responses?|answers?|answer me|write|explain|use|keep (?:it|answers|replies)|"
                  r"give me|tell me|call me|talk to me|speak to me|format|include|mention|remind me|ask me|suggest|show me|summari[sz]e|"
                  r"bullet(?: points)?|emojis?|code|units|sources|examples)\b"),
