@@ -102,3 +102,11 @@ def test_fields_the_gate_was_not_trained_on_are_left_to_the_rules() -> None:
     narrow = Gate(gate.classes, gate.bias, gate.weights, gate.config, 0.5, 0.5, judged_keys=["Likes"])
     decisions = OfflineEngine(gate=narrow).classify(turn(text), "", "").decisions
     assert any(d.key == "Allergies" and d.route == "user" for d in decisions)
+
+
+def test_shipped_gate_keeps_plain_answers_about_oneself() -> None:
+    engine = OfflineEngine()
+    assert engine.gate is not None
+    for text, asked in [("I work as a nurse at a children's hospital", "What do you do for a living?"),
+                        ("I have two cats, Miso and Tofu", "Do you have any pets?")]:
+        assert writes(engine.classify(turn(text, asked), "", "").decisions) == {"user"}, text
