@@ -14,7 +14,7 @@ import time
 from datetime import datetime, timezone
 
 from pipeline.engines.offline import OfflineEngine
-from pipeline.engines.offline.dates import find_date
+from pipeline.engines.offline.dates import find_phrase
 from pipeline.engines.offline.text import guess_language
 from pipeline.types import Message, Turn
 
@@ -45,7 +45,7 @@ SENTENCES = [
 
 
 def clear_caches() -> None:
-    find_date.cache_clear()
+    find_phrase.cache_clear()
     guess_language.cache_clear()
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from pipeline import guards
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine, aclassify
+from pipeline.ledgers._text import norm_key, split_label
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT, UserProfile, empty_user_md
 from pipeline.stages.consolidate import ConsolidationError, consolidate_log
@@ -28,6 +29,10 @@ from pipeline.types import Classification, Turn, TurnResult, Usage
 from pipeline.userdir import MEMORY_FILE, USER_FILE, LedgerTexts, UserDir
 
 log = logging.getLogger("memroute.pipeline")
+
+
+COMPACT_AT = 0.9  # USER.md is compacted (without an LLM) once it reaches this share of its cap ...
+COMPACT_GOAL = 0.8  # ... down to this share, so the next facts find room
 
 
 def default_root() -> Path:
@@ -211,7 +216,8 @@ class MemoryPipeline:
                     current.log,
                     consolidate=self._consolidator(turn, usage_parts) if current.memory_refused is None else None,
                     consolidate_at=self.consolidate_at,
-                    compact=self._compactor(usage_parts),
+                    compact=self._compactor(turn.user_id, usage_parts),
+                    compact_at=None if hasattr(self.engine, "compact_user") else COMPACT_AT,
                 )
             except ConsolidationError as e:
                 return self._fail(turn, e, _total([*usage_parts, _usage_of(e)]))
@@ -287,19 +293,39 @@ class MemoryPipeline:
             error=guards.redact(message),
         )
 
-    def _compactor(self, usage_parts: list[Usage]) -> Callable[[str, int], str | None] | None:
+    def _compactor(self, user_id: str, usage_parts: list[Usage]) -> Callable[[str, int], str | None]:
+        """The engine's USER.md compaction when it has one (an LLM), else the deterministic one; either
+        way a field the user set by hand (tool, import: confirmed) or pinned never leaves."""
         compact_user = getattr(self.engine, "compact_user", None)
         if compact_user is None:
-            return None
+            from pipeline.engines.offline.compact import compact_profile
+
+            def offline(user_md: str, needed_chars: int) -> str | None:
+                done = compact_profile(user_md, needed_chars, protected=self._confirmed_keys(user_id),
+                                       goal_chars=int(self.user_limit * COMPACT_GOAL))
+                return done.text if done is not None else None
+
+            return offline
 
         def run(user_md: str, needed_chars: int) -> str | None:
             rewritten: str | None = compact_user(user_md, needed_chars)
             spent = getattr(self.engine, "last_compact_usage", None)
             if isinstance(spent, Usage):
                 usage_parts.append(spent)
+            if rewritten is not None and not (self._confirmed_keys(user_id) & _keys(user_md)) <= _keys(rewritten):
+                return None  # the model dropped a field the user confirmed
             return rewritten
 
         return run
+
+    def _confirmed_keys(self, user_id: str) -> set[str]:
+        """USER.md keys whose current value the user set by hand (provenance: no engine decided it)."""
+        latest: dict[str, str | None] = {}
+        for row in self.store.provenance(user_id, target="user"):
+            key = row.get("key") or split_label(str(row.get("value") or ""))[0]  # the tool records "Key: value"
+            if key:
+                latest[norm_key(key)] = row.get("engine")
+        return {key for key, engine in latest.items() if engine == "manual"}
 
     def _consolidator(
         self, turn: Turn, usage_parts: list[Usage]
@@ -515,6 +541,10 @@ def _refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
     if current.memory_refused:
         written.changes = [c for c in written.changes if c.target != "memory"]
         written.archive = [c for c in written.archive if c.target != "memory"]
+
+
+def _keys(user_md: str) -> set[str]:
+    return {norm_key(f.key) for f in UserProfile.parse(user_md).fields() if f.key}
 
 
 def _usage_of(error: BaseException) -> Usage:

@@ -62,6 +62,15 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
             "false blocks",
             lambda r: f"{pct(r.get('false_block_rate'))} ({len(r.get('false_blocks', []))}/{r.get('write_cases', 0)})",
         ),
+        row(
+            "USER.md precision",
+            lambda r: f"{pct(r.get('user_md_precision'))} (of {r.get('user_md_writes', 0)} written)",
+        ),
+        row(
+            "MEMORY.md precision",
+            lambda r: f"{pct(r.get('memory_md_precision'))} (of {r.get('memory_md_writes', 0)} written)",
+        ),
+        row("write rate", lambda r: f"{pct(r.get('write_rate'))} (expected {pct(r.get('expected_write_rate'))})"),
         row("errors", lambda r: str(r.get("errors", 0))),
         row("failing cases", lambda r: str(len(r["failures"]))),
     ]
@@ -94,6 +103,17 @@ def lang_rows(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
     return out
 
 
+def lang_write_rows(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """Per language: USER.md precision and write rate (reports saved before these keys show —)."""
+    runs = _runs(report)
+    out = []
+    for lang in _langs(runs):
+        blocks = [r.get("lang_writes", {}).get(lang, {}) for r in runs]
+        out.append((f"USER.md precision [{lang}]", [pct(b.get("user_md_precision")) for b in blocks]))
+        out.append((f"write rate [{lang}]", [pct(b.get("write_rate")) for b in blocks]))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Terminal
 
@@ -113,6 +133,8 @@ def print_table(report: dict[str, Any], console: Console) -> None:
         table.add_section()
         for lang, cells in langs:
             table.add_row(escape(f"accuracy [{lang}]"), *map(escape, cells))
+        for name, cells in lang_write_rows(report):
+            table.add_row(escape(name), *map(escape, cells))
     console.print(table)
     for r in runs:
         failures = r["failures"]
@@ -260,9 +282,15 @@ def _lang_html(report: dict[str, Any]) -> str:
         f'<tr><th scope="row">{_e(lang)}</th>{"".join(f"<td>{_e(c)}</td>" for c in cells)}</tr>'
         for lang, cells in lang_rows(report)
     )
+    write_rows = "".join(
+        f'<tr><th scope="row">{_e(name)}</th>{"".join(f"<td>{_e(c)}</td>" for c in cells)}</tr>'
+        for name, cells in lang_write_rows(report)
+    )
     return (
         '<section id="by-lang"><h2>Per language</h2>'
-        f'<table id="lang-table"><thead><tr><th>language</th>{head}</tr></thead><tbody>{rows}</tbody></table></section>'
+        f'<table id="lang-table"><thead><tr><th>language</th>{head}</tr></thead><tbody>{rows}</tbody></table>'
+        f'<table id="lang-writes-table"><thead><tr><th>metric</th>{head}</tr></thead><tbody>{write_rows}</tbody></table>'
+        "</section>"
     )
 
 

@@ -660,6 +660,32 @@ def _failure(o: CaseOutcome) -> dict[str, Any]:
     }
 
 
+def write_metrics(outcomes: Sequence[CaseOutcome]) -> dict[str, Any]:
+    """How much the engine writes, and how much of it should have been written.
+
+    Over the cases with an expected route whose turn ran: `user_md_precision` is, of the cases
+    where USER.md changed (predicted user or mixed), the share whose expected route is user or
+    mixed; `memory_md_precision` likewise for MEMORY.md; `write_rate` is the share of cases where
+    any file changed, beside `expected_write_rate`, the share a curator would have written.
+    """
+    ran = [o for o in outcomes if o.case.expect.get("route") is not None and o.error is None]
+    user_writes = [o for o in ran if o.predicted in ("user", "mixed")]
+    memory_writes = [o for o in ran if o.predicted in ("memory", "mixed")]
+    return {
+        "user_md_precision": _ratio(
+            sum(1 for o in user_writes if o.case.expect["route"] in ("user", "mixed")), len(user_writes)
+        ),
+        "memory_md_precision": _ratio(
+            sum(1 for o in memory_writes if o.case.expect["route"] in ("memory", "mixed")), len(memory_writes)
+        ),
+        "write_rate": _ratio(sum(1 for o in ran if o.predicted != "skip"), len(ran)),
+        "expected_write_rate": _ratio(sum(1 for o in ran if o.case.expect["route"] != "skip"), len(ran)),
+        "user_md_writes": len(user_writes),
+        "memory_md_writes": len(memory_writes),
+        "write_rate_cases": len(ran),
+    }
+
+
 def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> dict[str, Any]:
     """The metrics block of one engine/model (the DESIGN.md report keys and a few more)."""
     routed = [o for o in outcomes if o.case.expect.get("route") is not None]
@@ -723,6 +749,10 @@ def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> dict[str, An
         "lang_cases": {lang: {"cases": n, "correct": lang_right[lang]} for lang, n in sorted(lang_total.items())},
         "by_route": by_route,
         "confusion": confusion,
+        **write_metrics(outcomes),
+        "lang_writes": {
+            lang: write_metrics([o for o in outcomes if o.case.lang == lang]) for lang in sorted(lang_total)
+        },
         "leaks": [leak for o in outcomes for leak in o.leaks],
         "false_blocks": false_blocks,
         "false_block_rate": _ratio(len(false_blocks), len(expect_write)),

@@ -5,7 +5,7 @@ Engines produce these; guards and the write stage consume them. Nothing here tou
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime, tzinfo
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -44,10 +44,14 @@ class Turn(BaseModel):
 
     @property
     def today(self) -> date:
-        ts = self.timestamp
-        if ts.tzinfo is not None:
-            ts = ts.astimezone(timezone.utc)
-        return ts.date()
+        """The turn's calendar day in its own UTC offset: 01:00+07:00 is that local day, not the UTC day before."""
+        return self.timestamp.date()
+
+    def today_in(self, zone: tzinfo | None) -> date:
+        """The turn's calendar day where the user is (`zone`, e.g. from USER.md's time zone), else `today`."""
+        if zone is None or self.timestamp.tzinfo is None:
+            return self.today
+        return self.timestamp.astimezone(zone).date()
 
 
 class Decision(BaseModel):

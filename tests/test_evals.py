@@ -578,3 +578,77 @@ def test_false_blocks_count_cases_expecting_a_write_that_a_guard_skipped(tmp_pat
     outcomes = run_eval(load_cases([str(suite)]), [spec], concurrency=1)
     block = score_run(outcomes[spec.name], spec)
     assert block["false_blocks"] == ["blocked"] and block["write_cases"] == 2 and block["false_block_rate"] == 0.5
+
+
+def test_user_md_precision_and_write_rate_count_what_should_not_have_been_written(tmp_path: Path) -> None:
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [
+            case("kept", "name: Ana", route="user"),
+            case("noise-user", "name: totally agree", route="skip", reason="vague"),
+            case("both", "name: Bo; did: moved to Lyon", route="mixed"),
+            case("noise-memory", "did: let's do it", route="skip", reason="vague"),
+            case("quiet", "mood: meh", route="skip", reason="mood"),
+            case("missed", "mood: aku guru", lang="id", route="user"),
+        ],
+    )
+    code, report, html_path = run_cli(tmp_path, [suite])
+    assert report is not None
+    (run,) = report["runs"]
+    # USER.md changed in kept, noise-user and both; two of the three should have changed it.
+    assert run["user_md_precision"] == pytest.approx(2 / 3) and run["user_md_writes"] == 3
+    # MEMORY.md changed in both and noise-memory; one of the two should have.
+    assert run["memory_md_precision"] == pytest.approx(1 / 2) and run["memory_md_writes"] == 2
+    assert run["write_rate"] == pytest.approx(4 / 6)
+    assert run["expected_write_rate"] == pytest.approx(3 / 6)
+    assert report["user_md_precision"] == run["user_md_precision"]  # top level mirrors the first run
+    # Per language: the one Indonesian case wrote nothing, so it has no precision and a 0 write rate.
+    assert run["lang_writes"]["id"]["user_md_precision"] is None
+    assert run["lang_writes"]["id"]["write_rate"] == 0.0
+    assert run["lang_writes"]["en"]["user_md_precision"] == pytest.approx(2 / 3)
+
+    console = Console(record=True, width=200)
+    print_table(report, console)
+    text = console.export_text()
+    assert "USER.md precision" in text and "66.7% (of 3 written)" in text
+    assert "66.7% (expected 50.0%)" in text and "write rate [id]" in text
+    page = html_path.read_text()
+    assert '<table id="lang-writes-table"' in page and "USER.md precision [en]" in page
+
+
+def test_write_metrics_leave_out_cases_that_errored_or_have_no_route(tmp_path: Path) -> None:
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [
+            case("ok", "name: Ana", route="user"),
+            case("crash", "boom", route="skip", reason="vague"),
+            case("unrouted", "name: Bo", user_md_contains=["Bo"]),
+        ],
+    )
+    _, report, _ = run_cli(tmp_path, [suite])
+    assert report is not None
+    assert report["write_rate_cases"] == 1 and report["write_rate"] == 1.0 and report["user_md_precision"] == 1.0
+
+
+def test_project_written_training_turns_never_overlap_the_eval_suites() -> None:
+    """The learned gate trains on training/data/; a dialogue or a sentence shared with evals/ would flatter it."""
+    repo = Path(__file__).resolve().parent.parent
+    training = sorted((repo / "training" / "data").glob("conv_*.jsonl"))
+    suites = sorted((repo / "evals").glob("conv_*.jsonl"))
+    assert training and suites
+    train_cases, eval_cases = load_cases(training), load_cases(suites)  # both follow the eval-case contract
+
+    def dialogue(case_id: str) -> str:
+        return case_id.rsplit("-t", 1)[0]
+
+    def lines(cases: list[evals.EvalCase]) -> set[str]:
+        # Short lines ("thanks!", "ขอบคุณค่ะ") recur in any chat; a real sentence must not.
+        return {m["content"].strip().lower() for c in cases for m in c.all_messages if len(m["content"]) >= 16}
+
+    shared = {dialogue(c.id) for c in train_cases} & {dialogue(c.id) for c in eval_cases}
+    assert not shared, f"dialogues in both training/data and evals: {sorted(shared)[:5]}"
+    same = lines(train_cases) & lines(eval_cases)
+    assert not same, f"sentences in both training/data and evals: {sorted(same)[:5]}"
+    for path in training:
+        for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert json.loads(raw).get("source") == "memroute-written", f"{path.name}:{n} lacks source"

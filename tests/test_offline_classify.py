@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -12,7 +13,8 @@ from pipeline.engines.base import Engine
 from pipeline.engines.offline import RULES_VERSION, OfflineEngine
 from pipeline.types import Decision, Message, Turn
 
-ENGINE = OfflineEngine()
+# The rules alone; the learned gate (when the engine has one) has its own tests.
+ENGINE = OfflineEngine(gate=False) if "gate" in inspect.signature(OfflineEngine).parameters else OfflineEngine()
 JASMIN = ("I'm Jasmin, a frontend engineer, and I like conclusion-first communication. I'm working on the global site "
           "for agent-demo (an AI agent app) with Next.js. Last week we changed the hero section to an animated gradient.")
 

@@ -1,15 +1,19 @@
-"""Consolidation without an LLM: fits the target, keeps every source exactly once, keeps dates."""
+"""Consolidation without an LLM: fits the target, keeps every source exactly once, never re-dates a fact."""
 
 from __future__ import annotations
 
 import random
 from datetime import date
+from pathlib import Path
 
 import pytest
 
+from pipeline.core import MemoryPipeline
 from pipeline.engines.offline import OfflineEngine
-from pipeline.engines.offline.consolidate import render
-from pipeline.types import MemoryItem
+from pipeline.engines.offline.consolidate import real_topic, render
+from pipeline.ledgers.memory_md import MemoryLog
+from pipeline.stages.consolidate import ConsolidationError, items_of, validate_plan
+from pipeline.types import ConsolidatedEntry, ConsolidationPlan, MemoryItem
 
 ENGINE = OfflineEngine()
 TODAY = date(2026, 8, 1)
@@ -42,6 +46,8 @@ def test_every_source_kept_exactly_once_and_the_file_fits(seed: int) -> None:
     for entry in plan.entries:
         dates = [by_index[i].date for i in entry.sources if by_index[i].date]
         assert entry.date == (max(dates) if dates else None)  # a merged entry takes the newest date
+        for day in dates:  # and cites the others: no part moves to another day
+            assert day == entry.date or f"({day})" in entry.text
     assert plan.engine == "offline" and plan.usage.calls == 0
 
 
@@ -50,11 +56,11 @@ def test_a_file_that_fits_loses_only_its_duplicates() -> None:
              MemoryItem(index=1, date="2026-07-02", topic="infra", text="Redis upgraded to 7.2"),
              MemoryItem(index=2, date="2026-07-05", topic="billing", text="Moved invoices to Stripe.")]
     plan = ENGINE.consolidate(items, target_chars=2000, today=TODAY)
-    assert [(e.sources, e.date) for e in plan.entries] == [([0, 2], "2026-07-05"), ([1], "2026-07-02")]
-    assert plan.archived == []
+    assert [(e.sources, e.date) for e in plan.entries] == [([1], "2026-07-02"), ([2], "2026-07-05")]
+    assert plan.archived == [0]  # the older copy is archived with its own date, not re-dated
 
 
-def test_duplicates_merge_into_the_newest_then_the_oldest_leave() -> None:
+def test_a_duplicate_leaves_for_the_archive_then_the_oldest_leave() -> None:
     items = [
         MemoryItem(index=0, date="2026-06-01", topic="infra", text="nightly backups run at 02:00 UTC"),
         MemoryItem(index=1, date="2026-06-03", topic="site", text="hero section uses an animated gradient"),
@@ -65,14 +71,14 @@ def test_duplicates_merge_into_the_newest_then_the_oldest_leave() -> None:
     target = full + 3 * 60
     plan = ENGINE.consolidate(items, target_chars=target, today=TODAY)
     kept = {tuple(e.sources): e for e in plan.entries}
-    assert (1, 2) in kept and kept[(1, 2)].date == "2026-07-09"  # the duplicate merged, newest date kept
+    assert (2,) in kept and kept[(2,)].date == "2026-07-09" and 1 in plan.archived  # one copy, its own date
     assert len(render(plan.entries)) <= target
     plan = ENGINE.consolidate(items, target_chars=full + 70, today=TODAY)
     assert plan.archived[0] == 0  # the oldest entry leaves first
     assert 3 in [i for e in plan.entries for i in e.sources]  # the newest stays
 
 
-def test_a_superseded_entry_folds_into_the_change() -> None:
+def test_a_superseded_entry_leaves_for_the_archive() -> None:
     items = [
         MemoryItem(index=0, date="2026-05-02", topic="infra", text="the job queue runs on RabbitMQ"),
         MemoryItem(index=1, date="2026-06-10", topic="site", text="landing page copy approved by marketing"),
@@ -81,5 +87,81 @@ def test_a_superseded_entry_folds_into_the_change() -> None:
     full = len(render([]))
     plan = ENGINE.consolidate(items, target_chars=full + 110, today=TODAY)
     kept = {tuple(e.sources): e for e in plan.entries}
-    assert (0, 2) in kept and "Kafka" in kept[(0, 2)].text and kept[(0, 2)].date == "2026-07-21"
+    assert (2,) in kept and "Kafka" in kept[(2,)].text and kept[(2,)].date == "2026-07-21" and 0 in plan.archived
     assert 1 in [i for e in plan.entries for i in e.sources] + plan.archived
+
+
+def test_a_merged_entry_cites_the_date_of_each_part() -> None:
+    items = [
+        MemoryItem(index=0, date="2026-07-12", topic="agent-demo", text="hero section changed to an animated gradient"),
+        MemoryItem(index=1, date="2026-06-02", topic="billing", text="invoices now go through Stripe"),
+        MemoryItem(index=2, date="2026-07-30", topic="agent-demo", text="pricing page translated to Thai."),
+    ]
+    full = len(render([]))
+    plan = ENGINE.consolidate(items, target_chars=full + 186, today=TODAY)  # one char short of all three
+    merged = next(e for e in plan.entries if e.sources == [0, 2])
+    assert merged.date == "2026-07-30" and merged.topic == "agent-demo"
+    assert merged.text == ("hero section changed to an animated gradient (2026-07-12); "
+                           "pricing page translated to Thai (2026-07-30)")
+    assert "[2026-06-02] billing: invoices now go through Stripe" in render(plan.entries)  # untouched, own date
+    log = MemoryLog.parse(render(plan.entries))  # the merged line reads back as one dated, topical entry
+    assert [(e.date, e.topic) for e in log.entries] == [("2026-07-30", "agent-demo"), ("2026-06-02", "billing")]
+
+
+@pytest.mark.parametrize("word", ["and", "to", "last", "The", "yang", "然后", "แล้ว"])
+def test_a_function_word_is_never_a_topic_to_merge_under(word: str) -> None:
+    items = [MemoryItem(index=i, date=f"2026-07-{10 + i}", topic=word, text=f"note number {i} about the garden shed")
+             for i in range(4)]
+    plan = ENGINE.consolidate(items, target_chars=len(render([])) + 120, today=TODAY)
+    assert all(len(e.sources) == 1 for e in plan.entries)  # nothing merged under "and:"
+    assert real_topic(word) is None and real_topic("agent-demo") == "agent-demo"
+
+
+def test_the_stage_refuses_a_plan_that_moves_a_fact_to_another_day() -> None:
+    log = MemoryLog.parse("# MEMORY\n\n- [2026-05-01] garden: planted tomatoes\n- [2026-07-20] garden: built a shed\n")
+    items = items_of(log)
+    redated = ConsolidationPlan(entries=[ConsolidatedEntry(date="2026-07-20", topic="garden",
+                                                           text="planted tomatoes; built a shed", sources=[0, 1])],
+                                engine="t")
+    with pytest.raises(ConsolidationError, match="does not cite"):
+        validate_plan(redated, items, render(redated.entries), 2000)
+    moved = ConsolidationPlan(entries=[ConsolidatedEntry(date="2026-07-21", topic="garden", text="built a shed",
+                                                         sources=[1])], archived=[0], engine="t")
+    with pytest.raises(ConsolidationError, match="dated 2026-07-21"):
+        validate_plan(moved, items, render(moved.entries), 2000)
+    cited = ConsolidationPlan(entries=[ConsolidatedEntry(date="2026-07-20", topic="garden",
+                                                         text="planted tomatoes (2026-05-01); built a shed", sources=[0, 1])],
+                              engine="t")
+    validate_plan(cited, items, render(cited.entries), 2000)  # no error
+
+
+def hand_edited_memory(n: int, seed: int = 7) -> str:
+    """A long log pasted by hand: many topics, some bad ones, repeated lines, undated lines."""
+    rng = random.Random(seed)
+    topics = ["agent-demo", "billing", "garden", "and", "last", "", "", ""]
+    vocab = ["".join(rng.choice("bcdfgklmnprstvz") + rng.choice("aeiou") for _ in range(3)) for _ in range(1500)]
+    lines: list[str] = []
+    for _ in range(n):
+        if lines and rng.random() < 0.1:
+            lines.append(lines[rng.randrange(len(lines))])
+            continue
+        topic = rng.choice(topics)
+        words = " ".join(rng.choices(vocab, k=rng.randint(3, 12)))
+        day = "" if rng.random() < 0.05 else f"[2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}] "
+        lines.append(f"- {day}{topic + ': ' if topic else ''}{words}")
+    return "# MEMORY\n\n" + "\n".join(lines) + "\n"
+
+
+def test_a_hand_edited_file_of_4000_entries_consolidates_keeping_every_entry(tmp_path: Path) -> None:
+    folder = tmp_path / "u"
+    folder.mkdir()
+    (folder / "MEMORY.md").write_text(hand_edited_memory(4000), "utf-8")
+    before = MemoryLog.parse((folder / "MEMORY.md").read_text("utf-8"))
+    with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
+        report = pipe.consolidate("u")
+    after = MemoryLog.parse((folder / "MEMORY.md").read_text("utf-8"))
+    assert len((folder / "MEMORY.md").read_text("utf-8")) <= 0.75 * 2200
+    assert report["success"] and report["archived"] + len(after.entries) <= len(before.entries)
+    assert report["archived"] + sum(e.text.count("; ") + 1 for e in after.entries) >= len(before.entries)
+    known = {e.date for e in before.entries}
+    assert all(e.date in known for e in after.entries)  # no entry carries a date its sources did not have

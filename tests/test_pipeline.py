@@ -151,8 +151,11 @@ def test_near_cap_consolidation_archives_what_leaves_and_keeps_the_new_fact(tmp_
     plan = ConsolidationPlan(
         entries=[
             *[
-                ConsolidatedEntry(date="2026-07-28", topic=f"project-{p}", text=f"milestones reached (merged {p})", sources=[i for i in range(28) if i % 5 == p])
+                ConsolidatedEntry(date=f"2026-07-{max(days):02d}", topic=f"project-{p}",
+                                  text=f"milestones reached (merged {p}, 2026-07-{min(days):02d} to 2026-07-{max(days):02d})",
+                                  sources=[i for i in range(28) if i % 5 == p])
                 for p in range(5)
+                for days in [[i + 1 for i in range(28) if i % 5 == p]]
             ],
             ConsolidatedEntry(date="2026-08-06", topic="docs", text="moved docs to Vercel", sources=[28]),
         ],

@@ -87,7 +87,7 @@ def test_near_cap_turn_consolidates_via_the_model_and_archives_what_left(tmp_pat
     (folder / "MEMORY.md").write_text(initial, "utf-8")
     plan = {
         "entries": [
-            {"date": "2026-07-27", "topic": "agent-demo", "text": "sprints 1-27 finished with perf budget and QA sign-off", "sources": list(range(27))},
+            {"date": "2026-07-27", "topic": "agent-demo", "text": "sprints 1-27 finished with perf budget and QA sign-off (2026-07-01 to 2026-07-26)", "sources": list(range(27))},
         ],
         "archived": [],
     }
@@ -97,7 +97,7 @@ def test_near_cap_turn_consolidates_via_the_model_and_archives_what_left(tmp_pat
         recalled = pipe.recall("jasmin", "sprint 13")
     text = (folder / "MEMORY.md").read_text("utf-8")
     assert result.consolidated and result.usage.calls == 2
-    assert text == "# MEMORY\n\n- [2026-07-27] agent-demo: sprints 1-27 finished with perf budget and QA sign-off\n- [2026-08-06] docs: docs moved to Vercel\n"
+    assert text == "# MEMORY\n\n- [2026-07-27] agent-demo: sprints 1-27 finished with perf budget and QA sign-off (2026-07-01 to 2026-07-26)\n- [2026-08-06] docs: docs moved to Vercel\n"
     assert any("sprint 13 finished" in hit["text"] for hit in recalled)
 
 

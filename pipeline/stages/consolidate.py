@@ -1,19 +1,25 @@
 """Stage 3: rewrite MEMORY.md below its cap without losing anything.
 
 The engine proposes a plan; this module checks it (under the target size, not empty, every
-source entry kept, merged or archived) and applies it. Entries that leave the file go to the
-archive. An invalid plan raises ConsolidationError and changes nothing.
+source entry kept, merged or archived, nothing re-dated) and applies it. Entries that leave the
+file go to the archive. An invalid plan raises ConsolidationError and changes nothing.
+
+Nothing re-dated: an entry's date is the date of one of its sources (a merged entry takes the newest),
+and a merged entry cites in its text the date of every part dated otherwise, "A (2026-07-12); B", or the
+span they fall in, "sprints 1-27 finished (2026-07-01 to 2026-07-27)".
 """
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from pipeline.engines.base import Engine
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.stages.write import Change
-from pipeline.types import ConsolidationPlan, MemoryItem, Usage
+from pipeline.types import ConsolidatedEntry, ConsolidationPlan, MemoryItem, Usage
 
+_SPAN = re.compile(r"(\d{4}-\d{2}-\d{2})\s*(?:to|until|through|–|—|-|\.\.|~|至|到|ถึง|sampai|hingga|s\.d\.)\s*(\d{4}-\d{2}-\d{2})")
 TARGET_SHARE = 0.75  # consolidation rewrites MEMORY.md to at most this share of its cap
 
 
@@ -44,6 +50,24 @@ def validate_plan(plan: ConsolidationPlan, items: list[MemoryItem], rendered: st
     missing = known - covered
     if missing:
         raise ConsolidationError(f"consolidation dropped entries {sorted(missing)} (neither kept, merged nor archived)")
+    by_index = {item.index: item for item in items}
+    for entry in plan.entries:
+        _check_dates(entry, [by_index[i] for i in entry.sources])
+
+
+def _check_dates(entry: ConsolidatedEntry, sources: list[MemoryItem]) -> None:
+    """No fact moves to another day: the entry's date is one of its sources', the others are cited."""
+    days = {s.date for s in sources}
+    if entry.date not in days:
+        raise ConsolidationError(
+            f"entry {entry.text[:40]!r} is dated {entry.date} but its sources are dated {sorted(d or '-' for d in days)}"
+        )
+    spans = [(m.group(1), m.group(2)) for m in _SPAN.finditer(entry.text)]
+    uncited = sorted(
+        d for d in days if d and d != entry.date and d not in entry.text and not any(a <= d <= b for a, b in spans)
+    )
+    if uncited:
+        raise ConsolidationError(f"merged entry {entry.text[:40]!r} does not cite the dates of its parts {uncited}")
 
 
 def consolidate_log(
@@ -63,19 +87,21 @@ def consolidate_log(
     rendered = candidate.render()
     validate_plan(plan, items, rendered, target)
 
-    kept_lines = {e.line() for e in candidate.entries}
+    # Each list and set is built once: a hand-edited file of thousands of entries stays linear.
+    old_entries = log.entries
+    new_entries = candidate.entries
+    kept_lines = {e.line() for e in new_entries}
+    old_lines = {e.line() for e in old_entries}
     changes: list[Change] = []
     archive: list[Change] = []
     why = f"consolidated by {plan.engine}" + (f" ({plan.model})" if plan.model else "")
     for item in items:
-        old_line = log.entries[item.index].line()
-        if old_line not in kept_lines:
-            archive.append(Change("memory", "consolidated", None, log.entries[item.index].body(), None, why))
-    for new_entry in candidate.entries:
-        if new_entry.line() not in {e.line() for e in log.entries}:
+        old = old_entries[item.index]
+        if old.line() not in kept_lines:
+            archive.append(Change("memory", "consolidated", None, old.body(), None, why))
+    for new_entry in new_entries:
+        if new_entry.line() not in old_lines:
             changes.append(Change("memory", "consolidate", None, None, new_entry.body(), why))
-    changes.append(
-        Change("memory", "consolidate", None, f"{len(items)} entries", f"{len(candidate.entries)} entries", why)
-    )
-    log.set_entries(candidate.entries)
+    changes.append(Change("memory", "consolidate", None, f"{len(items)} entries", f"{len(new_entries)} entries", why))
+    log.set_entries(new_entries)
     return changes, archive

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
-from pipeline.ledgers.user_md import UserProfile
+from pipeline.ledgers.user_md import UserField, UserProfile
 from pipeline.types import USER_SECTIONS, Decision
 
 
@@ -52,9 +52,11 @@ def apply_decisions(
     consolidate: Consolidator | None = None,
     consolidate_at: float = 0.9,
     compact: Compactor | None = None,
+    compact_at: float | None = None,
 ) -> WriteResult:
     """The ledgers must be parsed with their caps (`limit=`): they refuse, and undo, any op that
-    would leave a file over its cap, which is how an oversized fact becomes `over_cap`."""
+    would leave a file over its cap, which is how an oversized fact becomes `over_cap`. With
+    `compact_at` (a share of the cap), USER.md is also compacted once it reaches that size."""
     if profile.limit is None or log.limit is None:
         raise ValueError("apply_decisions needs USER.md and MEMORY.md parsed with their caps (limit=...)")
     result = WriteResult(profile=profile, log=log)
@@ -62,8 +64,14 @@ def apply_decisions(
         d = decision.model_copy()
         if d.route == "user" and d.op == "upsert":
             d.outcome = _upsert(result, d)
-            if d.outcome.startswith("over_cap") and compact is not None and _compact_profile(result, d, compact):
-                d.outcome = _upsert(result, d)
+            if d.outcome.startswith("over_cap") and compact is not None:
+                moved = _compact_profile(result, d, compact)
+                if moved is not None:
+                    d.outcome = _upsert(result, d) + (f" (after compacting USER.md: {moved})" if moved else "")
+            if d.outcome.startswith("over_cap"):  # never silently lost: kept where recall finds it
+                result.archive.append(Change("user", "over_cap", d.key, (d.value or "").strip(), None,
+                                             "USER.md full: the fact did not fit, kept in the archive"))
+                d.outcome += "; kept in the archive"
         elif d.route == "user" and d.op == "remove":
             d.outcome = _forget_field(result, d)
         elif d.route == "memory" and d.op == "append":
@@ -77,6 +85,11 @@ def apply_decisions(
         result.decisions.append(d)
     if consolidate is not None and len(result.log.render()) >= consolidate_at * log.limit:
         _run_consolidation(result, consolidate)
+    if compact is not None and compact_at is not None and len(result.profile.render()) >= compact_at * profile.limit:
+        moved = _compact_profile(result, None, compact)  # near the cap: make room before the next fact needs it
+        written = [d for d in result.decisions if d.route == "user" and d.outcome == "written"]
+        if moved and written:
+            written[-1].outcome = f"written (then USER.md compacted: {moved})"
     return result
 
 
@@ -100,29 +113,43 @@ def _upsert(result: WriteResult, d: Decision) -> str:
     return "written"
 
 
-def _compact_profile(result: WriteResult, d: Decision, compact: Compactor) -> bool:
-    """Make room for `d` by having the engine shorten USER.md; accept only a rewrite that keeps
-    every field (by key) and leaves enough room. Old values of shortened fields are archived."""
+def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor) -> str | None:
+    """Make room for `d` (or, with None, below the cap's compaction point) by having the engine shorten
+    USER.md. Accept only a rewrite that invents no field and leaves enough room. Fields it moved out and
+    old values of shortened fields go to the archive. Returns what moved ("" when only shortened), or None."""
     limit = result.profile.limit or 0
     before = result.profile.render()
-    trial = UserProfile.parse(before)  # uncapped: it measures the overflow
-    trial.upsert(d.section if d.section in USER_SECTIONS else "Identity", d.key or "", (d.value or "").strip())
-    needed = len(trial.render()) - limit
+    if d is not None:
+        trial = UserProfile.parse(before)  # uncapped: it measures the overflow
+        trial.upsert(d.section if d.section in USER_SECTIONS else "Identity", d.key or "", (d.value or "").strip())
+        needed = len(trial.render()) - limit
+    else:
+        needed = 1
     rewritten = compact(before, needed)
     if rewritten is None or len(rewritten) > len(before) - needed:
-        return False
+        return None
     compacted = UserProfile.parse(rewritten, limit=limit)
-    old_fields = {f.key.lower(): f for f in result.profile.fields() if f.key}
-    new_fields = {f.key.lower(): f for f in compacted.fields() if f.key}
-    if set(old_fields) != set(new_fields):
-        return False
-    for key, old in old_fields.items():
-        new_value = new_fields[key].value
-        if new_value != old.value:
+    old_fields = {_field_id(f): f for f in result.profile.fields()}
+    new_fields = {_field_id(f): f for f in compacted.fields()}
+    if not set(new_fields) <= set(old_fields):
+        return None  # a compaction never invents or renames a field
+    moved: list[str] = []
+    for fid, old in old_fields.items():
+        label = old.key or old.value
+        if fid not in new_fields:  # moved out: the archive keeps it, recall finds it
+            moved.append(label)
+            result.changes.append(Change("user", "compact", label, old.value, None, "moved to the archive: USER.md compacted to make room"))
+            result.archive.append(Change("user", "compacted", old.key, old.value, None, "moved out of USER.md to make room"))
+        elif new_fields[fid].value != old.value:
+            new_value = new_fields[fid].value
             result.changes.append(Change("user", "compact", old.key, old.value, new_value, "USER.md compacted to make room"))
             result.archive.append(Change("user", "compacted", old.key, old.value, None, f"shortened to: {new_value}"))
     result.profile = compacted
-    return True
+    return ("moved " + ", ".join(moved) + " to the archive") if moved else ""
+
+
+def _field_id(f: UserField) -> str:
+    return f"key:{f.key.casefold()}" if f.key else f"note:{f.value}"
 
 
 def _forget_field(result: WriteResult, d: Decision) -> str:

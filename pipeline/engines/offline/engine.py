@@ -7,9 +7,18 @@ from datetime import date
 
 from pipeline.engines.offline import dates, sensitive
 from pipeline.engines.offline.consolidate import plan_consolidation
+from pipeline.engines.offline.gate import Gate, apply_gate, default_gate, turn_features
 from pipeline.engines.offline.lexicon_en import LEXICON as EN
 from pipeline.engines.offline.profile import parse_memory, parse_user
-from pipeline.engines.offline.rules import LEXICONS, Context, classify_statement, memory_entry, sentence_rule
+from pipeline.engines.offline.rules import (
+    HEDGED,
+    LEXICONS,
+    LOOSE_REMARKS,
+    Context,
+    classify_statement,
+    memory_entry,
+    sentence_rule,
+)
 from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
 from pipeline.lazy_re import lazy_compile
@@ -27,13 +36,18 @@ class OfflineEngine:
     model: str | None = None
     prompt_version = RULES_VERSION
 
+    def __init__(self, *, gate: Gate | None | bool = True) -> None:
+        # gate=True: the shipped learned gate (rules alone if its weights file is absent); False: rules alone.
+        self.gate: Gate | None = default_gate() if gate is True else (gate or None)
+
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
         text = turn.user_text
         entries = parse_memory(memory_md)
         history = [m.content for m in turn.history if m.content]
+        fields = parse_user(user_md)
         ctx = Context(
-            today=turn.today,
-            fields=parse_user(user_md),
+            today=turn.today_in(dates.user_time_zone(fields)),  # the user's local day: "yesterday" is theirs
+            fields=fields,
             entries=entries,
             history_norm=[normalize(h) for h in history],
             history_tokens=[tokens(h) for h in history],
@@ -66,8 +80,16 @@ class OfflineEngine:
             decisions = [d if d.route == "skip" or d.confidence >= WEAK or d.op == "remove"
                          else Decision(quote=d.quote, route="skip", reason="one_off", confidence=0.5,
                                        detail="weak remark in a turn that carries sensitive data") for d in decisions]
+        if self.gate is not None and any(d.route != "skip" for d in decisions):
+            decisions = self._gated(turn, decisions, ctx.default_lang, self.gate)
         return Classification(decisions=decisions, usage=Usage(calls=0, cost_usd=0.0), engine=self.name,
                               model=None, prompt_version=RULES_VERSION)
+
+    @staticmethod
+    def _gated(turn: Turn, decisions: list[Decision], lang: str, gate: Gate) -> list[Decision]:
+        lex = LEXICONS.get(lang, EN)
+        features = turn_features(turn.user_text, assistant_line(turn), lex, decisions, gate.config)
+        return apply_gate(decisions, gate.verdict(features), gate, (lex, EN) if lex is not EN else (EN,))
 
     def _sentence(self, text: str, group: list[Statement], spans: list[sensitive.Span], ctx: Context) -> list[Decision]:
         start, end = group[0].start, max(st.end for st in group)
@@ -141,6 +163,11 @@ _MATERIAL = lazy_compile(
 )
 
 
+def assistant_line(turn: Turn) -> str:
+    """The assistant's last line before the user spoke: what the user is answering."""
+    return next((m.content for m in reversed(turn.history) if m.role == "assistant" and m.content), "")
+
+
 def _work_material_start(text: str) -> int | None:
     m = _MATERIAL.search(text)
     return m.end() if m is not None and text[m.end():].strip() else None
@@ -168,11 +195,11 @@ def _settle_sentence(decisions: list[Decision], sentence: str, ctx: Context) -> 
     if decisions[0].reason == "mood":
         return [d if d.route == "skip" or d.confidence >= WEAK else
                 Decision(quote=d.quote, route="skip", reason="mood", confidence=0.6, detail="part of a mood sentence") for d in decisions]
-    if decisions[0].reason == "vague":
+    if decisions[0].reason == "vague" and decisions[0].detail == HEDGED:
         return [d if d.route == "skip" else Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6,
                                                      detail="part of a hedged sentence") for d in decisions]
     memory = [d for d in decisions if d.route == "memory" and d.op == "append"]
-    loose = [d for d in decisions if (d.route == "skip" and d.detail == "not about the user or the work")
+    loose = [d for d in decisions if (d.route == "skip" and d.detail in LOOSE_REMARKS)
              or (d.route == "user" and d.confidence < WEAK)]
     if len(memory) >= 1 and loose:
         first = memory[0]

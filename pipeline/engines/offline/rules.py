@@ -21,7 +21,7 @@ from pipeline.engines.offline.lexicon_id import LEXICON as ID
 from pipeline.engines.offline.lexicon_th import LEXICON as TH
 from pipeline.engines.offline.lexicon_zh import LEXICON as ZH
 from pipeline.engines.offline.profile import Entry, Field
-from pipeline.engines.offline.split import Statement
+from pipeline.engines.offline.split import Statement, script_of
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
 from pipeline.lazy_re import lazy_compile
 from pipeline.types import Decision
@@ -29,7 +29,7 @@ from pipeline.types import Decision
 LEXICONS: dict[str, Lexicon] = {"en": EN, "id": ID, "zh": ZH, "th": TH}
 SUBJECT_OF = {"en": "I ", "id": "saya ", "zh": "我", "th": "ผม"}
 # Facts that say little about which file they belong to; project words outweigh them.
-WEAK_FACTS = {"background", "hobbies", "habits", "work-style"}
+WEAK_FACTS = {"background", "hobbies", "habits", "work-style", "working-on"}
 RECENT_DAYS = 45  # a dated first-person event older than this is the person's background
 MULTI_VALUE_CAP = 200  # characters a collecting field ("Likes") keeps; the oldest parts drop first
 
@@ -46,7 +46,7 @@ _NOT_TOPICS = {
     "one-on-one", "co-founder", "in-laws", "non-binary", "gluten-free", "sugar-free", "check-in", "log-in", "sign-up",
     "end-to-end", "high-level", "low-level", "day-to-day", "state-of-the-art", "re-write", "pull-request", "mid-century",
 }
-_LETS = lazy_compile(r"^(?:let's|lets|let us)\s+(?:use|go with|stick with|switch to|adopt|keep|pick|choose|move to)\b", re.I)
+_LETS = lazy_compile(r"^(?:let's|lets|let us)\s+(?:use|go with|stick with|switch to|adopt|pick|choose|move to)\b", re.I)
 _GOAL_HINT = lazy_compile(r"\b(?:someday|one day|eventually|in the future|dream|become|be an?|retire|in the next \d+ years|in \d+ years|by 20\d\d|before i die)\b", re.I)
 # Fact shapes that name their subject themselves ("running is my hobby"), so they apply without "I".
 SUBJECTLESS = {"favorite-rev", "hobby-rev", "budget", "goal", "favorite"}
@@ -56,15 +56,29 @@ _CONTRAST_TAIL = lazy_compile(r"(?:,\s*(?:not|bukan)\s+.+|[，,]\s*不是.+|\s+�
 _CONTRAST_HEAD = lazy_compile(r"^(?:not|bukan|不是|并不是|ไม่ใช่)(?:\b|(?=\S))", re.I)
 _CHRONIC = lazy_compile(r"\b(?:always|often|usually|constantly|easily|all the time|every (?:day|morning|night)|whenever|when i|chronic|"
                       r"sering|selalu|gampang|mudah|setiap|kalau|kalo)\b|经常|总是|容易|一直|每次|บ่อย|ประจำ|ง่าย|ทุกครั้ง|เสมอ", re.I)
+# "Never done it before", "Always loved it": a remark with its subject dropped, not an instruction.
+_PARTICIPLE_AFTER = lazy_compile(r"^(?:always|never|whenever)\s+(?:\w+ed|done|been|seen|gone|had|heard|known|thought|got|gotten|"
+                                 r"made|met|read|felt|found|taken|given|eaten|drunk|won|lost|understood|worn|sung|flown)\b", re.I)
 _THAI_WE_ONLY = lazy_compile(r"^(?!.*(?:ผม|ฉัน|ดิฉัน|หนู|กระผม)).*เรา")
 _AGREED = lazy_compile(r"\b(?:decided|agreed|memutuskan|sepakat|disepakati)\b|决定|定了|商定|ตัดสินใจ|ตกลง", re.I)
 _HABITUAL = lazy_compile(r"\b(?:usually|always|typically|normally|generally|tend to|every (?:day|morning|week|evening)|first thing)\b|"
                        r"\b(?:biasanya|selalu|setiap)\b|通常|一般|每天|总是|ปกติ|ทุกวัน|มักจะ", re.I)
 _AS_YOU_SAID = lazy_compile(r"\b(?:as you said|like you said|as you mentioned|like you mentioned|you're right|you are right|seperti katamu|"
                           r"kayak yang kamu bilang|seperti yang kamu bilang|bener katamu)\b|如你所说|你说得对|正如你说|ตามที่(?:คุณ)?บอก", re.I)
+_EVALUATIVE = lazy_compile(r"^(?:(?:that's|thats|that is|so|very|how)\s+)?(?:cool|great|nice|awesome|amazing|wow|interesting|fun|lovely|"
+                           r"keren|bagus|mantap|seru|asyik|menarik|不错|很好|太好了|厉害|有意思|เยี่ยม|ดีมาก|เจ๋ง|น่าสนใจ)\b", re.I)
+_SHARING = lazy_compile(r"\b(?:too|also|as well|me too|same here|juga|sama)\b|也|ด้วย|เหมือนกัน", re.I)
 _POINTER = lazy_compile(r"^(?:this|that|it|these|ini|itu|这个|这|นี้|นี่)?[\s:：,]*$", re.I)
 _STOP = {"the", "a", "an", "is", "are", "was", "to", "of", "in", "on", "for", "and", "or", "my", "about", "that", "this", "it",
          "note", "entry", "bit", "part", "yang", "di", "ke", "dan", "itu", "ini", "saya", "aku", "soal", "tentang", "dead", "off"}
+
+
+# Skip details the engine reads when it settles one sentence: a hedge makes the whole sentence vague; a loose
+# remark next to a memory entry joins that entry ("..., we bumped it to 500GB").
+HEDGED = "hedged or vague attitude"
+NO_FACT_SHAPE = "first-person remark with no concrete fact shape"
+NOT_ABOUT_USER = "not about the user or the work"
+LOOSE_REMARKS = (NOT_ABOUT_USER, NO_FACT_SHAPE)
 
 
 @dataclass
@@ -130,16 +144,26 @@ def find_topic(text: str, ctx: Context) -> str | None:
 # hides the fact shape; the fact rules are retried without it.
 _SUBJECT_ADVERB = lazy_compile(
     r"^(i|i'm|im|we|saya|aku|gue|gw)\s+(?:actually|really|now|currently|still|also|just|totally|"
-    r"sebenarnya|sebetulnya|sekarang|juga|masih)\s+",
+    r"sebenarnya|sebetulnya|sekarang|juga|masih|kebanyakan|hanya|cuma)\s+",
     re.IGNORECASE,
 )
 
 
+_PERFECT = lazy_compile(r"^i(?:'ve| have) been\s+(?=an?\s|vegetarian|vegan|pescatarian|allergic|married|single|divorced)", re.I)
+_LEADING_PHRASE = lazy_compile(r"^(?:in|on|at|since|back in|around|during|these days|nowadays|now|currently|lately)\b[^,]{0,24}?,?\s+(?=(?:i|i'm|i've|my)\b)", re.I)
+
+
 def _fact(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | None:
     """The first fact rule that matches, with its key and value."""
-    found = _fact_as_written(text, lex)
+    found = None
+    if lex.lang == "en" and _PERFECT.match(text):  # "I've been a vegetarian since 2015" is "I'm a vegetarian"
+        found = _fact_as_written(_PERFECT.sub("I'm ", text, count=1), lex)
+    if found is None:
+        found = _fact_as_written(text, lex)
     if found is None and _SUBJECT_ADVERB.match(text):
         found = _fact_as_written(_SUBJECT_ADVERB.sub(r"\1 ", text, count=1), lex)
+    if found is None and _LEADING_PHRASE.match(text):  # "in 2024 I moved to Canada", "these days I live in Lyon"
+        found = _fact(_LEADING_PHRASE.sub("", text, count=1), lex)
     return found
 
 
@@ -152,7 +176,7 @@ def _fact_as_written(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | Non
         if rule.whole:
             value = lex.subject.sub("", text, count=1)
         else:
-            value = groups.get("v") or groups.get("v2") or ""
+            value = groups.get("v") or groups.get("v2") or groups.get("v3") or ""
         value = _clean_value(value, lex)
         if not value:
             continue
@@ -195,7 +219,45 @@ def _already_said(text: str, ctx: Context, restating: bool = False) -> bool:
     return False
 
 
+# Words that carry no fact on their own: a value made only of them ("it", "them all", "so much") says nothing.
+_FILLER_WORDS = _STOP | {
+    "i", "me", "you", "your", "he", "she", "him", "her", "they", "them", "we", "us", "its", "it's", "their", "there", "here",
+    "so", "too", "much", "very", "really", "all", "one", "ones", "some", "any", "thing", "things", "stuff", "lot", "lots",
+    "also", "just", "well", "both", "more", "most", "that's", "what", "which", "who", "how", "do", "did", "does", "be", "been",
+    "have", "has", "had", "not", "no", "yes", "lol", "haha", "kind", "sort", "way", "as", "at", "by", "with", "from",
+    "dia", "mereka", "kamu", "anda", "nya", "juga", "sangat", "banget", "semua", "sekali", "hal", "begitu", "gitu", "sama",
+}
+
+
+_FIRST_CLAUSE = lazy_compile(r"\s*[,;，；:]\s*|\s+(?:because|cause|since|so|but|which|who|karena|tapi|yang)\s+", re.I)
+_PLACEHOLDER = lazy_compile(r"[\[\]{}<>]")
+ADDRESSED_RULES = {"standing", "comm-style"}  # preferences about answers name the assistant ("when you summarize")
+
+
+def _unworthy(rule: FactRule, value: str, lex: Lexicon) -> str | None:
+    """Why `value` must not become a USER.md field (LABELING.md), or None when it is a concrete, self-attributed fact."""
+    head = _FIRST_CLAUSE.split(value, maxsplit=1)[0]  # "solo founder, it's just me for now": the fact is the head
+    if rule.name not in ADDRESSED_RULES and (lex.second_person.search(head) or EN.second_person.search(head)):
+        return "about the other speaker, not the user"
+    if lex.empty_value.search(head) or EN.empty_value.search(head):
+        return "the value says nothing on its own"
+    if _PLACEHOLDER.search(value):
+        return "a placeholder, not a value"  # "[your name]", "<name>"
+    words = tokens(value)
+    if script_of(value) == "latin":
+        content = {w for w in words if w not in _FILLER_WORDS and len(w) > 1}
+        symbols = [ch for ch in value if not ch.isspace() and not ch.isascii()]  # an emoji is a value
+        if (not content and not symbols) or (rule.whole and len(value.split()) < 2):
+            return "the value says nothing on its own"  # "Hobbies: play", "Background: won"
+    elif len(value.replace(" ", "")) < (3 if rule.whole else 1):
+        return "the value says nothing on its own"
+    return None
+
+
 def _user_decision(st: Statement, ctx: Context, rule: FactRule, key: str, value: str, confidence: float, detail: str) -> Decision:
+    why_not = _unworthy(rule, value, LEXICONS[guess_language(value, ctx.default_lang)])
+    if why_not is not None:
+        return _skip(st, "vague", f"{rule.name}: {why_not}", 0.6)
     existing = ctx.fields.get(key.casefold())
     old, new = (existing.value.casefold(), value.casefold()) if existing is not None else ("", "")
     if existing is not None and (old == new or (old and old in new and len(new) - len(old) <= 4)
@@ -218,7 +280,7 @@ def _memory_text(text: str, lex: Lexicon, today: date) -> str:
     if body and body[0].isascii() and body[0].isalpha():
         body = body[0].upper() + body[1:]
         body += "."
-    return body
+    return dates.mark_planned(body, text, today)  # an entry about a later day says it is a plan
 
 
 def memory_entry(text: str, ctx: Context) -> str:
@@ -259,18 +321,29 @@ def _content_words(text: str) -> set[str]:
     return {t for t in toks if t not in _STOP and (len(t) > 2 or not t.isascii())}
 
 
+# Fields that hold the same fact under other keys: "forget where I live" removes them all.
+FIELD_FAMILIES = {
+    "location": ("location", "address", "city", "neighborhood", "home"),
+    "role": ("role", "job", "occupation"),
+    "employer": ("employer", "company", "workplace"),
+    "diet": ("diet",),
+    "age": ("age", "born"),
+}
+
+
 def _field_named_by(target: str, lex: Lexicon) -> set[str]:
     """USER.md keys the words of `target` name: "my diet stuff" -> Diet, "我吃素" -> Diet (via the fact rules)."""
     t_fold = target.casefold()
     keys = {k for k in (lex.field_words.get(t_fold), EN.field_words.get(t_fold)) if k}
-    for word in re.findall(r"[\w-]+", t_fold):
-        for table in (lex.field_words, EN.field_words):
-            if word in table:
-                keys.add(table[word])
+    for table in (lex.field_words, EN.field_words):
+        for phrase, key in table.items():  # "where i live", "alamat", "住址": a phrase anywhere in the request
+            if re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)" if phrase.isascii() else re.escape(phrase), t_fold):
+                keys.add(key)
     found = _fact(target, lex) if lex.subject.match(target) else _fact(SUBJECT_OF[lex.lang] + target, lex)
     if found is not None and found[0].name not in ("about",):
         keys.add(found[1])
-    return {k.casefold() for k in keys}
+    named = {k.casefold() for k in keys}
+    return named | {k for key in named for k in FIELD_FAMILIES.get(key, ())}
 
 
 def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Decision]:
@@ -279,10 +352,12 @@ def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Deci
     t_fold = target.casefold()
     # USER.md: a field named by its key (in any of our languages) or holding the value the user names.
     named = _field_named_by(target, lex)
-    for key_fold, fld in ctx.fields.items():
-        if key_fold in named:
-            return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.9,
-                              detail="forget: names a USER.md field")]
+    removed = [fld for key_fold, fld in ctx.fields.items() if key_fold in named]
+    if removed:
+        for fld in removed:
+            del ctx.fields[fld.key.casefold()]
+        return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.9,
+                          detail="forget: the user asked to forget a USER.md field they named") for fld in removed]
     wanted = None
     for key_fold, fld in ctx.fields.items():
         if (wanted and wanted.casefold() == key_fold) or key_fold == t_fold or (
@@ -304,11 +379,11 @@ def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Deci
 
 
 def _field_overlapping(text: str, ctx: Context) -> Field | None:
-    """The USER.md field whose value shares the most content words with `text` (at least one)."""
+    """The USER.md field whose key or value shares the most content words with `text` (at least one)."""
     words = _content_words(text)
     best: tuple[int, Field] | None = None
     for fld in ctx.fields.values():
-        score = len(words & _content_words(fld.value))
+        score = len(words & _content_words(fld.key + " " + fld.value))
         if score and (best is None or score > best[0]):
             best = (score, fld)
     return best[1] if best else None
@@ -345,12 +420,17 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     lex = LEXICONS[lang]
 
     text = lex.greeting.sub("", raw, count=1).strip()
+    if text and lex.phatic.match(text) and _EVALUATIVE.match(text):
+        return [_skip(st, "vague", "small-talk opinion", 0.85)]  # "cool!", "keren banget", "不错": an opinion, not a fact
     if not text or lex.phatic.match(text):
         return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
     text = _strip(text, lex.discourse)
     text = _TRAILING_PUNCT.sub("", text) if lang in ("zh", "th") else text.strip()
     if not text:
         return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
+
+    for pattern, canonical in lex.spelling:  # "i m a nurse", "ive a pug": chat spellings of the subject
+        text = pattern.sub(canonical, text)
 
     explicit = False
     m = lex.remember.match(text)
@@ -359,10 +439,13 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         if _POINTER.match(rest):
             return [_skip(st, "one_off", "points at another statement", 0.6)]
         explicit, text = True, rest
+        for pattern, canonical in lex.spelling:
+            text = pattern.sub(canonical, text)
 
     m = lex.forget.match(text)
     if m:
-        return _forget(st, m.group("t") or m.groupdict().get("t2") or "", lex, ctx)
+        groups = m.groupdict()
+        return _forget(st, groups.get("t") or groups.get("t2") or groups.get("t3") or "", lex, ctx)
 
     if _CONTRAST_HEAD.match(text) and ctx.previous_clause_sentence == st.sentence:
         return [_skip(st, "inferable", "the contrast half of a correction", 0.6)]
@@ -370,7 +453,9 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if _AS_YOU_SAID.search(text):
         return [_skip(st, "inferable", "restates what the assistant said", 0.8)]
     about_self = bool(lex.first_person.search(text))
-    if _already_said(text, ctx, restating=not about_self) and not explicit:
+    # "I love Star Wars too!" after the other speaker's "I love Star Wars" is the user's own fact, not a repeat.
+    sharing = about_self and bool(_SHARING.search(text))
+    if not sharing and _already_said(text, ctx, restating=not about_self) and not explicit:
         return [_skip(st, "inferable", "already said in this conversation", 0.8)]
 
     plain = without_quotes(text)
@@ -388,11 +473,15 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if (lex.mood_state.search(plain) and not chronic) or (momentary and lex.mood_emotion.search(plain)):
         return [_skip(st, "mood", "a momentary state", 0.8)]
     if lex.hedge.search(text) and not explicit:
-        return [_skip(st, "vague", "hedged or vague attitude", 0.75)]
+        return [_skip(st, "vague", HEDGED, 0.75)]
     if lex.question.search(text) and not explicit:
         return [_skip(st, "one_off", "a question for this conversation", 0.8)]
 
-    if lex.standing.search(text) and not plural and not _AGREED.search(text):
+    # "Always/never/whenever ..." is a preference only when it tells the assistant how to answer; "Never done it
+    # before" or "Always loved it" is the user talking about themselves and is read on by the rules below.
+    addressed = bool(lex.addressed.search(text) or EN.addressed.search(text)) or (
+        not lex.first_person.search(text) and not _PARTICIPLE_AFTER.match(text))
+    if lex.standing.search(text) and addressed and not plural and not _AGREED.search(text):
         language = lex.language_word.search(text)
         key = "Response language" if language else "Response style"
         # "reply in Indonesian from now on" -> Indonesian; "from now on, keep answers short" -> keep answers short
@@ -408,10 +497,10 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     first = bool(lex.first_person.search(plain)) or st.restored_subject
     if lang == "th" and first and _THAI_WE_ONLY.match(plain) and (project or dated):
         first, plural = False, True  # Thai เรา is "I" or "we"; about project work it is the team
-    implied = False
+    implied = borrowed = False
     if not first and not plural and lang in ("zh", "th", "id") and ctx.previous_first_person and len(plain) < 40:
         text = SUBJECT_OF[lang] + text  # a subject-less clause continues the speaker's sentence
-        first = True
+        first = borrowed = True
     ctx.previous_first_person = first
     # Project words alone do not make a first-person statement memory ("I build websites for a living" is
     # who the user is); finished or ongoing work, a date, a decision or a named project does.
@@ -423,9 +512,14 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         named = bool(find_topic(plain, ctx))
         work = recent or today_event or ((project or named) and did) or (project and named)
     else:
-        work = project or dated or decided
+        # A project noun alone ("here's the website", "that page looks nice") is talk about the work, not an event:
+        # an entry needs something that happened, was decided or is scheduled.
+        did = bool(lex.done.search(plain) or (lang != "en" and EN.done.search(plain)))
+        work = dated or decided or (project and (did or bool(_numbers(plain)) or bool(find_topic(plain, ctx))
+                                                 or dates.find_date(plain, ctx.today) is not None))
 
-    if lex.no_longer.search(plain) and (first or lang in ("zh", "th", "id") or not plural):
+    # Only the user's own fact stops being true ("I quit smoking", pro-drop "เลิกกินกาแฟแล้ว"); "my album dropped" is narration.
+    if (first or (lang in ("zh", "th", "id") and not lex.second_person.search(plain))) and not plural and lex.no_longer.search(plain):
         fld = _field_overlapping(plain, ctx)
         if fld is not None:
             del ctx.fields[fld.key.casefold()]
@@ -433,10 +527,14 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
                               detail="no longer true: removes the stored field")]
 
     fact = _fact(dates.strip_date_phrase(text, ctx.today) if dated else text, lex)
+    if fact is not None and borrowed and fact[0].name.startswith("name"):
+        fact = None  # a name comes only from the user introducing themselves ("Aduh" is not a name)
     if fact is not None and not (first or plural) and fact[0].name not in SUBJECTLESS:
         fact = None
     if fact is None and not first and not plural and lang in ("zh", "th", "id"):
         fact = _fact(SUBJECT_OF[lang] + text, lex)  # pro-drop: "ชอบอ่านนิยาย", "目标是跑个半马"
+        if fact is not None and fact[0].name.startswith("name"):
+            fact = None
         implied = fact is not None
     if fact is not None:
         rule, key, value = fact
@@ -457,12 +555,12 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         return [_memory_decision(st, text, lex, ctx, 0.8 if project else 0.65, f"{why} -> memory")]
 
     if first or plural:
-        rule = FactRule("about", lex.subject, "Identity", "About", multi=True)
-        value = _clean_value(lex.subject.sub("", text, count=1), lex)
-        return [_user_decision(st, ctx, rule, "About", value or text, 0.55, "first-person statement about the user")]
+        # No catch-all field: a first-person remark no fact shape names is small talk until a rule can name its key.
+        return [_skip(st, "vague", NO_FACT_SHAPE, 0.55)]
 
     if explicit:
         return [_memory_decision(st, text, lex, ctx, 0.7, "asked to remember -> memory")]
-    return [_skip(st, "one_off", "not about the user or the work", 0.5)]
+    # Greetings, thanks, questions and requests were caught above; what is left is small talk ("that's so cool").
+    return [_skip(st, "vague", NOT_ABOUT_USER, 0.5)]
 
 

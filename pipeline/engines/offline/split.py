@@ -44,6 +44,10 @@ _LEAD = r"(?:(?:btw|by the way|oh|oh iya|oh ya|anyway|omong-omong|also)[\s,]+)?"
 _CLAUSE_CUT = lazy_compile(
     rf"(?:,\s*|;\s*|\s+)(?:and|but|also|plus|dan|tapi|tetapi|serta|juga)\s+(?={_LEAD}(?:i|i'm|i've|i'd|my|we|we're|our|saya|aku|kami|kita|gue|gw)\b)"
     rf"|[,;]\s+(?={_LEAD}(?:i|i'm|i've|my|we|our|saya|aku|kami|kita|gue|gw)\b)"
+    # "..., always add them": an instruction after a fact; "i live in X, where are you?": a question after a fact.
+    r"|[,;]\s+(?=(?:always|never|please|pls)\s+\w)"
+    r"|\s*,\s*(?=(?:what|where|how|who|which|do you|are you|have you|did you|and you|what about you|how about you|"
+    r"bagaimana|apa|apakah|di mana|kalau kamu|kalau anda|anda)\b[^,.!?]*\?\s*$)"
     r"|,?\s+and\s+(?=(?:also\s+)?(?:love|like|enjoy|have|live|work|hate|prefer|own|play|speak|volunteer|teach|study)\b)"
     r"|,?\s+dan\s+(?=(?:juga\s+)?(?:suka|senang|punya|tinggal|bekerja|kerja|hobi|benci|main|bermain|mengajar|belajar)\b)"
     r"|(?:[，；]|(?<=[\u4E00-\u9FFF]),)\s*(?:而且|并且|另外|还有|但是|不过|同时)?"
