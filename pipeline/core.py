@@ -406,11 +406,8 @@ class MemoryPipeline:
             ("USER PROFILE", shown["user_md"], shown["user_usage"]),
             ("MEMORY", shown["memory_md"], shown["memory_usage"]),
         ):
-            lines = text.splitlines()
-            for number, rule in guards.scan_for_prompt(text):
-                if 0 <= number < len(lines):
-                    lines[number] = f"[blocked by memroute: {rule}]"
-            parts.append(f"══ {title} [{usage} chars] ══\n" + "\n".join(lines).strip())
+            safe = _without_hostile_lines(text, self.guard_policy)
+            parts.append(f"══ {title} [{usage} chars] ══\n" + safe.strip())
         return "\n\n".join(parts) + "\n"
 
     def history(self, user_id: str) -> list[dict[str, Any]]:
@@ -495,6 +492,14 @@ class MemoryPipeline:
                 )
 
         udir.commit(turn_id, files, store_commit)
+
+
+def _without_hostile_lines(text: str, policy: guards.GuardPolicy) -> str:
+    """`text` with each line the load scan flags replaced by a marker (the file keeps it)."""
+    lines = text.splitlines()
+    for number, rule in guards.scan_for_prompt(text, policy):  # numbered from 1
+        lines[number - 1] = f"[blocked by memroute: {rule}]"
+    return "\n".join(lines)
 
 
 def _refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
