@@ -68,7 +68,10 @@ class MemoryPipeline:
         cache_dir: str | Path | None = None,
         classify_model: str | None = None,
         consolidate_model: str | None = None,
+        log_quotes: bool | None = None,
     ) -> None:
+        """`log_quotes=True` (or env MEMROUTE_LOG_QUOTES=1) keeps the redacted words of skipped
+        statements in the decision log, for debugging; by default only a digest of them is kept."""
         self.root = Path(root) if root is not None else default_root()
         self.root.mkdir(parents=True, exist_ok=True)
         self.engine: Engine = make_engine(
@@ -83,7 +86,9 @@ class MemoryPipeline:
         self.memory_limit = memory_limit or DEFAULT_MEMORY_LIMIT
         self.consolidate_at = consolidate_at
         self.guard_policy = guard_policy or guards.GuardPolicy()
-        self.store = Store(self.root)
+        if log_quotes is None:
+            log_quotes = os.environ.get("MEMROUTE_LOG_QUOTES", "").strip().lower() in ("1", "true", "yes", "on")
+        self.store = Store(self.root, log_quotes=log_quotes)
 
     def close(self) -> None:
         """Close the store and the engine's pooled connections (if it has any)."""
@@ -280,7 +285,7 @@ class MemoryPipeline:
             engine=self.engine.name,
             model=_model_name(self.engine),
             status="failed",
-            error=guards.redact(message),
+            error=self.store.redact(message),
         )
 
     def _compactor(self, usage_parts: list[Usage]) -> Callable[[str, int], str | None] | None:

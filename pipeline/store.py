@@ -11,8 +11,11 @@ threads (one connection each) and several processes can write at once without a
 "database is locked" error reaching the caller. Schema changes are named migrations,
 applied once each, in order, and recorded in the `migrations` table.
 
-Privacy: every user-text column goes through `redact` before it is stored, except the
-history old/new values and the archive text, which are exactly what the ledger files held.
+Privacy: every user-text column goes through `redact` (pipeline/redaction.py, the one
+redaction) before it is stored, except the history old/new values, provenance values and the
+archive text, which are exactly what the ledger files held. A skipped statement keeps its route
+and reason and only a digest of its quote, unless `log_quotes` (debugging) is on. `purge_user`,
+`purge_text` and `compact` erase a user's values for `forget --purge` and `delete-user`.
 """
 
 from __future__ import annotations
@@ -240,17 +243,6 @@ def _statements(sql: str) -> Iterator[str]:
         raise ValueError(f"incomplete SQL statement in migration: {buf.strip()[:80]!r}")
 
 
-def _redact_json(value: Any, redact: Callable[[str], str]) -> Any:
-    """Redact every string inside a JSON-like structure (keys are structure, not user text)."""
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, dict):
-        return {k: _redact_json(v, redact) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_redact_json(v, redact) for v in value]
-    return value
-
-
 def _fts_query(query: str) -> str | None:
     """An FTS5 MATCH expression: each word of 3+ characters as a quoted phrase, OR-ed; None if none."""
     words = [w for w in query.split() if len(w) >= MIN_FTS_CHARS]
@@ -329,18 +321,21 @@ class Store:
         *,
         migrations: Sequence[tuple[str, str]] | None = None,
         busy_timeout_s: float = BUSY_TIMEOUT_S,
+        log_quotes: bool = False,
     ) -> None:
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             raise RuntimeError(
                 f"memroute needs SQLite {'.'.join(map(str, MIN_SQLITE))}+ (FTS5 trigram tokenizer); "
                 f"this Python has SQLite {sqlite3.sqlite_version}"
             )
+        self._default_redact = redact is None
         if redact is None:
             # Lazy: guards may import heavier things; fail closed if it is missing rather than store secrets.
-            from pipeline.guards import redact as default_redact
+            from pipeline.redaction import redact_for_storage
 
-            redact = default_redact
+            redact = redact_for_storage
         self.redact: Callable[[str], str] = redact
+        self.log_quotes = log_quotes  # verbatim (still redacted) quotes of skipped statements: debugging only
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.path = self.root / DB_NAME
@@ -555,17 +550,29 @@ class Store:
         usage: Usage | None,
         ts: str,
     ) -> None:
-        """Log every decision of a turn (all text redacted: skipped values are often the sensitive ones)."""
+        """Log every decision of a turn (all text redacted: skipped values are often the sensitive ones).
+
+        A skipped statement was not kept: only its route, reason, detail and a digest of its quote
+        are logged, unless `log_quotes` is on (then its redacted quote and fields too)."""
         r = self._r
+        from pipeline.redaction import quote_digest
+
+        def quote_of(d: Decision) -> str | None:
+            if d.quote is None or self.log_quotes or d.route != "skip":
+                return r(d.quote)
+            return quote_digest(d.quote)
+
+        def kept(d: Decision, text: str | None) -> str | None:
+            return r(text) if self.log_quotes or d.route != "skip" else None
         conn.executemany(
             """INSERT INTO decisions (user_id, turn_id, conversation_id, position, quote, route, op, reason,
                                       section, key, value, entry, date, topic, match_text, confidence, detail,
                                       outcome, engine, model, prompt_version, ts)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             [
-                (user_id, turn_id, conversation_id, i, r(d.quote), d.route, d.op, d.reason, d.section,
-                 r(d.key), r(d.value), r(d.entry), d.date, r(d.topic), r(d.match), d.confidence,
-                 r(d.detail), d.outcome, engine, model, prompt_version, ts)
+                (user_id, turn_id, conversation_id, i, quote_of(d), d.route, d.op, d.reason, d.section,
+                 kept(d, d.key), kept(d, d.value), kept(d, d.entry), d.date, kept(d, d.topic), kept(d, d.match),
+                 d.confidence, r(d.detail), d.outcome, engine, model, prompt_version, ts)
                 for i, d in enumerate(decisions)
             ],
         )
@@ -611,8 +618,7 @@ class Store:
         if status not in TURN_STATUSES:
             raise ValueError(f"unknown turn status {status!r}; expected one of {', '.join(TURN_STATUSES)}")
         payload_json = (
-            None if payload is None
-            else json.dumps(_redact_json(payload, self.redact), ensure_ascii=False, default=str)
+            None if payload is None else json.dumps(self.redact_payload(payload), ensure_ascii=False, default=str)
         )
         conn.execute(
             """INSERT INTO turns (user_id, turn_id, conversation_id, status, error, payload, created_at, updated_at)
@@ -626,6 +632,19 @@ class Store:
                    updated_at = excluded.updated_at""",
             (user_id, turn_id, conversation_id, status, self._r(error), payload_json, ts, ts),
         )
+
+    def redact_payload(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A turn kept for retry: every string redacted, except the contact kinds the turn itself
+        asked to store (a retried "please save my email ..." must still be able to save it)."""
+        from pipeline.redaction import redact_for_storage, redact_json, requested_kinds
+
+        if not self._default_redact:
+            return dict(redact_json(payload, self.redact))
+        said = " ".join(
+            str(m.get("content", "")) for m in payload.get("messages") or [] if isinstance(m, dict) and m.get("role") == "user"
+        )
+        keep = requested_kinds(said)
+        return dict(redact_json(payload, lambda text: redact_for_storage(text, keep)))
 
     # ---- reads (always scoped to one user) ---------------------------------------------
 
