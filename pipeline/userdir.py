@@ -34,8 +34,13 @@ _JOURNAL_PREFIX = ".commit-"
 _TEMP_SUFFIX = ".tmp"
 
 
+# The store's own files live next to the user folders (memroute.db, memroute.db-wal, -shm,
+# -journal, .memroute.db.writer): ids in these namespaces would collide with them.
+RESERVED_PREFIXES = (".", "memroute.")
+
+
 class InvalidUserId(ValueError):
-    """A user id that is empty, too long, or could escape the root."""
+    """A user id that is empty, too long, could escape the root, or collides with the store's files."""
 
 
 def validate_user_id(user_id: str) -> str:
@@ -49,6 +54,9 @@ def validate_user_id(user_id: str) -> str:
     allowed = all(unicodedata.category(c)[0] in "LMN" or c in _ID_PUNCTUATION for c in user_id)
     if not allowed or user_id.startswith("."):
         raise InvalidUserId(f"invalid user id {user_id!r}: use letters, digits and . _ - @ + (not starting with '.')")
+    # casefold: on a case-insensitive file system "Memroute.db" is the database too.
+    if user_id.casefold().startswith(RESERVED_PREFIXES):
+        raise InvalidUserId(f"invalid user id {user_id!r}: ids starting with 'memroute.' are reserved for the store's files")
     return user_id
 
 

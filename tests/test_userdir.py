@@ -150,3 +150,17 @@ def test_cli_rejects_traversal_id_with_exit_2(tmp_path: Path) -> None:
     assert proc.stderr.count("\n") == 1 and "invalid user id" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert not (tmp_path.parent / "escape").exists()
+
+
+@pytest.mark.parametrize("bad", ["memroute.db", "memroute.db-journal", "memroute.db-wal", "Memroute.db-shm", "memroute.x"])
+def test_ids_that_collide_with_the_store_files_are_rejected_and_the_root_keeps_working(bad: str, tmp_path: Path) -> None:
+    cli = [sys.executable, "-m", "pipeline.cli"]
+    proc = subprocess.run([*cli, "turn", bad, "--text", "I live in Lisbon", "--root", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "reserved" in proc.stderr
+    assert not (tmp_path / bad).is_dir()
+    proc = subprocess.run([*cli, "turn", "bob", "--text", "I live in Lisbon", "--root", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "Lisbon" in (tmp_path / "bob" / "USER.md").read_text("utf-8")
