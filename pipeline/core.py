@@ -10,7 +10,7 @@ import logging
 import os
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,7 @@ from pipeline.stages.write import Change, WriteResult, apply_decisions
 from pipeline.store import Store
 from pipeline.turns import build_turn, turn_payload
 from pipeline.types import Classification, Turn, TurnResult, Usage
-from pipeline.userdir import MEMORY_FILE, USER_FILE, LedgerTexts, UserDir
+from pipeline.userdir import MEMORY_FILE, USER_FILE, LedgerTexts, UnreadableFile, UserDir
 
 log = logging.getLogger("memroute.pipeline")
 
@@ -42,6 +42,20 @@ def usage_line(text: str, limit: int) -> str:
     return f"{len(text):,}/{limit:,}"
 
 
+# A file may exceed its cap (hand edits, imports); what goes into a prompt never exceeds this many caps.
+PROMPT_CAP_FACTOR = 2
+
+
+def prompt_view(text: str, limit: int, name: str) -> str:
+    """`text` cut at a line boundary to PROMPT_CAP_FACTOR x its cap, with a line saying so."""
+    budget = PROMPT_CAP_FACTOR * limit
+    if len(text) <= budget:
+        return text
+    cut = text.rfind("\n", 0, budget)
+    cut = cut if cut > 0 else budget
+    return text[:cut] + f"\n[memroute: {len(text) - cut:,} more characters of {name} not shown: over its {limit:,}-character cap]\n"
+
+
 @dataclass
 class Ledgers:
     """Both files of one user, parsed, plus what was on disk."""
@@ -51,6 +65,7 @@ class Ledgers:
     texts: LedgerTexts
     user_refused: str | None = None  # why USER.md may not be rewritten (does not round-trip)
     memory_refused: str | None = None
+    warnings: list[str] = field(default_factory=list)  # readers: what could not be read as is
 
 
 class MemoryPipeline:
@@ -124,12 +139,15 @@ class MemoryPipeline:
         turn, udir, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
         if done is not None:
             return done
-        current = self._load(udir)
         try:
-            classification = self.engine.classify(turn, current.profile.render(), current.log.render())
+            current = self._load(udir)
+        except (UnreadableFile, OSError) as e:  # kept for retry: fix the file, then `memroute retry`
+            return self._fail(turn, e, Usage())
+        try:
+            classification = self.engine.classify(turn, *self._prompt_files(current))
         except Exception as e:
             return self._fail(turn, e, _usage_of(e))
-        return self._apply(turn, udir, classification, current)
+        return self._apply_or_keep(turn, udir, classification, current)
 
     async def aprocess_turn(
         self,
@@ -147,12 +165,15 @@ class MemoryPipeline:
         if done is not None:
             return done
         # Read inline: two capped files of a few KB cost less to read than a thread hop does.
-        current = self._load(udir)
         try:
-            classification = await aclassify(self.engine, turn, current.profile.render(), current.log.render())
+            current = self._load(udir)
+        except (UnreadableFile, OSError) as e:  # kept for retry: fix the file, then `memroute retry`
+            return await asyncio.to_thread(self._fail, turn, e, Usage())
+        try:
+            classification = await aclassify(self.engine, turn, *self._prompt_files(current))
         except Exception as e:
             return await asyncio.to_thread(self._fail, turn, e, _usage_of(e))
-        return await asyncio.to_thread(self._apply, turn, udir, classification, current)
+        return await asyncio.to_thread(self._apply_or_keep, turn, udir, classification, current)
 
     def _start(
         self,
@@ -184,6 +205,14 @@ class MemoryPipeline:
             )
         return results
 
+    def _prompt_files(self, current: Ledgers) -> tuple[str, str]:
+        """What the engine is shown of the two files: each capped (a hand-edited 1 MB USER.md must
+        not go whole into every prompt); the cut is said in the text itself."""
+        return (
+            prompt_view(current.profile.render(), self.user_limit, USER_FILE),
+            prompt_view(current.log.render(), self.memory_limit, MEMORY_FILE),
+        )
+
     def _already_done(self, turn: Turn) -> TurnResult:
         return TurnResult(
             user_id=turn.user_id,
@@ -195,6 +224,16 @@ class MemoryPipeline:
             model=_model_name(self.engine),
             status="duplicate_turn",
         )
+
+    def _apply_or_keep(self, turn: Turn, udir: UserDir, classification: Classification, seen: Ledgers) -> TurnResult:
+        """_apply; a file that cannot be read or written (not UTF-8, permissions) fails the turn
+        and keeps it for `retry` instead of losing it. Past the store's commit the turn is done."""
+        try:
+            return self._apply(turn, udir, classification, seen)
+        except (UnreadableFile, OSError) as e:
+            if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
+                raise
+            return self._fail(turn, e, classification.usage)
 
     def _apply(self, turn: Turn, udir: UserDir, classification: Classification, seen: Ledgers) -> TurnResult:
         """Guard and write the decisions under the lock. `seen` is what the engine was shown; it is
@@ -317,8 +356,18 @@ class MemoryPipeline:
     def _committed(self, user_id: str) -> Callable[[str], bool]:
         return lambda turn_id: self.store.turn_status(user_id, turn_id) == "done"
 
-    def _load(self, udir: UserDir, reuse: Ledgers | None = None) -> Ledgers:
-        texts = udir.read()
+    def _load(self, udir: UserDir, reuse: Ledgers | None = None, *, reader: bool = False) -> Ledgers:
+        """Both files, parsed. A `reader` (show, context, recall, export) never raises for a bad
+        file (it gets a warning instead), and first rolls forward a commit a killed writer left
+        between the store's commit and the rename, so it never sees history ahead of the files."""
+        warnings: list[str] = []
+        if reader:
+            if udir.has_pending_commit():
+                with udir.lock(recover=self._committed(udir.user_id)):
+                    pass
+            texts, warnings = udir.read_lenient()
+        else:
+            texts = udir.read()
         if reuse is not None and (texts.user_raw, texts.memory_raw) == (reuse.texts.user_raw, reuse.texts.memory_raw):
             return reuse
         user_text = texts.user if texts.user is not None else empty_user_md()
@@ -326,7 +375,7 @@ class MemoryPipeline:
         # Parsed with their caps: every growing op checks the cap and undoes itself when over.
         profile = UserProfile.parse(user_text, limit=self.user_limit)
         memory = MemoryLog.parse(memory_text, limit=self.memory_limit)
-        current = Ledgers(profile=profile, log=memory, texts=texts)
+        current = Ledgers(profile=profile, log=memory, texts=texts, warnings=warnings)
         if texts.user_raw is not None and not profile.round_trips:
             bak = udir.backup(udir.user_path, texts.user_raw)
             current.user_refused = f"{USER_FILE} does not round-trip; left as is (copy at {bak.name}); fix it by hand"
@@ -387,9 +436,12 @@ class MemoryPipeline:
     # ---- reading ------------------------------------------------------------------------
 
     def show(self, user_id: str) -> dict[str, Any]:
-        current = self._load(UserDir(self.root, user_id))
+        """Both files and their usage; `warnings` says what could not be read as is (a file that
+        is not UTF-8 or not readable is shown as well as it can be, never an exception)."""
+        current = self._load(UserDir(self.root, user_id), reader=True)
         user_text, memory_text = current.profile.render(), current.log.render()
         return {
+            "warnings": current.warnings,
             "user_id": user_id,
             "user_md": user_text,
             "memory_md": memory_text,
@@ -421,7 +473,7 @@ class MemoryPipeline:
 
     def recall(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
         """Full-text search over both files (current lines) and the archive of what left them."""
-        current = self._load(UserDir(self.root, user_id))
+        current = self._load(UserDir(self.root, user_id), reader=True)
         terms = [t for t in query.lower().split() if t]
         hits: list[dict[str, Any]] = []
         for source, text in (("USER.md", current.profile.render()), ("MEMORY.md", current.log.render())):

@@ -696,8 +696,9 @@ class Store:
 
     def recall_archive(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
         """Archived values matching the query, best first (bm25). Each word of 3+ characters is a
-        trigram substring match, in any script; shorter queries fall back to LIKE, newest first."""
-        query = query.strip()
+        trigram substring match, in any script; shorter queries fall back to LIKE, newest first.
+        A NUL (which SQLite's query parser takes as the end of the text) separates words."""
+        query = query.replace("\x00", " ").strip()
         if not query or k <= 0:
             return []
         match = _fts_query(query)
