@@ -64,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("show", "print both files of USER and their usage", _cmd_show)
     p.add_argument("user")
+    p.add_argument("--candidates", action="store_true", help="list the facts waiting for confirmation instead")
+
+    p = add("confirm", "write a candidate to USER.md: the user confirmed it", _cmd_confirm)
+    p.add_argument("user")
+    p.add_argument("candidate", metavar="ID|KEY", help="the candidate's id or key (see show --candidates)")
 
     p = add("tool", "add, replace or remove an entry (mirrors the Hermes Agent memory tool)", _cmd_tool)
     p.add_argument("user")
@@ -224,6 +229,8 @@ def _cmd_turn(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
+    if args.candidates:
+        return _show_candidates(args)
     with _pipeline(args) as pipe:
         shown = pipe.show(args.user)
     if args.as_json:
@@ -232,6 +239,27 @@ def _cmd_show(args: argparse.Namespace) -> int:
         print(f"── USER.md ({shown['user_usage']} chars) ──\n{shown['user_md']}")
         print(f"── MEMORY.md ({shown['memory_usage']} chars) ──\n{shown['memory_md']}")
     return 0
+
+
+def _show_candidates(args: argparse.Namespace) -> int:
+    with _pipeline(args) as pipe:
+        rows = pipe.candidates(args.user)
+    if args.as_json:
+        _print({"user_id": args.user, "candidates": rows})
+        return 0
+    if not rows:
+        print(f"no candidates for {args.user}")
+    for r in rows:
+        seen = f"seen {r['times_seen']}x, first {r['first_seen_at'][:10]}, last {r['last_seen_at'][:10]}"
+        print(f"#{r['id']} {r['section'] or '-'} / {r['key']}: {r['value']}  ({seen}; expires {r['expires_at'][:10]})")
+    return 0
+
+
+def _cmd_confirm(args: argparse.Namespace) -> int:
+    with _pipeline(args) as pipe:
+        payload = pipe.confirm_candidate(args.user, args.candidate)
+    _print(payload)
+    return 0 if payload["success"] else 1
 
 
 def _cmd_tool(args: argparse.Namespace) -> int:

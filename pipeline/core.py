@@ -11,10 +11,11 @@ import os
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from pipeline import candidates as cands
 from pipeline import guards
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine, aclassify
@@ -83,6 +84,7 @@ class MemoryPipeline:
         cache_dir: str | Path | None = None,
         classify_model: str | None = None,
         consolidate_model: str | None = None,
+        candidate_ttl_days: float | None = None,
         log_quotes: bool | None = None,
     ) -> None:
         """`log_quotes=True` (or env MEMROUTE_LOG_QUOTES=1) keeps the redacted words of skipped
@@ -101,6 +103,8 @@ class MemoryPipeline:
         self.memory_limit = memory_limit or DEFAULT_MEMORY_LIMIT
         self.consolidate_at = consolidate_at
         self.guard_policy = guard_policy or guards.GuardPolicy()
+        # Candidates not seen again for this many days are deleted (param, else env, else 60).
+        self.candidate_ttl_days = _ttl_days(candidate_ttl_days)
         if log_quotes is None:
             log_quotes = os.environ.get("MEMROUTE_LOG_QUOTES", "").strip().lower() in ("1", "true", "yes", "on")
         self.store = Store(self.root, log_quotes=log_quotes)
@@ -244,9 +248,17 @@ class MemoryPipeline:
             if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
                 return self._already_done(turn)
             current = self._load(udir, reuse=seen)
+            plan = cands.plan_turn(
+                classification.decisions,
+                decisions,
+                self.store.candidates(turn.user_id),
+                turn,
+                {(cands.norm(f.key), cands.norm(f.value)) for f in current.profile.fields() if f.key},
+                self.guard_policy,
+            )
             try:
                 written = apply_decisions(
-                    decisions,
+                    plan.decisions,
                     current.profile,
                     current.log,
                     consolidate=self._consolidator(turn, usage_parts) if current.memory_refused is None else None,
@@ -264,6 +276,7 @@ class MemoryPipeline:
 
             def store_commit() -> None:
                 with self.store.transaction() as conn:
+                    self._update_candidates(conn, turn, plan, written)
                     self.store.add_decisions(
                         conn,
                         user_id=turn.user_id,
@@ -300,6 +313,46 @@ class MemoryPipeline:
             memory_changed=MEMORY_FILE in files,
             consolidated=written.consolidated,
         )
+
+    def _update_candidates(self, conn: Any, turn: Turn, plan: cands.CandidatePlan, written: WriteResult) -> None:
+        """Keep, bump, promote, supersede, forget and expire the user's candidates, in the turn's
+        transaction. Sets each candidate decision's outcome (the decision log records it)."""
+        user_id, seen_at = turn.user_id, cands.iso(cands.turn_time(turn))
+        out = written.decisions
+        # Keys the turn set firmly: whatever weaker value waited under them is replaced.
+        firm_keys = {
+            cands.norm(d.key)
+            for d in out
+            if d.route == "user" and d.op == "upsert" and d.key and d.outcome in ("written", "unchanged")
+        }
+        keep = dict(plan.keep)
+        for i, cid in plan.promoted.items():
+            if out[i].outcome == "written":
+                out[i].outcome = "promoted"
+            elif out[i].outcome != "unchanged" and i in plan.waiting:
+                keep[i] = plan.waiting[i]  # not written (cap, refused file): it keeps waiting
+                out[i].outcome = f"candidate: {out[i].outcome}"
+                continue
+            self.store.delete_candidates(conn, user_id, [cid])
+        self.store.supersede_candidates(conn, user_id, sorted(firm_keys))
+        for i, d in sorted(keep.items()):
+            if cands.norm(d.key or "") in firm_keys:
+                out[i].outcome = "skipped: the turn states this key firmly"
+                continue
+            self.store.upsert_candidate(
+                conn, user_id=user_id, section=d.section, key=(d.key or "").strip(), value=(d.value or "").strip(),
+                quote=d.quote, turn_id=turn.turn_id, conversation_id=turn.conversation_id, seen_at=seen_at,
+            )
+            out[i].candidate = True
+            if out[i].outcome in (None, "skipped"):
+                out[i].outcome = "candidate"
+        # A forget covers the candidates it names, whether or not a file held them.
+        for d in out:
+            if d.op == "remove" and d.match and self.store.purge_candidates(conn, user_id, d.match):
+                if d.outcome in (None, "not_found"):
+                    d.outcome = "written: candidates erased"
+        cutoff = cands.expiry_cutoff(cands.turn_time(turn), self.candidate_ttl_days)
+        self.store.expire_candidates(conn, cutoff, user_id)
 
     def _fail(self, turn: Turn, error: BaseException, usage: Usage) -> TurnResult:
         message = f"{type(error).__name__}: {error}"
@@ -481,9 +534,68 @@ class MemoryPipeline:
                 lowered = line.lower()
                 if line.startswith("- ") and terms and all(t in lowered for t in terms):
                     hits.append({"source": source, "text": line[2:]})
+        for cand in self.store.search_candidates(user_id, query, k=k):
+            hits.append({"source": "candidate", "candidate": True, "text": f"{cand['key']}: {cand['value']}",
+                         **_candidate_view(cand)})
         for row in self.store.recall_archive(user_id, query, k=k):
             hits.append({"source": "archive", **row})
         return hits[:k]
+
+    # ---- candidates: facts waiting for confirmation (never in USER.md until promoted) ----
+
+    def candidates(self, user_id: str) -> list[dict[str, Any]]:
+        """The user's candidates, most recently seen first, each with when it expires."""
+        UserDir(self.root, user_id)  # validates the id
+        return [_candidate_view(row, self.candidate_ttl_days) for row in self.store.candidates(user_id)]
+
+    def forget_candidates(self, user_id: str, key_or_text: str) -> int:
+        """Erase the candidates a forget of `key_or_text` covers; returns how many went."""
+        UserDir(self.root, user_id)
+        with self.store.transaction() as conn:
+            return self.store.purge_candidates(conn, user_id, key_or_text)
+
+    def expire_candidates(self, user_id: str | None = None, now: datetime | None = None) -> int:
+        """Delete candidates last seen more than candidate_ttl_days before `now` (default: the wall
+        clock); every user's when user_id is None. Turns do this on their own clock as they arrive."""
+        if user_id is not None:
+            UserDir(self.root, user_id)
+        cutoff = cands.expiry_cutoff(now or datetime.now(timezone.utc), self.candidate_ttl_days)
+        with self.store.transaction() as conn:
+            return self.store.expire_candidates(conn, cutoff, user_id)
+
+    def confirm_candidate(self, user_id: str, ref: int | str) -> dict[str, Any]:
+        """The user confirmed a candidate (by id, or by key when one candidate has it): write it to
+        USER.md through the write path, history saying it was a confirmed candidate."""
+        udir = UserDir(self.root, user_id)
+        rows = self.store.candidates(user_id)
+        if isinstance(ref, int) or str(ref).isdigit():
+            found = [r for r in rows if r["id"] == int(ref)]
+        else:
+            found = [r for r in rows if r["key_norm"] == cands.norm(str(ref))]
+        if len(found) != 1:
+            why = "no candidate" if not found else f"{len(found)} candidates"
+            raise CandidateNotFound(f"{why} for {ref!r}; see `memroute show {user_id} --candidates`")
+        row = found[0]
+        turn_id = f"confirm-{uuid.uuid4().hex[:12]}"
+        with udir.lock(recover=self._committed(user_id)):
+            current = self._load(udir)
+            written = apply_decisions([cands.confirmation(row)], current.profile, current.log)
+            _refuse_unsafe_rewrites(written, current)
+            decision = written.decisions[0]
+            landed = decision.outcome in ("written", "unchanged")
+            if decision.outcome == "written":
+                decision.outcome = "promoted"
+            if landed:  # over the cap or a refused file: nothing changes, the candidate keeps waiting
+                self.commit_manual(
+                    udir, turn_id, self._changed_files(current, written), written,
+                    extra=lambda conn: self.store.supersede_candidates(conn, user_id, [row["key_norm"]]),
+                )
+        return {
+            "success": landed,
+            "outcome": decision.outcome,
+            "field": f"{row['key']}: {row['value']}",
+            "usage": usage_line(written.profile.render(), self.user_limit),
+        }
 
     # ---- direct edits (Hermes-style tool), consolidation on demand, import/export --------
 
@@ -537,12 +649,22 @@ class MemoryPipeline:
             "archived": len(archive),
         }
 
-    def commit_manual(self, udir: UserDir, turn_id: str, files: dict[str, str], written: WriteResult) -> None:
-        """Commit a change that did not come from a chat turn (tool, consolidate, import). Call under lock."""
+    def commit_manual(
+        self,
+        udir: UserDir,
+        turn_id: str,
+        files: dict[str, str],
+        written: WriteResult,
+        extra: Callable[[Any], None] | None = None,
+    ) -> None:
+        """Commit a change that did not come from a chat turn (tool, consolidate, import). Call under lock.
+        `extra(conn)` adds records of its own to the same transaction."""
         ts = _now()
 
         def store_commit() -> None:
             with self.store.transaction() as conn:
+                if extra is not None:
+                    extra(conn)
                 self._record(conn, udir.user_id, turn_id, None, written, None, ts)
                 self.store.mark_turn(
                     conn, user_id=udir.user_id, turn_id=turn_id, conversation_id=None, status="done", ts=ts
@@ -557,6 +679,23 @@ def _without_hostile_lines(text: str, policy: guards.GuardPolicy) -> str:
     for number, rule in guards.scan_for_prompt(text, policy):  # numbered from 1
         lines[number - 1] = f"[blocked by memroute: {rule}]"
     return "\n".join(lines)
+
+
+class CandidateNotFound(LookupError):
+    """confirm_candidate: no candidate, or more than one, answers to the reference."""
+
+
+def _candidate_view(row: dict[str, Any], ttl_days: float | None = None) -> dict[str, Any]:
+    """A stored candidate as users see it (API, --json, recall): no matching internals."""
+    view = {
+        k: row[k]
+        for k in ("id", "section", "key", "value", "quote", "first_seen_at", "first_conversation_id",
+                  "first_turn_id", "last_seen_at", "last_conversation_id", "times_seen")
+    }
+    if ttl_days is not None:
+        last = datetime.fromisoformat(str(row["last_seen_at"]))
+        view["expires_at"] = cands.iso(last + timedelta(days=ttl_days))
+    return view
 
 
 def _refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
@@ -589,6 +728,19 @@ def _total(parts: list[Usage]) -> Usage:
     for part in parts:
         total = total + part
     return total
+
+
+def _ttl_days(value: float | None) -> float:
+    """candidate_ttl_days: the argument, else env MEMROUTE_CANDIDATE_TTL_DAYS, else 60 days."""
+    if value is None:
+        raw = os.environ.get("MEMROUTE_CANDIDATE_TTL_DAYS", "").strip()
+        try:
+            value = float(raw) if raw else float(cands.DEFAULT_TTL_DAYS)
+        except ValueError:
+            raise ValueError(f"MEMROUTE_CANDIDATE_TTL_DAYS must be a number of days, not {raw!r}") from None
+    if not value > 0:
+        raise ValueError(f"candidate_ttl_days must be a positive number of days, not {value!r}")
+    return float(value)
 
 
 def _model_name(engine: Engine) -> str | None:

@@ -219,6 +219,33 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX hook_queue_status ON hook_queue (status, user_id, seq);
         """,
     ),
+    (
+        "m007_candidates",
+        """
+        -- Facts stated too weakly to write (pipeline/candidates.py): never in USER.md until promoted.
+        CREATE TABLE candidates (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            section TEXT,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            key_norm TEXT NOT NULL,        -- how a later statement of the same fact is recognised
+            value_norm TEXT NOT NULL,
+            quote TEXT,                    -- redacted source statement (the latest sighting)
+            first_turn_id TEXT,
+            first_conversation_id TEXT,
+            first_seen_at TEXT NOT NULL,   -- the turn's own time (UTC), not the wall clock
+            last_turn_id TEXT,
+            last_conversation_id TEXT,
+            last_seen_at TEXT NOT NULL,
+            times_seen INTEGER NOT NULL DEFAULT 1,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (user_id, key_norm, value_norm)
+        );
+        CREATE INDEX candidates_user_seen ON candidates (user_id, last_seen_at);
+        """,
+    ),
 ]
 
 
@@ -742,7 +769,7 @@ class Store:
         """
         wanted = needle.casefold()
         found: list[str] = []
-        for table in ("turns", "history", "provenance", "archive", "decisions"):
+        for table in ("turns", "history", "provenance", "archive", "decisions", "candidates"):
             for row in self.conn.execute(f"SELECT * FROM {table} WHERE user_id = ?", (user_id,)):
                 for column in row.keys():
                     value = row[column]
@@ -784,3 +811,94 @@ class Store:
             )
         ]
         return total
+
+    # ---- candidates (facts waiting for confirmation; pipeline/candidates.py holds the rules) --
+
+    def upsert_candidate(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        user_id: str,
+        section: str | None,
+        key: str,
+        value: str,
+        quote: str | None,
+        turn_id: str | None,
+        conversation_id: str | None,
+        seen_at: str,
+    ) -> None:
+        """Keep a candidate, or count one more sighting of the same key and value (the latest
+        sighting's time, turn and quote are kept; the first sighting's too)."""
+        from pipeline.candidates import norm
+
+        now = _now()
+        conn.execute(
+            """INSERT INTO candidates (user_id, section, key, value, key_norm, value_norm, quote,
+                                       first_turn_id, first_conversation_id, first_seen_at,
+                                       last_turn_id, last_conversation_id, last_seen_at, times_seen,
+                                       created_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+               ON CONFLICT (user_id, key_norm, value_norm) DO UPDATE SET
+                   quote = excluded.quote,
+                   last_turn_id = excluded.last_turn_id,
+                   last_conversation_id = excluded.last_conversation_id,
+                   last_seen_at = MAX(candidates.last_seen_at, excluded.last_seen_at),
+                   times_seen = candidates.times_seen + 1,
+                   updated_at = excluded.updated_at""",
+            (user_id, section, key, value, norm(key), norm(value), self._r(quote), turn_id, conversation_id,
+             seen_at, turn_id, conversation_id, seen_at, now, now),
+        )
+
+    def delete_candidates(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[int]) -> int:
+        deleted = 0
+        for cid in ids:
+            deleted += conn.execute("DELETE FROM candidates WHERE user_id = ? AND id = ?", (user_id, cid)).rowcount
+        return deleted
+
+    def supersede_candidates(self, conn: sqlite3.Connection, user_id: str, keys: Sequence[str]) -> int:
+        """A real USER.md write to a key replaces whatever was waiting under it (keys as `norm` gives them)."""
+        deleted = 0
+        for key in keys:
+            deleted += conn.execute(
+                "DELETE FROM candidates WHERE user_id = ? AND key_norm = ?", (user_id, key)
+            ).rowcount
+        return deleted
+
+    def purge_candidates(self, conn: sqlite3.Connection, user_id: str, needle: str | None = None) -> int:
+        """Erase candidates: all of the user's (needle None), or those a forget of `needle` covers
+        (its key equals it, or its key, value or quote contains it; case-insensitive)."""
+        if needle is None:
+            return conn.execute("DELETE FROM candidates WHERE user_id = ?", (user_id,)).rowcount
+        from pipeline.candidates import matches
+
+        rows = [dict(r) for r in conn.execute("SELECT * FROM candidates WHERE user_id = ?", (user_id,))]
+        return self.delete_candidates(conn, user_id, [r["id"] for r in rows if matches(r, needle)])
+
+    def expire_candidates(self, conn: sqlite3.Connection, before: str, user_id: str | None = None) -> int:
+        """Delete candidates last seen before `before` (ISO UTC); one user's, or everyone's."""
+        if user_id is None:
+            return conn.execute("DELETE FROM candidates WHERE last_seen_at < ?", (before,)).rowcount
+        return conn.execute(
+            "DELETE FROM candidates WHERE user_id = ? AND last_seen_at < ?", (user_id, before)
+        ).rowcount
+
+    def candidates(self, user_id: str) -> list[dict[str, Any]]:
+        """The user's candidates, most recently seen first."""
+        return self._rows(
+            "SELECT * FROM candidates WHERE user_id = ? ORDER BY last_seen_at DESC, id DESC", (user_id,)
+        )
+
+    def search_candidates(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
+        """Candidates whose section, key and value hold every word of the query (case-insensitive),
+        most recently seen first."""
+        from pipeline.candidates import norm
+
+        terms = [norm(t) for t in query.split() if norm(t)]
+        if not terms or k <= 0:
+            return []
+        hits = []
+        for row in self.candidates(user_id):
+            text = norm(f"{row['section'] or ''} {row['key']} {row['value']}")
+            if all(t in text for t in terms):
+                hits.append(row)
+        return hits[:k]
