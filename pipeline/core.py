@@ -655,7 +655,7 @@ class MemoryPipeline:
         turn_id: str,
         files: dict[str, str],
         written: WriteResult,
-        extra: Callable[[Any], None] | None = None,
+        extra: Callable[[Any], object] | None = None,
     ) -> None:
         """Commit a change that did not come from a chat turn (tool, consolidate, import). Call under lock.
         `extra(conn)` adds records of its own to the same transaction."""

@@ -51,7 +51,7 @@ class PhraseEngine:
     candidate rules are built elsewhere; this isolates the store and promotion behaviour)."""
 
     name = "phrases"
-    model = None
+    model: str | None = None
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
         return Classification(decisions=[d.model_copy() for d in SCRIPT[turn.user_text]], engine=self.name)
@@ -183,7 +183,7 @@ def test_a_firm_value_for_the_key_replaces_the_waiting_one(tmp_path: Path) -> No
 def test_a_candidate_already_in_user_md_is_not_kept_again(tmp_path: Path) -> None:
     with pipe_at(tmp_path) as pipe:
         say(pipe, FIRM_JAZZ, conv="c1")
-        assert say(pipe, HEDGED_JAZZ, conv="c2").outcome.startswith("unchanged")
+        assert str(say(pipe, HEDGED_JAZZ, conv="c2").outcome).startswith("unchanged")
         assert pipe.candidates("jo") == []
 
 
@@ -204,7 +204,7 @@ def test_a_promotion_that_does_not_fit_keeps_the_candidate_waiting(tmp_path: Pat
     with pipe_at(tmp_path, user_limit=20) as pipe:
         say(pipe, HEDGED_TEA, conv="c1")
         d = say(pipe, HEDGED_TEA, ts="2026-07-03T10:00:00Z", conv="c2")
-        assert d.outcome.startswith("candidate: over_cap")
+        assert str(d.outcome).startswith("candidate: over_cap")
         assert "green tea" not in user_md(tmp_path)
         [c] = pipe.candidates("jo")
         assert c["times_seen"] == 2
