@@ -1359,7 +1359,9 @@ def check_text(value: str, *, turn_text: str = "", policy: GuardPolicy | None = 
 
 def _written_fields(d: Decision) -> list[str]:
     if d.route == "user":
-        return [x for x in (d.key, d.value) if x]
+        # the line as it will read too: "PIN: 4821" or "Allergy: penicillin" says what neither half says alone
+        line = [f"{d.key}: {d.value}"] if d.key and d.value else []
+        return [x for x in (d.key, d.value) if x] + line
     if d.route == "memory":
         return [x for x in (d.entry, d.topic) if x]
     return []

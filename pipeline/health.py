@@ -52,6 +52,10 @@ _EN_MEDS = (
 )
 _EN_BODY = r"head|stomach|tummy|back|lower back|chest|throat|tooth|teeth|ear|ears|knee|knees|neck|shoulder|joints|eyes?|body|belly|gut"
 _EN_HEALTH_RE = lazy_compile(
+    # a stored line ("Allergy: penicillin", "Medication: sertraline", "Diagnosis: asthma")
+    r"\ballerg(?:y|ies|ic)\s*(?:to\s*)?[:：=-]\s*(?:" + _EN_DRUGS + r")\b|"
+    r"\b(?:medications?|meds|prescriptions?|diagnos(?:is|es)|medical conditions?|health conditions?|chronic conditions?|"
+    r"illness(?:es)?|diseases?|symptoms?|medical history|health issues?)\s*[:：=]\s*\S|"
     r"\ballergic to (?:(?:the |all |most )?[\w-]+ ){0,2}?(?:" + _EN_DRUGS + r")\b|\b(?:" + _EN_DRUGS + r") allerg(?:y|ies)\b|"
     r"\b(?:drug|medication|medicine) allerg(?:y|ies)\b|"
     r"\b(?:I(?:'m| am| was| have been|'ve been| got| just got)?|just|recently|been|got)\s+(?:just\s+|recently\s+|finally\s+)?"
@@ -96,7 +100,8 @@ _EN_GATE = frozenset(
     "feverish dizzy ill therapist psychiatrist psychologist oncologist cardiologist endocrinologist neurologist "
     "counselor counsellor surgery operation transplant miscarriage abortion biopsy colonoscopy canal mri ct cough "
     "hives drug medicine penicillin amoxicillin antibiotic antibiotics sulfa aspirin ibuprofen codeine morphine "
-    "opioids latex iodine contrast anesthesia anaesthesia".split()
+    "opioids latex iodine contrast anesthesia anaesthesia medical prescription prescriptions diagnosis diagnoses "
+    "medications illness illnesses diseases disease symptom symptoms issues".split()
 )
 _EN_SUFFIXES = ("cillin", "mycin", "cycline", "floxacin", "pril", "olol", "statin", "sartan", "prazole", "xetine", "zepam")
 
@@ -110,6 +115,7 @@ _ID_CONDITIONS = (
     r"insomnia|tiroid|anemia|infeksi"
 )
 _ID_HEALTH_RE = lazy_compile(
+    r"\b(?:alergi obat|riwayat penyakit|penyakit|diagnosis|obat(?:-obatan)?|obat rutin|gejala)\s*[:=]\s*\S|"
     r"\balergi(?: terhadap| sama| dengan)? (?:obat|penisilin|penicillin|amoksisilin|antibiotik|aspirin|ibuprofen|"
     r"parasetamol|sulfa|bius|anestesi)\w*|"
     r"\bdidiagnosis(?:a)?\b[^.!?\n]{0,40}|"
@@ -127,7 +133,7 @@ _ID_HEALTH_RE = lazy_compile(
     _I,
 )
 _ID_GATE = frozenset(
-    "alergi punya penyakit kepala perut gigi punggung dada tenggorokan didiagnosis didiagnosa mengidap menderita kena terkena sakit divonis positif riwayat minum konsumsi "
+    "alergi obat diagnosis gejala punya penyakit kepala perut gigi punggung dada tenggorokan didiagnosis didiagnosa mengidap menderita kena terkena sakit divonis positif riwayat minum konsumsi "
     "mengonsumsi pakai suntik pusing nyeri demam mual meriang masuk flu batuk pilek diare terapis psikiater psikolog "
     "dirawat opname rawat operasi dioperasi kemoterapi cuci".split()
 )
@@ -135,6 +141,7 @@ _ID_GATE = frozenset(
 # --- Chinese --------------------------------------------------------------------------------
 
 _ZH_HEALTH_RE = lazy_compile(
+    r"(?:药物过敏|过敏药物|病史|诊断|用药|疾病|病情|症状)\s*[:：]\s*\S|"
     r"对(?:青霉素|盘尼西林|阿莫西林|抗生素|阿司匹林|布洛芬|磺胺|头孢\S{0,3}|麻药|麻醉药|药物|某些药|\S{0,4}霉素)过敏|"
     r"(?:青霉素|阿莫西林|抗生素|阿司匹林|布洛芬|磺胺|头孢|药物)过敏|"
     r"(?:有|患有|得了|患了|确诊(?:了|为|出)?|被诊断(?:出|为)?(?:有|患有)?|查出(?:了)?)(?:轻度|重度|慢性|早期|晚期|二型|一型|2型|1型)?"
@@ -148,13 +155,14 @@ _ZH_HEALTH_RE = lazy_compile(
     r"(?:看|去看)(?:了)?(?:心理医生|精神科)|心理医生|心理咨询师|做了手术|做手术|住院|化疗|透析",
 )
 _ZH_GATE = (
-    "过敏", "有", "患", "得了", "确诊", "诊断", "查出", "吃", "服", "打", "疼", "痛", "头晕", "发烧", "咳嗽", "拉肚子",
+    "过敏", "病史", "诊断", "用药", "疾病", "病情", "症状", "有", "患", "得了", "确诊", "诊断", "查出", "吃", "服", "打", "疼", "痛", "头晕", "发烧", "咳嗽", "拉肚子",
     "病", "感冒", "心理", "精神科", "手术", "住院", "化疗", "透析",
 )
 
 # --- Thai -----------------------------------------------------------------------------------
 
 _TH_HEALTH_RE = lazy_compile(
+    r"(?:โรคประจำตัว|ยาที่ใช้|ยาประจำตัว|การวินิจฉัย|ประวัติการรักษา|อาการ)\s*[:：]\s*\S|"
     r"แพ้(?:ยา\S{0,12}|เพนิซิลลิน|เพนนิซิลลิน|ยาปฏิชีวนะ|แอสไพริน|ไอบูโพรเฟน|ซัลฟา|อะม็อกซี\S{0,8})|"
     r"(?:เป็น|ป่วยเป็น|ป่วยด้วย|วินิจฉัยว่าเป็น|ตรวจพบ|มี)(?:โรค)?(?:เบาหวาน|หอบหืด|มะเร็ง\S{0,6}|เอชไอวี|เอดส์|ตับอักเสบ|"
     r"ลมชัก|ซึมเศร้า|โรควิตกกังวล|ไบโพลาร์|จิตเภท|สมาธิสั้น|ออทิสติก|ความดันสูง|ความดันโลหิตสูง|โรคหัวใจ|โรคไต|วัณโรค|"
@@ -164,7 +172,7 @@ _TH_HEALTH_RE = lazy_compile(
     r"จิตแพทย์|นักบำบัด|เคมีบำบัด|ผ่าตัด|นอนโรงพยาบาล|แอดมิทโรงพยาบาล|ฟอกไต",
 )
 _TH_GATE = (
-    "แพ้", "เป็น", "ป่วย", "วินิจฉัย", "ตรวจพบ", "มีโรค", "กินยา", "ทานยา", "ยา", "ปวด", "เจ็บ", "ไม่สบาย", "ท้องเสีย",
+    "แพ้", "โรคประจำตัว", "วินิจฉัย", "ประวัติการรักษา", "อาการ", "เป็น", "ป่วย", "วินิจฉัย", "ตรวจพบ", "มีโรค", "กินยา", "ทานยา", "ยา", "ปวด", "เจ็บ", "ไม่สบาย", "ท้องเสีย",
     "คลื่นไส้", "เวียนหัว", "จิตแพทย์", "บำบัด", "ผ่าตัด", "โรงพยาบาล", "ฟอกไต",
 )
 _WORD_RE = lazy_compile(r"[a-z0-9]+")
