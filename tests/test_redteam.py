@@ -322,7 +322,7 @@ class _WritesEverything:
     """The worst engine: every turn becomes a USER.md field and a MEMORY.md entry, word for word."""
 
     name = "worst"
-    model = None
+    model: str | None = None
     prompt_version = "worst-1"
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
