@@ -56,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("demo", "run the bundled example conversation turn by turn on the offline engine", _cmd_demo)
     p = add("turn", "process one chat turn for USER", _cmd_turn)
     p.add_argument("user")
+    p.add_argument("--log-quotes", action="store_true",
+                   help="debugging: keep the (redacted) words of skipped statements in the decision log")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", help="the user's message")
     src.add_argument("--messages", help="JSON list of {role, content} (a file, or - for stdin)")
@@ -91,15 +93,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("retry", "run failed turns again", _cmd_retry)
     p.add_argument("user", nargs="?")
+    p.add_argument("--log-quotes", action="store_true",
+                   help="debugging: keep the (redacted) words of skipped statements in the decision log")
 
     p = add("import-hermes", "import a Hermes Agent store (DIR/memories/USER.md, MEMORY.md)", _cmd_import)
     p.add_argument("dir")
     p.add_argument("--user", required=True)
 
-    p = add("export", "export USER's files", _cmd_export)
+    p = add("export", "export USER's files (--format hermes), or everything held about USER (--all)", _cmd_export)
     p.add_argument("user")
-    p.add_argument("--format", required=True, choices=["hermes"])
-    p.add_argument("--out", required=True)
+    p.add_argument("--format", choices=["hermes"])
+    p.add_argument("--out", help="folder for --format hermes; file for --all (default: stdout)")
+    p.add_argument("--all", action="store_true", dest="everything",
+                   help="subject access: both files, backups and every record held about USER, as JSON")
+
+    p = add("forget", "take a key (e.g. Email) or a text out of USER's files; --purge erases every copy", _cmd_forget)
+    p.add_argument("user")
+    p.add_argument("key_or_text", metavar="KEY|TEXT")
+    p.add_argument("--purge", action="store_true",
+                   help="also erase it from history, provenance, archive, decision log, failed turns, queue, "
+                        "candidates and backups, and compact the database")
+
+    p = add("delete-user", "erase everything held about USER (files, records, queue), then compact the database",
+            _cmd_delete_user)
+    p.add_argument("user")
 
     p = add("batch", "turn transcripts (JSONL files or folders) into USER.md and MEMORY.md per user", _cmd_batch)
     p.add_argument("inputs", nargs="+", metavar="INPUT")
@@ -216,7 +233,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_turn(args: argparse.Namespace) -> int:
     messages = [{"role": "user", "content": args.text}] if args.text is not None else _read_messages(args.messages)
-    with _pipeline(args) as pipe:
+    with _pipeline(args, **({"log_quotes": True} if args.log_quotes else {})) as pipe:
         result = pipe.process_turn(args.user, messages, timestamp=args.timestamp, conversation_id=args.conversation)
     if args.as_json:
         _print(result.model_dump(mode="json"))
@@ -233,6 +250,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
         return _show_candidates(args)
     with _pipeline(args) as pipe:
         shown = pipe.show(args.user)
+    for warning in shown.get("warnings") or []:
+        print(f"memroute: warning: {warning}", file=sys.stderr)
     if args.as_json:
         _print(shown)
     else:
@@ -302,7 +321,7 @@ def _cmd_consolidate(args: argparse.Namespace) -> int:
 def _cmd_retry(args: argparse.Namespace) -> int:
     from pipeline.hook import run_parked
 
-    with _pipeline(args) as pipe:
+    with _pipeline(args, **({"log_quotes": True} if args.log_quotes else {})) as pipe:
         results = pipe.retry(args.user)  # turns that failed in process_turn (CLI, batch, API)
         parked = run_parked(pipe, args.user)  # turns the post-turn hook parked after its retries
     failed = [r for r in results if r.status == "failed"]
@@ -332,8 +351,36 @@ def _cmd_import(args: argparse.Namespace) -> int:
 def _cmd_export(args: argparse.Namespace) -> int:
     from pipeline.tool import export_hermes
 
+    if args.everything == bool(args.format):
+        raise UsageError("export needs exactly one of --format hermes (with --out DIR) or --all")
+    if args.format and not args.out:
+        raise UsageError("--format hermes needs --out DIR")
     with _pipeline(args) as pipe:
-        _print(export_hermes(pipe, args.user, Path(args.out)))
+        if not args.everything:
+            _print(export_hermes(pipe, args.user, Path(args.out)))
+            return 0
+        data = pipe.export_all(args.user)
+    text = json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    # Everything held about a person: readable by the owner only.
+    fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote everything held about {args.user} to {args.out}")
+    return 0
+
+
+def _cmd_forget(args: argparse.Namespace) -> int:
+    with _pipeline(args) as pipe:
+        _print(pipe.forget(args.user, args.key_or_text, purge=args.purge))
+    return 0
+
+
+def _cmd_delete_user(args: argparse.Namespace) -> int:
+    with _pipeline(args) as pipe:
+        _print(pipe.delete_user(args.user))
     return 0
 
 
@@ -439,11 +486,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _report_error(e: Exception) -> int:
     from pipeline.engines import EngineConfigError
+    from pipeline.erasure import NothingToForget
     from pipeline.tool import ToolUsageError
     from pipeline.turns import BadTurn
     from pipeline.userdir import InvalidUserId
 
-    usage_errors = (UsageError, InvalidUserId, BadTurn, ToolUsageError, EngineConfigError)
+    usage_errors = (UsageError, InvalidUserId, BadTurn, ToolUsageError, EngineConfigError, NothingToForget)
     message = str(e).splitlines()[0] if str(e) else type(e).__name__
     if isinstance(e, OSError) and e.filename:
         message = f"{e.strerror or e}: {e.filename}"

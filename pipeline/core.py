@@ -19,6 +19,7 @@ from pipeline import candidates as cands
 from pipeline import guards
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine, aclassify
+from pipeline.erasure import Erased, erase_from_ledgers, erased_by_turn, scrub_backups
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT, UserProfile, empty_user_md
 from pipeline.stages.consolidate import ConsolidationError, consolidate_log
@@ -270,6 +271,7 @@ class MemoryPipeline:
             except Exception as e:  # the engine failed while compacting: nothing was written
                 return self._fail(turn, e, _total(usage_parts))
             _refuse_unsafe_rewrites(written, current)
+            erased = _purge_plan(written)  # a forget in a turn erases, as `forget --purge` does
             usage = _total(usage_parts)
             files = self._changed_files(current, written)
             ts = _now()
@@ -290,6 +292,8 @@ class MemoryPipeline:
                         ts=ts,
                     )
                     self._record(conn, turn.user_id, turn.turn_id, turn.conversation_id, written, classification, ts)
+                    if erased:
+                        self.store.purge_text(conn, turn.user_id, erased.needles, erased.keys)
                     self.store.mark_turn(
                         conn,
                         user_id=turn.user_id,
@@ -300,6 +304,8 @@ class MemoryPipeline:
                     )
 
             udir.commit(turn.turn_id, files, store_commit)
+            if erased:
+                self._finish_erasure(udir, erased)
         return TurnResult(
             user_id=turn.user_id,
             turn_id=turn.turn_id,
@@ -597,6 +603,101 @@ class MemoryPipeline:
             "usage": usage_line(written.profile.render(), self.user_limit),
         }
 
+    # ---- erasure and subject access --------------------------------------------------------
+
+    def forget(self, user_id: str, key_or_text: str, *, purge: bool = False) -> dict[str, Any]:
+        """Take a key ("Email", "phone number") or a text out of USER.md and MEMORY.md.
+
+        Without `purge` it is an ordinary removal: the old value goes to the archive and history
+        (recall can still find it). With `purge` every copy held for this user is erased: history,
+        provenance, archive (and its full-text index), decision log, failed turns, hook queue,
+        candidates and the .bak copies; then the database and its WAL are compacted, so a byte
+        search of the root no longer finds the value. A forget request in a turn purges too.
+        """
+        udir = UserDir(self.root, user_id)
+        turn_id = f"forget-{uuid.uuid4().hex[:12]}"
+        with udir.lock(recover=self._committed(user_id)):
+            current = self._load(udir)
+            refused = current.user_refused or current.memory_refused
+            if refused:
+                raise ValueError(refused)
+            erased = erase_from_ledgers(current.profile, current.log, key_or_text)
+            written = WriteResult(profile=current.profile, log=current.log)
+            if purge:
+                written.changes = [_purge_record(c) for c in erased.changes]
+            else:
+                written.changes = erased.changes
+                written.archive = [
+                    Change(c.target, "removed", c.key, c.old, None, "forgotten at the user's request")
+                    for c in erased.changes
+                ]
+            files = self._changed_files(current, written)
+            ts = _now()
+            counts: dict[str, int] = {}
+
+            def store_commit() -> None:
+                with self.store.transaction() as conn:
+                    self._record(conn, user_id, turn_id, None, written, None, ts)
+                    purged = 0
+                    if purge:
+                        purged = self.store.purge_text(conn, user_id, erased.needles, erased.keys)
+                    else:
+                        self.store.purge_candidates(conn, user_id, key_or_text)
+                    counts["rows_erased"] = purged
+                    self.store.mark_turn(conn, user_id=user_id, turn_id=turn_id, conversation_id=None, status="done", ts=ts)
+
+            udir.commit(turn_id, files, store_commit)
+            if purge:
+                self._finish_erasure(udir, erased)
+        return {
+            "success": True,
+            "removed": erased.labels,
+            "purged": purge,
+            "rows_erased": counts.get("rows_erased", 0),
+            "message": (
+                f"removed {len(erased.labels)} item(s)" + (" and erased every copy" if purge else " (kept in history and archive)")
+                if erased
+                else "nothing in USER.md or MEMORY.md matched" + ("; other copies erased" if purge else "")
+            ),
+        }
+
+    def delete_user(self, user_id: str) -> dict[str, Any]:
+        """Erase everything held about the user: both files and their folder, and every row in
+        every table (then the database and its WAL are compacted)."""
+        import shutil
+
+        udir = UserDir(self.root, user_id)
+        with udir.lock(recover=self._committed(user_id)):
+            with self.store.transaction() as conn:
+                rows = self.store.purge_user(conn, user_id)
+            for child in udir.path.iterdir():
+                if child.name == ".lock":
+                    continue
+                if child.is_dir() and not child.is_symlink():
+                    shutil.rmtree(child)
+                else:
+                    child.unlink()
+        shutil.rmtree(udir.path, ignore_errors=True)
+        self.store.compact()
+        return {"success": True, "user_id": user_id, "rows_erased": rows}
+
+    def export_all(self, user_id: str) -> dict[str, Any]:
+        """Everything memroute holds about the user (subject access), as JSON-ready data."""
+        udir = UserDir(self.root, user_id)
+        current = self._load(udir, reader=True)
+        texts = current.texts
+        return {
+            "user_id": user_id,
+            "warnings": current.warnings,
+            "files": {USER_FILE: texts.user, MEMORY_FILE: texts.memory},
+            "backups": {p.name: p.read_bytes().decode("utf-8", errors="replace") for p in sorted(udir.path.glob("*.bak"))},
+            "store": self.store.everything_about(user_id),
+        }
+
+    def _finish_erasure(self, udir: UserDir, erased: Erased) -> None:
+        scrub_backups(udir.path, erased.needles)
+        self.store.compact()
+
     # ---- direct edits (Hermes-style tool), consolidation on demand, import/export --------
 
     def tool(
@@ -712,6 +813,26 @@ def _refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
     if current.memory_refused:
         written.changes = [c for c in written.changes if c.target != "memory"]
         written.archive = [c for c in written.archive if c.target != "memory"]
+
+
+def _purge_plan(written: WriteResult) -> Erased:
+    """The values the turn's forget decisions took out of the files. Their removal is recorded
+    without the value, and nothing of them goes to the archive: the store then erases every copy."""
+    erased = erased_by_turn(written)
+    if not erased:
+        return erased
+    for d in written.decisions:  # "forget that I use Vue": the words named are erased too
+        if d.op == "remove" and d.outcome == "written" and d.match and not erased.keys:
+            erased.add_needle(d.match)
+    written.changes = [_purge_record(c) if c.op == "remove" else c for c in written.changes]
+    written.archive = [a for a in written.archive if a.op != "removed"]
+    return erased
+
+
+def _purge_record(c: Change) -> Change:
+    """History keeps that something was erased (and its key), never what."""
+    key = c.key if c.target == "user" and c.key != c.old else None
+    return Change(c.target, "purge", key, None, None, "erased at the user's request")
 
 
 def _usage_of(error: BaseException) -> Usage:

@@ -812,6 +812,97 @@ class Store:
         ]
         return total
 
+    # ---- erasure (forget --purge, delete-user, export --all) --------------------------
+
+    # Every table that holds rows of one user, and the text columns of each (what a purge searches).
+    USER_TABLES: dict[str, tuple[str, ...]] = {
+        "turns": ("payload", "error"),
+        "history": ("key", "old_value", "new_value", "why"),
+        "provenance": ("key", "value", "quote"),
+        "archive": ("text", "why"),
+        "decisions": ("quote", "key", "value", "entry", "topic", "match_text", "detail"),
+        "usage": (),
+        "batch_conversations": (),
+        "hook_queue": ("payload", "error"),
+    }
+
+    def purge_user(self, conn: sqlite3.Connection, user_id: str) -> int:
+        """Delete every row of the user in every table (inside transaction()); then compact()."""
+        deleted = sum(
+            conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,)).rowcount for table in self.USER_TABLES
+        )
+        return deleted + self.purge_candidates(conn, user_id)
+
+    def purge_text(
+        self, conn: sqlite3.Connection, user_id: str, needles: Sequence[str], keys: Sequence[str] = ()
+    ) -> int:
+        """Delete every row of the user holding one of `needles` (case-insensitive) in any text
+        column, or recording one of the USER.md `keys` (whose every past value goes too).
+        Inside transaction(); then compact() so the bytes leave the file and its WAL."""
+        wanted_keys = {k.casefold() for k in keys}
+        found = [n for n in needles if n]
+        if wanted_keys:  # every value the key ever had is a needle too
+            for row in conn.execute(
+                """SELECT key, old_value, new_value FROM history WHERE user_id = ?
+                   UNION ALL SELECT key, value, NULL FROM provenance WHERE user_id = ?""",
+                (user_id, user_id),
+            ):
+                if row[0] is not None and row[0].casefold() in wanted_keys:
+                    found += [v for v in (row[1], row[2]) if v]
+        lowered = [n.casefold() for n in found]
+        deleted = 0
+        for table, columns in self.USER_TABLES.items():
+            if not columns:
+                continue
+            rowid = "seq" if table == "hook_queue" else "id"
+            doomed = []
+            # The record of an erasure holds no value (op "purge"): it stays, to show that it happened.
+            spare = " AND op != 'purge'" if table == "history" else ""
+            for row in conn.execute(
+                f"SELECT {rowid}, {', '.join(columns)} FROM {table} WHERE user_id = ?{spare}", (user_id,)
+            ):
+                texts = [v.casefold() for v in row[1:] if isinstance(v, str)]
+                by_key = "key" in columns and row[1 + columns.index("key")] is not None and (
+                    row[1 + columns.index("key")].casefold() in wanted_keys
+                )
+                by_key = by_key or (table == "archive" and any(t.split(":", 1)[0].strip() in wanted_keys for t in texts[:1]))
+                if by_key or any(n in t for n in lowered for t in texts):
+                    doomed.append((row[0],))
+            conn.executemany(f"DELETE FROM {table} WHERE {rowid} = ?", doomed)
+            deleted += len(doomed)
+        for needle in [*keys, *found]:
+            deleted += self.purge_candidates(conn, user_id, needle)
+        return deleted
+
+    def compact(self) -> None:
+        """Make deleted rows unrecoverable: merge the full-text index, VACUUM (rewrites the file
+        without free pages), then checkpoint and truncate the WAL, which still held old pages."""
+        conn = self.conn
+        conn.execute("PRAGMA secure_delete = ON")
+        with self._writer.held():
+            conn.execute("INSERT INTO archive_fts (archive_fts) VALUES ('optimize')")
+            conn.execute("VACUUM")
+            deadline = time.monotonic() + self.busy_timeout_s
+            while True:
+                busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+                if not busy:
+                    return
+                if time.monotonic() > deadline:  # a reader kept the WAL: report, never hide it
+                    raise sqlite3.OperationalError("could not truncate the WAL after erasing: a reader kept it open")
+                time.sleep(0.05)
+
+    def everything_about(self, user_id: str) -> dict[str, list[dict[str, Any]]]:
+        """Every row held about the user, per table (subject access: `memroute export USER --all`)."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for table in self.USER_TABLES:
+            rows = self._rows(f"SELECT * FROM {table} WHERE user_id = ? ORDER BY rowid", (user_id,))
+            for row in rows:
+                if table in ("turns", "hook_queue") and isinstance(row.get("payload"), str):
+                    row["payload"] = json.loads(row["payload"])
+            out[table] = rows
+        out["candidates"] = self.candidates(user_id)
+        return out
+
     # ---- candidates (facts waiting for confirmation; pipeline/candidates.py holds the rules) --
 
     def upsert_candidate(

@@ -214,8 +214,10 @@ def test_wrong_reason_and_substring_checks_fail_with_a_clear_problem(tmp_path: P
 # Leaks
 
 
-def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path) -> None:
-    # The skip keeps the word out of both files, but the decision log stores the statement.
+def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The skip keeps the word out of both files, but the decision log stores the statement
+    # (only with the debugging opt-in: by default a skipped statement's words are not kept).
+    monkeypatch.setenv("MEMROUTE_LOG_QUOTES", "1")
     suite = write_suite(
         tmp_path / "s.jsonl",
         [
