@@ -20,6 +20,7 @@ from pipeline import guards
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine, aclassify
 from pipeline.erasure import Erased, erase_from_ledgers, erased_by_turn, scrub_backups
+from pipeline.redaction import refuse_marked_writes
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT, UserProfile, empty_user_md
 from pipeline.stages.consolidate import ConsolidationError, consolidate_log
@@ -244,6 +245,7 @@ class MemoryPipeline:
         """Guard and write the decisions under the lock. `seen` is what the engine was shown; it is
         reused when the files did not change meanwhile (the engine only rendered it)."""
         decisions = guards.guard_decisions(classification.decisions, turn.user_text, self.guard_policy)
+        decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
         usage_parts: list[Usage] = [classification.usage]
         with udir.lock(recover=self._committed(turn.user_id)):
             if self.store.turn_status(turn.user_id, turn.turn_id) == "done":

@@ -11,8 +11,9 @@ calls the guards' detectors (pipeline.guards), so whatever they learn, every rec
   characters) becomes "[BLOCKED:<rule>]": an instruction aimed at the assistant is not kept
   either, even in a failed turn.
 
-A text redacted this way still reads as a turn: `retry` runs it again, and the guards skip
-whatever was replaced (a secret is never written anyway).
+A text redacted this way still reads as a turn: `retry` runs it again, and
+`refuse_marked_writes` skips any value that still carries a marker (a secret is never
+written anyway).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 from pipeline import guards
 from pipeline.lazy_re import lazy_compile
+from pipeline.types import Decision
 
 # Lines, then sentences, are the unit a guard rule blocks: the rest of the text stays readable.
 _SENTENCE_END_RE = lazy_compile(r"(?<=[.!?。！？])\s+")
@@ -108,9 +110,29 @@ def redact_json(value: Any, redact: Callable[[str], str] = redact_for_storage) -
     return value
 
 
+_MARKER_RE = lazy_compile(r"\[(REDACTED|BLOCKED):([^\]]*)\]")
+
+
+def refuse_marked_writes(decisions: list[Decision]) -> list[Decision]:
+    """A retried or queued turn was stored redacted: a value that still carries a marker
+    ("password: [REDACTED:PASSWORD]") stood for a secret or an injection, and is skipped as one."""
+    out: list[Decision] = []
+    for d in decisions:
+        fields = (d.key, d.value) if d.route == "user" else (d.entry, d.topic) if d.route == "memory" else ()
+        marked = next((m for m in (_MARKER_RE.search(f or "") for f in fields if d.op != "remove") if m), None)
+        if marked is None:
+            out.append(d)
+            continue
+        reason = "sensitive" if marked.group(1) == "REDACTED" else "blocked"
+        rule = f"redacted:{marked.group(2)}" if reason == "sensitive" else marked.group(2)
+        out.append(d.model_copy(update={"route": "skip", "op": "none", "reason": reason, "detail": rule,
+                                        "value": None, "entry": None, "outcome": f"blocked:{rule}"}))
+    return out
+
+
 def quote_digest(quote: str) -> str:
     """What the decision log keeps of a skipped statement: enough to tell two apart, not to read one."""
     return "sha256:" + hashlib.sha256(quote.encode("utf-8")).hexdigest()[:16]
 
 
-__all__ = ["quote_digest", "redact_for_storage", "redact_json", "requested_kinds"]
+__all__ = ["quote_digest", "redact_for_storage", "redact_json", "refuse_marked_writes", "requested_kinds"]

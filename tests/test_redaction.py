@@ -64,6 +64,9 @@ def test_a_failed_turn_keeps_no_secret_and_stays_retryable(tmp_path: Path) -> No
         shown = pipe.show("ana")
     assert [r.status for r in results] == ["done"] * len(SECRET_TURNS)
     assert "green tea" in shown["user_md"]
+    # What was redacted stood for a secret: it is skipped, not written as "password: [REDACTED:...]".
+    assert "REDACTED" not in shown["user_md"] + shown["memory_md"]
+    assert "BLOCKED" not in shown["user_md"] + shown["memory_md"]
     assert leaked(tmp_path, [needle for _, needle in SECRET_TURNS]) == []
 
 
