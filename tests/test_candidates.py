@@ -345,3 +345,16 @@ def test_cli_forget_turn_and_sensitive_turn(tmp_path: Path, capsys: pytest.Captu
     code, out, _ = run(capsys, "show", "jo", "--candidates", "--json", *root)
     assert code == 0 and json.loads(out)["candidates"] == []
     assert b"jo.doe@example.org" not in bytes_under(tmp_path)
+
+
+def test_candidates_from_a_model_engine_take_the_same_path(tmp_path: Path) -> None:
+    """The LLM engine's decisions carry `candidate` too (here from the packaged fake model)."""
+    from pipeline.testing import FakeModel
+
+    answer = [candidate(HEDGED_JAZZ, "Music", "jazz").model_dump(exclude_none=True)]
+    with MemoryPipeline(root=tmp_path, model=FakeModel(answer, answer)) as pipe:
+        first = pipe.process_turn("jo", [{"role": "user", "content": HEDGED_JAZZ}], conversation_id="c1")
+        assert first.decisions[0].outcome == "candidate" and "jazz" not in user_md(tmp_path)
+        again = pipe.process_turn("jo", [{"role": "user", "content": HEDGED_JAZZ}], conversation_id="c2")
+        assert again.decisions[0].outcome == "promoted"
+        assert "- Music: jazz" in user_md(tmp_path)
