@@ -358,3 +358,26 @@ def test_candidates_from_a_model_engine_take_the_same_path(tmp_path: Path) -> No
         again = pipe.process_turn("jo", [{"role": "user", "content": HEDGED_JAZZ}], conversation_id="c2")
         assert again.decisions[0].outcome == "promoted"
         assert "- Music: jazz" in user_md(tmp_path)
+
+
+@pytest.mark.parametrize("ref, purge", [("Music", False), ("jazz", False), ("Music", True), ("jazz", True)])
+def test_cli_forget_erases_matching_candidates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cli_engine: None, ref: str, purge: bool
+) -> None:
+    root = ("--root", str(tmp_path))
+    run(capsys, "turn", "jo", "--text", HEDGED_JAZZ, "--conversation", "c1", *root)
+    run(capsys, "turn", "jo", "--text", HEDGED_TEA, "--conversation", "c1", *root)
+    code, _, err = run(capsys, "forget", "jo", ref, *(["--purge"] if purge else []), *root)
+    assert code == 0, err
+    assert [r["key"] for r in stored_rows(tmp_path)] == ["Usual drink"]
+    code, out, _ = run(capsys, "recall", "jo", "jazz", *root)
+    assert "candidate" not in out
+
+
+def test_delete_user_erases_candidates(tmp_path: Path, capsys: pytest.CaptureFixture[str], cli_engine: None) -> None:
+    root = ("--root", str(tmp_path))
+    run(capsys, "turn", "jo", "--text", HEDGED_TEA, "--conversation", "c1", *root)
+    code, _, err = run(capsys, "delete-user", "jo", *root)
+    assert code == 0, err
+    assert stored_rows(tmp_path) == []
+    assert b"green tea" not in bytes_under(tmp_path)
