@@ -23,6 +23,7 @@ FIRM_ROCK = "My favourite music is rock"
 HEDGED_TEA = "I guess green tea is my usual drink"
 HEDGED_EMAIL = "I guess my work email is jo.doe@example.org"
 HEDGED_KEY = "I kind of always use the key sk-live-9fQ2xT7mZp4LwR8vK3nB for my scripts"
+HEDGED_HEALTH = "I think I was diagnosed with asthma as a kid"
 FORGET_MUSIC = "please forget my music taste"
 FORGET_TEA_TEXT = "forget the green tea thing"
 HELLO = "hi there, how are you?"
@@ -40,6 +41,7 @@ SCRIPT: dict[str, list[Decision]] = {
     HEDGED_TEA: [candidate(HEDGED_TEA, "Usual drink", "green tea")],
     HEDGED_EMAIL: [candidate(HEDGED_EMAIL, "Work email", "jo.doe@example.org", "Identity")],
     HEDGED_KEY: [candidate(HEDGED_KEY, "Scripting key", "sk-live-9fQ2xT7mZp4LwR8vK3nB", "Working style")],
+    HEDGED_HEALTH: [candidate(HEDGED_HEALTH, "Condition", "asthma", "Constraints")],
     FORGET_MUSIC: [Decision(quote=FORGET_MUSIC, route="user", op="remove", match="Music")],
     FORGET_TEA_TEXT: [Decision(quote=FORGET_TEA_TEXT, route="user", op="remove", match="green tea")],
     HELLO: [Decision(quote=HELLO, route="skip", reason="one_off")],
@@ -215,7 +217,7 @@ def test_a_promotion_that_does_not_fit_keeps_the_candidate_waiting(tmp_path: Pat
 
 @pytest.mark.parametrize(
     "text, secret",
-    [(HEDGED_EMAIL, b"jo.doe@example.org"), (HEDGED_KEY, b"sk-live-9fQ2xT7mZp4LwR8vK3nB")],
+    [(HEDGED_EMAIL, b"jo.doe@example.org"), (HEDGED_KEY, b"sk-live-9fQ2xT7mZp4LwR8vK3nB"), (HEDGED_HEALTH, b"asthma")],
 )
 def test_a_sensitive_candidate_is_never_stored_anywhere(tmp_path: Path, text: str, secret: bytes) -> None:
     with pipe_at(tmp_path) as pipe:
@@ -381,3 +383,15 @@ def test_delete_user_erases_candidates(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 0, err
     assert stored_rows(tmp_path) == []
     assert b"green tea" not in bytes_under(tmp_path)
+
+
+def test_a_candidate_whose_value_alone_is_sensitive_is_not_kept_even_redacted(tmp_path: Path) -> None:
+    quote = "I guess work mail is the best way to reach me"
+    SCRIPT[quote] = [candidate(quote, "Contact", "reach me at jo.doe@example.org", "Identity")]
+    try:
+        with pipe_at(tmp_path) as pipe:
+            d = say(pipe, quote, conv="c1")
+            assert not d.candidate and pipe.candidates("jo") == []
+    finally:
+        del SCRIPT[quote]
+    assert b"jo.doe@example.org" not in bytes_under(tmp_path)
