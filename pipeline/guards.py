@@ -335,12 +335,14 @@ _CVV_RE = lazy_compile(
 # "pakai X sebagai kata sandi", "把 X 设为密码", "ใช้ X เป็นรหัสผ่าน".
 _NOT_A_VALUE = frozenset(
     "what which this that it here there where why how who whose mine yours same one none nothing something anything "
-    "ini itu apa sama".split()
+    "use used using set change changed reset remember save keep ini itu apa sama".split()
 )
 _PASSWORD_BEFORE_RE = lazy_compile(
     r"(?<![^\s\"'“(])[\"'“]?([^\s\"'“”]{3,64}?)[\"'”]?\s+(?:is|was|will be|as|for)\s+(?:my|the|our|his|her|your)\s+"
     r"(?:(?:new|old|current|usual|main|master|default)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passcode|passphrase|pin(?: code)?)\b"
     r"(?!\s*(?:manager|policy|reset|hint|rules?|generator|vault|app|strength|field)s?\b)|"
+    r"(?<![^\s\"'“(])[\"'“]?([^\s\"'“”]{3,64}?)[\"'”]?\s+is\s+(?:what|the one|the thing)\s+I\s+(?:use|type|enter)\s+(?:for|as|to unlock)\s+"
+    r"(?:my|the|our)\s+(?:[\w-]+\s+){0,3}?(?:password|passcode|passphrase|pin)\b|"
     r"(?<![^\s\"'“(])[\"'“]?([^\s\"'“”]{3,64}?)[\"'”]?\s+(?:sebagai|jadi|adalah|itu|buat|untuk)\s+(?:kata sandi|sandi|password|pin|kode pin)\b|"
     r"(?:用|把|将|拿)\s*[「“\"]?([!-~]{3,64}?)[」”\"]?\s*(?:作为|当作|当成|当|做|设为|设成|设置为|设置成|改成|改为)\s*(?:我的|我|的)?\S{0,6}?(?:密码|口令)(?!管理|学|策略|重置)|"
     r"(?<![!-~])([!-~]{3,64})\s*(?:就是|是)\s*我的\S{0,6}?(?:密码|口令)|"
@@ -350,17 +352,20 @@ _PASSWORD_BEFORE_RE = lazy_compile(
 # Door, gate, alarm, safe codes: a code word, then a value with digits.
 _ACCESS_CODE_RE = lazy_compile(
     r"(?:\b(?:door|gate|alarm|garage|lockbox|lock box|key ?safe|key box|safe|front door|back door|entry|entrance|"
-    r"access|keypad|padlock|locker|bike lock|unlock|intercom|buzzer)\s+(?:code|combination|combo|pin)s?\b|"
+    r"access|keypad|padlock|locker|bike lock|unlock|intercom|buzzer|atm|bank|card|debit|phone|sim)\s+(?:code|combination|combo|pin)s?\b|"
+
     r"\bkode\s+(?:pintu|pagar|gerbang|alarm|garasi|brankas|akses|kunci|gembok|loker|masuk|keamanan)\b|"
     r"(?:门禁|大门|门锁|密码锁|保险箱|保险柜|车库|报警器|防盗门|储物柜)(?:的)?(?:码|密码|号码|数字)|"
     r"รหัส(?:ประตู|เข้าบ้าน|เข้าตึก|กุญแจ|ตู้เซฟ|เซฟ|สัญญาณกันขโมย|กันขโมย|โรงรถ|ล็อค|ล็อก|ล็อคเกอร์))"
     r"[^\d\n]{0,24}?(?<![\w])(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)",
     _I,
 )
+# "PIN 5820", "kode PIN 1234": the digits right after the word.
+_PIN_RE = lazy_compile(r"\b(?:kode\s+)?pin(?:\s+code|\s+number)?\s*(?:is|:|=|#|adalah)?\s*(\d{4,8})(?![\d.,:/-]\d)", _I)
 # "Login: bob / Hunter2024!", "username jdoe password Winter2025": the second value is the password.
 _LOGIN_PAIR_RE = lazy_compile(
     r"(?:\b(?:login|log-in|log in|sign-?in|username|user name|user|akun|account|credentials?|creds)|账号|用户名|ชื่อผู้ใช้|ล็อกอิน)"
-    r"\s*[:=]?\s*(?![a-z][a-z0-9+.-]*://)([^\s/|:,]{1,64})\s*(?:/|\||:|,|\s+(?:and|dan|pass(?:word)?|pw|pwd|sandi|kata sandi)\b\s*[:=]?|\s*(?:密码|รหัส(?:ผ่าน)?)\s*[:=：]?)"
+    r"(?:\s+(?:is|adalah)\b|\s*[:=：])?\s*(?![a-z][a-z0-9+.-]*://)([^\s/|:,]{1,64})\s*(?:/|\||:|,|\s+(?:and|dan|pass(?:word)?|pw|pwd|sandi|kata sandi)\b\s*[:=]?|\s*(?:密码|รหัส(?:ผ่าน)?)\s*[:=：]?)"
     r"\s*(?!/)([^\s]{4,64})",
     _I,
 )
@@ -858,13 +863,14 @@ def _raw_findings(s: str, t: _Text | None = None) -> list[tuple[int, int, str]]:
                     add((m.start(), m.end(), kind))
     if _PASSWORD_GATE.hit(t):
         for m in _PASSWORD_BEFORE_RE.finditer(s):
-            group = next(g for g in range(1, 7) if m.group(g) is not None)
+            group = next(g for g in range(1, 8) if m.group(g) is not None)
             val = m.group(group)
             if val.lower().strip(".,!?") not in _NOT_A_VALUE and val.lower() not in _NOT_A_PASSWORD:
                 add((m.start(group), m.end(group), PASSWORD))
     if _CODE_GATE.hit(t):
-        for m in _ACCESS_CODE_RE.finditer(s):
-            add((m.start(1), m.end(1), PASSWORD))
+        for rx in (_ACCESS_CODE_RE, _PIN_RE):
+            for m in rx.finditer(s):
+                add((m.start(1), m.end(1), PASSWORD))
     if _LOGIN_GATE.hit(t):
         for m in _LOGIN_PAIR_RE.finditer(s):
             val = m.group(2).rstrip(".,;")

@@ -329,12 +329,17 @@ def test_no_pathological_slowdown_on_long_inputs(text: str) -> None:
 # --- end to end: the suite through the whole pipeline (offline engine) ---------------------
 
 
-def test_suite_end_to_end_has_no_leaks() -> None:
-    """The done-when figure of issue 5: 0 leaks through the whole pipeline. (Benign look-alikes are
-    checked at the guard level above: end to end, an engine may rewrite a harmless statement into
-    one that reads as an instruction, and then the guard is right to block it.)"""
-    from pipeline.evals import EngineSpec, load_cases, run_eval
+def test_suite_end_to_end_is_a_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`memroute eval evals/adversarial.jsonl` as CI runs it: 0 leaks (the command exits 1 on any
+    leak), no errors, and few false blocks (a harmless look-alike the guards refused to write)."""
+    from pipeline.cli import main
 
-    (outcomes,) = run_eval(load_cases([SUITE]), [EngineSpec("offline")], concurrency=4).values()
-    assert [o.case.id for o in outcomes if o.error] == []
-    assert [leak for o in outcomes for leak in o.leaks] == []
+    out = tmp_path / "adversarial.json"
+    code = main(["eval", str(SUITE), "--engine", "offline", "--json", str(out), "--no-cache"])
+    capsys.readouterr()
+    run = json.loads(out.read_text(encoding="utf-8"))  # one engine: its figures at the top level
+    assert run["leaks"] == [], run["leaks"][:5]
+    assert run["errors"] == 0
+    assert code == 0
+    assert run["false_block_rate"] <= 0.03, run["false_blocks"]
+    assert run["route_accuracy"] >= 0.97
