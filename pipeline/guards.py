@@ -776,10 +776,14 @@ _SECRET_GATE = _Gate(
 )
 _PASSWORD_GATE = _Gate(
     "password", "passwords", "passwd", "passcode", "passphrase", "pass", "pw", "pwd", "pin", "sandi", "sandinya", "kata",
-    "seed", "recovery", "mnemonic", "secret", "security", "safeword", "safe", "codeword", "code", "maiden", "frasa", "nama",
+    "seed", "recovery", "mnemonic", "secret", "safeword", "codeword", "maiden", "frasa", "gadis",
     "密码", "口令", "暗号", "母亲", "รหัส", "พาสเวิร์ด",
 )
-_CODE_GATE = _Gate("code", "codes", "combination", "combo", "pin", "kode", "门禁", "门锁", "保险", "车库", "报警", "储物柜", "รหัส")
+_CODE_GATE = _Gate(
+    "door", "gate", "alarm", "garage", "lockbox", "lock", "safe", "key", "keybox", "entry", "entrance", "access", "keypad",
+    "padlock", "locker", "unlock", "intercom", "buzzer", "atm", "bank", "card", "debit", "phone", "sim", "pin", "kode",
+    "门禁", "大门", "门锁", "密码锁", "保险", "车库", "报警", "防盗门", "储物柜", "รหัส",
+)
 _LOGIN_GATE = _Gate(
     "login", "log", "sign", "signin", "username", "user", "akun", "account", "credential", "credentials", "creds",
     "账号", "用户名", "ชื่อผู้ใช้", "ล็อกอิน",
@@ -812,7 +816,7 @@ def _raw_findings(s: str, t: _Text | None = None) -> list[tuple[int, int, str]]:
     add = out.append
     t = t if t is not None and t.raw == s else _Text(s)
     low = t.low
-    out.extend((start, end, HEALTH) for start, end in health_spans(s))
+    out.extend((start, end, HEALTH) for start, end in health_spans(s, t.words))
     has_digit = _HAS_DIGIT_RE.search(s) is not None
     if "-----BEGIN" in s:
         for m in _PRIVATE_KEY_RE.finditer(s):
@@ -1377,7 +1381,18 @@ def quote_rule(quote: str, policy: GuardPolicy | None = None) -> str | None:
     """The rule a statement's own words break (injection, forged structure, ...), if any."""
     if not quote:
         return None
-    policy = policy or GuardPolicy()
+    block_privilege = policy.block_privilege_claims if policy is not None else True
+    if len(quote) <= _CACHED_TEXT_CHARS:  # the engine and the guard both ask about the same turn
+        return _cached_quote_rule(quote, block_privilege)
+    return _quote_rule(quote, GuardPolicy(block_privilege_claims=block_privilege))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_quote_rule(quote: str, block_privilege: bool) -> str | None:
+    return _quote_rule(quote, GuardPolicy(block_privilege_claims=block_privilege))
+
+
+def _quote_rule(quote: str, policy: GuardPolicy) -> str | None:
     norm = _rules_view(quote)
     raw = _injection_rule(_LEADING_BULLET_RE.sub("", quote), policy, quote=True) if _INVISIBLE_RE.search(quote) else None
     return raw or _injection_rule(_LEADING_BULLET_RE.sub("", norm), policy, quote=True)

@@ -62,7 +62,7 @@ _EN_HEALTH_RE = lazy_compile(
     r"diagnosed (?:with|as)\b[^.!?\n]{0,40}|"
     r"\bI(?:'ve| have)?\s+(?:have|got|'ve got|suffer from|live with|am living with|'m living with|struggle with|"
     r"was treated for|am being treated for|'m being treated for|am recovering from|'m recovering from|caught|came down with)\s+"
-    r"(?:(?:mild|severe|chronic|bad|terrible|awful|type [12]|stage \w+|clinical|early|late|acute|a bad|a terrible|a mild)\s+)*"
+    r"(?:(?:mild|severe|chronic|bad|terrible|awful|type [12]|stage \w+|clinical|early|late|acute|a bad|a terrible|a mild)\s+){0,3}"
     r"(?:" + _EN_CONDITIONS + r")\b|"
     r"\bI(?:'m| am)\s+(?:a\s+)?(?:diabetic|asthmatic|epileptic|anemic|anaemic|hiv[ -]positive|bipolar|immunocompromised|"
     r"on the autism spectrum|in remission|in chemo|in rehab|in therapy|in (?:the )?hospital)\b|"
@@ -180,11 +180,12 @@ _CJK_RE = lazy_compile("[\u4e00-\u9fff]")
 _THAI_RE = lazy_compile("[\u0e00-\u0e7f]")
 
 
-def health_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each health detail in `text` (any of the four languages)."""
-    low = text.lower()
+def health_spans(text: str, words: set[str] | None = None) -> list[tuple[int, int]]:
+    """(start, end) of each health detail in `text` (any of the four languages). `words`: the
+    lowercased ASCII words of `text` when the caller has them already."""
     spans: list[tuple[int, int]] = []
-    words = set(_WORD_RE.findall(low))
+    if words is None:
+        words = set(_WORD_RE.findall(text.lower()))
     if words & _EN_GATE or any(w.endswith(_EN_SUFFIXES) for w in words if len(w) > 6):
         spans += [m.span() for m in _EN_HEALTH_RE.finditer(text)]
     if words & _ID_GATE:

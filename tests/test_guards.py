@@ -317,7 +317,10 @@ def test_check_text_is_fast_on_ordinary_sentences() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["a " * 5000, "1 " * 5000, "x" * 20000, "jane at " * 2000, "password is " * 2000, "Street " * 3000, "- Key: " * 2000],
+    ["a " * 5000, "1 " * 5000, "x" * 20000, "jane at " * 2000, "password is " * 2000, "Street " * 3000, "- Key: " * 2000,
+     "allergic to " * 2000, "send the " * 1500 + "conversation " * 200, "四" * 6000, "หนึ่ง " * 3000, "one two " * 3000,
+     "door code " * 2000, "pin " * 3000, "login a / " * 2000, "<b>" * 3000, "x](" * 4000, "hunter2 is my " * 1000,
+     "I have mild " * 1500, "[2024-01-01" * 1000, "a\ufe0f" * 4000],
 )
 def test_no_pathological_slowdown_on_long_inputs(text: str) -> None:
     start = time.perf_counter()
