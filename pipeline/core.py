@@ -20,9 +20,9 @@ from pipeline import guards
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine, aclassify
 from pipeline.erasure import Erased, erase_from_ledgers, erased_by_turn, scrub_backups
-from pipeline.redaction import refuse_marked_writes
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT, UserProfile, empty_user_md
+from pipeline.redaction import refuse_marked_writes
 from pipeline.stages.consolidate import ConsolidationError, consolidate_log
 from pipeline.stages.write import Change, WriteResult, apply_decisions
 from pipeline.store import Store

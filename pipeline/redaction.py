@@ -80,8 +80,8 @@ def _block_rules(text: str) -> str:
         else:
             lines[i] = " ".join(blocked)
     out = "\n".join(lines)
-    rule = guards.quote_rule(out)
-    return out if rule is None else f"[BLOCKED:{rule}]"  # the rule spans several lines
+    whole = guards.quote_rule(out)
+    return out if whole is None else f"[BLOCKED:{whole}]"  # the rule spans several lines
 
 
 def redact_for_storage(text: str, keep: Iterable[str] = ()) -> str:
