@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.ledgers._text import norm_key
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserProfile
-from pipeline.stages.write import Change, WriteResult
+from pipeline.stages.write import Change, WriteResult, names_key
 
 # Text shorter than this matches too much to erase by ("a", "42"); a key of any length is fine.
 MIN_TEXT_CHARS = 3
@@ -41,14 +40,6 @@ class Erased:
             self.needles.append(text)
 
 
-def _names_key(request: str, key: str) -> bool:
-    """"email" names Email; "phone number" names Phone (every word of the key is in the request)."""
-    wanted, have = norm_key(request), norm_key(key)
-    if not have:
-        return False
-    return wanted == have or set(have.split()) <= set(wanted.split())
-
-
 def erase_from_ledgers(profile: UserProfile, log: MemoryLog, request: str) -> Erased:
     """Take every field and entry that `request` names out of the parsed ledgers (in place)."""
     request = " ".join(request.split())
@@ -58,7 +49,7 @@ def erase_from_ledgers(profile: UserProfile, log: MemoryLog, request: str) -> Er
     wanted = request.casefold()
     erased = Erased()
     for fld in profile.fields():
-        by_key = fld.key is not None and _names_key(request, fld.key)
+        by_key = fld.key is not None and names_key(request, fld.key)
         if not by_key and not (text_ok and (wanted in fld.value.casefold() or wanted in (fld.key or "").casefold())):
             continue
         if fld.key is not None:

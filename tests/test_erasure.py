@@ -165,3 +165,13 @@ def test_cli_forget_export_all_and_delete_user(tmp_path: Path) -> None:
 
     assert _cli("delete-user", "rui", "--root", root).returncode == 0
     assert found(tmp_path, CITY, "rui") == []
+
+
+def test_forget_my_phone_number_in_a_turn_names_the_phone_field_and_purges_it(tmp_path: Path) -> None:
+    with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
+        say(pipe, "ravi", "please save my phone number +62 812 5555 0101", 1)
+        assert "5555" in pipe.show("ravi")["user_md"]
+        result = pipe.process_turn("ravi", [{"role": "user", "content": "forget my phone number"}])
+        assert [d.outcome for d in result.decisions] == ["written"]
+        assert "Phone" not in pipe.show("ravi")["user_md"]
+        assert found(tmp_path, "5555 0101") == []
