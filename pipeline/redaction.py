@@ -33,10 +33,16 @@ _SENTENCE_END_RE = lazy_compile(r"(?<=[.!?。！？])\s+")
 _EXTRA_SECRET_KIND = "SECRET"
 
 
+# "set OPENAI_API_KEY": the name of an environment variable follows a credential word in error
+# messages, and is not a secret (no digit, upper case words joined by "_").
+_ENV_NAME_RE = lazy_compile(r"[A-Z]+(?:_[A-Z]+)+")
+
+
 def _secret_spans(text: str) -> list[tuple[int, int]]:
     from pipeline.engines.offline.sensitive import secret_spans
 
-    return [(s.start, s.end) for s in secret_spans(text) if s.kind == "secret"]
+    spans = [(s.start, s.end) for s in secret_spans(text) if s.kind == "secret"]
+    return [(a, b) for a, b in spans if not _ENV_NAME_RE.fullmatch(text[a:b].split()[-1].strip(".,;:"))]
 
 
 def _redact_values(text: str, keep: frozenset[str]) -> str:

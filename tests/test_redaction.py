@@ -137,3 +137,8 @@ def test_one_redaction_is_idempotent_and_removes_the_value(text: str, needle: st
     once = redact_for_storage(text)
     assert needle not in once
     assert redact_for_storage(once) == once
+
+
+def test_an_error_naming_an_environment_variable_stays_readable() -> None:
+    message = "ModelConfigError: no API key for the openai/ model: set OPENAI_API_KEY or pass api_key"
+    assert redact_for_storage(message) == message
