@@ -513,11 +513,11 @@ def test_fake_model_answers_in_order(tmp_path: Path) -> None:
 
     fake = FakeModel(name="scripted-fake").enqueue(
         [{"quote": "I'm Jasmin", "route": "user", "section": "Identity", "key": "Name", "value": "Jasmin"}],
-        [{"quote": "my head hurts", "route": "skip", "reason": "mood"}],
+        [{"quote": "I'm so tired today", "route": "skip", "reason": "mood"}],
     )
     suite = write_suite(
         tmp_path / "s.jsonl",
-        [case("a", "I'm Jasmin", route="user"), case("b", "my head hurts", route="skip", reason="mood")],
+        [case("a", "I'm Jasmin", route="user"), case("b", "I'm so tired today", route="skip", reason="mood")],
     )
     code, report, _ = run_cli(tmp_path, [suite], specs=[EngineSpec("llm", fake)], concurrency=1)
     assert code == 0 and report is not None

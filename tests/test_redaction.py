@@ -95,14 +95,14 @@ def test_eval_against_an_unreachable_model_leaks_nothing() -> None:
 
 
 def test_skipped_statements_keep_no_words_unless_asked(tmp_path: Path) -> None:
-    text = "my head hurts today"
+    text = "I'm so tired today"  # a mood (a symptom would be health data, redacted even here)
     with MemoryPipeline(root=tmp_path / "default", engine="offline") as pipe:
         result = pipe.process_turn("dee", [{"role": "user", "content": text}])
         logged = pipe.store.decisions("dee")
     assert [d.route for d in result.decisions] == ["skip"]
     assert logged and logged[0]["route"] == "skip" and logged[0]["reason"] == result.decisions[0].reason
     assert logged[0]["quote"].startswith("sha256:")
-    assert leaked(tmp_path / "default", ["head hurts"]) == []
+    assert leaked(tmp_path / "default", ["so tired"]) == []
     with MemoryPipeline(root=tmp_path / "debug", engine="offline", log_quotes=True) as pipe:
         pipe.process_turn("dee", [{"role": "user", "content": text}])
         assert pipe.store.decisions("dee")[0]["quote"] == text
@@ -111,8 +111,8 @@ def test_skipped_statements_keep_no_words_unless_asked(tmp_path: Path) -> None:
 def test_log_quotes_can_be_switched_on_by_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMROUTE_LOG_QUOTES", "1")
     with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
-        pipe.process_turn("eve", [{"role": "user", "content": "my head hurts today"}])
-        assert pipe.store.decisions("eve")[0]["quote"] == "my head hurts today"
+        pipe.process_turn("eve", [{"role": "user", "content": "I'm so tired today"}])
+        assert pipe.store.decisions("eve")[0]["quote"] == "I'm so tired today"
 
 
 def test_a_blocked_injection_is_not_in_the_decision_log(tmp_path: Path) -> None:
