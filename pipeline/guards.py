@@ -638,10 +638,10 @@ def _digit_kind(s: str, m: re.Match[str]) -> str | None:
         return None
     if _GOV_CTX_RE.search(before):
         return GOV_ID
-    if not raw.startswith("+") and (_nik_shape(digits) or _thai_id_ok(digits)):
-        return GOV_ID  # bare national ids, known by their structure
     if _CARD_CTX_RE.search(before) and 12 <= n <= 19:
         return CARD
+    if not raw.startswith("+") and (_nik_shape(digits) or _thai_id_ok(digits)):
+        return GOV_ID  # bare national ids, known by their structure
     if _ACCT_CTX_RE.search(before) and n >= 6:
         return BANK_ACCOUNT
     if n < 7:
@@ -651,6 +651,8 @@ def _digit_kind(s: str, m: re.Match[str]) -> str | None:
         return PHONE
     if 13 <= n <= 19 and _luhn(digits) and (not has_sep or re.fullmatch(r"\d{4}(?:[ -]\d{2,4}){2,4}", raw)):
         return CARD
+    if n == 16 and re.fullmatch(r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}", raw) and not re.fullmatch(r"(?:(?:19|20)\d\d\D?){4}", raw):
+        return CARD  # grouped like a card: a mistyped card number is still a card number
     if raw.startswith(("+", "(")) and 8 <= n <= 15:
         return PHONE
     if not has_sep:
@@ -672,9 +674,13 @@ def _spelled_kind(s: str, start: int, digits: str) -> str | None:
     if n < 7:
         return None
     before = _ctx(s, start)
-    if _GOV_CTX_RE.search(before) or _nik_shape(digits) or _thai_id_ok(digits):
+    if _GOV_CTX_RE.search(before):
         return GOV_ID
-    if _CARD_CTX_RE.search(before) and 12 <= n <= 19 or 13 <= n <= 19 and _luhn(digits):
+    if _CARD_CTX_RE.search(before) and 12 <= n <= 19:
+        return CARD
+    if _nik_shape(digits) or _thai_id_ok(digits):
+        return GOV_ID
+    if 13 <= n <= 19 and _luhn(digits):
         return CARD
     if _ACCT_CTX_RE.search(before):
         return BANK_ACCOUNT

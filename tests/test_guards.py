@@ -136,6 +136,13 @@ def test_obfuscated_values_are_found() -> None:
         ("call my number: oh eight one two three four five six seven", "PHONE"),
         ("MAC 00:1B:44:11:3A:B7 is my laptop", "IP_ADDRESS"),
         ("我的QQ号是 12345678", "PHONE"),
+        ("nomor saya 3273 0101 8800 0003", "CARD"),  # grouped like a card, Luhn or not
+        ("3171045208900007", "GOV_ID"),  # a bare NIK: province, birth date and month in place
+        ("keep 1103702071811 handy", "GOV_ID"),  # a bare Thai id: its check digit holds
+        ("my card: four one one one one one one one one one one one one one one one", "CARD"),
+        ("the door code is 4821", "PASSWORD"),
+        ("hunter2 is my password", "PASSWORD"),
+        ("Login: bob / Hunter2024!", "PASSWORD"),
     ],
 )
 def test_shapes_seen_in_real_messages(text: str, kind: str) -> None:
@@ -159,6 +166,8 @@ def test_dates_of_birth_versus_event_dates() -> None:
         "commit 3f9a2c7e1b4d8f6a0e5c9b2d7f1a3e8c4b6d0f2a", "I work on Wall Street", "the dev box is 127.0.0.1:8000",
         "one two three four five six seven steps to happiness", "I got there via bus 42", "I moved to 2 new teams in 3 months",
         "during 2 weeks in May we hiked", "I finished 1st place in chess", "I live in a 2 bedroom flat with 3 cats",
+        "the years 2019 2020 2021 2022", "I use 1Password as my password manager", "pin 12 on the map",
+        "the PIN changed in 2019", "What is my password again?", "The building code requires 3 exits",
     ],
 )
 def test_ordinary_numbers_and_words_are_not_sensitive(text: str) -> None:
