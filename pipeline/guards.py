@@ -651,8 +651,6 @@ def _digit_kind(s: str, m: re.Match[str]) -> str | None:
         return PHONE
     if 13 <= n <= 19 and _luhn(digits) and (not has_sep or re.fullmatch(r"\d{4}(?:[ -]\d{2,4}){2,4}", raw)):
         return CARD
-    if n == 16 and re.fullmatch(r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}", raw) and not re.fullmatch(r"(?:(?:19|20)\d\d\D?){4}", raw):
-        return CARD  # grouped like a card: a mistyped card number is still a card number
     if raw.startswith(("+", "(")) and 8 <= n <= 15:
         return PHONE
     if not has_sep:
