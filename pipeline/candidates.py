@@ -15,6 +15,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from pipeline import guards
+from pipeline.stages.write import names_key
 from pipeline.types import Decision, Turn
 
 DEFAULT_TTL_DAYS = 60  # a candidate not seen again for this long is deleted
@@ -160,6 +161,7 @@ def matches(row: dict[str, Any], needle: str) -> bool:
     wanted = norm(needle)
     if not wanted:
         return False
-    if norm(str(row.get("key") or "")) == wanted:
+    key = str(row.get("key") or "")
+    if norm(key) == wanted or names_key(needle, key):  # "forget my music taste" names Music
         return True
     return any(wanted in norm(str(row.get(col) or "")) for col in ("key", "value", "quote"))

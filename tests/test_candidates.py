@@ -262,6 +262,9 @@ def test_forget_candidates_api(tmp_path: Path) -> None:
         say(pipe, HEDGED_TEA, conv="c1")
         assert pipe.forget_candidates("jo", "JAZZ") == 1
         assert [c["key"] for c in pipe.candidates("jo")] == ["Usual drink"]
+        # A request that names the key in words ("my usual drink, please") covers it too.
+        assert pipe.forget_candidates("jo", "forget my usual drink") == 1
+        assert pipe.candidates("jo") == []
 
 
 def test_candidates_expire_sixty_days_after_last_seen_and_are_deleted(tmp_path: Path) -> None:
