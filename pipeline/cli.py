@@ -192,7 +192,7 @@ def _format_decision(d: Any) -> str:
     elif d.route == "memory":
         what = f"[{d.date}] {d.topic + ': ' if d.topic else ''}{d.entry}" if d.op == "append" else f"forget {d.match!r}"
     else:
-        what = f"reason={d.reason}"
+        what = f"reason={d.reason}" + (f", candidate {d.section} / {d.key}: {d.value}" if d.candidate else "")
     why = f" ({d.detail})" if d.detail else ""
     outcome = f" -> {d.outcome}" if d.outcome else ""
     return f"  {d.route.upper():6} {d.quote!r}\n         {what}{why}{outcome}"

@@ -575,17 +575,17 @@ class MemoryPipeline:
         """The user confirmed a candidate (by id, or by key when one candidate has it): write it to
         USER.md through the write path, history saying it was a confirmed candidate."""
         udir = UserDir(self.root, user_id)
-        rows = self.store.candidates(user_id)
-        if isinstance(ref, int) or str(ref).isdigit():
-            found = [r for r in rows if r["id"] == int(ref)]
-        else:
-            found = [r for r in rows if r["key_norm"] == cands.norm(str(ref))]
-        if len(found) != 1:
-            why = "no candidate" if not found else f"{len(found)} candidates"
-            raise CandidateNotFound(f"{why} for {ref!r}; see `memroute show {user_id} --candidates`")
-        row = found[0]
         turn_id = f"confirm-{uuid.uuid4().hex[:12]}"
-        with udir.lock(recover=self._committed(user_id)):
+        with udir.lock(recover=self._committed(user_id)):  # a turn may promote or bump it meanwhile
+            rows = self.store.candidates(user_id)
+            if isinstance(ref, int) or str(ref).isdigit():
+                found = [r for r in rows if r["id"] == int(ref)]
+            else:
+                found = [r for r in rows if r["key_norm"] == cands.norm(str(ref))]
+            if len(found) != 1:
+                why = "no candidate" if not found else f"{len(found)} candidates"
+                raise CandidateNotFound(f"{why} for {ref!r}; see `memroute show {user_id} --candidates`")
+            row = found[0]
             current = self._load(udir)
             written = apply_decisions([cands.confirmation(row)], current.profile, current.log)
             _refuse_unsafe_rewrites(written, current)

@@ -308,17 +308,20 @@ def test_cli_turns_keep_then_promote_and_show_lists_candidates(
 ) -> None:
     root = ("--root", str(tmp_path))
     code, out, _ = run(capsys, "turn", "jo", "--text", HEDGED_JAZZ, "--conversation", "c1",
-                       "--timestamp", "2026-07-01T10:00:00Z", "--json", *root)
-    assert code == 0 and json.loads(out)["decisions"][0]["outcome"] == "candidate"
+                       "--timestamp", "2026-07-01T10:00:00Z", *root)
+    assert code == 0 and "candidate Preferences / Music: jazz" in out and "-> candidate" in out
+    code, out, _ = run(capsys, "turn", "jo", "--text", HEDGED_JAZZ, "--conversation", "c1",
+                       "--timestamp", "2026-07-01T10:01:00Z", "--json", *root)
+    assert code == 0 and json.loads(out)["decisions"][0]["outcome"] == "candidate"  # same conversation: waits
     code, out, _ = run(capsys, "show", "jo", *root)
     assert code == 0 and "jazz" not in out
     code, out, _ = run(capsys, "show", "jo", "--candidates", *root)
-    assert code == 0 and "Preferences / Music: jazz" in out and "seen 1x" in out and "expires 2026-08-30" in out
+    assert code == 0 and "Preferences / Music: jazz" in out and "seen 2x" in out and "expires 2026-08-30" in out
     code, out, _ = run(capsys, "show", "jo", "--candidates", "--json", *root)
     payload = json.loads(out)
     assert payload["user_id"] == "jo"
     [c] = payload["candidates"]
-    assert (c["key"], c["value"], c["times_seen"], c["first_conversation_id"]) == ("Music", "jazz", 1, "c1")
+    assert (c["key"], c["value"], c["times_seen"], c["first_conversation_id"]) == ("Music", "jazz", 2, "c1")
     code, out, _ = run(capsys, "recall", "jo", "jazz", *root)
     assert code == 0 and out.strip() == "[candidate] Music: jazz"
     code, out, _ = run(capsys, "turn", "jo", "--text", HEDGED_JAZZ, "--conversation", "c2",
