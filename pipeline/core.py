@@ -337,9 +337,10 @@ class MemoryPipeline:
         for i, cid in plan.promoted.items():
             if out[i].outcome == "written":
                 out[i].outcome = "promoted"
-            elif out[i].outcome != "unchanged" and i in plan.waiting:
-                keep[i] = plan.waiting[i]  # not written (cap, refused file): it keeps waiting
-                out[i].outcome = f"candidate: {out[i].outcome}"
+            elif out[i].outcome != "unchanged":  # not written (cap, refused file): it keeps waiting
+                if i in plan.waiting:
+                    keep[i] = plan.waiting[i]
+                    out[i].outcome = f"candidate: {out[i].outcome}"
                 continue
             self.store.delete_candidates(conn, user_id, [cid])
         self.store.supersede_candidates(conn, user_id, sorted(firm_keys))

@@ -212,6 +212,13 @@ def test_a_promotion_that_does_not_fit_keeps_the_candidate_waiting(tmp_path: Pat
         assert c["times_seen"] == 2
 
 
+def test_a_firm_statement_that_does_not_fit_leaves_the_candidate_in_place(tmp_path: Path) -> None:
+    with pipe_at(tmp_path, user_limit=20) as pipe:
+        say(pipe, HEDGED_JAZZ, conv="c1")
+        assert str(say(pipe, FIRM_JAZZ, conv="c1").outcome).startswith("over_cap")
+        assert [c["key"] for c in pipe.candidates("jo")] == ["Music"]
+
+
 # ---- never sensitive -----------------------------------------------------------------------
 
 
