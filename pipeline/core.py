@@ -521,9 +521,9 @@ class MemoryPipeline:
         """
         shown = self.show(user_id)
         parts = []
-        for title, text, usage in (
-            ("USER PROFILE", shown["user_md"], shown["user_usage"]),
-            ("MEMORY", shown["memory_md"], shown["memory_usage"]),
+        for title, text, usage in (  # each file capped like an engine prompt (a 1 MB hand edit is cut)
+            ("USER PROFILE", prompt_view(shown["user_md"], self.user_limit, USER_FILE), shown["user_usage"]),
+            ("MEMORY", prompt_view(shown["memory_md"], self.memory_limit, MEMORY_FILE), shown["memory_usage"]),
         ):
             safe = _without_hostile_lines(text, self.guard_policy)
             parts.append(f"══ {title} [{usage} chars] ══\n" + safe.strip())

@@ -248,3 +248,14 @@ def test_an_oversized_file_is_capped_in_the_engine_prompt(tmp_path: Path) -> Non
         pipe.process_turn("ola", [{"role": "user", "content": "I like kayaking"}])
         assert len(seen[0]) <= 2 * pipe.user_limit + 200
         assert "not shown" in seen[0].splitlines()[-1]
+
+
+def test_an_oversized_file_is_capped_in_context(tmp_path: Path) -> None:
+    folder = tmp_path / "pia"
+    folder.mkdir()
+    lines = "".join(f"- Note {i}: something the user wrote by hand\n" for i in range(25_000))
+    (folder / "USER.md").write_text("# USER\n\n## Identity\n" + lines, encoding="utf-8")
+    with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
+        block = pipe.context("pia")
+    assert len(block) < 2 * (pipe.user_limit + pipe.memory_limit) + 1_000
+    assert "more characters of USER.md not shown" in block
