@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("demo", "run the bundled example conversation turn by turn on the offline engine", _cmd_demo)
     p = add("turn", "process one chat turn for USER", _cmd_turn)
     p.add_argument("user", help="the user id (a folder name under the root)")
+    p.add_argument("--log-quotes", action="store_true",
+                   help="debugging: keep the (redacted) words of skipped statements in the decision log")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", help="the user's message")
     src.add_argument(
@@ -81,6 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("show", "print both files of USER and their usage", _cmd_show)
     p.add_argument("user", help="the user id (a folder name under the root)")
+    p.add_argument("--candidates", action="store_true", help="list the facts waiting for confirmation instead")
+
+    p = add("confirm", "write a candidate to USER.md: the user confirmed it", _cmd_confirm)
+    p.add_argument("user", help="the user id (a folder name under the root)")
+    p.add_argument("candidate", metavar="ID|KEY", help="the candidate's id or key (see show --candidates)")
 
     p = add("tool", "add, replace or remove an entry (mirrors the Hermes Agent memory tool)", _cmd_tool)
     p.add_argument("user", help="the user id (a folder name under the root)")
@@ -103,15 +110,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("retry", "run failed turns again", _cmd_retry)
     p.add_argument("user", nargs="?", help="only this user's failed turns (default: every user's)")
+    p.add_argument("--log-quotes", action="store_true",
+                   help="debugging: keep the (redacted) words of skipped statements in the decision log")
 
     p = add("import-hermes", "import a Hermes Agent store (DIR/memories/USER.md, MEMORY.md)", _cmd_import)
     p.add_argument("dir", help="the Hermes home, e.g. ~/.hermes (holding memories/USER.md and MEMORY.md)")
     p.add_argument("--user", required=True, help="the memroute user id to import into")
 
-    p = add("export", "export USER's files", _cmd_export)
+    p = add("export", "export USER's files (--format hermes), or everything held about USER (--all)", _cmd_export)
     p.add_argument("user", help="the user id (a folder name under the root)")
-    p.add_argument("--format", required=True, choices=["hermes"], help="hermes: OUT/memories/USER.md and MEMORY.md")
-    p.add_argument("--out", required=True, metavar="DIR", help="folder to write")
+    p.add_argument("--format", choices=["hermes"], help="hermes: OUT/memories/USER.md and MEMORY.md")
+    p.add_argument("--out", help="folder for --format hermes; file for --all (default: stdout)")
+    p.add_argument("--all", action="store_true", dest="everything",
+                   help="subject access: both files, backups and every record held about USER, as JSON")
+
+    p = add("forget", "take a key (e.g. Email) or a text out of USER's files; --purge erases every copy", _cmd_forget)
+    p.add_argument("user", help="the user id (a folder name under the root)")
+    p.add_argument("key_or_text", metavar="KEY|TEXT")
+    p.add_argument("--purge", action="store_true",
+                   help="also erase it from history, provenance, archive, decision log, failed turns, queue, "
+                        "candidates and backups, and compact the database")
+
+    p = add("delete-user", "erase everything held about USER (files, records, queue), then compact the database",
+            _cmd_delete_user)
+    p.add_argument("user", help="the user id (a folder name under the root)")
 
     p = add("batch", "turn transcripts (JSONL files or folders) into USER.md and MEMORY.md per user", _cmd_batch)
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="JSONL files or folders of them (docs/batch-formats.md)")
@@ -242,7 +264,7 @@ def _format_decision(d: Any) -> str:
     elif d.route == "memory":
         what = f"[{d.date}] {d.topic + ': ' if d.topic else ''}{d.entry}" if d.op == "append" else f"forget {d.match!r}"
     else:
-        what = f"reason={d.reason}"
+        what = f"reason={d.reason}" + (f", candidate {d.section} / {d.key}: {d.value}" if d.candidate else "")
     why = f" ({d.detail})" if d.detail else ""
     outcome = f" -> {d.outcome}" if d.outcome else ""
     return f"  {d.route.upper():6} {d.quote!r}\n         {what}{why}{outcome}"
@@ -288,7 +310,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_turn(args: argparse.Namespace) -> int:
     messages = [{"role": "user", "content": args.text}] if args.text is not None else _read_messages(args.messages)
-    with _pipeline(args, write=True) as pipe:
+    with _pipeline(args, write=True, **({"log_quotes": True} if args.log_quotes else {})) as pipe:
         result = pipe.process_turn(args.user, messages, timestamp=args.timestamp, conversation_id=args.conversation)
     if args.as_json:
         _print(result.model_dump(mode="json"))
@@ -305,15 +327,42 @@ def _cmd_turn(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
+    if args.candidates:
+        return _show_candidates(args)
     _require_user(args)
     with _pipeline(args, write=False) as pipe:
         shown = pipe.show(args.user)
+    for warning in shown.get("warnings") or []:
+        print(f"memroute: warning: {warning}", file=sys.stderr)
     if args.as_json:
         _print(shown)
     else:
         print(f"── USER.md ({shown['user_usage']} chars) ──\n{shown['user_md']}")
         print(f"── MEMORY.md ({shown['memory_usage']} chars) ──\n{shown['memory_md']}")
     return 0
+
+
+def _show_candidates(args: argparse.Namespace) -> int:
+    _require_user(args)
+    with _pipeline(args, write=False) as pipe:
+        rows = pipe.candidates(args.user)
+    if args.as_json:
+        _print({"user_id": args.user, "candidates": rows})
+        return 0
+    if not rows:
+        print(f"no candidates for {args.user}")
+    for r in rows:
+        seen = f"seen {r['times_seen']}x, first {r['first_seen_at'][:10]}, last {r['last_seen_at'][:10]}"
+        print(f"#{r['id']} {r['section'] or '-'} / {r['key']}: {r['value']}  ({seen}; expires {r['expires_at'][:10]})")
+    return 0
+
+
+def _cmd_confirm(args: argparse.Namespace) -> int:
+    _require_user(args)
+    with _pipeline(args, write=True) as pipe:
+        payload = pipe.confirm_candidate(args.user, args.candidate)
+    _print(payload)
+    return 0 if payload["success"] else 1
 
 
 def _cmd_tool(args: argparse.Namespace) -> int:
@@ -365,7 +414,7 @@ def _cmd_consolidate(args: argparse.Namespace) -> int:
 def _cmd_retry(args: argparse.Namespace) -> int:
     from pipeline.hook import run_parked
 
-    with _pipeline(args, write=True) as pipe:
+    with _pipeline(args, write=True, **({"log_quotes": True} if args.log_quotes else {})) as pipe:
         results = pipe.retry(args.user)  # turns that failed in process_turn (CLI, batch, API)
         parked = run_parked(pipe, args.user)  # turns the post-turn hook parked after its retries
     failed = [r for r in results if r.status == "failed"]
@@ -401,9 +450,39 @@ def _cmd_import(args: argparse.Namespace) -> int:
 def _cmd_export(args: argparse.Namespace) -> int:
     from pipeline.tool import export_hermes
 
+    if args.everything == bool(args.format):
+        raise UsageError("export needs exactly one of --format hermes (with --out DIR) or --all")
+    if args.format and not args.out:
+        raise UsageError("--format hermes needs --out DIR")
     _require_user(args)
     with _pipeline(args, write=False) as pipe:
-        _print(export_hermes(pipe, args.user, Path(args.out)))
+        if not args.everything:
+            _print(export_hermes(pipe, args.user, Path(args.out)))
+            return 0
+        data = pipe.export_all(args.user)
+    text = json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    # Everything held about a person: readable by the owner only.
+    fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote everything held about {args.user} to {args.out}")
+    return 0
+
+
+def _cmd_forget(args: argparse.Namespace) -> int:
+    _require_user(args)
+    with _pipeline(args, write=True) as pipe:
+        _print(pipe.forget(args.user, args.key_or_text, purge=args.purge))
+    return 0
+
+
+def _cmd_delete_user(args: argparse.Namespace) -> int:
+    _require_user(args)
+    with _pipeline(args, write=True) as pipe:
+        _print(pipe.delete_user(args.user))
     return 0
 
 
@@ -572,12 +651,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _report_error(e: Exception) -> int:
     from pipeline.engines import EngineConfigError
+    from pipeline.erasure import NothingToForget
     from pipeline.settings import SettingsError
     from pipeline.tool import ToolUsageError
     from pipeline.turns import BadTurn
     from pipeline.userdir import InvalidUserId
 
-    usage_errors = (UsageError, InvalidUserId, BadTurn, ToolUsageError, EngineConfigError, SettingsError)
+    usage_errors = (UsageError, InvalidUserId, BadTurn, ToolUsageError, EngineConfigError, SettingsError, NothingToForget)
     message = str(e).splitlines()[0] if str(e) else type(e).__name__
     if isinstance(e, OSError) and e.filename:
         message = f"{e.strerror or e}: {e.filename}"

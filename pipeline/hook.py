@@ -26,7 +26,8 @@ Guarantees and choices (the why is in the code below):
   keeps only its redacted text and its error; `hook.retry_parked()` (or `run_parked` for the
   CLI) runs it again, after that user's newer turns, which have gone ahead.
 - Privacy: the queue row holds the turn's real text only until the turn is done (then the
-  payload is cleared, with SQLite's secure_delete, and `close` truncates the WAL).
+  payload is cleared, with SQLite's secure_delete, and `close` truncates the WAL) or fails
+  (then only its redacted text stays, pipeline/redaction.py); logs name the error type only.
 - Durability level: WAL with synchronous=NORMAL survives any process crash (SIGKILL, OOM);
   only an OS crash or power loss can drop the last submits. `fsync_submits=True` closes
   that gap at a few ms per submit.
@@ -163,7 +164,12 @@ class PostTurnHook:
         self.max_in_memory = max_in_memory
         self.retry_policy = retry_policy or RetryPolicy()
         self.full_timeout_s = full_timeout_s
-        self.queue = TurnQueue(pipeline.store.path, redact=pipeline.store.redact, fsync_submits=fsync_submits)
+        self.queue = TurnQueue(
+            pipeline.store.path,
+            redact=pipeline.store.redact,
+            redact_payload=pipeline.store.redact_payload,
+            fsync_submits=fsync_submits,
+        )
 
         self._cond = threading.Condition()
         self._submit_lock = threading.Lock()
@@ -370,7 +376,8 @@ class PostTurnHook:
             try:
                 outcome, error = self._process(group)
             except Exception as e:  # bookkeeping failed (e.g. the db): retry the whole group later
-                log.exception("hook: processing turn %s failed", group.members[0].turn_id)
+                # The type only: an exception's text can quote the turn (and logs are at rest too).
+                log.error("hook: processing turn %s failed: %s", group.members[0].turn_id, type(e).__name__)
                 error = f"{type(e).__name__}: {e}"
             self._settle(group, outcome, error)
 
@@ -577,7 +584,7 @@ def _run_in_child(members: list[QueuedTurn]) -> tuple[str, str | None]:
 def run_parked(pipeline: MemoryPipeline, user_id: str | None = None) -> dict[str, Any]:
     """Run parked turns once, now, in this thread (for `memroute retry`). Turns that fail again are
     parked again with the new error. Returns counts and the turn ids."""
-    queue = TurnQueue(pipeline.store.path, redact=pipeline.store.redact)
+    queue = TurnQueue(pipeline.store.path, redact=pipeline.store.redact, redact_payload=pipeline.store.redact_payload)
     done: list[str] = []
     parked: list[str] = []
     try:

@@ -3,6 +3,8 @@
 Key: sha256 of (stage, model, prompt version, response model, the full request messages).
 Value: the parsed response as JSON plus the usage of the call that produced it.
 One JSON file per key, written atomically; a corrupt file reads as a miss.
+Privacy: a response that the one redaction (pipeline/redaction.py) would change (a secret, a
+contact, an injection) is not cached at all: a cache hit must give back what the model said.
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ class ResponseCache:
         return data if isinstance(data, dict) and "response" in data else None
 
     def put(self, key: str, response: Any, usage: dict[str, Any]) -> None:
+        """Store one response; one holding anything the redaction would remove is skipped."""
+        from pipeline.redaction import redact_json
+
+        if redact_json(response) != response:
+            return
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")

@@ -2,7 +2,7 @@
 m006_hook_queue in pipeline/store.py) in the store's db.
 
 A row is one submitted turn. Its life: queued -> running -> done (payload cleared), or
-running -> failed (a retry is scheduled) -> ... -> parked (payload kept redacted only).
+running -> failed (a retry is scheduled; payload kept redacted only) -> ... -> parked (redacted).
 `seq` (the rowid) is the submission order; a user's turns are processed in `seq` order.
 
 Debounced turns that were processed together share `group_seq` (the leader's seq), written
@@ -87,9 +87,18 @@ def _connect(path: Path, *, busy_timeout_s: float) -> sqlite3.Connection:
 class TurnQueue:
     """The hook_queue table. Thread-safe; one instance per hook."""
 
-    def __init__(self, db_path: Path, *, redact: Callable[[str], str], fsync_submits: bool = False) -> None:
+    def __init__(
+        self,
+        db_path: Path,
+        *,
+        redact: Callable[[str], str],
+        redact_payload: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        fsync_submits: bool = False,
+    ) -> None:
         self.path = db_path
         self.redact = redact
+        # A turn that failed (retry scheduled) or was parked keeps only its redacted text.
+        self.redact_payload = redact_payload or (lambda payload: dict(_redact_json(payload, redact)))
         self._submit = _connect(db_path, busy_timeout_s=0)
         self._submit.execute("PRAGMA wal_autocheckpoint = 0")
         if fsync_submits:
@@ -174,8 +183,8 @@ class TurnQueue:
         with self._tx() as conn:
             conn.executemany(
                 """UPDATE hook_queue SET status = 'failed', error = ?, attempts = attempts + 1,
-                   next_attempt_at = ?, updated_at = ? WHERE seq = ? AND owner = ?""",
-                [(self.redact(error), next_attempt_at, now, r.seq, self.owner) for r in rows],
+                   next_attempt_at = ?, payload = ?, updated_at = ? WHERE seq = ? AND owner = ?""",
+                [(self.redact(error), next_attempt_at, self._redacted(r), now, r.seq, self.owner) for r in rows],
             )
 
     def park(self, rows: Iterable[QueuedTurn], error: str) -> None:
@@ -185,9 +194,11 @@ class TurnQueue:
             conn.executemany(
                 """UPDATE hook_queue SET status = 'parked', error = ?, attempts = attempts + 1,
                    next_attempt_at = NULL, payload = ?, updated_at = ? WHERE seq = ? AND owner = ?""",
-                [(self.redact(error), json.dumps(_redact_json(r.payload, self.redact), ensure_ascii=False), now, r.seq,
-                  self.owner) for r in rows],
+                [(self.redact(error), self._redacted(r), now, r.seq, self.owner) for r in rows],
             )
+
+    def _redacted(self, row: QueuedTurn) -> str:
+        return json.dumps(self.redact_payload(row.payload), ensure_ascii=False, separators=(",", ":"))
 
     def adopt_unfinished(self) -> list[QueuedTurn]:
         """Claim the unfinished rows of dead processes (and our own pid); return them in seq order."""

@@ -11,8 +11,11 @@ threads (one connection each) and several processes can write at once without a
 "database is locked" error reaching the caller. Schema changes are named migrations,
 applied once each, in order, and recorded in the `migrations` table.
 
-Privacy: every user-text column goes through `redact` before it is stored, except the
-history old/new values and the archive text, which are exactly what the ledger files held.
+Privacy: every user-text column goes through `redact` (pipeline/redaction.py, the one
+redaction) before it is stored, except the history old/new values, provenance values and the
+archive text, which are exactly what the ledger files held. A skipped statement keeps its route
+and reason and only a digest of its quote, unless `log_quotes` (debugging) is on. `purge_user`,
+`purge_text` and `compact` erase a user's values for `forget --purge` and `delete-user`.
 """
 
 from __future__ import annotations
@@ -218,6 +221,33 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX hook_queue_status ON hook_queue (status, user_id, seq);
         """,
     ),
+    (
+        "m007_candidates",
+        """
+        -- Facts stated too weakly to write (pipeline/candidates.py): never in USER.md until promoted.
+        CREATE TABLE candidates (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            section TEXT,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            key_norm TEXT NOT NULL,        -- how a later statement of the same fact is recognised
+            value_norm TEXT NOT NULL,
+            quote TEXT,                    -- redacted source statement (the latest sighting)
+            first_turn_id TEXT,
+            first_conversation_id TEXT,
+            first_seen_at TEXT NOT NULL,   -- the turn's own time (UTC), not the wall clock
+            last_turn_id TEXT,
+            last_conversation_id TEXT,
+            last_seen_at TEXT NOT NULL,
+            times_seen INTEGER NOT NULL DEFAULT 1,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (user_id, key_norm, value_norm)
+        );
+        CREATE INDEX candidates_user_seen ON candidates (user_id, last_seen_at);
+        """,
+    ),
 ]
 
 
@@ -240,17 +270,6 @@ def _statements(sql: str) -> Iterator[str]:
                 yield stmt
     if buf.strip(" \n\t;"):
         raise ValueError(f"incomplete SQL statement in migration: {buf.strip()[:80]!r}")
-
-
-def _redact_json(value: Any, redact: Callable[[str], str]) -> Any:
-    """Redact every string inside a JSON-like structure (keys are structure, not user text)."""
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, dict):
-        return {k: _redact_json(v, redact) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_redact_json(v, redact) for v in value]
-    return value
 
 
 def _fts_query(query: str) -> str | None:
@@ -332,6 +351,7 @@ class Store:
         migrations: Sequence[tuple[str, str]] | None = None,
         busy_timeout_s: float = BUSY_TIMEOUT_S,
         read_only: bool = False,
+        log_quotes: bool = False,
     ) -> None:
         """`read_only`: open the database immutable (a root we may not write: a mounted backup, another
         account's files); no migration, no WAL file, and every write fails."""
@@ -340,12 +360,14 @@ class Store:
                 f"memroute needs SQLite {'.'.join(map(str, MIN_SQLITE))}+ (FTS5 trigram tokenizer); "
                 f"this Python has SQLite {sqlite3.sqlite_version}"
             )
+        self._default_redact = redact is None
         if redact is None:
             # Lazy: guards may import heavier things; fail closed if it is missing rather than store secrets.
-            from pipeline.guards import redact as default_redact
+            from pipeline.redaction import redact_for_storage
 
-            redact = default_redact
+            redact = redact_for_storage
         self.redact: Callable[[str], str] = redact
+        self.log_quotes = log_quotes  # verbatim (still redacted) quotes of skipped statements: debugging only
         self.root = Path(root)
         self.read_only = read_only
         if not read_only:
@@ -575,17 +597,29 @@ class Store:
         usage: Usage | None,
         ts: str,
     ) -> None:
-        """Log every decision of a turn (all text redacted: skipped values are often the sensitive ones)."""
+        """Log every decision of a turn (all text redacted: skipped values are often the sensitive ones).
+
+        A skipped statement was not kept: only its route, reason, detail and a digest of its quote
+        are logged, unless `log_quotes` is on (then its redacted quote and fields too)."""
         r = self._r
+        from pipeline.redaction import quote_digest
+
+        def quote_of(d: Decision) -> str | None:
+            if d.quote is None or self.log_quotes or d.route != "skip":
+                return r(d.quote)
+            return quote_digest(d.quote)
+
+        def kept(d: Decision, text: str | None) -> str | None:
+            return r(text) if self.log_quotes or d.route != "skip" else None
         conn.executemany(
             """INSERT INTO decisions (user_id, turn_id, conversation_id, position, quote, route, op, reason,
                                       section, key, value, entry, date, topic, match_text, confidence, detail,
                                       outcome, engine, model, prompt_version, ts)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             [
-                (user_id, turn_id, conversation_id, i, r(d.quote), d.route, d.op, d.reason, d.section,
-                 r(d.key), r(d.value), r(d.entry), d.date, r(d.topic), r(d.match), d.confidence,
-                 r(d.detail), d.outcome, engine, model, prompt_version, ts)
+                (user_id, turn_id, conversation_id, i, quote_of(d), d.route, d.op, d.reason, d.section,
+                 kept(d, d.key), kept(d, d.value), kept(d, d.entry), d.date, kept(d, d.topic), kept(d, d.match),
+                 d.confidence, r(d.detail), d.outcome, engine, model, prompt_version, ts)
                 for i, d in enumerate(decisions)
             ],
         )
@@ -631,8 +665,7 @@ class Store:
         if status not in TURN_STATUSES:
             raise ValueError(f"unknown turn status {status!r}; expected one of {', '.join(TURN_STATUSES)}")
         payload_json = (
-            None if payload is None
-            else json.dumps(_redact_json(payload, self.redact), ensure_ascii=False, default=str)
+            None if payload is None else json.dumps(self.redact_payload(payload), ensure_ascii=False, default=str)
         )
         conn.execute(
             """INSERT INTO turns (user_id, turn_id, conversation_id, status, error, payload, created_at, updated_at)
@@ -646,6 +679,19 @@ class Store:
                    updated_at = excluded.updated_at""",
             (user_id, turn_id, conversation_id, status, self._r(error), payload_json, ts, ts),
         )
+
+    def redact_payload(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A turn kept for retry: every string redacted, except the contact kinds the turn itself
+        asked to store (a retried "please save my email ..." must still be able to save it)."""
+        from pipeline.redaction import redact_for_storage, redact_json, requested_kinds
+
+        if not self._default_redact:
+            return dict(redact_json(payload, self.redact))
+        said = " ".join(
+            str(m.get("content", "")) for m in payload.get("messages") or [] if isinstance(m, dict) and m.get("role") == "user"
+        )
+        keep = requested_kinds(said)
+        return dict(redact_json(payload, lambda text: redact_for_storage(text, keep)))
 
     # ---- reads (always scoped to one user) ---------------------------------------------
 
@@ -697,8 +743,9 @@ class Store:
 
     def recall_archive(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
         """Archived values matching the query, best first (bm25). Each word of 3+ characters is a
-        trigram substring match, in any script; shorter queries fall back to LIKE, newest first."""
-        query = query.strip()
+        trigram substring match, in any script; shorter queries fall back to LIKE, newest first.
+        A NUL (which SQLite's query parser takes as the end of the text) separates words."""
+        query = query.replace("\x00", " ").strip()
         if not query or k <= 0:
             return []
         match = _fts_query(query)
@@ -742,7 +789,7 @@ class Store:
         """
         wanted = needle.casefold()
         found: list[str] = []
-        for table in ("turns", "history", "provenance", "archive", "decisions"):
+        for table in ("turns", "history", "provenance", "archive", "decisions", "candidates"):
             for row in self.conn.execute(f"SELECT * FROM {table} WHERE user_id = ?", (user_id,)):
                 for column in row.keys():
                     value = row[column]
@@ -784,3 +831,185 @@ class Store:
             )
         ]
         return total
+
+    # ---- erasure (forget --purge, delete-user, export --all) --------------------------
+
+    # Every table that holds rows of one user, and the text columns of each (what a purge searches).
+    USER_TABLES: dict[str, tuple[str, ...]] = {
+        "turns": ("payload", "error"),
+        "history": ("key", "old_value", "new_value", "why"),
+        "provenance": ("key", "value", "quote"),
+        "archive": ("text", "why"),
+        "decisions": ("quote", "key", "value", "entry", "topic", "match_text", "detail"),
+        "usage": (),
+        "batch_conversations": (),
+        "hook_queue": ("payload", "error"),
+    }
+
+    def purge_user(self, conn: sqlite3.Connection, user_id: str) -> int:
+        """Delete every row of the user in every table (inside transaction()); then compact()."""
+        deleted = sum(
+            conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,)).rowcount for table in self.USER_TABLES
+        )
+        return deleted + self.purge_candidates(conn, user_id)
+
+    def purge_text(
+        self, conn: sqlite3.Connection, user_id: str, needles: Sequence[str], keys: Sequence[str] = ()
+    ) -> int:
+        """Delete every row of the user holding one of `needles` (case-insensitive) in any text
+        column, or recording one of the USER.md `keys` (whose every past value goes too).
+        Inside transaction(); then compact() so the bytes leave the file and its WAL."""
+        wanted_keys = {k.casefold() for k in keys}
+        found = [n for n in needles if n]
+        if wanted_keys:  # every value the key ever had is a needle too
+            for row in conn.execute(
+                """SELECT key, old_value, new_value FROM history WHERE user_id = ?
+                   UNION ALL SELECT key, value, NULL FROM provenance WHERE user_id = ?""",
+                (user_id, user_id),
+            ):
+                if row[0] is not None and row[0].casefold() in wanted_keys:
+                    found += [v for v in (row[1], row[2]) if v]
+        lowered = [n.casefold() for n in found]
+        deleted = 0
+        for table, columns in self.USER_TABLES.items():
+            if not columns:
+                continue
+            rowid = "seq" if table == "hook_queue" else "id"
+            doomed = []
+            # The record of an erasure holds no value (op "purge"): it stays, to show that it happened.
+            spare = " AND op != 'purge'" if table == "history" else ""
+            for row in conn.execute(
+                f"SELECT {rowid}, {', '.join(columns)} FROM {table} WHERE user_id = ?{spare}", (user_id,)
+            ):
+                texts = [v.casefold() for v in row[1:] if isinstance(v, str)]
+                by_key = "key" in columns and row[1 + columns.index("key")] is not None and (
+                    row[1 + columns.index("key")].casefold() in wanted_keys
+                )
+                by_key = by_key or (table == "archive" and any(t.split(":", 1)[0].strip() in wanted_keys for t in texts[:1]))
+                if by_key or any(n in t for n in lowered for t in texts):
+                    doomed.append((row[0],))
+            conn.executemany(f"DELETE FROM {table} WHERE {rowid} = ?", doomed)
+            deleted += len(doomed)
+        for needle in [*keys, *found]:
+            deleted += self.purge_candidates(conn, user_id, needle)
+        return deleted
+
+    def compact(self) -> None:
+        """Make deleted rows unrecoverable: merge the full-text index, VACUUM (rewrites the file
+        without free pages), then checkpoint and truncate the WAL, which still held old pages."""
+        conn = self.conn
+        conn.execute("PRAGMA secure_delete = ON")
+        with self._writer.held():
+            conn.execute("INSERT INTO archive_fts (archive_fts) VALUES ('optimize')")
+            conn.execute("VACUUM")
+            deadline = time.monotonic() + self.busy_timeout_s
+            while True:
+                busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+                if not busy:
+                    return
+                if time.monotonic() > deadline:  # a reader kept the WAL: report, never hide it
+                    raise sqlite3.OperationalError("could not truncate the WAL after erasing: a reader kept it open")
+                time.sleep(0.05)
+
+    def everything_about(self, user_id: str) -> dict[str, list[dict[str, Any]]]:
+        """Every row held about the user, per table (subject access: `memroute export USER --all`)."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for table in self.USER_TABLES:
+            rows = self._rows(f"SELECT * FROM {table} WHERE user_id = ? ORDER BY rowid", (user_id,))
+            for row in rows:
+                if table in ("turns", "hook_queue") and isinstance(row.get("payload"), str):
+                    row["payload"] = json.loads(row["payload"])
+            out[table] = rows
+        out["candidates"] = self.candidates(user_id)
+        return out
+
+    # ---- candidates (facts waiting for confirmation; pipeline/candidates.py holds the rules) --
+
+    def upsert_candidate(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        user_id: str,
+        section: str | None,
+        key: str,
+        value: str,
+        quote: str | None,
+        turn_id: str | None,
+        conversation_id: str | None,
+        seen_at: str,
+    ) -> None:
+        """Keep a candidate, or count one more sighting of the same key and value (the latest
+        sighting's time, turn and quote are kept; the first sighting's too)."""
+        from pipeline.candidates import norm
+
+        now = _now()
+        conn.execute(
+            """INSERT INTO candidates (user_id, section, key, value, key_norm, value_norm, quote,
+                                       first_turn_id, first_conversation_id, first_seen_at,
+                                       last_turn_id, last_conversation_id, last_seen_at, times_seen,
+                                       created_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+               ON CONFLICT (user_id, key_norm, value_norm) DO UPDATE SET
+                   quote = excluded.quote,
+                   last_turn_id = excluded.last_turn_id,
+                   last_conversation_id = excluded.last_conversation_id,
+                   last_seen_at = MAX(candidates.last_seen_at, excluded.last_seen_at),
+                   times_seen = candidates.times_seen + 1,
+                   updated_at = excluded.updated_at""",
+            (user_id, section, key, value, norm(key), norm(value), self._r(quote), turn_id, conversation_id,
+             seen_at, turn_id, conversation_id, seen_at, now, now),
+        )
+
+    def delete_candidates(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[int]) -> int:
+        deleted = 0
+        for cid in ids:
+            deleted += conn.execute("DELETE FROM candidates WHERE user_id = ? AND id = ?", (user_id, cid)).rowcount
+        return deleted
+
+    def supersede_candidates(self, conn: sqlite3.Connection, user_id: str, keys: Sequence[str]) -> int:
+        """A real USER.md write to a key replaces whatever was waiting under it (keys as `norm` gives them)."""
+        deleted = 0
+        for key in keys:
+            deleted += conn.execute(
+                "DELETE FROM candidates WHERE user_id = ? AND key_norm = ?", (user_id, key)
+            ).rowcount
+        return deleted
+
+    def purge_candidates(self, conn: sqlite3.Connection, user_id: str, needle: str | None = None) -> int:
+        """Erase candidates: all of the user's (needle None), or those a forget of `needle` covers
+        (its key equals it, or its key, value or quote contains it; case-insensitive)."""
+        if needle is None:
+            return conn.execute("DELETE FROM candidates WHERE user_id = ?", (user_id,)).rowcount
+        from pipeline.candidates import matches
+
+        rows = [dict(r) for r in conn.execute("SELECT * FROM candidates WHERE user_id = ?", (user_id,))]
+        return self.delete_candidates(conn, user_id, [r["id"] for r in rows if matches(r, needle)])
+
+    def expire_candidates(self, conn: sqlite3.Connection, before: str, user_id: str | None = None) -> int:
+        """Delete candidates last seen before `before` (ISO UTC); one user's, or everyone's."""
+        if user_id is None:
+            return conn.execute("DELETE FROM candidates WHERE last_seen_at < ?", (before,)).rowcount
+        return conn.execute(
+            "DELETE FROM candidates WHERE user_id = ? AND last_seen_at < ?", (user_id, before)
+        ).rowcount
+
+    def candidates(self, user_id: str) -> list[dict[str, Any]]:
+        """The user's candidates, most recently seen first."""
+        return self._rows(
+            "SELECT * FROM candidates WHERE user_id = ? ORDER BY last_seen_at DESC, id DESC", (user_id,)
+        )
+
+    def search_candidates(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
+        """Candidates whose section, key and value hold every word of the query (case-insensitive),
+        most recently seen first."""
+        from pipeline.candidates import norm
+
+        terms = [norm(t) for t in query.split() if norm(t)]
+        if not terms or k <= 0:
+            return []
+        hits = []
+        for row in self.candidates(user_id):
+            text = norm(f"{row['section'] or ''} {row['key']} {row['value']}")
+            if all(t in text for t in terms):
+                hits.append(row)
+        return hits[:k]

@@ -3,6 +3,7 @@ caps, lock and commit as chat turns."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
@@ -12,7 +13,7 @@ from pipeline import guards
 from pipeline.ledgers import hermes
 from pipeline.ledgers.errors import CapExceeded, LedgerError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
-from pipeline.ledgers.user_md import UserProfile
+from pipeline.ledgers.user_md import USER_SECTIONS, UserProfile, canonical_section
 from pipeline.stages.write import Change, WriteResult
 from pipeline.userdir import MEMORY_FILE, USER_FILE, UserDir
 
@@ -53,8 +54,10 @@ def run_tool(
         raise ToolUsageError(f"--content is required for {action}")
     if action in ("replace", "remove") and not (old_text and old_text.strip()):
         raise ToolUsageError(f"--old-text is required for {action}")
+    if section is not None:
+        section = _checked_section(section)
     if content is not None:
-        verdict = guards.check_text(content, turn_text=content, policy=pipe.guard_policy)
+        verdict = _content_verdict(content, target, pipe.guard_policy)
         if not verdict.allowed:
             return {"success": False, "error": f"blocked ({verdict.rule}): {verdict.message}", "target": target}
 
@@ -91,6 +94,46 @@ def run_tool(
     }
 
 
+# A section name is a heading in USER.md: plain words only, so it cannot forge structure, hide
+# text (bidi, zero-width) or carry markup.
+_SECTION_NAME_RE = re.compile(r"[^\W_](?:[\w ]{0,28}[^\W_])?")
+_LEADING_DATE_RE = re.compile(r"^\s*\[\d{4}-\d{2}-\d{2}\]\s*")
+
+
+def _checked_section(section: str) -> str:
+    known = canonical_section(section)
+    if known is not None:
+        return known
+    verdict = guards.check_text(section)
+    if not _SECTION_NAME_RE.fullmatch(section) or not verdict.allowed:
+        raise ToolUsageError(
+            f"invalid --section {section!r}: use one of {', '.join(USER_SECTIONS)} (or a name of plain words)"
+        )
+    return section
+
+
+def _content_verdict(content: str, target: str, policy: guards.GuardPolicy) -> guards.Verdict:
+    """The guards' verdict on tool content. A MEMORY.md entry's own leading "[YYYY-MM-DD]" is the
+    tool's format, not a forged entry; a date anywhere else is."""
+    checked = _LEADING_DATE_RE.sub("", content, count=1) if target == "memory" else content
+    return guards.check_text(checked, turn_text=content, policy=policy)
+
+
+def _import_verdict(entry: str, dated: bool, policy: guards.GuardPolicy) -> guards.Verdict:
+    """An imported Hermes entry is judged whole (its lines joined) and line by line: a role marker
+    or heading at the start of a continuation line is only visible per line."""
+    text = _LEADING_DATE_RE.sub("", entry, count=1) if dated else entry
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    verdict = guards.check_text(" ".join(lines), turn_text="", policy=policy)
+    if not verdict.allowed or len(lines) < 2:
+        return verdict
+    for line in lines:
+        rule = guards.quote_rule(line, policy)
+        if rule is not None:
+            return guards.Verdict(False, "blocked", rule, f"blocked: a line of the entry breaks {rule}")
+    return verdict
+
+
 def _entries(model: UserProfile | MemoryLog) -> list[str]:
     if isinstance(model, UserProfile):
         return model.entries()
@@ -121,9 +164,9 @@ def import_hermes(pipe: MemoryPipeline, source: Path, user_id: str) -> dict[str,
     blocked: list[dict[str, str]] = []
     safe_user: list[str] = []
     safe_memory: list[str] = []
-    for bucket, entries in ((safe_user, user_entries), (safe_memory, memory_entries)):
+    for bucket, entries, dated in ((safe_user, user_entries, False), (safe_memory, memory_entries, True)):
         for entry in entries:
-            verdict = guards.check_text(entry.replace("\n", " "), turn_text="", policy=pipe.guard_policy)
+            verdict = _import_verdict(entry, dated, pipe.guard_policy)
             if verdict.allowed:
                 bucket.append(entry)
             else:

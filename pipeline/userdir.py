@@ -20,6 +20,7 @@ import fcntl
 import functools
 import json
 import os
+import stat
 import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
@@ -34,8 +35,13 @@ _JOURNAL_PREFIX = ".commit-"
 _TEMP_SUFFIX = ".tmp"
 
 
+# The store's own files live next to the user folders (memroute.db, memroute.db-wal, -shm,
+# -journal, .memroute.db.writer): ids in these namespaces would collide with them.
+RESERVED_PREFIXES = (".", "memroute.")
+
+
 class InvalidUserId(ValueError):
-    """A user id that is empty, too long, or could escape the root."""
+    """A user id that is empty, too long, could escape the root, or collides with the store's files."""
 
 
 def validate_user_id(user_id: str) -> str:
@@ -49,6 +55,9 @@ def validate_user_id(user_id: str) -> str:
     allowed = all(unicodedata.category(c)[0] in "LMN" or c in _ID_PUNCTUATION for c in user_id)
     if not allowed or user_id.startswith("."):
         raise InvalidUserId(f"invalid user id {user_id!r}: use letters, digits and . _ - @ + (not starting with '.')")
+    # casefold: on a case-insensitive file system "Memroute.db" is the database too.
+    if user_id.casefold().startswith(RESERVED_PREFIXES):
+        raise InvalidUserId(f"invalid user id {user_id!r}: ids starting with 'memroute.' are reserved for the store's files")
     return user_id
 
 
@@ -60,15 +69,24 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_durably(path: Path, data: bytes) -> None:
+def _write_durably(path: Path, data: bytes, mode: int | None = None) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
+        if mode is not None:  # the file it replaces keeps its permissions (0600 stays 0600)
+            os.fchmod(fd, mode)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _mode_of(path: Path) -> int | None:
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return None
 
 
 def _read_if_there(path: Path) -> bytes | None:
@@ -120,6 +138,36 @@ class UserDir:
             memory_raw=memory_raw,
         )
 
+    def read_lenient(self) -> tuple[LedgerTexts, list[str]]:
+        """For readers (show, context, export): never raises for one bad file. A file that is not
+        UTF-8 is shown with replacement characters, one that cannot be read as absent; each such
+        file gets one line in the returned warnings."""
+        warnings: list[str] = []
+        raws: list[bytes | None] = []
+        texts: list[str | None] = []
+        for path in (self.user_path, self.memory_path):
+            try:
+                raw = _read_if_there(path)
+            except OSError as e:
+                warnings.append(f"cannot read {path.name}: {e.strerror or e}; shown as empty")
+                raws.append(None)
+                texts.append(None)
+                continue
+            try:
+                texts.append(self._decode(path, raw))
+            except UnreadableFile as e:
+                warnings.append(f"{e}; shown with replacement characters")
+                texts.append(raw.decode("utf-8", errors="replace") if raw is not None else None)
+            raws.append(raw)
+        return LedgerTexts(user=texts[0], memory=texts[1], user_raw=raws[0], memory_raw=raws[1]), warnings
+
+    def has_pending_commit(self) -> bool:
+        """A commit journal is there: a writer is committing, or was killed after the store's commit."""
+        try:
+            return any(n.startswith(_JOURNAL_PREFIX) for n in os.listdir(self.path))
+        except OSError:
+            return False
+
     def _decode(self, path: Path, raw: bytes | None) -> str | None:
         if raw is None:
             return None
@@ -135,7 +183,7 @@ class UserDir:
         """Keep a .bak copy of a file we refuse to rewrite blindly (the first copy wins)."""
         bak = path.with_name(path.name + ".bak")
         if not bak.exists():
-            _write_durably(bak, raw)
+            _write_durably(bak, raw, _mode_of(path))
         return bak
 
     @contextlib.contextmanager
@@ -189,7 +237,7 @@ class UserDir:
         renames: dict[str, str] = {}
         for name, text in files.items():
             temp_name = f".{name}.{tx}{_TEMP_SUFFIX}"
-            _write_durably(self.path / temp_name, text.encode("utf-8"))
+            _write_durably(self.path / temp_name, text.encode("utf-8"), _mode_of(self.path / name))
             renames[temp_name] = name
         journal = self.path / f"{_JOURNAL_PREFIX}{tx}"
         _write_durably(journal, json.dumps({"turn_id": turn_id, "renames": renames}).encode("utf-8"))

@@ -214,8 +214,10 @@ def test_wrong_reason_and_substring_checks_fail_with_a_clear_problem(tmp_path: P
 # Leaks
 
 
-def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path) -> None:
-    # The skip keeps the word out of both files, but the decision log stores the statement.
+def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The skip keeps the word out of both files, but the decision log stores the statement
+    # (only with the debugging opt-in: by default a skipped statement's words are not kept).
+    monkeypatch.setenv("MEMROUTE_LOG_QUOTES", "1")
     suite = write_suite(
         tmp_path / "s.jsonl",
         [
@@ -511,11 +513,11 @@ def test_fake_model_answers_in_order(tmp_path: Path) -> None:
 
     fake = FakeModel(name="scripted-fake").enqueue(
         [{"quote": "I'm Jasmin", "route": "user", "section": "Identity", "key": "Name", "value": "Jasmin"}],
-        [{"quote": "my head hurts", "route": "skip", "reason": "mood"}],
+        [{"quote": "I'm so tired today", "route": "skip", "reason": "mood"}],
     )
     suite = write_suite(
         tmp_path / "s.jsonl",
-        [case("a", "I'm Jasmin", route="user"), case("b", "my head hurts", route="skip", reason="mood")],
+        [case("a", "I'm Jasmin", route="user"), case("b", "I'm so tired today", route="skip", reason="mood")],
     )
     code, report, _ = run_cli(tmp_path, [suite], specs=[EngineSpec("llm", fake)], concurrency=1)
     assert code == 0 and report is not None

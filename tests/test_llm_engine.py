@@ -44,7 +44,7 @@ def name_and_event() -> list[Any]:
             "date": "2026-07-29",
             "topic": "agent-demo",
         },
-        {"quote": "my head hurts", "route": "skip", "reason": "mood"},
+        {"quote": "I'm so tired today", "route": "skip", "reason": "mood"},
     ]
 
 
@@ -56,7 +56,7 @@ def test_classify_routes_each_statement_and_reports_usage() -> None:
     fake = FakeModel().enqueue(name_and_event())
     engine = LLMEngine(fake)
     result = engine.classify(
-        turn("I'm Jasmin; yesterday we changed the hero to an animated gradient; my head hurts"), "", ""
+        turn("I'm Jasmin; yesterday we changed the hero to an animated gradient; I'm so tired today"), "", ""
     )
 
     user, memory, skip = result.decisions

@@ -98,7 +98,7 @@ def test_persona_statements_go_to_the_profile(text: str) -> None:
 
 @pytest.mark.parametrize(("text", "reason"), [
     # mood
-    ("my head hurts today", "mood"), ("I'm so tired", "mood"), ("capek banget hari ini", "mood"),
+    ("my head hurts today", "sensitive"), ("I'm so tired", "mood"), ("capek banget hari ini", "mood"),
     ("今天好累", "mood"), ("วันนี้เหนื่อยมาก", "mood"),
     # one-off task parameters
     ("change this title to Quarterly Review", "one_off"), ("make it shorter", "one_off"),
@@ -217,7 +217,7 @@ def test_forget_removes_what_the_file_holds(text: str, user_md: str, memory_md: 
 def test_statements_are_split_and_routed_each() -> None:
     decisions = classify("my head hurts today. I'm a nurse in Jakarta. we shipped the new triage form yesterday.")
     assert [d.route for d in decisions] == ["skip", "user", "memory"]
-    assert decisions[0].reason == "mood"
+    assert decisions[0].reason == "sensitive"  # a symptom is health data, kept only on request (issue 13)
 
 
 def test_offline_engine_never_imports_litellm() -> None:

@@ -58,7 +58,9 @@ def test_overwrite_correction_and_forget(tmp_path: Path) -> None:
     user_md = (tmp_path / "jasmin" / "USER.md").read_text("utf-8")
     assert "- Role: Backend engineer" in user_md and "Frontend" not in user_md and "Next.js" not in user_md
     assert ("upsert", "Role", "Frontend engineer", "Backend engineer") in history
-    assert ("remove", "Usual stack", "Next.js", None) in history
+    # A forget in a turn erases: history keeps that the key was erased, never its value.
+    assert ("purge", "Usual stack", None, None) in history
+    assert all("Next.js" not in str(h) for h in history)
 
 
 def test_model_failure_leaves_files_untouched_and_records_usage(tmp_path: Path) -> None:

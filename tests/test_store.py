@@ -102,10 +102,11 @@ def test_failed_migration_leaves_nothing_half_applied(tmp_path: Path) -> None:
     s.close()
 
 
-def test_default_redact_comes_from_guards(tmp_path: Path) -> None:
-    guards = pytest.importorskip("pipeline.guards")
+def test_default_redact_is_the_one_redaction(tmp_path: Path) -> None:
+    from pipeline.redaction import redact_for_storage
+
     s = Store(tmp_path)
-    assert s.redact is guards.redact
+    assert s.redact is redact_for_storage
     with s.transaction() as conn:
         change(s, conn, "jasmin", quote=f"I'm Jasmin, write to {EMAIL}")
         s.mark_turn(conn, user_id="jasmin", turn_id="t1", conversation_id=None, status="failed",
@@ -360,7 +361,9 @@ def test_secrets_in_user_text_never_reach_the_database(tmp_path: Path) -> None:
     [prov] = s.provenance("jasmin")
     assert SECRET not in prov["quote"] and "[REDACTED:api_key]" in prov["quote"] and "I'm Jasmin" in prov["quote"]
     skipped, written = s.decisions("jasmin", "t1")
-    assert skipped["value"] == "[REDACTED:api_key]" and skipped["entry"] == "[REDACTED:email]"
+    # A skipped statement was not kept: its fields are dropped and only a digest of its quote stays.
+    assert skipped["value"] is None and skipped["entry"] is None and skipped["quote"].startswith("sha256:")
+    assert skipped["route"] == "skip" and skipped["reason"] == "sensitive"
     assert written["value"] == "Jasmin"
     [turn] = s.failed_turns("jasmin")
     assert turn["payload"]["messages"][0]["role"] == "user" and turn["payload"]["n"] == 1
@@ -528,3 +531,9 @@ def test_writers_take_turns_across_processes_and_a_stuck_one_gives_a_clear_error
             release.set()
             other.join(30)
     assert {"held", "next"} <= names and "late" not in names
+
+
+def test_a_nul_in_a_recall_query_is_no_crash(archived: Store) -> None:
+    assert archived.recall_archive("jasmin", "\x00") == []
+    plain = archived.recall_archive("jasmin", "staging")
+    assert plain and archived.recall_archive("jasmin", "staging\x00") == plain

@@ -150,3 +150,112 @@ def test_cli_rejects_traversal_id_with_exit_2(tmp_path: Path) -> None:
     assert proc.stderr.count("\n") == 1 and "invalid user id" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert not (tmp_path.parent / "escape").exists()
+
+
+@pytest.mark.parametrize("bad", ["memroute.db", "memroute.db-journal", "memroute.db-wal", "Memroute.db-shm", "memroute.x"])
+def test_ids_that_collide_with_the_store_files_are_rejected_and_the_root_keeps_working(bad: str, tmp_path: Path) -> None:
+    cli = [sys.executable, "-m", "pipeline.cli"]
+    proc = subprocess.run([*cli, "turn", bad, "--text", "I live in Lisbon", "--root", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "reserved" in proc.stderr
+    assert not (tmp_path / bad).is_dir()
+    proc = subprocess.run([*cli, "turn", "bob", "--text", "I live in Lisbon", "--root", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "Lisbon" in (tmp_path / "bob" / "USER.md").read_text("utf-8")
+
+
+def test_a_non_utf8_file_keeps_the_turn_for_retry_and_show_degrades(tmp_path: Path) -> None:
+    folder = tmp_path / "jasmin"
+    folder.mkdir()
+    raw = b"# USER\n\n## Identity\n- Name: \xff\xfe broken\n"
+    (folder / "USER.md").write_bytes(raw)
+    with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
+        result = pipe.process_turn("jasmin", [{"role": "user", "content": "I work at Tokopedia"}])
+        assert result.status == "failed" and "UTF-8" in (result.error or "")
+        assert len(pipe.store.failed_turns("jasmin")) == 1
+        shown = pipe.show("jasmin")
+        assert shown["warnings"] and "not valid UTF-8" in shown["warnings"][0]
+        assert "broken" in shown["user_md"]
+        assert "broken" in pipe.context("jasmin")
+        assert (folder / "USER.md").read_bytes() == raw
+        (folder / "USER.md").write_text("# USER\n\n## Identity\n- Name: Jasmin\n", encoding="utf-8")
+        assert [r.status for r in pipe.retry("jasmin")] == ["done"]
+        assert "Tokopedia" in pipe.show("jasmin")["user_md"]
+
+
+def test_an_unreadable_file_keeps_the_turn_for_retry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pipeline.userdir as userdir
+
+    real = userdir._read_if_there
+
+    def denied(path: Path) -> bytes | None:
+        if path.name == "USER.md":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
+        monkeypatch.setattr(userdir, "_read_if_there", denied)
+        result = pipe.process_turn("kim", [{"role": "user", "content": "I work at Grab"}])
+        assert result.status == "failed"
+        assert "Permission denied" in pipe.show("kim")["warnings"][0]
+        monkeypatch.setattr(userdir, "_read_if_there", real)
+        assert [r.status for r in pipe.retry("kim")] == ["done"]
+
+
+def test_readers_roll_forward_a_commit_a_killed_writer_left(tmp_path: Path) -> None:
+    """Killed between the store's commit and the rename: history already says the turn is done."""
+    with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
+        pipe.process_turn("lee", [{"role": "user", "content": "I live in Penang"}])
+        udir = UserDir(tmp_path, "lee")
+        new = (udir.user_path.read_text("utf-8")).replace("Penang", "Ipoh")
+        (udir.path / ".USER.md.abc123.tmp").write_text(new, encoding="utf-8")
+        (udir.path / ".commit-abc123").write_text(
+            '{"turn_id": "t-killed", "renames": {".USER.md.abc123.tmp": "USER.md"}}', encoding="utf-8"
+        )
+        with pipe.store.transaction() as conn:
+            pipe.store.mark_turn(conn, user_id="lee", turn_id="t-killed", conversation_id=None, status="done", ts="now")
+        assert "Ipoh" in pipe.show("lee")["user_md"]
+        assert not (udir.path / ".commit-abc123").exists()
+
+
+def test_a_commit_keeps_the_file_mode(tmp_path: Path) -> None:
+    with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
+        pipe.process_turn("max", [{"role": "user", "content": "I live in Hanoi"}])
+        path = tmp_path / "max" / "USER.md"
+        path.chmod(0o600)
+        pipe.process_turn("max", [{"role": "user", "content": "I work at VNG"}])
+        assert "VNG" in path.read_text("utf-8")
+        assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_an_oversized_file_is_capped_in_the_engine_prompt(tmp_path: Path) -> None:
+    from pipeline.engines.offline import OfflineEngine
+
+    seen: list[str] = []
+
+    class Watching(OfflineEngine):  # type: ignore[misc]
+        def classify(self, turn, user_md, memory_md):  # type: ignore[no-untyped-def]
+            seen.append(user_md)
+            return super().classify(turn, user_md, memory_md)
+
+    folder = tmp_path / "ola"
+    folder.mkdir()
+    lines = "".join(f"- Note {i}: something the user wrote by hand\n" for i in range(25_000))
+    (folder / "USER.md").write_text("# USER\n\n## Identity\n" + lines, encoding="utf-8")
+    with MemoryPipeline(root=tmp_path, engine=Watching()) as pipe:
+        pipe.process_turn("ola", [{"role": "user", "content": "I like kayaking"}])
+        assert len(seen[0]) <= 2 * pipe.user_limit + 200
+        assert "not shown" in seen[0].splitlines()[-1]
+
+
+def test_an_oversized_file_is_capped_in_context(tmp_path: Path) -> None:
+    folder = tmp_path / "pia"
+    folder.mkdir()
+    lines = "".join(f"- Note {i}: something the user wrote by hand\n" for i in range(25_000))
+    (folder / "USER.md").write_text("# USER\n\n## Identity\n" + lines, encoding="utf-8")
+    with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
+        block = pipe.context("pia")
+    assert len(block) < 2 * (pipe.user_limit + pipe.memory_limit) + 1_000
+    assert "more characters of USER.md not shown" in block

@@ -175,6 +175,7 @@ class Statement(_Compact):
     op: Literal["upsert", "append", "remove", "none"] | None = None
     match: str | None = None
     confidence: float = 1.0
+    candidate: bool = False  # a skip that looks durable but is stated too weakly: kept aside, not written
 
     @model_validator(mode="after")
     def _complete(self) -> Statement:
@@ -184,6 +185,14 @@ class Statement(_Compact):
             if self.reason is None:
                 raise ValueError("a skip needs a reason: mood, one_off, vague, inferable or sensitive")
             self.op = "none"
+            # A candidate needs a field to become; never for sensitive data. Anything less is a plain skip.
+            if self.candidate:
+                try:
+                    self.section = _section(self.section)
+                except ValueError:
+                    self.candidate = False
+                has_field = bool((self.key or "").strip() and (self.value or "").strip())
+                self.candidate = self.candidate and has_field and self.reason != "sensitive"
             return self
         self.reason = None
         if self.op == "remove":
@@ -1019,15 +1028,17 @@ def _decisions(result: BaseModel) -> list[Decision]:
     assert isinstance(result, Statements)
     out: list[Decision] = []
     for s in result.statements:
+        has_field = s.route == "user" or s.candidate
         out.append(
             Decision(
                 quote=s.quote,
                 route=s.route,
                 op=s.op or "none",
                 reason=s.reason,
-                section=s.section if s.route == "user" else None,
-                key=s.key.strip() if s.route == "user" and s.key else None,
-                value=s.value.strip() if s.route == "user" and s.value else None,
+                candidate=s.candidate,
+                section=s.section if has_field else None,
+                key=s.key.strip() if has_field and s.key else None,
+                value=s.value.strip() if has_field and s.value else None,
                 entry=" ".join(s.entry.split()) if s.route == "memory" and s.entry else None,
                 date=s.date if s.route == "memory" else None,
                 topic=(s.topic or "").strip() or None if s.route == "memory" else None,

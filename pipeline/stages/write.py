@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pipeline.ledgers._text import norm_key
 from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
@@ -152,10 +153,25 @@ def _field_id(f: UserField) -> str:
     return f"key:{f.key.casefold()}" if f.key else f"note:{f.value}"
 
 
+def names_key(words: str, key: str) -> bool:
+    """Do the words of a forget request name this USER.md key? "email" names Email, "phone number"
+    names Phone: every word of the key is among the request's words (any case, any script)."""
+    wanted, have = norm_key(words).split(), norm_key(key).split()
+    return bool(have) and set(have) <= set(wanted)
+
+
 def _forget_field(result: WriteResult, d: Decision) -> str:
     if not d.match:
         return "not_found"
     target = result.profile.get(d.match)
+    if target is None:
+        # "forget my phone number": the field whose key the words name (Phone), the longest such key.
+        named = [f for f in result.profile.fields() if f.key and names_key(d.match, f.key)]
+        longest = max((len(f.key.split()) for f in named if f.key), default=0)
+        named = [f for f in named if f.key and len(f.key.split()) == longest]
+        if len(named) > 1:
+            return "ambiguous"
+        target = named[0] if named else None
     if target is None:
         # "forget that I use Vue": match a unique field by its value instead of its key.
         hits = [f for f in result.profile.fields() if d.match.lower() in f.value.lower()]

@@ -34,6 +34,7 @@ _FALLBACK = (
     ("api_key", lazy_compile(r"\b(?:sk|pk|ghp|xox[bp]|AKIA)[-_A-Za-z0-9]{12,}\b")),
 )
 
+_NEVER = lazy_compile(r"(?!)")
 _detector: Callable[[str], Any] | None = None
 _loaded = False
 
@@ -79,6 +80,9 @@ def find_spans(text: str) -> list[Span]:
             findings = None
         if findings is not None:
             spans = [s for s in (_as_span(f, text) for f in findings) if s is not None]
+            if any(s.kind == "health" for s in spans) and asked_to_save(text, _NEVER):
+                # "please remember I'm allergic to penicillin": the user asked to keep it, so it is routed like any fact
+                spans = [s for s in spans if s.kind != "health"]
             return spans + secret_spans(text)
     spans = []
     for kind, pattern in _FALLBACK:
