@@ -126,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("forget", "take a key (e.g. Email) or a text out of USER's files; --purge erases every copy", _cmd_forget)
     p.add_argument("user", help="the user id (a folder name under the root)")
-    p.add_argument("key_or_text", metavar="KEY|TEXT")
+    p.add_argument("key_or_text", metavar="KEY|TEXT", help="a USER.md key (e.g. Email) or words of the value or entry to forget")
     p.add_argument("--purge", action="store_true",
                    help="also erase it from history, provenance, archive, decision log, failed turns, queue, "
                         "candidates and backups, and compact the database")

@@ -64,7 +64,7 @@ _EN_HEALTH_RE = lazy_compile(
     r"was treated for|am being treated for|'m being treated for|am recovering from|'m recovering from|caught|came down with)\s+"
     r"(?:(?:mild|severe|chronic|bad|terrible|awful|type [12]|stage \w+|clinical|early|late|acute|a bad|a terrible|a mild)\s+){0,3}"
     r"(?:" + _EN_CONDITIONS + r")\b|"
-    r"\bI(?:'m| am)\s+(?:a\s+)?(?:diabetic|asthmatic|epileptic|anemic|anaemic|hiv[ -]positive|bipolar|immunocompromised|"
+    r"\bI(?:'m| am)\s+(?:a\s+)?(?:(?:type [12]|pre-?)\s*)?(?:diabetic|asthmatic|epileptic|anemic|anaemic|hiv[ -]positive|bipolar|immunocompromised|"
     r"on the autism spectrum|in remission|in chemo|in rehab|in therapy|in (?:the )?hospital)\b|"
     r"\bI(?:'m| am)?\s+(?:on|taking|take|started taking|was prescribed|got prescribed|have been prescribed|"
     r"'ve been prescribed|need to take|have to take|stopped taking)\s+(?:\d+\s*mg\s+(?:of\s+)?)?(?:my\s+)?(?:" + _EN_MEDS + r")\b|"
@@ -76,6 +76,10 @@ _EN_HEALTH_RE = lazy_compile(
     r"diarrh?o?ea|food poisoning|covid|a cold(?!\s+(?:brew|drink|shower|one|beer|coffee|water|plunge|call|case|start|war))|cold sores?|hives)\b|"
     r"\bI(?:'m| am|'ve been| have been)?\s+(?:feel(?:ing)?\s+|been\s+)?(?:so\s+|really\s+|very\s+|pretty\s+|kind of\s+)?"
     r"(?:sick|nauseous|feverish|dizzy|ill)\b(?!-|\s+(?:of|and tired|at ease)\b)|"
+    # a lab result: the measure named with its value ("my a1c was 7.2", "cholesterol is 240", "BP 150/90")
+    r"\b(?:hba1c|a1c|blood sugar|blood glucose|glucose|cholesterol|ldl|hdl|triglycerides|blood pressure|bp|psa|tsh|"
+    r"viral load|cd4(?: count)?|ferritin|creatinine|egfr|inr)\b(?:\s+(?:level|levels|reading|result|count))?"
+    r"(?:\s+(?:was|is|were|are|came back|came back at|at|of|around|about|reads?))*\s*[:=]?\s*\d+(?:[.,/]\d+)?|"
     r"\bmy (?:therapist|psychiatrist|psychologist|oncologist|cardiologist|endocrinologist|neurologist)\b|"
     r"\bI (?:see|saw|am seeing|'m seeing|started seeing) (?:a |my )?(?:therapist|psychiatrist|psychologist|counsel?lor)\b|"
     r"\bI (?:had|have|'m having|am having|need|just had)\s+(?:a\s+|an\s+|my\s+)?(?:surgery|an operation|operation|chemo|"
@@ -101,7 +105,8 @@ _EN_GATE = frozenset(
     "counselor counsellor surgery operation transplant miscarriage abortion biopsy colonoscopy canal mri ct cough "
     "hives drug medicine penicillin amoxicillin antibiotic antibiotics sulfa aspirin ibuprofen codeine morphine "
     "opioids latex iodine contrast anesthesia anaesthesia medical prescription prescriptions diagnosis diagnoses "
-    "medications illness illnesses diseases disease symptom symptoms issues".split()
+    "medications illness illnesses diseases disease symptom symptoms issues hba1c a1c sugar glucose cholesterol ldl hdl "
+    "triglycerides pressure bp psa tsh viral load cd4 ferritin creatinine egfr inr".split()
 )
 _EN_SUFFIXES = ("cillin", "mycin", "cycline", "floxacin", "pril", "olol", "statin", "sartan", "prazole", "xetine", "zepam")
 

@@ -362,7 +362,7 @@ def test_bash_completion_completes_commands_options_and_choices(capsys: pytest.C
     code, script, _ = run(capsys, "completion", "bash")
     assert code == 0 and "complete -o default -F _memroute_complete memroute" in script
     assert _complete(script, "memroute u") == ["users"]
-    assert set(_complete(script, "memroute d")) == {"demo", "doctor"}
+    assert set(_complete(script, "memroute d")) == {"delete-user", "demo", "doctor"}
     assert "--min-accuracy" in _complete(script, "memroute eval --min")
     assert "--conversation" in _complete(script, "memroute turn ana --conv")
     assert _complete(script, "memroute turn ana --engine h") == ["hybrid"]

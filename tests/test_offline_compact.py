@@ -123,3 +123,9 @@ def test_a_field_another_one_already_says_leaves_before_any_other() -> None:
     done = compact_profile(text, 5)
     assert done is not None and [label for label, _ in done.moved] == ["Hobby"]  # "tea" is not in "steam"
     assert "- Drink: tea" in done.text and "- Likes: hiking, chess and steam trains" in done.text
+
+
+def test_a_hand_edited_file_far_over_its_cap_is_left_to_the_user() -> None:
+    # Hundreds of lines the user wrote by hand are not "a profile near its cap": nothing is moved.
+    lines = "".join(f"- Note {i}: something the user wrote by hand\n" for i in range(500))
+    assert compact_profile("# USER\n\n## Identity\n" + lines, 100, goal_chars=1_100) is None

@@ -303,6 +303,8 @@ HEALTH_TURNS = [
     ("I was diagnosed with type 2 diabetes last year", "diabetes"),
     ("I'm on sertraline 50 mg", "sertraline"),
     ("my head hurts today", "head hurts"),
+    ("I'm type 2 diabetic, so keep desserts out of the plan", "diabetic"),
+    ("my cholesterol came back at 240 last week", "240"),
     ("Saya alergi obat penisilin", "penisilin"),
     ("saya punya penyakit asma", "asma"),
     ("我对青霉素过敏", "青霉素"),

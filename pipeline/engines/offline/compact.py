@@ -55,6 +55,10 @@ def _protected(f: UserField, protected: Collection[str]) -> bool:
     return key in _ALWAYS_KEPT or key in protected or bool(_PINNED.search(f.value))
 
 
+# A USER.md longer than this many times the compaction goal is a hand-edited file, not one that grew to its cap.
+_HAND_EDITED_FACTOR = 3
+
+
 def _shorter(value: str) -> str:
     return " ".join(value.split()).rstrip(" .;,")
 
@@ -87,6 +91,10 @@ def compact_profile(
     """USER.md at least `needed_chars` shorter (and at most `goal_chars` long when it can), or None when the
     unprotected fields cannot free that much. `protected`: normalised keys (see ledgers norm_key) that stay;
     `last_changed`: key -> ISO time of its last change (older fields leave first; file order otherwise)."""
+    if goal_chars is not None and len(user_md) > _HAND_EDITED_FACTOR * goal_chars:
+        # Far over its cap: the user wrote it by hand. Moving hundreds of their lines to the archive is not
+        # "compacting near the cap" (and the field-by-field moves are quadratic); the file is left to the user.
+        return None
     profile = UserProfile.parse(user_md)
     if not profile.round_trips:
         return None  # a file we would not rewrite faithfully is left to the user
