@@ -407,7 +407,7 @@ _GOV_CTX = (
     r"ssn|social security|passport|paspor|licen[cs]e|\bsim\b|\bsin\b|\bnhs\b|national insurance|medicare|\bdni\b|\bcpf\b|"
     r"\bbsn\b|pesel|aadhaa?r|\bnik\b|\bktp\b|npwp|national id|\bid card|"
     r"\bid number|identity|tax id|\btin\b|nomor induk|身份证|护照|驾照|驾驶证|社保|社会保障|"
-    r"บัตรประชาชน|ประชาชน|ปชช|เลขประจำตัว|หนังสือเดินทาง|ใบขับขี่"
+    r"บัตรประชาชน|ประชาชน|ปชช|เลขประจำตัว|หนังสือเดินทาง|พาสปอร์ต|ใบขับขี่"
 )
 _GOV_CTX_RE = lazy_compile(_GOV_CTX, _I)
 _CARD_CTX_RE = lazy_compile(r"card|\bcc\b|credit|debit|visa|master ?card|amex|kartu|信用卡|银行卡|卡号|บัตร", _I)
@@ -798,7 +798,7 @@ _GOV_GATE = _Gate(
     "ssn", "social", "passport", "paspor", "license", "licence", "sim", "sin", "nhs", "insurance", "medicare", "dni",
     "cpf", "bsn", "pesel", "aadhaar", "aadhar", "nik", "ktp", "npwp", "national", "id",
     "identity", "tax", "tin", "nomor", "身份证", "护照", "驾照", "驾驶证", "社保", "社会保障",
-    "บัตรประชาชน", "ประชาชน", "ปชช", "เลขประจำตัว", "หนังสือเดินทาง", "ใบขับขี่",
+    "บัตรประชาชน", "ประชาชน", "ปชช", "เลขประจำตัว", "หนังสือเดินทาง", "พาสปอร์ต", "ใบขับขี่",
 )
 _DOB_GATE = _Gate(
     "born", "birth", "birthday", "birthdate", "dob", "d.o.b", "bday", "b-day", "lahir", "ulang", "ultah", "ttl",

@@ -139,6 +139,7 @@ def test_obfuscated_values_are_found() -> None:
         ("我的QQ号是 12345678", "PHONE"),
         ("3171045208900007", "GOV_ID"),  # a bare NIK: province, birth date and month in place
         ("keep 1103702071811 handy", "GOV_ID"),  # a bare Thai id: its check digit holds
+        ("เลขพาสปอร์ตของฉัน BB7654321 นะ", "GOV_ID"),  # Thai: the loanword for passport
         ("my card: four one one one one one one one one one one one one one one one", "CARD"),
         ("the door code is 4821", "PASSWORD"),
         ("hunter2 is my password", "PASSWORD"),
