@@ -109,6 +109,12 @@ def test_a_change_of_fact_removes_the_field_and_says_why(text: str) -> None:
     assert d.key in ("Coffee", "Role") and "no longer" in (d.detail or "")
 
 
+def test_quitting_something_unrelated_leaves_thai_fields_alone() -> None:
+    # Thai is tokenised into letter pairs: one shared pair ("น" + "เ") is no shared word.
+    profile = "# USER\n\n## Identity\n- Family: น้องชายเรียนหมอ\n"  # shares the pair "ชา" with "tea" below
+    assert not any(d.op == "remove" for d in classify("ฉันเลิกดื่มชาแล้ว", user_md=profile))
+
+
 def test_an_allergy_does_not_replace_the_diet() -> None:
     decisions = classify("I'm allergic to peanuts", user_md=PROFILE)
     assert [(d.key, d.op) for d in writes(decisions)] == [("Allergies", "upsert")]

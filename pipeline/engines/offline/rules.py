@@ -381,12 +381,19 @@ def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Deci
 def _field_overlapping(text: str, ctx: Context) -> Field | None:
     """The USER.md field whose key or value shares the most content words with `text` (at least one)."""
     words = _content_words(text)
-    best: tuple[int, Field] | None = None
+    best: tuple[float, Field] | None = None
     for fld in ctx.fields.values():
-        score = len(words & _content_words(fld.key + " " + fld.value))
-        if score and (best is None or score > best[0]):
+        shared = words & _content_words(fld.key + " " + fld.value)
+        # Thai is tokenised into letter bigrams: one shared bigram is a shared pair of letters, not a shared
+        # word; three make about a word. (Chinese bigrams are two characters: already a word.)
+        thai = sum(1 for t in shared if _THAI_TOKEN.match(t))
+        score = len(shared) - thai + thai / 3
+        if score >= 1 and (best is None or score > best[0]):
             best = (score, fld)
     return best[1] if best else None
+
+
+_THAI_TOKEN = lazy_compile("[\u0e00-\u0e7f]")
 
 
 _SENTENCE_CUES = lazy_compile(r"\b(?:meant|maksud\w*|from|dari)\b|我是说|我的意思|应该是|从|หมายถึง|เปลี่ยนจาก", re.I)
