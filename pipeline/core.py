@@ -25,7 +25,7 @@ from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryLog, empty_me
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT, UserProfile, empty_user_md
 from pipeline.redaction import refuse_marked_writes
 from pipeline.stages.consolidate import ConsolidationError, consolidate_log
-from pipeline.stages.write import Change, WriteResult, apply_decisions
+from pipeline.stages.write import Change, WriteResult, apply_decisions, is_change_of_fact
 from pipeline.store import Store
 from pipeline.turns import build_turn, turn_payload
 from pipeline.types import Classification, Turn, TurnResult, Usage
@@ -861,8 +861,9 @@ def _purge_plan(written: WriteResult) -> Erased:
     for d in written.decisions:  # "forget that I use Vue": the words named are erased too
         if d.op == "remove" and d.outcome == "written" and d.match and not erased.keys:
             erased.add_needle(d.match)
-    written.changes = [_purge_record(c) if c.op == "remove" else c for c in written.changes]
-    written.archive = [a for a in written.archive if a.op != "removed"]
+    written.changes = [_purge_record(c) if c.op == "remove" and not is_change_of_fact(c.why) else c
+                       for c in written.changes]
+    written.archive = [a for a in written.archive if a.op != "removed" or is_change_of_fact(a.why)]
     return erased
 
 

@@ -54,6 +54,11 @@ class Turn(BaseModel):
         return self.timestamp.astimezone(zone).date()
 
 
+# The detail that marks a removal as a change of fact ("I don't drink coffee anymore"): the old value is archived
+# like any overwritten one. Every other removal answers a forget request, and a forget request purges.
+CHANGE_OF_FACT = "no longer true"
+
+
 class Decision(BaseModel):
     """Where one atomic statement of a turn goes, and why."""
 

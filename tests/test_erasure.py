@@ -175,3 +175,13 @@ def test_forget_my_phone_number_in_a_turn_names_the_phone_field_and_purges_it(tm
         assert [d.outcome for d in result.decisions] == ["written"]
         assert "Phone" not in pipe.show("ravi")["user_md"]
         assert found(tmp_path, "5555 0101") == []
+
+
+def test_a_change_of_fact_is_archived_not_purged(tmp_path: Path) -> None:
+    # "I'm no longer a nurse" is the user's news, not a request to forget: the old value stays findable.
+    with MemoryPipeline(root=tmp_path) as pipe:
+        pipe.process_turn("ana", [{"role": "user", "content": "I'm a nurse."}])
+        result = pipe.process_turn("ana", [{"role": "user", "content": "I'm no longer a nurse"}])
+        assert [d.op for d in result.decisions] == ["remove"]
+        assert "nurse" not in pipe.show("ana")["user_md"]
+        assert any("nurse" in hit["text"] for hit in pipe.recall("ana", "nurse"))

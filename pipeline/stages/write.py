@@ -13,7 +13,12 @@ from pipeline.ledgers._text import norm_key
 from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
-from pipeline.types import USER_SECTIONS, Decision
+from pipeline.types import CHANGE_OF_FACT, USER_SECTIONS, Decision
+
+
+def is_change_of_fact(why: str | None) -> bool:
+    """A removal the user's own news caused ("I'm no longer a nurse"), not a request to forget."""
+    return (why or "").startswith(CHANGE_OF_FACT)
 
 
 @dataclass
@@ -181,7 +186,8 @@ def _forget_field(result: WriteResult, d: Decision) -> str:
     label = target.key if target.key else target.value
     old = result.profile.remove(target.key) if target.key else result.profile.remove_entry(target.value)
     result.changes.append(Change("user", "remove", label, old, None, d.detail or "forget requested", d.quote))
-    result.archive.append(Change("user", "removed", label, old, None, "forgotten at the user's request"))
+    why = "no longer true, the user said" if is_change_of_fact(d.detail) else "forgotten at the user's request"
+    result.archive.append(Change("user", "removed", label, old, None, why))
     return "written"
 
 

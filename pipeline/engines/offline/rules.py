@@ -24,7 +24,7 @@ from pipeline.engines.offline.profile import Entry, Field
 from pipeline.engines.offline.split import Statement, script_of
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
 from pipeline.lazy_re import lazy_compile
-from pipeline.types import Decision
+from pipeline.types import CHANGE_OF_FACT, Decision
 
 LEXICONS: dict[str, Lexicon] = {"en": EN, "id": ID, "zh": ZH, "th": TH}
 SUBJECT_OF = {"en": "I ", "id": "saya ", "zh": "我", "th": "ผม"}
@@ -531,7 +531,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         if fld is not None:
             del ctx.fields[fld.key.casefold()]
             return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.75,
-                              detail="no longer true: removes the stored field")]
+                              detail=f"{CHANGE_OF_FACT}: removes the stored field")]
 
     fact = _fact(dates.strip_date_phrase(text, ctx.today) if dated else text, lex)
     if fact is not None and borrowed and fact[0].name.startswith("name"):
