@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_redaction import Down  # an engine whose model is unreachable
 
 from pipeline.core import MemoryPipeline
 from pipeline.erasure import NothingToForget
@@ -30,17 +31,6 @@ def found(root: Path, *needles: str) -> list[str]:
 def say(pipe: MemoryPipeline, user: str, text: str, day: int) -> None:
     result = pipe.process_turn(user, [{"role": "user", "content": text}], timestamp=f"2026-04-{day:02d}T09:00:00Z")
     assert result.status == "done", result.error
-
-
-class Down:
-    name = "llm"
-    model = "down"
-
-    def classify(self, *args: object) -> None:
-        raise ConnectionError("model unreachable")
-
-    def consolidate(self, *args: object, **kwargs: object) -> None:
-        raise ConnectionError("model unreachable")
 
 
 def seed(root: Path) -> None:
