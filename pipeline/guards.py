@@ -281,6 +281,26 @@ _PASSWORD_RE = lazy_compile(
     r"([^\s\"'”」,，。;；]+(?:\s+[a-z]+){0,11})",
     _I,
 )
+# An unlabelled password: a token that mixes upper and lower case, digits and symbols, in a sentence about a login.
+_CREDENTIAL_CONTEXT_RE = lazy_compile(
+    r"\b(?:log ?in|sign ?in|account|bank|vault|wi-?fi|router|unlock|akun|rekening|masuk)\b|登录|账号|账户|银行|เข้าสู่ระบบ|บัญชี|ไวไฟ",
+    _I,
+)
+_MIXED_TOKEN_RE = lazy_compile(r"(?<!\S)[^\s\"'“”]{8,64}(?=[\s,.!?;:\"'”]*(?:\s|$))")
+
+
+def _password_shaped(token: str) -> bool:
+    token = token.rstrip(".,!?;:")
+    if "@" in token or "://" in token or len(token) < 8:
+        return False
+    return (any(c.isupper() for c in token) and any(c.islower() for c in token) and any(c.isdigit() for c in token)
+            and any(c in _PASSWORD_SYMBOLS for c in token))
+
+
+# Symbols names rarely carry (a "Home-Net5G" wifi name is no password; "Tr0ub4dor&3" is).
+_PASSWORD_SYMBOLS = frozenset("!#$%&*+=?^~|<>{}[]()/\\")
+
+
 _PASSPHRASE_WORD_RE = lazy_compile(r"seed|recovery|mnemonic|phrase|frasa|secret word|secret answer|security answer|maiden", _I)
 _NOT_A_PASSWORD = frozenset(
     "too weak strong long short expired the a an same not very still wrong incorrect required changed reset "
@@ -843,12 +863,19 @@ def _raw_findings(s: str, t: _Text | None = None) -> list[tuple[int, int, str]]:
         for m in _PASSWORD_RE.finditer(s):
             val = m.group(1)
             first = val.split()[0].lower().strip(".,!?")
-            if first in _NOT_A_PASSWORD or first.startswith(("密码", "口令", "รหัส", "password")):
+            phrase = bool(_PASSPHRASE_WORD_RE.search(m.group(0)))
+            if phrase and len(val.split()) >= 3:
+                pass  # "my passphrase is correct horse battery staple": a phrase of words, whatever its first word
+            elif first in _NOT_A_PASSWORD or first.startswith(("密码", "口令", "รหัส", "password")):
                 continue  # "1Password作为密码管理器": a label, not a value
             end = m.end(1)
-            if not _PASSPHRASE_WORD_RE.search(m.group(0)):
+            if not phrase:
                 end = m.start(1) + len(val.split()[0])  # a password is one token; a passphrase is many
             add((m.start(1), end, PASSWORD))
+    if _CREDENTIAL_CONTEXT_RE.search(s):
+        for m in _MIXED_TOKEN_RE.finditer(s):  # "save this: Tr0ub4dor&3 for my bank login": no label, a password's shape
+            if _password_shaped(m.group(0)):
+                add((m.start(), m.end(), PASSWORD))
     if "@" in s:
         for m in _EMAIL_RE.finditer(s):
             add((m.start(), m.end(), EMAIL))

@@ -143,6 +143,8 @@ def test_obfuscated_values_are_found() -> None:
         ("my card: four one one one one one one one one one one one one one one one", "CARD"),
         ("the door code is 4821", "PASSWORD"),
         ("hunter2 is my password", "PASSWORD"),
+        ("my passphrase is correct horse battery staple", "PASSWORD"),  # a phrase, whatever its first word
+        ("save this: Tr0ub4dor&3 for my bank login", "PASSWORD"),  # no label: a password's shape, a login
         ("Login: bob / Hunter2024!", "PASSWORD"),
     ],
 )
@@ -169,6 +171,7 @@ def test_dates_of_birth_versus_event_dates() -> None:
         "during 2 weeks in May we hiked", "I finished 1st place in chess", "I live in a 2 bedroom flat with 3 cats",
         "the years 2019 2020 2021 2022", "I use 1Password as my password manager", "pin 12 on the map",
         "the PIN changed in 2019", "What is my password again?", "The building code requires 3 exits",
+        "my passphrase is too weak", "the wifi name is Home-Net5G", "I log in to my account at 9:30am every day",
     ],
 )
 def test_ordinary_numbers_and_words_are_not_sensitive(text: str) -> None:
