@@ -248,7 +248,11 @@ def test_status_shows_failed_turns_waiting_for_retry(tmp_path: Path, capsys: pyt
 # ---- silent no-ops say what they did ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["show"], ["history"], ["recall", "{user}", "tea"], ["consolidate"], ["export", "{user}", "--format", "hermes", "--out", "{tmp}/x"]])
+@pytest.mark.parametrize("command", [
+    ["show"], ["history"], ["recall", "{user}", "tea"], ["consolidate"], ["export", "{user}", "--format", "hermes", "--out", "{tmp}/x"],
+    ["show", "{user}", "--candidates"], ["confirm", "{user}", "Hobbies"], ["forget", "{user}", "Email", "--purge"],
+    ["delete-user"], ["export", "{user}", "--all", "--out", "{tmp}/x"],
+])
 def test_an_unknown_user_is_named_and_nothing_is_created(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
 ) -> None:
@@ -258,6 +262,13 @@ def test_an_unknown_user_is_named_and_nothing_is_created(
     code, out, err = run(capsys, *argv, "--root", str(tmp_path / "root"))
     assert code == 1 and out == "" and one_line_error(err, "no user 'ghost' under")
     assert not (tmp_path / "root" / "ghost").exists() and not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("flags", [[], ["--format", "hermes", "--all"]])
+def test_export_needs_exactly_one_of_format_or_all(tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str]) -> None:
+    run(capsys, "turn", "ana", "--text", "I work as a data engineer.", "--root", str(tmp_path))
+    code, out, err = run(capsys, "export", "ana", *flags, "--root", str(tmp_path))
+    assert code == 2 and out == "" and one_line_error(err, "export needs exactly one of")
 
 
 def test_recall_without_hits_and_a_duplicate_turn_say_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
