@@ -268,3 +268,18 @@ def _plain(messages: list[Any]) -> list[dict[str, Any]]:
     for m in messages:
         out.append(m.model_dump(exclude_none=True) if isinstance(m, BaseModel) else dict(m))
     return out
+
+
+class UnreachableEngine:
+    """An engine whose model cannot be reached: every call raises ConnectionError. Tests of outages
+    (failed turns kept for retry, what a failure leaves at rest) install it instead of a real model."""
+
+    def __init__(self, name: str = "llm", model: str | None = "down") -> None:
+        self.name = name
+        self.model = model
+
+    def classify(self, *args: object, **kwargs: object) -> Any:
+        raise ConnectionError("model unreachable")
+
+    def consolidate(self, *args: object, **kwargs: object) -> Any:
+        raise ConnectionError("model unreachable")

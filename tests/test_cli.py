@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
+from pipeline.testing import UnreachableEngine
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -147,21 +148,8 @@ def test_demo_runs_the_bundled_conversation_offline(tmp_path: Path, capsys: pyte
 
 
 def test_retry_runs_turns_that_failed_while_the_model_was_down(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from datetime import date
-
     from pipeline.core import MemoryPipeline
-    from pipeline.types import Classification, ConsolidationPlan, MemoryItem, Turn
-
-    class Down:
-        name, model = "down", None
-
-        def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
-            raise ConnectionError("model unreachable")
-
-        def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
-            raise ConnectionError("model unreachable")
-
-    with MemoryPipeline(root=tmp_path, engine=Down()) as pipe:
+    with MemoryPipeline(root=tmp_path, engine=UnreachableEngine("down", None)) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "I work as a data engineer."}])
     assert result.status == "failed"
     code, _, _ = run(capsys, "status", "--root", str(tmp_path))

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import build_parser, main
+from pipeline.testing import UnreachableEngine
 
 REPO = Path(__file__).resolve().parent.parent
 TS = "2026-07-30T09:00:00Z"
@@ -213,21 +214,8 @@ def test_doctor_probes_the_model_server_on_localhost(tmp_path: Path, capsys: pyt
 
 
 def _fail_one_turn(root: Path) -> None:
-    from datetime import date
-
     from pipeline.core import MemoryPipeline
-    from pipeline.types import Classification, ConsolidationPlan, MemoryItem, Turn
-
-    class Down:
-        name, model = "down", None
-
-        def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
-            raise ConnectionError("model unreachable")
-
-        def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
-            raise ConnectionError("model unreachable")
-
-    with MemoryPipeline(root=root, engine=Down()) as pipe:
+    with MemoryPipeline(root=root, engine=UnreachableEngine("down", None)) as pipe:
         assert pipe.process_turn("jasmin", [{"role": "user", "content": "I work as a data engineer."}]).status == "failed"
 
 

@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_redaction import Down  # an engine whose model is unreachable
 
 from pipeline.core import MemoryPipeline
 from pipeline.erasure import NothingToForget
 from pipeline.queue import TurnQueue
+from pipeline.testing import UnreachableEngine
 
 EMAIL_OLD = "lintang.old@example.org"
 EMAIL = "lintang.sari@example.org"
@@ -42,7 +42,7 @@ def seed(root: Path) -> None:
         say(pipe, "lintang", f"I live in {CITY}", 3)
         say(pipe, "other", f"please save my email {EMAIL}", 4)
         assert EMAIL in pipe.show("lintang")["user_md"]
-    with MemoryPipeline(root=root, engine=Down()) as pipe:
+    with MemoryPipeline(root=root, engine=UnreachableEngine()) as pipe:
         failed = pipe.process_turn("lintang", [{"role": "user", "content": f"please save my email {EMAIL} again"}])
         assert failed.status == "failed"
         queue = TurnQueue(pipe.store.path, redact=pipe.store.redact)

@@ -14,7 +14,7 @@ from pipeline.core import MemoryPipeline
 from pipeline.evals import EngineSpec, load_cases, run_eval
 from pipeline.llm_cache import ResponseCache
 from pipeline.redaction import redact_for_storage
-from pipeline.testing import FakeModel
+from pipeline.testing import FakeModel, UnreachableEngine
 
 EVALS = Path(__file__).resolve().parent.parent / "evals"
 
@@ -37,21 +37,8 @@ def leaked(root: Path, needles: list[str]) -> list[str]:
     return [n for n in needles if n.encode("utf-8") in blob]
 
 
-class Down:
-    """An engine whose model is unreachable."""
-
-    name = "llm"
-    model = "down"
-
-    def classify(self, *args: object) -> None:
-        raise ConnectionError("model unreachable")
-
-    def consolidate(self, *args: object, **kwargs: object) -> None:
-        raise ConnectionError("model unreachable")
-
-
 def test_a_failed_turn_keeps_no_secret_and_stays_retryable(tmp_path: Path) -> None:
-    with MemoryPipeline(root=tmp_path, engine=Down()) as pipe:
+    with MemoryPipeline(root=tmp_path, engine=UnreachableEngine()) as pipe:
         for n, (text, _) in enumerate(SECRET_TURNS):
             result = pipe.process_turn("ana", [{"role": "user", "content": text}], timestamp=f"2026-05-0{n + 1}T10:00:00Z")
             assert result.status == "failed"
@@ -80,7 +67,7 @@ def test_a_failed_model_turn_through_the_llm_engine_keeps_no_secret(tmp_path: Pa
 
 
 def test_a_requested_contact_survives_in_the_retry_payload(tmp_path: Path) -> None:
-    with MemoryPipeline(root=tmp_path, engine=Down()) as pipe:
+    with MemoryPipeline(root=tmp_path, engine=UnreachableEngine()) as pipe:
         pipe.process_turn("cy", [{"role": "user", "content": "please save my email cy.lin@example.org"}])
         payload = pipe.store.failed_turns("cy")[0]["payload"]
     assert "cy.lin@example.org" in payload["messages"][-1]["content"]
@@ -89,7 +76,7 @@ def test_a_requested_contact_survives_in_the_retry_payload(tmp_path: Path) -> No
 def test_eval_against_an_unreachable_model_leaks_nothing() -> None:
     cases = [c for c in load_cases(sorted(EVALS.glob("*.jsonl"))) if c.expect.get("never_written")]
     assert len(cases) > 50
-    outcomes = run_eval(cases, [EngineSpec(engine=Down(), label="down")], concurrency=2)["down"]
+    outcomes = run_eval(cases, [EngineSpec(engine=UnreachableEngine(), label="down")], concurrency=2)["down"]
     assert all(o.error for o in outcomes)  # every turn failed, so every payload was kept for retry
     assert [leak for o in outcomes for leak in o.leaks] == []
 
