@@ -186,7 +186,7 @@ def _forget_field(result: WriteResult, d: Decision) -> str:
     label = target.key if target.key else target.value
     old = result.profile.remove(target.key) if target.key else result.profile.remove_entry(target.value)
     result.changes.append(Change("user", "remove", label, old, None, d.detail or "forget requested", d.quote))
-    why = "no longer true, the user said" if is_change_of_fact(d.detail) else "forgotten at the user's request"
+    why = f"{CHANGE_OF_FACT}, the user said" if is_change_of_fact(d.detail) else "forgotten at the user's request"
     result.archive.append(Change("user", "removed", label, old, None, why))
     return "written"
 
