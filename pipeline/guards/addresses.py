@@ -8,6 +8,7 @@ import re
 
 from pipeline.guards.gates import _Gate, _Text
 from pipeline.guards.identifiers import _EN_MONTHS, _ID_MONTHS
+from pipeline.guards.kinds import ADDRESS
 from pipeline.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
@@ -219,3 +220,11 @@ _WEAK_TRIGGER_GATE = _Gate(
     "住在", "寄到", "送到",
 )
 _STREET_GATE = ("Street", "Road", "Avenue", "Lane", "Drive", "Boulevard", "Parkway", "Terrace", "Crescent")
+
+
+def address_findings(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int, str]]:
+    """(start, end, ADDRESS) of each address in `s`; without a digit only a named street or a
+    clause introduced as an address can be one."""
+    if not has_digit and not (_STRONG_TRIGGER_GATE.hit(t) or "corner of" in t.low or _has(s, _STREET_GATE)):
+        return []
+    return [(start, end, ADDRESS) for start, end in _address_spans(s, t, has_digit)]

@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 import re
 
-from pipeline.guards.gates import _Gate
+from pipeline.guards.gates import _Gate, _Text
+from pipeline.guards.kinds import API_KEY, PASSWORD, PRIVATE_KEY
+from pipeline.guards.normalise import _ctx
 from pipeline.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
@@ -154,3 +156,59 @@ _LOGIN_GATE = _Gate(
     "login", "log", "sign", "signin", "username", "user", "akun", "account", "credential", "credentials", "creds",
     "账号", "用户名", "ชื่อผู้ใช้", "ล็อกอิน",
 )
+
+
+def credential_findings(s: str, t: _Text) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of each private key, API key, password, access code and PIN in `s`."""
+    out: list[tuple[int, int, str]] = []
+    add = out.append
+    if "-----BEGIN" in s:
+        for m in _PRIVATE_KEY_RE.finditer(s):
+            add((m.start(), m.end(), PRIVATE_KEY))
+    for m in _KNOWN_TOKEN_RE.finditer(s):
+        add((m.start(), m.end(), API_KEY))
+    if _SECRET_GATE.hit(t):
+        for m in _SECRET_CTX_RE.finditer(s):
+            tok = m.group(1)
+            if any(c.isdigit() for c in tok) or re.search(r"[A-Z].*[a-z]|[a-z].*[A-Z]|[_\-./+=]", tok):
+                add((m.start(1), m.end(1), API_KEY))
+    if len(s) >= 24 and max(map(len, s.split()), default=0) >= 24:
+        for m in _GENERIC_TOKEN_RE.finditer(s):
+            if _looks_random(m.group(0).rstrip("=")) and not _SSH_PUB_BEFORE_RE.search(_ctx(s, m.start(), 24)):
+                add((m.start(), m.end(), API_KEY))
+    if "://" in s:
+        for m in _URL_CRED_RE.finditer(s):
+            add((m.start(1), m.end(1), PASSWORD))
+    if _PASSWORD_GATE.hit(t):
+        for m in _PASSWORD_RE.finditer(s):
+            val = m.group(1)
+            first = val.split()[0].lower().strip(".,!?")
+            phrase = bool(_PASSPHRASE_WORD_RE.search(m.group(0)))
+            if phrase and len(val.split()) >= 3:
+                pass  # "my passphrase is correct horse battery staple": a phrase of words, whatever its first word
+            elif first in _NOT_A_PASSWORD or first.startswith(("密码", "口令", "รหัส", "password")):
+                continue  # "1Password作为密码管理器": a label, not a value
+            end = m.end(1)
+            if not phrase:
+                end = m.start(1) + len(val.split()[0])  # a password is one token; a passphrase is many
+            add((m.start(1), end, PASSWORD))
+    if _CREDENTIAL_CONTEXT_RE.search(s):
+        for m in _MIXED_TOKEN_RE.finditer(s):  # "save this: Tr0ub4dor&3 for my bank login": no label, a password's shape
+            if _password_shaped(m.group(0)):
+                add((m.start(), m.end(), PASSWORD))
+    if _PASSWORD_GATE.hit(t):
+        for m in _PASSWORD_BEFORE_RE.finditer(s):
+            group = next(g for g in range(1, 8) if m.group(g) is not None)
+            val = m.group(group)
+            if val.lower().strip(".,!?") not in _NOT_A_VALUE and val.lower() not in _NOT_A_PASSWORD:
+                add((m.start(group), m.end(group), PASSWORD))
+    if _CODE_GATE.hit(t):
+        for rx in (_ACCESS_CODE_RE, _PIN_RE):
+            for m in rx.finditer(s):
+                add((m.start(1), m.end(1), PASSWORD))
+    if _LOGIN_GATE.hit(t):
+        for m in _LOGIN_PAIR_RE.finditer(s):
+            val = m.group(2).rstrip(".,;")
+            if not val.endswith(":") and (re.search(r"\d|[!@#$%^&*?~+=]", val) or re.search(r"[a-z].*[A-Z]", val)):
+                add((m.start(2), m.start(2) + len(val), PASSWORD))
+    return out

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 
-from pipeline.guards.gates import _Gate
-from pipeline.guards.kinds import BANK_ACCOUNT, CARD, GOV_ID, PASSWORD, PHONE
+from pipeline.guards.credentials import _looks_random
+from pipeline.guards.gates import _Gate, _Text
+from pipeline.guards.kinds import BANK_ACCOUNT, CARD, DOB, EMAIL, GOV_ID, IBAN, IP_ADDRESS, PASSWORD, PHONE
+from pipeline.guards.normalise import _ctx
 from pipeline.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
@@ -179,10 +181,6 @@ def _ipv6_ok(tok: str) -> bool:
     return 2 <= len(groups) <= 7 if "::" in tok else len(groups) == 8
 
 
-def _ctx(s: str, start: int, width: int = 40) -> str:
-    return s[max(0, start - width) : start]
-
-
 def _digit_kind(s: str, m: re.Match[str]) -> str | None:
     raw = _EXTENSION_RE.sub("", m.group(0).strip(" \t.-()"))
     digits = "".join(c for c in raw if c.isdigit())
@@ -263,3 +261,74 @@ _DOB_GATE = _Gate(
     "born", "birth", "birthday", "birthdate", "dob", "d.o.b", "bday", "b-day", "lahir", "ulang", "ultah", "ttl",
     "出生", "生于", "生日", "เกิด",
 )
+
+
+def identifier_findings(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of each email, number that identifies a person or account, IP or MAC
+    address, wallet, CVV and birth date in `s`."""
+    out: list[tuple[int, int, str]] = []
+    add = out.append
+    low = t.low
+    if "@" in s:
+        for m in _EMAIL_RE.finditer(s):
+            add((m.start(), m.end(), EMAIL))
+    if _AT_GATE.hit(t) and _DOT_GATE.hit(t):
+        for m in _EMAIL_OBF_RE.finditer(s):
+            if "@" in m.group(0) and _EMAIL_RE.fullmatch(m.group(0)):
+                continue
+            add((m.start(), m.end(), EMAIL))
+    spelled = t.words & _SPELLED_WORDS
+    if len(spelled) >= 2 or spelled and low.count(next(iter(spelled))) >= 7:  # "four one one one ..." has two words
+        for m in _SPELLED_DIGITS_RE.finditer(s):
+            kind = _spelled_kind(s, m.start(), _spelled_digits(m.group(0)))
+            if kind is not None:
+                add((m.start(), m.end(), kind))  # "oh eight one two, three four five ...", "four one one one ..."
+    if not t.ascii:
+        for rx in (_SPELLED_ZH_RE, _SPELLED_TH_RE):
+            for m in rx.finditer(s):
+                kind = _spelled_kind(s, m.start(), _spelled_digits(m.group(0)))
+                if kind is not None:
+                    add((m.start(), m.end(), kind))
+    if not has_digit:
+        return out
+    for m in _IBAN_RE.finditer(s):
+        tok = m.group(0)
+        if sum(c.isdigit() for c in tok) >= 8 and (_iban_ok(tok) or _IBAN_CTX_RE.search(_ctx(s, m.start()))):
+            add((m.start(), m.end(), IBAN))
+    for m in _CN_ID_RE.finditer(s):
+        add((m.start(), m.end(), GOV_ID))
+    if _GOV_GATE.hit(t):
+        for m in _GOV_TOKEN_RE.finditer(s):
+            tok = m.group(1)
+            if sum(c.isdigit() for c in tok) >= 5 and not _DATE_SHAPE_RE.match(tok):
+                add((m.start(1), m.end(1), GOV_ID))
+    if "." in s:
+        for m in _IPV4_RE.finditer(s):
+            ip = m.group(0)
+            if ip.startswith(("127.", "0.")) or _VERSION_BEFORE_RE.search(_ctx(s, m.start(), 12)):
+                continue
+            add((m.start(), m.end(), IP_ADDRESS))
+    if "::" in s or s.count(":") >= 5:
+        for m in _IPV6_RE.finditer(s):
+            if _ipv6_ok(m.group(0)):
+                add((m.start(), m.end(), IP_ADDRESS))
+    for m in _CRYPTO_RE.finditer(s):
+        tok = m.group(0)
+        if tok.startswith(("0x", "bc1")) or _looks_random(tok):
+            add((m.start(), m.end(), BANK_ACCOUNT))  # a wallet is an account
+    if ":" in s or "-" in s:
+        for m in _MAC_RE.finditer(s):
+            add((m.start(), m.end(), IP_ADDRESS))  # a device address identifies a person's machine like an IP
+    if "cvv" in low or "cvc" in low or "csc" in low or "security code" in low:
+        for m in _CVV_RE.finditer(s):
+            add((m.start(1), m.end(1), CARD))
+    for m in _DIGITS_RE.finditer(s):
+        kind = _digit_kind(s, m)
+        if kind is not None:
+            lead = len(m.group(0)) - len(m.group(0).lstrip(" \t"))
+            add((m.start() + lead, m.end(), kind))
+    if _DOB_GATE.hit(t):
+        for rx in (_DOB_RE, _DOB_ZH_RE):
+            for m in rx.finditer(s):
+                add((m.start(1), m.end(1), DOB))
+    return out

@@ -82,3 +82,8 @@ _CONFUSABLES = str.maketrans(
 
 def _rules_view(text: str) -> str:
     return _nfkc(text).translate(_CONFUSABLES) if not text.isascii() else text
+
+
+def _ctx(s: str, start: int, width: int = 40) -> str:
+    """The `width` characters before `start`: where the words that say what a value is stand."""
+    return s[max(0, start - width) : start]
