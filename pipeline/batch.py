@@ -68,6 +68,7 @@ from typing import IO, Any
 
 from pipeline import guards
 from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.errors import MemrouteError
 from pipeline.transcripts import (
     FORMATS,
     BadInput,
@@ -94,7 +95,7 @@ MAX_REPORTED_BAD_LINES = 1000  # the JSON summary lists this many; all are count
 RESTART_PREFIX = ".before-restart-"
 
 
-class BatchUsageError(ValueError):
+class BatchUsageError(MemrouteError, ValueError):
     """Bad options or a root the batch must not write to: exit code 2."""
 
 

@@ -20,6 +20,7 @@ from pipeline import guards
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine, aclassify
 from pipeline.erasure import Erased, erase_from_ledgers, erased_by_turn, scrub_backups
+from pipeline.errors import MemrouteError
 from pipeline.ledgers._text import norm_key, split_label
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT, UserProfile, empty_user_md
@@ -815,7 +816,7 @@ def _without_hostile_lines(text: str, policy: guards.GuardPolicy) -> str:
     return "\n".join(lines)
 
 
-class CandidateNotFound(LookupError):
+class CandidateNotFound(MemrouteError, LookupError):
     """confirm_candidate: no candidate, or more than one, answers to the reference."""
 
 

@@ -31,6 +31,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pipeline.errors import MemrouteError
 from pipeline.types import SKIP_REASONS, Usage
 
 log = logging.getLogger("memroute.evals")
@@ -54,7 +55,7 @@ _INT_KEYS = ("user_md_max_chars", "memory_md_max_chars")
 _EXPECT_KEYS = frozenset(("route", "reason", *_LIST_KEYS, *_INT_KEYS))
 
 
-class EvalInputError(ValueError):
+class EvalInputError(MemrouteError, ValueError):
     """A suite file that cannot be read or a case that breaks the contract (file:line in the message)."""
 
 

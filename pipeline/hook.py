@@ -52,6 +52,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipeline.errors import MemrouteError
 from pipeline.queue import QueuedTurn, TurnQueue, queue_status
 from pipeline.turns import build_turn, turn_payload
 from pipeline.userdir import validate_user_id
@@ -62,11 +63,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("memroute.hook")
 
 
-class HookQueueFull(RuntimeError):
+class HookQueueFull(MemrouteError, RuntimeError):
     """submit() found no room in the in-memory queue within full_timeout_s; the turn was not stored."""
 
 
-class HookClosed(RuntimeError):
+class HookClosed(MemrouteError, RuntimeError):
     """submit() after close()."""
 
 

@@ -25,6 +25,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
+from pipeline.errors import MemrouteError
+
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion
 
@@ -37,7 +39,7 @@ def _env_allows() -> bool:
 ALLOW_MODEL_REQUESTS: bool | None = None
 
 
-class ModelRequestsDisabled(RuntimeError):
+class ModelRequestsDisabled(MemrouteError, RuntimeError):
     """A real model request was attempted while model requests are disabled (tests)."""
 
 
@@ -79,7 +81,7 @@ def allow_model_requests(allow: bool = True) -> Iterator[None]:
         ALLOW_MODEL_REQUESTS = before
 
 
-class FakeQueueEmpty(AssertionError):
+class FakeQueueEmpty(MemrouteError, AssertionError):
     """The engine asked a FakeModel for more answers than the test enqueued."""
 
 

@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from pipeline import testing
 from pipeline.engines import openai_http
 from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.errors import MemrouteError
 from pipeline.llm_cache import ResponseCache, cache_key
 from pipeline.prompts import Prompt, load_prompt
 from pipeline.testing import CallInfo, FakeQueueEmpty, ScriptedModel
@@ -65,7 +66,7 @@ MEMORY_HEADER = "# MEMORY\n\n"
 _PARSE_ERRORS = ("ResponseParsingError", "AsyncValidationError", "IncompleteOutputException")
 
 
-class LLMError(Exception):
+class LLMError(MemrouteError):
     """A stage that still failed after its transport retries and validation re-asks."""
 
     def __init__(
