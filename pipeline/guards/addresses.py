@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.guards.gates import _Gate, _Text
-from pipeline.guards.identifiers import _EN_MONTHS, _ID_MONTHS
+from pipeline.guards.gates import Gate, Text
+from pipeline.guards.identifiers import EN_MONTHS, ID_MONTHS
 from pipeline.guards.kinds import ADDRESS
 from pipeline.lazy_re import lazy_compile
 
@@ -116,7 +116,7 @@ _NOT_IN_ADDRESS = frozenset(
     "people times kids friends teams bedroom bedrooms floor floors".split()
 )
 _DATE_OR_TIME_RE = lazy_compile(
-    rf"\b(?:{_EN_MONTHS}|{_ID_MONTHS})\b|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}[:.]\d{{2}}|\d\s*(?:am|pm)\b|年|月|日", _I
+    rf"\b(?:{EN_MONTHS}|{ID_MONTHS})\b|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}[:.]\d{{2}}|\d\s*(?:am|pm)\b|年|月|日", _I
 )
 _CLAUSE_END_RE = lazy_compile(
     r"[?!;？！；。]|\.\s+(?=(?:I|i|My|my|Please|please|The|Thanks|Thank|It|We|we|Can|Could|Would|Will|What|When|How|Also|Saya|Tolong)\b)"
@@ -126,12 +126,12 @@ _CLAUSE_END_RE = lazy_compile(
 )
 _ADDR_LEFT_RE = lazy_compile(r"(?:(?:\d{1,6}[A-Za-z]?|[A-Z\u00C0-\u024F][\w'’.-]*)[ \t,]+)+$")
 _TIME_ONLY_RE = lazy_compile(r"^\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)?\s*$", _I)
-_HAS_DIGIT_RE = lazy_compile(r"\d")
+HAS_DIGIT_RE = lazy_compile(r"\d")
 _THAI_CHAR_RE = lazy_compile("[\u0e00-\u0e7f]")
 _MAX_ANCHORS = 64  # more would be a list of addresses or an attack; the first ones already make it a skip
 
 
-def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
+def _address_spans(s: str, t: Text, has_digit: bool) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     anchors: list[tuple[int, int]] = []
     if has_digit:
@@ -175,7 +175,7 @@ def _address_spans(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int]]:
         anchored = any(start <= a < end for a, _ in anchors)
         if not anchored:
             if strong:
-                if not _HAS_DIGIT_RE.search(chunk) or _TIME_ONLY_RE.match(chunk):
+                if not HAS_DIGIT_RE.search(chunk) or _TIME_ONLY_RE.match(chunk):
                     continue
             elif (
                 len(re.findall(r"\d+", chunk)) < 2
@@ -211,10 +211,10 @@ def _has(low: str, words: tuple[str, ...]) -> bool:
     return any(w in low for w in words)
 
 
-_STRONG_TRIGGER_GATE = _Gate(
+_STRONG_TRIGGER_GATE = Gate(
     "address", "addresses", "alamat", "地址", "住址", "ที่อยู่", "บ้านเลขที่",
 )
-_WEAK_TRIGGER_GATE = _Gate(
+_WEAK_TRIGGER_GATE = Gate(
     "send", "sent", "ship", "shipped", "deliver", "delivered", "mail", "post", "taxi", "move", "moved", "forward",
     "meet", "see", "pick", "live", "lives", "living", "stay", "staying", "reside", "validate", "here", "tinggal",
     "住在", "寄到", "送到",
@@ -222,7 +222,7 @@ _WEAK_TRIGGER_GATE = _Gate(
 _STREET_GATE = ("Street", "Road", "Avenue", "Lane", "Drive", "Boulevard", "Parkway", "Terrace", "Crescent")
 
 
-def address_findings(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int, str]]:
+def address_findings(s: str, t: Text, has_digit: bool) -> list[tuple[int, int, str]]:
     """(start, end, ADDRESS) of each address in `s`; without a digit only a named street or a
     clause introduced as an address can be one."""
     if not has_digit and not (_STRONG_TRIGGER_GATE.hit(t) or "corner of" in t.low or _has(s, _STREET_GATE)):

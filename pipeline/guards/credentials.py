@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 import re
 
-from pipeline.guards.gates import _Gate, _Text
+from pipeline.guards.gates import Gate, Text
 from pipeline.guards.kinds import API_KEY, PASSWORD, PRIVATE_KEY
-from pipeline.guards.normalise import _ctx
+from pipeline.guards.normalise import text_before
 from pipeline.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
@@ -126,7 +126,7 @@ def _entropy(s: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in counts.values())
 
 
-def _looks_random(tok: str) -> bool:
+def looks_random(tok: str) -> bool:
     """A long token that reads like a key rather than a word, a hash or an identifier."""
     if re.fullmatch(r"[0-9a-fA-F-]+", tok):  # hashes, UUIDs, hex ids are not secrets by themselves
         return False
@@ -138,27 +138,27 @@ def _looks_random(tok: str) -> bool:
     return _entropy(tok) >= 3.6
 
 
-_SECRET_GATE = _Gate(
+_SECRET_GATE = Gate(
     "key", "keys", "apikey", "api_key", "access_key", "secret_key", "secret", "secrets", "client_secret", "token", "tokens",
     "auth_token", "access_token", "bearer", "kunci", "密钥", "令牌", "秘钥", "โทเค็น", "คีย์",
 )
-_PASSWORD_GATE = _Gate(
+_PASSWORD_GATE = Gate(
     "password", "passwords", "passwd", "passcode", "passphrase", "pass", "pw", "pwd", "pin", "sandi", "sandinya", "kata",
     "seed", "recovery", "mnemonic", "secret", "safeword", "codeword", "maiden", "frasa", "gadis",
     "密码", "口令", "暗号", "母亲", "รหัส", "พาสเวิร์ด",
 )
-_CODE_GATE = _Gate(
+_CODE_GATE = Gate(
     "door", "gate", "alarm", "garage", "lockbox", "lock", "safe", "key", "keybox", "entry", "entrance", "access", "keypad",
     "padlock", "locker", "unlock", "intercom", "buzzer", "atm", "bank", "card", "debit", "phone", "sim", "pin", "kode",
     "门禁", "大门", "门锁", "密码锁", "保险", "车库", "报警", "防盗门", "储物柜", "รหัส",
 )
-_LOGIN_GATE = _Gate(
+_LOGIN_GATE = Gate(
     "login", "log", "sign", "signin", "username", "user", "akun", "account", "credential", "credentials", "creds",
     "账号", "用户名", "ชื่อผู้ใช้", "ล็อกอิน",
 )
 
 
-def credential_findings(s: str, t: _Text) -> list[tuple[int, int, str]]:
+def credential_findings(s: str, t: Text) -> list[tuple[int, int, str]]:
     """(start, end, kind) of each private key, API key, password, access code and PIN in `s`."""
     out: list[tuple[int, int, str]] = []
     add = out.append
@@ -174,7 +174,7 @@ def credential_findings(s: str, t: _Text) -> list[tuple[int, int, str]]:
                 add((m.start(1), m.end(1), API_KEY))
     if len(s) >= 24 and max(map(len, s.split()), default=0) >= 24:
         for m in _GENERIC_TOKEN_RE.finditer(s):
-            if _looks_random(m.group(0).rstrip("=")) and not _SSH_PUB_BEFORE_RE.search(_ctx(s, m.start(), 24)):
+            if looks_random(m.group(0).rstrip("=")) and not _SSH_PUB_BEFORE_RE.search(text_before(s, m.start(), 24)):
                 add((m.start(), m.end(), API_KEY))
     if "://" in s:
         for m in _URL_CRED_RE.finditer(s):

@@ -10,21 +10,21 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from pipeline.guards.addresses import _HAS_DIGIT_RE, address_findings
+from pipeline.guards.addresses import HAS_DIGIT_RE, address_findings
 from pipeline.guards.credentials import credential_findings
-from pipeline.guards.gates import _Text
+from pipeline.guards.gates import Text
 from pipeline.guards.health import health_spans
 from pipeline.guards.identifiers import identifier_findings
-from pipeline.guards.kinds import _PRIORITY, HEALTH, Finding
-from pipeline.guards.normalise import _view
+from pipeline.guards.kinds import HEALTH, PRIORITY, Finding
+from pipeline.guards.normalise import detection_view
 from pipeline.lazy_re import lazy_compile
 
 
-def _raw_findings(s: str, t: _Text | None = None) -> list[tuple[int, int, str]]:
+def _raw_findings(s: str, t: Text | None = None) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
-    t = t if t is not None and t.raw == s else _Text(s)
+    t = t if t is not None and t.raw == s else Text(s)
     out.extend((start, end, HEALTH) for start, end in health_spans(s, t.words))
-    has_digit = _HAS_DIGIT_RE.search(s) is not None
+    has_digit = HAS_DIGIT_RE.search(s) is not None
     out.extend(credential_findings(s, t))
     out.extend(identifier_findings(s, t, has_digit))
     out.extend(address_findings(s, t, has_digit))
@@ -38,7 +38,7 @@ def _merge(raw: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
             continue
         if merged and start < merged[-1][1]:
             ps, pe, pk = merged[-1]
-            best = pk if _PRIORITY[pk] <= _PRIORITY[kind] else kind
+            best = pk if PRIORITY[pk] <= PRIORITY[kind] else kind
             merged[-1] = (ps, max(pe, end), best)
         else:
             merged.append((start, end, kind))
@@ -48,14 +48,14 @@ def _merge(raw: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
 _MARK_RE = lazy_compile(r"\[REDACTED:[A-Z_]+\]")
 # One turn asks about the same few texts many times (its text, each quote, each value, again
 # when the store redacts what it records): answers for short texts are kept.
-_CACHED_TEXT_CHARS = 4000
+CACHED_TEXT_CHARS = 4000
 
 
-def find_sensitive(text: str, _t: _Text | None = None) -> list[Finding]:
+def find_sensitive(text: str, _t: Text | None = None) -> list[Finding]:
     """Sensitive values in `text`, in order, non-overlapping, with offsets into `text`."""
     if not text:
         return []
-    if len(text) <= _CACHED_TEXT_CHARS:
+    if len(text) <= CACHED_TEXT_CHARS:
         return list(_cached_findings(text))
     return _find_sensitive(text, _t)
 
@@ -65,8 +65,8 @@ def _cached_findings(text: str) -> tuple[Finding, ...]:
     return tuple(_find_sensitive(text))
 
 
-def _find_sensitive(text: str, _t: _Text | None = None) -> list[Finding]:
-    s, index = _view(text)
+def _find_sensitive(text: str, _t: Text | None = None) -> list[Finding]:
+    s, index = detection_view(text)
     raw = _raw_findings(s, _t)
     if "[REDACTED:" in s:  # redact() is idempotent: its own markers are not values
         marks = [m.span() for m in _MARK_RE.finditer(s)]

@@ -12,7 +12,7 @@ from pipeline.lazy_re import lazy_compile
 _WORD_RE = lazy_compile(r"[a-z0-9_]+")
 
 
-class _Text:
+class Text:
     """A text with what the gates look at, computed once."""
 
     __slots__ = ("raw", "low", "words", "ascii", "_hits")
@@ -54,7 +54,7 @@ class _GateIndex:
         self._foreign_re = None
         return gid
 
-    def hits(self, t: _Text) -> set[int]:
+    def hits(self, t: Text) -> set[int]:
         found: set[int] = set()
         for word in t.words:
             ids = self.by_word.get(word)
@@ -75,11 +75,11 @@ class _GateIndex:
 _GATES = _GateIndex()
 
 
-class _Gate:
+class Gate:
     __slots__ = ("gid",)
 
     def __init__(self, *items: str) -> None:
         self.gid = _GATES.add(items)
 
-    def hit(self, t: _Text) -> bool:
+    def hit(self, t: Text) -> bool:
         return self.gid in t.hits()

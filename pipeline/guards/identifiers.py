@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-from pipeline.guards.credentials import _looks_random
-from pipeline.guards.gates import _Gate, _Text
+from pipeline.guards.credentials import looks_random
+from pipeline.guards.gates import Gate, Text
 from pipeline.guards.kinds import BANK_ACCOUNT, CARD, DOB, EMAIL, GOV_ID, IBAN, IP_ADDRESS, PASSWORD, PHONE
-from pipeline.guards.normalise import _ctx
+from pipeline.guards.normalise import text_before
 from pipeline.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
@@ -120,16 +120,16 @@ _PHONE_CTX_RE = lazy_compile(
 _GOV_TOKEN_RE = lazy_compile(
     r"(?:" + _GOV_CTX + r")[^\n\d]{0,30}?(?<![A-Za-z])([A-Za-z]{0,5}\d[\dA-Za-z-]{4,20})", _I
 )
-_EN_MONTHS = (
+EN_MONTHS = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
-_ID_MONTHS = r"januari|februari|maret|april|mei|juni|juli|agustus|agu|september|oktober|okt|november|desember|des"
+ID_MONTHS = r"januari|februari|maret|april|mei|juni|juli|agustus|agu|september|oktober|okt|november|desember|des"
 _TH_MONTHS = (
     r"มกราคม|กุมภาพันธ์|มีนาคม|เมษายน|พฤษภาคม|มิถุนายน|กรกฎาคม|สิงหาคม|กันยายน|ตุลาคม|พฤศจิกายน|ธันวาคม|"
     r"ม\.ค\.|ก\.พ\.|มี\.ค\.|เม\.ย\.|พ\.ค\.|มิ\.ย\.|ก\.ค\.|ส\.ค\.|ก\.ย\.|ต\.ค\.|พ\.ย\.|ธ\.ค\."
 )
-_MONTHS = f"(?:{_EN_MONTHS}|{_ID_MONTHS})"
+_MONTHS = f"(?:{EN_MONTHS}|{ID_MONTHS})"
 _DATE = (
     r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}\.?,?\s+\d{{4}}"
@@ -192,7 +192,7 @@ def _digit_kind(s: str, m: re.Match[str]) -> str | None:
         return None
     if _SSN_RE.match(raw) or _THAI_ID_RE.match(raw):
         return GOV_ID
-    before = _ctx(s, m.start())
+    before = text_before(s, m.start())
     if _CURRENCY_BEFORE_RE.search(before):
         return None
     if _GOV_CTX_RE.search(before):
@@ -230,7 +230,7 @@ def _spelled_kind(s: str, start: int, digits: str) -> str | None:
     n = len(digits)
     if n < 7:
         return None
-    before = _ctx(s, start)
+    before = text_before(s, start)
     if _GOV_CTX_RE.search(before):
         return GOV_ID
     if _CARD_CTX_RE.search(before) and 12 <= n <= 19:
@@ -249,21 +249,21 @@ def _spelled_kind(s: str, start: int, digits: str) -> str | None:
 
 
 _PASSWORD_CTX_RE = lazy_compile(r"pass(?:word|code)|\bpin\b|\bcode\b|sandi|\bkode\b|密码|口令|รหัส", _I)
-_AT_GATE = _Gate("at", "(at)", "[at]", "{at}", "<at>", "@")
-_DOT_GATE = _Gate("dot", ".", "点", "titik")
-_GOV_GATE = _Gate(
+_AT_GATE = Gate("at", "(at)", "[at]", "{at}", "<at>", "@")
+_DOT_GATE = Gate("dot", ".", "点", "titik")
+_GOV_GATE = Gate(
     "ssn", "social", "passport", "paspor", "license", "licence", "sim", "sin", "nhs", "insurance", "medicare", "dni",
     "cpf", "bsn", "pesel", "aadhaar", "aadhar", "nik", "ktp", "npwp", "national", "id",
     "identity", "tax", "tin", "nomor", "身份证", "护照", "驾照", "驾驶证", "社保", "社会保障",
     "บัตรประชาชน", "ประชาชน", "ปชช", "เลขประจำตัว", "หนังสือเดินทาง", "พาสปอร์ต", "ใบขับขี่",
 )
-_DOB_GATE = _Gate(
+_DOB_GATE = Gate(
     "born", "birth", "birthday", "birthdate", "dob", "d.o.b", "bday", "b-day", "lahir", "ulang", "ultah", "ttl",
     "出生", "生于", "生日", "เกิด",
 )
 
 
-def identifier_findings(s: str, t: _Text, has_digit: bool) -> list[tuple[int, int, str]]:
+def identifier_findings(s: str, t: Text, has_digit: bool) -> list[tuple[int, int, str]]:
     """(start, end, kind) of each email, number that identifies a person or account, IP or MAC
     address, wallet, CVV and birth date in `s`."""
     out: list[tuple[int, int, str]] = []
@@ -293,7 +293,7 @@ def identifier_findings(s: str, t: _Text, has_digit: bool) -> list[tuple[int, in
         return out
     for m in _IBAN_RE.finditer(s):
         tok = m.group(0)
-        if sum(c.isdigit() for c in tok) >= 8 and (_iban_ok(tok) or _IBAN_CTX_RE.search(_ctx(s, m.start()))):
+        if sum(c.isdigit() for c in tok) >= 8 and (_iban_ok(tok) or _IBAN_CTX_RE.search(text_before(s, m.start()))):
             add((m.start(), m.end(), IBAN))
     for m in _CN_ID_RE.finditer(s):
         add((m.start(), m.end(), GOV_ID))
@@ -305,7 +305,7 @@ def identifier_findings(s: str, t: _Text, has_digit: bool) -> list[tuple[int, in
     if "." in s:
         for m in _IPV4_RE.finditer(s):
             ip = m.group(0)
-            if ip.startswith(("127.", "0.")) or _VERSION_BEFORE_RE.search(_ctx(s, m.start(), 12)):
+            if ip.startswith(("127.", "0.")) or _VERSION_BEFORE_RE.search(text_before(s, m.start(), 12)):
                 continue
             add((m.start(), m.end(), IP_ADDRESS))
     if "::" in s or s.count(":") >= 5:
@@ -314,7 +314,7 @@ def identifier_findings(s: str, t: _Text, has_digit: bool) -> list[tuple[int, in
                 add((m.start(), m.end(), IP_ADDRESS))
     for m in _CRYPTO_RE.finditer(s):
         tok = m.group(0)
-        if tok.startswith(("0x", "bc1")) or _looks_random(tok):
+        if tok.startswith(("0x", "bc1")) or looks_random(tok):
             add((m.start(), m.end(), BANK_ACCOUNT))  # a wallet is an account
     if ":" in s or "-" in s:
         for m in _MAC_RE.finditer(s):

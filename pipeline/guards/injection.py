@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import re
 
-from pipeline.guards.gates import _Gate, _Text
-from pipeline.guards.injection_rules import _RULES
+from pipeline.guards.gates import Gate, Text
+from pipeline.guards.injection_rules import RULES
 from pipeline.guards.kinds import GuardPolicy, Verdict
-from pipeline.guards.normalise import _HIDING_RE, _hiding_rule
+from pipeline.guards.normalise import HIDING_RE, hiding_rule
 from pipeline.lazy_re import lazy_compile
 
-_COMPILED_RULES: list[tuple[str, _Gate | None, re.Pattern[str]]] = [
-    (rule, None if gate is None else _Gate(*gate), lazy_compile(pattern, re.IGNORECASE | re.MULTILINE))
-    for rule, gate, pattern in _RULES
+_COMPILED_RULES: list[tuple[str, Gate | None, re.Pattern[str]]] = [
+    (rule, None if gate is None else Gate(*gate), lazy_compile(pattern, re.IGNORECASE | re.MULTILINE))
+    for rule, gate, pattern in RULES
 ]
-_LEADING_BULLET_RE = lazy_compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
-_MESSAGES = {
+LEADING_BULLET_RE = lazy_compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+MESSAGES = {
     "sensitive": "contains sensitive information ({kind}); not stored",
     "invisible": "contains invisible or direction-control characters",
     "structure": "would forge the structure of the memory file",
@@ -27,19 +27,19 @@ _MESSAGES = {
 }
 
 
-def _blocked(rule: str) -> Verdict:
+def blocked_verdict(rule: str) -> Verdict:
     family = rule.split(":", 1)[0]
-    return Verdict(False, "blocked", rule, f"blocked: {_MESSAGES.get(family, 'unsafe content')} ({rule})")
+    return Verdict(False, "blocked", rule, f"blocked: {MESSAGES.get(family, 'unsafe content')} ({rule})")
 
 
-def _injection_rule(text: str, policy: GuardPolicy, *, quote: bool = False, t: _Text | None = None) -> str | None:
+def injection_rule(text: str, policy: GuardPolicy, *, quote: bool = False, t: Text | None = None) -> str | None:
     """The first rule `text` breaks. Quotes are the user's verbatim words: a line break there is
     ordinary (a forged heading or key line is not)."""
-    if not text.isascii() and _HIDING_RE.search(text):
-        hidden = _hiding_rule(text)
+    if not text.isascii() and HIDING_RE.search(text):
+        hidden = hiding_rule(text)
         if hidden is not None:
             return hidden
-    hits = (t if t is not None and t.raw == text else _Text(text)).hits()
+    hits = (t if t is not None and t.raw == text else Text(text)).hits()
     printable = text.isprintable()
     for rule, gate, rx in _COMPILED_RULES:
         if gate is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 # (rule, gate, pattern). A rule's regex runs only when one of its gate strings occurs in the
 # lowercased text (None: only when the text has non-printable characters), so an ordinary
 # sentence costs a few substring tests instead of a long alternation.
-_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
+RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ("invisible:bidi", None, r"[\u202a-\u202e\u2066-\u2069\u061c]"),
     ("invisible:zero_width", None, r"[\u200b\u200c\u200e\u200f\u2060-\u2064\ufeff\u00ad\u180e]|(?<![\U0001F000-\U0001FFFF\u2600-\u27bf\ufe0f])\u200d"),
     ("invisible:tag", None, r"[\U000e0000-\U000e007f]"),

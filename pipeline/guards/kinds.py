@@ -27,7 +27,7 @@ CONTACT_KINDS: frozenset[str] = frozenset({EMAIL, PHONE, ADDRESS})
 # Everything else sensitive (IP_ADDRESS, DOB) is skipped as `sensitive`.
 ALL_KINDS: frozenset[str] = SECRET_KINDS | CONTACT_KINDS | {IP_ADDRESS, DOB, HEALTH}
 # When two findings overlap, the merged span keeps the more serious kind.
-_PRIORITY = {
+PRIORITY = {
     PRIVATE_KEY: 0, API_KEY: 1, PASSWORD: 2, IBAN: 3, CARD: 4, GOV_ID: 5, BANK_ACCOUNT: 6,
     DOB: 7, EMAIL: 8, IP_ADDRESS: 9, ADDRESS: 10, PHONE: 11, HEALTH: 12,
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from pipeline.guards.kinds import ADDRESS, EMAIL, HEALTH, PHONE, SECRET_KINDS, GuardPolicy
-from pipeline.guards.normalise import _nfkc
+from pipeline.guards.normalise import nfkc
 from pipeline.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
@@ -39,11 +39,11 @@ def explicit_save_request(text: str) -> bool:
     """True when the turn asks, in so many words, to store something ("please remember my phone")."""
     if not text:
         return False
-    s = _nfkc(text)
+    s = nfkc(text)
     return _SAVE_REQUEST_RE.search(s) is not None and _NEGATED_SAVE_RE.search(s) is None
 
 
-def _requested_kinds(turn_text: str, policy: GuardPolicy) -> frozenset[str]:
+def requested_kinds(turn_text: str, policy: GuardPolicy) -> frozenset[str]:
     if not (policy.store_contacts_on_request or policy.store_health_on_request) or not explicit_save_request(turn_text):
         return frozenset()
     health = frozenset({HEALTH}) if policy.store_health_on_request else frozenset()
