@@ -692,9 +692,7 @@ class _WorkerHooks(Hooks):
 def _worker_main(spec: dict[str, Any], users_q: Any, events: Any, stop: Any) -> None:
     """A worker process: replay the users the parent hands out, with its own pipeline and threads."""
     pipe = _pipeline(**spec["pipeline"])
-    preload = getattr(pipe.engine, "preload", None)
-    if preload is not None:
-        preload()
+    pipe.engine.preload()
     # Everything imported so far lives as long as the process: keep the cyclic collector from
     # walking it again on every full collection (~6% of a worker's CPU otherwise).
     gc.freeze()

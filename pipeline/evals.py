@@ -29,10 +29,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import MemrouteError
 from pipeline.types import SKIP_REASONS, Usage
+
+if TYPE_CHECKING:
+    from pipeline.engines.base import Engine
 
 log = logging.getLogger("memroute.evals")
 
@@ -370,7 +373,7 @@ def capture_memroute_logs() -> Iterator[_CaptureHandler]:
 class EngineSpec:
     """One column of a side-by-side run: an engine name (or Engine instance) and a model."""
 
-    engine: Any = "offline"
+    engine: str | Engine = "offline"
     model: Any = None
     label: str = ""
 
@@ -379,13 +382,13 @@ class EngineSpec:
         return (
             self.engine
             if isinstance(self.engine, str)
-            else str(getattr(self.engine, "name", type(self.engine).__name__))
+            else self.engine.name
         )
 
     @property
     def model_name(self) -> str | None:
         if self.model is None:
-            model = None if isinstance(self.engine, str) else getattr(self.engine, "model", None)
+            model = None if isinstance(self.engine, str) else self.engine.model
             return model if isinstance(model, str) else None
         return (
             self.model if isinstance(self.model, str) else str(getattr(self.model, "name", type(self.model).__name__))

@@ -25,6 +25,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
+from pipeline.engines.base import Engine
+
 from pipeline.errors import MemrouteError
 
 if TYPE_CHECKING:
@@ -272,7 +274,7 @@ def _plain(messages: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
-class UnreachableEngine:
+class UnreachableEngine(Engine):
     """An engine whose model cannot be reached: every call raises ConnectionError. Tests of outages
     (failed turns kept for retry, what a failure leaves at rest) install it instead of a real model."""
 

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from pipeline import testing
 from pipeline.engines import openai_http
-from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.engines.base import REQUEST_SLOTS, Engine, Result
 from pipeline.errors import MemrouteError
 from pipeline.llm_cache import ResponseCache, cache_key
 from pipeline.prompts import Prompt, load_prompt
@@ -488,7 +488,7 @@ def _current_call() -> _Call:
     return call
 
 
-class LLMEngine:
+class LLMEngine(Engine):
     """An Engine backed by any litellm model (or a pipeline.testing fake)."""
 
     name = "llm"
@@ -524,7 +524,6 @@ class LLMEngine:
         self.history_messages = history_messages
         self.history_chars = history_chars
         self.cache = ResponseCache(cache_dir) if cache_dir is not None else None
-        self.last_compact_usage: Usage | None = None  # compact_user returns text only; its usage is here
         # Built on first use, then reused: instructor clients (sync/async), tenacity settings, and
         # the HTTP clients of `openai/...` models (their connection pools).
         self._instructors: dict[bool, Any] = {}
@@ -628,8 +627,11 @@ class LLMEngine:
 
     # -- compact USER.md --
 
-    def compact_user(self, user_md: str, needed_chars: int) -> str | None:
-        """USER.md rewritten at least `needed_chars` shorter, every field kept; None if the model cannot.
+    def compact(
+        self, user_md: str, needed_chars: int, *, protected: frozenset[str] = frozenset(), goal_chars: int | None = None
+    ) -> Result[str | None]:
+        """USER.md rewritten at least `needed_chars` shorter, every field kept; None if the model cannot
+        (with the usage of its attempts). The model shortens values only, so `protected` keys stay.
 
         Only `- Key: value` lines change; headings and lines the parser does not know stay verbatim.
         Transport failures raise LLMError (the turn fails and can be retried).
@@ -637,7 +639,7 @@ class LLMEngine:
         lines = user_md.split("\n")
         found = [(i, m.group(1), m.group(2)) for i, line in enumerate(lines) if (m := _FIELD_LINE.match(line))]
         if not found or needed_chars <= 0:
-            return user_md if needed_chars <= 0 else None
+            return Result(user_md if needed_chars <= 0 else None)
         prompt = load_prompt("compact_user")
         values = {n: value for n, (_, _, value) in enumerate(found, 1)}
         listing = "\n".join(f"[{n}] {key}: {value}" for n, (_, key, value) in enumerate(found, 1))
@@ -654,15 +656,14 @@ class LLMEngine:
         except LLMError as exc:
             if exc.kind == "validation":
                 log.info("compact_user: the model could not shorten USER.md enough (%d calls)", exc.attempts)
-                return None
+                return Result(None, exc.usage)
             raise
         assert isinstance(result, CompactProfile)
-        self.last_compact_usage = usage
         new = {f.n: f.value for f in result.values}
         for n, (line_no, key, _) in enumerate(found, 1):
             lines[line_no] = f"- {key}: {new[n]}"
         text = "\n".join(lines)
-        return text if len(text) <= len(user_md) - needed_chars else None
+        return Result(text if len(text) <= len(user_md) - needed_chars else None, usage)
 
     # -- the one call path --
 
