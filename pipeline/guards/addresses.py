@@ -8,7 +8,7 @@ import re
 
 from pipeline.guards.gates import Gate, Text
 from pipeline.guards.identifiers import EN_MONTHS, ID_MONTHS
-from pipeline.guards.kinds import ADDRESS
+from pipeline.guards.kinds import ADDRESS, Span
 from pipeline.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
@@ -222,7 +222,7 @@ _WEAK_TRIGGER_GATE = Gate(
 _STREET_GATE = ("Street", "Road", "Avenue", "Lane", "Drive", "Boulevard", "Parkway", "Terrace", "Crescent")
 
 
-def address_findings(s: str, t: Text, has_digit: bool) -> list[tuple[int, int, str]]:
+def address_findings(s: str, t: Text, has_digit: bool) -> list[Span]:
     """(start, end, ADDRESS) of each address in `s`; without a digit only a named street or a
     clause introduced as an address can be one."""
     if not has_digit and not (_STRONG_TRIGGER_GATE.hit(t) or "corner of" in t.low or _has(s, _STREET_GATE)):

@@ -7,7 +7,7 @@ import math
 import re
 
 from pipeline.guards.gates import Gate, Text
-from pipeline.guards.kinds import API_KEY, PASSWORD, PRIVATE_KEY
+from pipeline.guards.kinds import API_KEY, PASSWORD, PRIVATE_KEY, Span, matches
 from pipeline.guards.normalise import text_before
 from pipeline.lazy_re import lazy_compile
 
@@ -158,15 +158,13 @@ _LOGIN_GATE = Gate(
 )
 
 
-def credential_findings(s: str, t: Text) -> list[tuple[int, int, str]]:
+def credential_findings(s: str, t: Text) -> list[Span]:
     """(start, end, kind) of each private key, API key, password, access code and PIN in `s`."""
-    out: list[tuple[int, int, str]] = []
+    out: list[Span] = []
     add = out.append
     if "-----BEGIN" in s:
-        for m in _PRIVATE_KEY_RE.finditer(s):
-            add((m.start(), m.end(), PRIVATE_KEY))
-    for m in _KNOWN_TOKEN_RE.finditer(s):
-        add((m.start(), m.end(), API_KEY))
+        out += matches(_PRIVATE_KEY_RE, s, PRIVATE_KEY)
+    out += matches(_KNOWN_TOKEN_RE, s, API_KEY)
     if _SECRET_GATE.hit(t):
         for m in _SECRET_CTX_RE.finditer(s):
             tok = m.group(1)
@@ -177,8 +175,7 @@ def credential_findings(s: str, t: Text) -> list[tuple[int, int, str]]:
             if looks_random(m.group(0).rstrip("=")) and not _SSH_PUB_BEFORE_RE.search(text_before(s, m.start(), 24)):
                 add((m.start(), m.end(), API_KEY))
     if "://" in s:
-        for m in _URL_CRED_RE.finditer(s):
-            add((m.start(1), m.end(1), PASSWORD))
+        out += matches(_URL_CRED_RE, s, PASSWORD, group=1)
     if _PASSWORD_GATE.hit(t):
         for m in _PASSWORD_RE.finditer(s):
             val = m.group(1)
@@ -203,9 +200,7 @@ def credential_findings(s: str, t: Text) -> list[tuple[int, int, str]]:
             if val.lower().strip(".,!?") not in _NOT_A_VALUE and val.lower() not in _NOT_A_PASSWORD:
                 add((m.start(group), m.end(group), PASSWORD))
     if _CODE_GATE.hit(t):
-        for rx in (_ACCESS_CODE_RE, _PIN_RE):
-            for m in rx.finditer(s):
-                add((m.start(1), m.end(1), PASSWORD))
+        out += matches(_ACCESS_CODE_RE, s, PASSWORD, group=1) + matches(_PIN_RE, s, PASSWORD, group=1)
     if _LOGIN_GATE.hit(t):
         for m in _LOGIN_PAIR_RE.finditer(s):
             val = m.group(2).rstrip(".,;")

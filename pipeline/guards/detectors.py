@@ -15,13 +15,13 @@ from pipeline.guards.credentials import credential_findings
 from pipeline.guards.gates import Text
 from pipeline.guards.health import health_spans
 from pipeline.guards.identifiers import identifier_findings
-from pipeline.guards.kinds import HEALTH, PRIORITY, Finding
+from pipeline.guards.kinds import HEALTH, PRIORITY, Finding, Span
 from pipeline.guards.normalise import detection_view
 from pipeline.lazy_re import lazy_compile
 
 
-def _raw_findings(s: str, t: Text | None = None) -> list[tuple[int, int, str]]:
-    out: list[tuple[int, int, str]] = []
+def _raw_findings(s: str, t: Text | None = None) -> list[Span]:
+    out: list[Span] = []
     t = t if t is not None and t.raw == s else Text(s)
     out.extend((start, end, HEALTH) for start, end in health_spans(s, t.words))
     has_digit = HAS_DIGIT_RE.search(s) is not None
@@ -31,8 +31,8 @@ def _raw_findings(s: str, t: Text | None = None) -> list[tuple[int, int, str]]:
     return out
 
 
-def _merge(raw: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    merged: list[tuple[int, int, str]] = []
+def _merge(raw: Iterable[Span]) -> list[Span]:
+    merged: list[Span] = []
     for start, end, kind in sorted(raw, key=lambda f: (f[0], -f[1])):
         if end <= start:
             continue

@@ -8,7 +8,19 @@ import re
 
 from pipeline.guards.credentials import looks_random
 from pipeline.guards.gates import Gate, Text
-from pipeline.guards.kinds import BANK_ACCOUNT, CARD, DOB, EMAIL, GOV_ID, IBAN, IP_ADDRESS, PASSWORD, PHONE
+from pipeline.guards.kinds import (
+    BANK_ACCOUNT,
+    CARD,
+    DOB,
+    EMAIL,
+    GOV_ID,
+    IBAN,
+    IP_ADDRESS,
+    PASSWORD,
+    PHONE,
+    Span,
+    matches,
+)
 from pipeline.guards.normalise import text_before
 from pipeline.lazy_re import lazy_compile
 
@@ -263,15 +275,14 @@ _DOB_GATE = Gate(
 )
 
 
-def identifier_findings(s: str, t: Text, has_digit: bool) -> list[tuple[int, int, str]]:
+def identifier_findings(s: str, t: Text, has_digit: bool) -> list[Span]:
     """(start, end, kind) of each email, number that identifies a person or account, IP or MAC
     address, wallet, CVV and birth date in `s`."""
-    out: list[tuple[int, int, str]] = []
+    out: list[Span] = []
     add = out.append
     low = t.low
     if "@" in s:
-        for m in _EMAIL_RE.finditer(s):
-            add((m.start(), m.end(), EMAIL))
+        out += matches(_EMAIL_RE, s, EMAIL)
     if _AT_GATE.hit(t) and _DOT_GATE.hit(t):
         for m in _EMAIL_OBF_RE.finditer(s):
             if "@" in m.group(0) and _EMAIL_RE.fullmatch(m.group(0)):
@@ -295,8 +306,7 @@ def identifier_findings(s: str, t: Text, has_digit: bool) -> list[tuple[int, int
         tok = m.group(0)
         if sum(c.isdigit() for c in tok) >= 8 and (_iban_ok(tok) or _IBAN_CTX_RE.search(text_before(s, m.start()))):
             add((m.start(), m.end(), IBAN))
-    for m in _CN_ID_RE.finditer(s):
-        add((m.start(), m.end(), GOV_ID))
+    out += matches(_CN_ID_RE, s, GOV_ID)
     if _GOV_GATE.hit(t):
         for m in _GOV_TOKEN_RE.finditer(s):
             tok = m.group(1)
@@ -317,18 +327,14 @@ def identifier_findings(s: str, t: Text, has_digit: bool) -> list[tuple[int, int
         if tok.startswith(("0x", "bc1")) or looks_random(tok):
             add((m.start(), m.end(), BANK_ACCOUNT))  # a wallet is an account
     if ":" in s or "-" in s:
-        for m in _MAC_RE.finditer(s):
-            add((m.start(), m.end(), IP_ADDRESS))  # a device address identifies a person's machine like an IP
+        out += matches(_MAC_RE, s, IP_ADDRESS)  # a device address identifies a person's machine like an IP
     if "cvv" in low or "cvc" in low or "csc" in low or "security code" in low:
-        for m in _CVV_RE.finditer(s):
-            add((m.start(1), m.end(1), CARD))
+        out += matches(_CVV_RE, s, CARD, group=1)
     for m in _DIGITS_RE.finditer(s):
         kind = _digit_kind(s, m)
         if kind is not None:
             lead = len(m.group(0)) - len(m.group(0).lstrip(" \t"))
             add((m.start() + lead, m.end(), kind))
     if _DOB_GATE.hit(t):
-        for rx in (_DOB_RE, _DOB_ZH_RE):
-            for m in rx.finditer(s):
-                add((m.start(1), m.end(1), DOB))
+        out += matches(_DOB_RE, s, DOB, group=1) + matches(_DOB_ZH_RE, s, DOB, group=1)
     return out

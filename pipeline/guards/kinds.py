@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 EMAIL = "EMAIL"
@@ -31,6 +32,15 @@ PRIORITY = {
     PRIVATE_KEY: 0, API_KEY: 1, PASSWORD: 2, IBAN: 3, CARD: 4, GOV_ID: 5, BANK_ACCOUNT: 6,
     DOB: 7, EMAIL: 8, IP_ADDRESS: 9, ADDRESS: 10, PHONE: 11, HEALTH: 12,
 }
+
+
+# A detector's raw answer, before overlapping ones are merged: (start, end, kind).
+Span = tuple[int, int, str]
+
+
+def matches(rx: re.Pattern[str], s: str, kind: str, group: int = 0) -> list[Span]:
+    """Every match of `rx` in `s` (or of its `group`) as a span of `kind`."""
+    return [(m.start(group), m.end(group), kind) for m in rx.finditer(s)]
 
 
 @dataclass(frozen=True)
