@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import date, timezone
+from datetime import date
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
@@ -43,6 +43,7 @@ from pipeline.engines import openai_http
 from pipeline.engines.base import REQUEST_SLOTS, Engine, Result
 from pipeline.errors import MemrouteError
 from pipeline.llm_cache import ResponseCache, cache_key
+from pipeline.prompt_inputs import compact_file, quoted, turn_time
 from pipeline.prompts import Prompt, load_prompt
 from pipeline.testing import CallInfo, FakeQueueEmpty, ScriptedModel
 from pipeline.types import (
@@ -534,15 +535,13 @@ class LLMEngine(Engine):
 
     def classify_messages(self, turn: Turn, user_md: str, memory_md: str) -> list[dict[str, str]]:
         """The exact chat messages the classify call sends (the tool schema comes on top)."""
-        ts = turn.timestamp if turn.timestamp.tzinfo else turn.timestamp.replace(tzinfo=timezone.utc)
-        ts = ts.astimezone(timezone.utc)
-        return load_prompt("classify").render(
-            now=f"{ts:%Y-%m-%d %H:%M} UTC ({ts:%A})",
-            user_md=user_md.strip() or "(empty)",
-            memory_md=memory_md.strip() or "(empty)",
-            history=self._history(turn.history),
-            turn=_transcript(turn.messages) or "(empty)",
-        )
+        blocks = {
+            "user_md": compact_file(user_md) or "(empty)",
+            "memory_md": compact_file(memory_md) or "(empty)",
+            "history": self._history(turn.history),
+            "turn": _transcript(turn.messages) or "(empty)",
+        }
+        return load_prompt("classify").render(now=turn_time(turn.timestamp), **quoted(blocks))
 
     def _classify_request(self, turn: Turn, user_md: str, memory_md: str) -> _Request:
         return _Request(
