@@ -158,6 +158,25 @@ _LOGIN_GATE = Gate(
 )
 
 
+# Credentials with no known shape: a credential word, then a value with a digit or symbol ("my
+# password for the staging db is Tr0ub4dor&3x", "PIN ATM 845120"). Wider than the detectors above,
+# so check_text does not refuse a write on it alone: the offline engine skips such statements, and
+# the at-rest redaction masks the value.
+_CREDENTIAL_WORD_RE = lazy_compile(
+    r"(?:password|passcode|passphrase|\bpin\b|api[ _-]?key|access[ _-]?token|secret[ _-]?key|\btoken\b|kata ?sandi|\bsandi\b|密码|口令|"
+    r"รหัสผ่าน|รหัส)[^\n]{0,50}?(?P<val>(?<![\w-])[^\s,，。]*[\d#@$%&*!_][^\s,，。]*)",
+    re.I,
+)
+_NOT_A_CREDENTIAL_RE = lazy_compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?|\d{4}|v?\d+(?:\.\d+)+)[.,]?$")
+
+
+def credential_word_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) from each credential word to the end of the value after it (dates, years and
+    version numbers are not values)."""
+    return [(m.start(), m.end("val")) for m in _CREDENTIAL_WORD_RE.finditer(text)
+            if not _NOT_A_CREDENTIAL_RE.match(m.group("val"))]
+
+
 def credential_findings(s: str, t: Text) -> list[Span]:
     """(start, end, kind) of each private key, API key, password, access code and PIN in `s`."""
     out: list[Span] = []
