@@ -120,3 +120,44 @@ def test_files_and_history_cannot_forge_headers_either() -> None:
 def test_the_same_input_renders_the_same_messages() -> None:
     """No random delimiter: the eval cache keys on the messages."""
     assert sent(turn(FORGED)) == sent(turn(FORGED))
+
+
+# --- compaction answers keep each field's meaning ---------------------------------------------------
+
+PROFILE = (
+    "# USER\n\n## Identity\n- Name: Jasmin\n- Role: Frontend engineer working mostly on marketing sites\n"
+    "## Preferences\n- Communication style: please always give the conclusion first\n"
+)
+
+
+def test_a_truncated_compaction_answer_is_re_asked_and_never_written() -> None:
+    cut = {"values": [{"n": 1, "value": "Jasmin"}, {"n": 2, "value": "Frontend engin"}, {"n": 3, "value": "concl"}]}
+    faithful = {
+        "values": [
+            {"n": 1, "value": "Jasmin"},
+            {"n": 2, "value": "Frontend engineer, marketing sites"},
+            {"n": 3, "value": "conclusion first"},
+        ]
+    }
+    fake = FakeModel().enqueue(cut, faithful)
+    done = LLMEngine(fake).compact(PROFILE, needed_chars=30)
+    assert done.value is not None and "- Role: Frontend engineer, marketing sites\n" in done.value
+    assert "engin\n" not in done.value and "concl\n" not in done.value
+    reask = fake.history[1].messages[-1]["content"]
+    assert "fields [2, 3] cut, change or add words" in reask and "Frontend engin" not in reask.split("Errors", 1)[-1]
+
+
+def test_a_compaction_that_only_cuts_words_fails_rather_than_lands() -> None:
+    cut = {"values": [{"n": 1, "value": "Jas"}, {"n": 2, "value": "Frontend engineer work"}, {"n": 3, "value": "pls"}]}
+    assert LLMEngine(FakeModel().enqueue(cut, cut), max_reasks=1).compact(PROFILE, needed_chars=30).value is None
+
+
+def test_faithful_shortening_drops_words_only() -> None:
+    from pipeline.shortening import unfaithful_words
+
+    assert unfaithful_words("Frontend engineer working mostly on marketing sites", "frontend engineer (marketing)") == []
+    assert unfaithful_words("Frontend engineer", "Frontend engin") == ["engin"]
+    assert unfaithful_words("lives in Berlin", "lives in Munich") == ["munich"]
+    assert unfaithful_words("please give the conclusion first", "conclusion…") == ["…"]
+    assert unfaithful_words("我是一名前端工程师", "前端工程师") == []  # no spaces: a run must appear as is
+    assert unfaithful_words("我是一名前端工程师", "后端工程师") == ["后端工程师"]

@@ -45,6 +45,7 @@ from pipeline.errors import MemrouteError
 from pipeline.llm_cache import ResponseCache, cache_key
 from pipeline.prompt_inputs import compact_file, quoted, turn_time
 from pipeline.prompts import Prompt, load_prompt
+from pipeline.shortening import is_faithful_shortening
 from pipeline.testing import CallInfo, FakeQueueEmpty, ScriptedModel
 from pipeline.types import (
     USER_SECTIONS,
@@ -299,6 +300,8 @@ class CompactProfile(_Compact):
             problems.append(f"unknown field numbers {unknown}")
         if any(not v for v in new.values()):
             problems.append("every value needs text")
+        if cut := sorted(n for n, value in new.items() if n in old and not is_faithful_shortening(old[n], value)):
+            problems.append(f"fields {cut} cut, change or add words: shorten only by dropping whole words")
         saved = sum(len(old[n]) - len(new.get(n, old[n])) for n in old)
         if saved < needed:
             problems.append(f"values shrank by {saved} characters, need {needed}: shorten more")
