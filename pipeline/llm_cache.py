@@ -44,7 +44,7 @@ class ResponseCache:
 
     def put(self, key: str, response: Any, usage: dict[str, Any]) -> None:
         """Store one response; one holding anything the redaction would remove is skipped."""
-        from pipeline.redaction import redact_json
+        from pipeline.guards.redaction import redact_json
 
         if redact_json(response) != response:
             return

@@ -15,6 +15,7 @@ Modules, one job each (the arrows are imports):
 - save_requests: "please remember my phone" and the kinds it covers
 - injection_rules (the table) and injection (running it)
 - policy: check_text, quote_rule, guard_decisions, scan_for_prompt
+- redaction: what memroute may keep at rest (failure payloads, logs, quotes, caches), on all of the above
 
 The guards import nothing from core, engines or the store: they are called, never call back.
 """

@@ -43,7 +43,7 @@ def explicit_save_request(text: str) -> bool:
     return _SAVE_REQUEST_RE.search(s) is not None and _NEGATED_SAVE_RE.search(s) is None
 
 
-def requested_kinds(turn_text: str, policy: GuardPolicy) -> frozenset[str]:
+def allowed_on_request(turn_text: str, policy: GuardPolicy) -> frozenset[str]:
     if not (policy.store_contacts_on_request or policy.store_health_on_request) or not explicit_save_request(turn_text):
         return frozenset()
     health = frozenset({HEALTH}) if policy.store_health_on_request else frozenset()
