@@ -1,6 +1,6 @@
 """Sensitive-data spans for the offline engine, from pipeline.guards when it is installed.
 
-guards.py owns detection; this adaptor only turns its findings into (kind, start, end) spans. The
+pipeline/guards/ owns detection; this adaptor only turns its findings into (kind, start, end) spans. The
 import is lazy so the engine still loads while guards is absent, and a small fallback then catches the
 plainest cases (emails, long digit runs, SSNs, IBANs) so nothing obvious is ever routed to a file.
 """
