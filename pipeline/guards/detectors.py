@@ -46,6 +46,7 @@ def _merge(raw: Iterable[Span]) -> list[Span]:
 
 
 _MARK_RE = lazy_compile(r"\[REDACTED:[A-Z_]+\]")
+
 # One turn asks about the same few texts many times (its text, each quote, each value, again
 # when the store redacts what it records): answers for short texts are kept.
 CACHED_TEXT_CHARS = 4000

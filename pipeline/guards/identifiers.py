@@ -83,6 +83,7 @@ _CVV_RE = lazy_compile(
 _VERSION_BEFORE_RE = lazy_compile(r"(?:\bv|version|versi|ver\.?|版本|เวอร์ชัน|release|build)\s*$", _I)
 _IBAN_RE = lazy_compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?(?![A-Za-z0-9])", _A)
 _IBAN_CTX_RE = lazy_compile(r"iban|rekening|account|bank|swift|转账|账户|บัญชี", _I)
+
 # Digit runs (with separators people use): phones, cards, ids, accounts are told apart by
 # shape, Luhn and the words just before them.
 _DIGITS_RE = lazy_compile(

@@ -18,6 +18,7 @@ PRIVATE_KEY = "PRIVATE_KEY"
 IP_ADDRESS = "IP_ADDRESS"
 DOB = "DOB"
 HEALTH = "HEALTH"
+
 # Never written, even when the user asks.
 SECRET_KINDS: frozenset[str] = frozenset({PASSWORD, API_KEY, PRIVATE_KEY, CARD, GOV_ID, IBAN, BANK_ACCOUNT})
 # Written only when the user explicitly asks, in that turn, to store them.
@@ -27,6 +28,7 @@ CONTACT_KINDS: frozenset[str] = frozenset({EMAIL, PHONE, ADDRESS})
 # keep them; the ask need not name the kind ("please remember I'm allergic to penicillin").
 # Everything else sensitive (IP_ADDRESS, DOB) is skipped as `sensitive`.
 ALL_KINDS: frozenset[str] = SECRET_KINDS | CONTACT_KINDS | {IP_ADDRESS, DOB, HEALTH}
+
 # When two findings overlap, the merged span keeps the more serious kind.
 PRIORITY = {
     PRIVATE_KEY: 0, API_KEY: 1, PASSWORD: 2, IBAN: 3, CARD: 4, GOV_ID: 5, BANK_ACCOUNT: 6,
