@@ -43,7 +43,7 @@ from pipeline.engines import openai_http
 from pipeline.engines.base import REQUEST_SLOTS, Engine, Result
 from pipeline.errors import MemrouteError
 from pipeline.llm_cache import ResponseCache, cache_key
-from pipeline.prompt_inputs import compact_file, quoted, turn_time
+from pipeline.prompt_inputs import compact_file, quoted, relevant_memory, turn_time
 from pipeline.prompts import Prompt, load_prompt
 from pipeline.shortening import is_faithful_shortening
 from pipeline.testing import CallInfo, FakeQueueEmpty, ScriptedModel
@@ -538,11 +538,12 @@ class LLMEngine(Engine):
 
     def classify_messages(self, turn: Turn, user_md: str, memory_md: str) -> list[dict[str, str]]:
         """The exact chat messages the classify call sends (the tool schema comes on top)."""
+        history, said = self._history(turn.history), _transcript(turn.messages)
         blocks = {
             "user_md": compact_file(user_md) or "(empty)",
-            "memory_md": compact_file(memory_md) or "(empty)",
-            "history": self._history(turn.history),
-            "turn": _transcript(turn.messages) or "(empty)",
+            "memory_md": compact_file(relevant_memory(memory_md, f"{history}\n{said}")) or "(empty)",
+            "history": history,
+            "turn": said or "(empty)",
         }
         return load_prompt("classify").render(now=turn_time(turn.timestamp), **quoted(blocks))
 
