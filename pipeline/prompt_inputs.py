@@ -76,9 +76,18 @@ def _keys(text: str) -> set[str]:
 
 def relevant_memory(memory_md: str, text: str, newest: int = 5) -> str:
     """MEMORY.md with only its entries that share a content word with `text` plus the newest
-    `newest` entries (other lines kept), in file order."""
-    lines = memory_md.splitlines()
-    entries = [i for i, line in enumerate(lines) if line.lstrip().startswith("- ")]
+    `newest` entries (other lines kept), in file order. An entry is a `- ` line and the lines
+    indented under it."""
+    blocks: list[tuple[bool, list[str]]] = []  # (is an entry, its lines)
+    for line in memory_md.splitlines():
+        if line.startswith("- "):
+            blocks.append((True, [line]))
+        elif line.startswith("  ") and blocks and blocks[-1][0]:
+            blocks[-1][1].append(line)
+        else:
+            blocks.append((False, [line]))
+    entries = [i for i, (is_entry, _) in enumerate(blocks) if is_entry]
     wanted = _keys(text)
-    keep = set(entries[-newest:] if newest else []) | {i for i in entries if _keys(lines[i]) & wanted}
-    return "\n".join(line for i, line in enumerate(lines) if i not in entries or i in keep)
+    keep = set(entries[-newest:] if newest else [])
+    keep |= {i for i in entries if _keys(" ".join(blocks[i][1])) & wanted}
+    return "\n".join(line for i, (is_entry, lines) in enumerate(blocks) if not is_entry or i in keep for line in lines)

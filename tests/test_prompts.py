@@ -194,3 +194,17 @@ def test_only_entries_sharing_words_with_the_turn_and_the_newest_are_sent() -> N
     assert "[2026-06-01] garden: planted tomatoes" in memory  # named in the history shown
     assert not any("basil" in line or "chili" in line for line in memory)  # unrelated, older
     assert sum("trip: packed bag" in line for line in memory) == 5  # the newest five, whatever they say
+
+
+def test_a_multi_line_entry_is_kept_or_dropped_whole() -> None:
+    from pipeline.prompt_inputs import relevant_memory
+
+    memory_md = (
+        "# MEMORY\n\n- [2026-01-01] a: apples\n  and pears\n- [2026-01-02] b: bananas\n- [2026-01-03] c: cherries\n"
+    )
+    assert relevant_memory(memory_md, "pears please", newest=1).splitlines()[2:] == [
+        "- [2026-01-01] a: apples",
+        "  and pears",
+        "- [2026-01-03] c: cherries",
+    ]
+    assert "and pears" not in relevant_memory(memory_md, "bananas", newest=1)
