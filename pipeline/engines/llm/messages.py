@@ -3,7 +3,7 @@ history and the turn. A mixin of LLMEngine (it reads the engine's history budget
 
 from __future__ import annotations
 
-from pipeline.prompt_inputs import compact_file, quoted, turn_time
+from pipeline.prompt_inputs import compact_file, quoted, relevant_memory, turn_time
 from pipeline.prompts import load_prompt
 from pipeline.types import Message, Turn
 
@@ -14,11 +14,12 @@ class ClassifyMessages:
 
     def classify_messages(self, turn: Turn, user_md: str, memory_md: str) -> list[dict[str, str]]:
         """The exact chat messages the classify call sends (the tool schema comes on top)."""
+        history, said = self._history(turn.history), _transcript(turn.messages)
         blocks = {
             "user_md": compact_file(user_md) or "(empty)",
-            "memory_md": compact_file(memory_md) or "(empty)",
-            "history": self._history(turn.history),
-            "turn": _transcript(turn.messages) or "(empty)",
+            "memory_md": compact_file(relevant_memory(memory_md, f"{history}\n{said}")) or "(empty)",
+            "history": history,
+            "turn": said or "(empty)",
         }
         return load_prompt("classify").render(now=turn_time(turn.timestamp), **quoted(blocks))
 

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from pipeline.shortening import is_faithful_shortening
 from pipeline.types import USER_SECTIONS
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -230,6 +231,8 @@ class CompactProfile(_Compact):
             problems.append(f"unknown field numbers {unknown}")
         if any(not v for v in new.values()):
             problems.append("every value needs text")
+        if cut := sorted(n for n, value in new.items() if n in old and not is_faithful_shortening(old[n], value)):
+            problems.append(f"fields {cut} cut, change or add words: shorten only by dropping whole words")
         saved = sum(len(old[n]) - len(new.get(n, old[n])) for n in old)
         if saved < needed:
             problems.append(f"values shrank by {saved} characters, need {needed}: shorten more")
