@@ -119,7 +119,11 @@ def main() -> None:
     def tokens(text: str) -> int:
         return int(litellm.token_counter(model="gpt-4o-mini", text=text))
 
-    corpora = [(lang, transcripts(lang)) for lang in ("en", "id", "th", "zh")] + [("bench_pipeline", bench_turns())]
+    languages = ("en", "id", "th", "zh")
+    corpora = [(lang, transcripts(lang)) for lang in languages]
+    # One user through all four languages' transcripts, so MEMORY.md holds more than the newest few.
+    corpora.append(("all four, one user", [t for lang in languages for t in transcripts(lang)]))
+    corpora.append(("bench_pipeline", bench_turns()))
     for name, turns in corpora:
         print(json.dumps(measure(name, turns, tokens), ensure_ascii=False))
 
