@@ -208,3 +208,28 @@ def test_a_multi_line_entry_is_kept_or_dropped_whole() -> None:
         "- [2026-01-03] c: cherries",
     ]
     assert "and pears" not in relevant_memory(memory_md, "bananas", newest=1)
+
+
+def test_the_whole_memory_md_still_fits_the_token_budget() -> None:
+    """The worst case of the selection: the turn shares a word with every entry, so the whole
+    MEMORY.md is sent, with USER.md full and the history at its bounds: at most 1,500 prompt
+    tokens besides the turn (gpt-4o-mini's tokenizer, tool schema included)."""
+    from instructor.v2.providers.openai.schema import generate_openai_schema
+
+    from pipeline.engines.llm import Statements, _litellm
+
+    user_md = "# USER\n\n## Identity\n- Name: Jasmin\n\n## Preferences\n"
+    while len(user_md) < 1375:
+        user_md += f"- Preference {len(user_md)}: concise answers with code first, tests after\n"
+    memory_md = "# MEMORY\n\n"
+    while len(memory_md) < 2200:
+        memory_md += f"- [2026-07-{len(memory_md) % 28 + 1:02d}] agent-demo: hero changed to an animated gradient.\n"
+    history = [Message(role="user", content="what do you think of the spacing on the pricing page? " * 4)] * 6
+    said = "the animated gradient on the hero"
+    messages = LLMEngine(FakeModel()).classify_messages(turn(said, history=history), user_md[:1375], memory_md[:2200])
+    _, blocks = outside_and_blocks(messages[-1]["content"])
+    assert len(blocks[1]) == memory_md[:2200].count("\n- ")  # every entry sent
+    litellm = _litellm()
+    tools = [{"type": "function", "function": generate_openai_schema(Statements)}]
+    total = litellm.token_counter(model="gpt-4o-mini", messages=messages, tools=tools)
+    assert total - litellm.token_counter(model="gpt-4o-mini", text="user: " + said) <= 1500, total
