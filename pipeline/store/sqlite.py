@@ -243,6 +243,9 @@ class SQLiteStore(MemoryStore):
         self._writer.close()
         self._closed = True
 
+    def exists(self) -> bool:
+        return self.path.exists()
+
     def __enter__(self) -> SQLiteStore:
         return self
 
