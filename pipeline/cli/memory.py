@@ -195,7 +195,7 @@ def _cmd_tool(args: argparse.Namespace) -> int:
 def _cmd_history(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=False) as pipe:
-        rows = pipe.history(args.user) if pipe.store.path.exists() else []
+        rows = pipe.history(args.user)
     if args.as_json:
         print_json(rows)
         return 0
