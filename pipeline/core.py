@@ -77,13 +77,17 @@ class MemoryPipeline:
         store: MemoryStore | None = None,
         documents: DocumentStore | None = None,
     ) -> None:
-        """`read_only`: for a root this process may not write; show, history, recall and context
+        """`engine`: an Engine, or a name; None means "llm" when `model` is given, else the offline
+        engine (environment variables are the CLI's business, not the library's).
+        `read_only`: for a root this process may not write; show, history, recall and context
         work, and any write fails.
         `log_quotes=True` (or env MEMROUTE_LOG_QUOTES=1) keeps the redacted words of skipped
         statements in the decision log, for debugging; by default only a digest of them is kept."""
         self.root = Path(root) if root is not None else default_root()
         if not read_only:
             self.root.mkdir(parents=True, exist_ok=True)
+        if engine is None:  # no env lookup here (MEMROUTE_ENGINE/MODEL): the CLI resolves its settings
+            engine = "offline" if model is None else "llm"
         self.engine: Engine = make_engine(
             engine,
             model=model,

@@ -52,3 +52,11 @@ def test_an_edit_that_stages_nothing_writes_nothing(tmp_path: Path) -> None:
         assert not tx.committed
         assert "Lisbon" not in pipe.show("ana")["user_md"]
         assert pipe.store.turn_status("ana", tx.turn_id) is None
+
+
+def test_the_pipeline_reads_no_model_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A library user's MemoryPipeline(root) stays offline whatever the shell exports; the CLI resolves env.
+    monkeypatch.setenv("MEMROUTE_MODEL", "openai/gpt-4o-mini")
+    monkeypatch.setenv("MEMROUTE_ENGINE", "llm")
+    with MemoryPipeline(root=tmp_path) as pipe:
+        assert pipe.engine.name == "offline"
