@@ -264,7 +264,9 @@ class MemoryPipeline:
                     ),
                     consolidate_at=self.consolidate_at,
                     compact=compactor(self.engine, self.store, turn.user_id, self.user_limit, usage_parts),
-                    compact_at=None if hasattr(self.engine, "compact_user") else COMPACT_AT,
+                    # Proactive compaction (at 90% of the cap) only with the free rule-based one; an
+                    # engine's own (a model's) runs only when a write does not fit.
+                    compact_at=COMPACT_AT if type(self.engine).compact is Engine.compact else None,
                 )
             except ConsolidationError as e:
                 return self._fail(turn, e, total([*usage_parts, usage_of(e)]))

@@ -60,3 +60,26 @@ def test_the_pipeline_reads_no_model_from_the_environment(tmp_path: Path, monkey
     monkeypatch.setenv("MEMROUTE_ENGINE", "llm")
     with MemoryPipeline(root=tmp_path) as pipe:
         assert pipe.engine.name == "offline"
+
+
+def test_a_model_compaction_runs_only_when_a_write_does_not_fit(tmp_path: Path) -> None:
+    # USER.md at ~95% of its cap: the rule-based compaction would shrink it ahead of time; an
+    # engine with its own (paid) compaction is asked only when a fact does not fit.
+    from pipeline.engines.base import Result
+    from pipeline.engines.offline import OfflineEngine
+
+    class OwnCompaction(OfflineEngine):
+        calls = 0
+
+        def compact(self, user_md: str, needed_chars: int, **kw: object) -> Result[str | None]:
+            type(self).calls += 1
+            return Result(None)
+
+    with MemoryPipeline(root=tmp_path, engine=OwnCompaction(), user_limit=1000) as pipe:
+        n = 0
+        while len(pipe.show("ana")["user_md"]) < 910:
+            assert pipe.tool("ana", "add", "user", f"Pet {n}: a cat named Whiskers")["success"]
+            n += 1
+        result = pipe.process_turn("ana", [{"role": "user", "content": "I live in Lisbon."}])
+        assert result.user_changed and "Lisbon" in pipe.show("ana")["user_md"]
+        assert OwnCompaction.calls == 0
