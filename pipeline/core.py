@@ -22,10 +22,10 @@ from pipeline import manual_edits as manual
 from pipeline.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine
+from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.manual_edits import CandidateNotFound, usage_line
-from pipeline.redaction import refuse_marked_writes
 from pipeline.stages.consolidate import ConsolidationError
 from pipeline.stages.write import apply_decisions
 from pipeline.store import Store
