@@ -66,6 +66,7 @@ from typing import IO, Any
 
 from pipeline import guards
 from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.settings import Settings, build_pipeline
 from pipeline.store.batch_index import ConversationIndex
 from pipeline.transcripts import (
     BadInput,
@@ -216,9 +217,9 @@ class BatchOptions:
     restart: bool = False
     # Worker processes sharing the users (each runs concurrency/workers users at a time): the
     # offline engine and litellm's per-call overhead are CPU bound, and one process uses one core.
-    # None: automatic (one per 2,000 turns, 500 with a model; at most min(CPUs, 4)). Needs `pipeline_args`.
+    # None: automatic (one per 2,000 turns, 500 with a model; at most min(CPUs, 4)). Needs `settings`.
     workers: int | None = 1
-    pipeline_args: dict[str, Any] | None = None  # how a worker process builds its MemoryPipeline
+    settings: Settings | None = None  # how a worker process builds its MemoryPipeline (build_pipeline)
 
 
 class Hooks:
@@ -366,7 +367,7 @@ class BatchRunner:
 
     def _worker_count(self) -> int:
         wanted = self.options.workers
-        if self.options.pipeline_args is None:
+        if self.options.settings is None:
             return 1  # an engine object given in Python cannot travel to another process
         if wanted is None:
             by_size = self.report.turns_total // TURNS_PER_AUTO_WORKER.get(self.pipe.engine.name, 2000)
@@ -551,7 +552,7 @@ class BatchRunner:
         stop = ctx.Event()
         per_worker = max(1, -(-self.options.concurrency // workers))
         spec = {
-            "pipeline": self.options.pipeline_args,
+            "settings": self.options.settings,
             "paths": [str(p) for p in self.paths],
             "index": str(index_path),
             "fmt": self.options.fmt,
@@ -652,7 +653,7 @@ class _WorkerHooks(Hooks):
 
 def _worker_main(spec: dict[str, Any], users_q: Any, events: Any, stop: Any) -> None:
     """A worker process: replay the users the parent hands out, with its own pipeline and threads."""
-    pipe = _pipeline(**spec["pipeline"])
+    pipe = build_pipeline(spec["settings"])
     pipe.engine.preload()
     # Everything imported so far lives as long as the process: keep the cyclic collector from
     # walking it again on every full collection (~6% of a worker's CPU otherwise).
@@ -751,21 +752,6 @@ def holds_foreign_memory(pipe: Any) -> bool:
         (p / "USER.md").exists() or (p / "MEMORY.md").exists()
         for p in root.iterdir()
         if p.is_dir() and not p.name.startswith(".")
-    )
-
-
-def _pipeline(
-    root: Path | str,
-    engine: str | None,
-    model: str | None,
-    api_base: str | None,
-    user_limit: int | None,
-    memory_limit: int | None,
-) -> Any:
-    from pipeline.core import MemoryPipeline
-
-    return MemoryPipeline(
-        root=root, engine=engine, model=model, api_base=api_base, user_limit=user_limit, memory_limit=memory_limit
     )
 
 

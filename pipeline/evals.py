@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextvars
 import logging
-import os
 import re
 import tempfile
 import threading
@@ -407,15 +406,6 @@ def default_pipeline_factory(root: Path, spec: EngineSpec, cache_dir: Path | Non
     from pipeline.core import MemoryPipeline
 
     return MemoryPipeline(root=root, engine=spec.engine, model=spec.model, cache_dir=cache_dir, **options)
-
-
-def default_cache_dir() -> Path:
-    """Root-independent, so a second run of the same suite reuses the LLM engine's cache."""
-    env = os.environ.get("MEMROUTE_CACHE")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "memroute" / "evals"
 
 
 def _read(path: Path) -> str:

@@ -134,7 +134,7 @@ def run_cli(
         str(html_out),
         min_accuracy,
         concurrency,
-        False,
+        None,
         None,
         None,
         None,

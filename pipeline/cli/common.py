@@ -55,6 +55,7 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
     }
     if isinstance(flags["engine"], list) or isinstance(flags["model"], list):  # eval: runs side by side
         flags["engine"] = flags["model"] = None
+    flags["log_quotes"] = True if getattr(args, "log_quotes", False) else None  # absent: env, then file
     for name in ("user_limit", "memory_limit"):
         value = flags[name]
         if value is not None and value <= 0:
@@ -65,30 +66,15 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
 def open_pipeline(args: argparse.Namespace, *, write: bool, **overrides: Any) -> MemoryPipeline:
     """The pipeline for one command, built from the resolved settings. `write=False`: a root this
     process may not write is opened read-only; `write=True`: such a root is refused, naming it."""
-    from pipeline.core import MemoryPipeline
     from pipeline.doctor import root_writable
-    from pipeline.engines import make_engine
+    from pipeline.settings import build_pipeline
 
     settings = resolve_settings(args)
     root = Path(overrides.pop("root", settings.root))
     writable = root_writable(root)
     if write and not writable:
         raise CommandFailed(f"memory root {root} is not writable: `memroute {args.command}` needs to write there")
-    engine = make_engine(
-        overrides.pop("engine", settings.engine),
-        model=settings.model,
-        api_base=settings.api_base,
-        timeout=settings.timeout,
-        max_retries=settings.max_retries,
-    )
-    pipe = MemoryPipeline(
-        root=root,
-        engine=engine,
-        user_limit=settings.user_limit,
-        memory_limit=settings.memory_limit,
-        read_only=not writable,
-        **overrides,
-    )
+    pipe = build_pipeline(settings, root=root, read_only=not writable, **overrides)
     gc.enable()  # see main(): the imports are done
     return pipe
 
