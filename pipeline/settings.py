@@ -69,8 +69,8 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     root: Path = Field(default_factory=lambda: Path.home() / ".memroute", description="memory root")
-    engine: Literal["offline", "llm", "hybrid"] | None = Field(
-        None, description="routing engine (default: llm when a model is set, else offline)"
+    engine: str | None = Field(
+        None, description="routing engine: offline, llm, hybrid or an installed one (default: llm when a model is set, else offline)"
     )
     model: str | None = Field(None, description="litellm model string")
     api_base: str | None = Field(None, description="base URL of an OpenAI-compatible server")

@@ -24,18 +24,32 @@ USER_HELP = "the user id (a folder name under the root)"
 LOG_QUOTES_HELP = "debugging: keep the (redacted) words of skipped statements in the decision log"
 
 
+class _EngineNames(list[str]):
+    """The built-in engine names, for shell completion; parsing accepts any name, because engines
+    come from the registry (built-ins and `memroute.engines` entry points): an unknown one fails in
+    make_engine with one line naming the known ones (exit 2)."""
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, str)
+
+
 def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False) -> None:
     """The options every command takes. Their defaults are None: pipeline/settings.py fills in the
     environment, the config file (memroute.toml) and the defaults, in that order."""
     g = p.add_argument_group("common options (also settable by env MEMROUTE_* and memroute.toml: see `memroute doctor`)")
     g.add_argument("--root", metavar="DIR", help="memory root (default: $MEMROUTE_HOME or ~/.memroute)")
-    engines = ["offline", "llm", "hybrid"]
+    engines = _EngineNames(["offline", "llm", "hybrid"])
     if side_by_side:  # eval: --engine/--model may repeat, --json names the report file
-        g.add_argument("--engine", action="append", choices=engines, help="may repeat: engines run side by side")
+        g.add_argument(
+            "--engine", action="append", choices=engines, metavar="NAME", help="offline, llm, hybrid or an installed engine; may repeat"
+        )
         g.add_argument("--model", action="append", help="may repeat: litellm model strings run side by side")
         g.add_argument("--json", dest="json_out", metavar="OUT", help="write the JSON report here (- for stdout)")
     else:
-        g.add_argument("--engine", choices=engines, help="default: llm if a model is set, else offline (env MEMROUTE_ENGINE)")
+        g.add_argument(
+            "--engine", choices=engines, metavar="NAME",
+            help="offline, llm, hybrid or an installed engine; default: llm if a model is set, else offline (env MEMROUTE_ENGINE)",
+        )
         g.add_argument("--model", help="litellm model string, e.g. openai/gpt-4o-mini (env MEMROUTE_MODEL)")
         g.add_argument("--json", action="store_true", dest="as_json", help="print data as JSON")
     g.add_argument("--api-base", metavar="URL", help="base URL of an OpenAI-compatible server (env MEMROUTE_API_BASE)")
