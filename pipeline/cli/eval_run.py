@@ -14,7 +14,6 @@ from typing import Any
 
 from pipeline.cli.errors import UsageError, report_error
 from pipeline.errors import MemrouteError
-from pipeline.eval_report import print_table, write_html
 from pipeline.evals import (
     CaseOutcome,
     EngineSpec,
@@ -26,6 +25,7 @@ from pipeline.evals import (
     run_eval,
     score_run,
 )
+from pipeline.evals.render import print_table, write_html
 
 PROG = "memroute eval"
 
