@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "training"))
 import train_gate as tg  # noqa: E402
 
 from pipeline.engines.offline.gate import Verdict, apply_gate, default_gate  # noqa: E402
+from pipeline.engines.offline.key_cues import key_asked, key_for  # noqa: E402
 from pipeline.engines.offline.keyer import (  # noqa: E402
     ELIGIBLE,
     WEIGHTS_PATH,
@@ -122,6 +123,9 @@ def fact_samples(rows: Sequence[tg.Row], contains: dict[str, list[str]]) -> list
             lex = LEXICONS.get(guess_language(d.quote), EN)
             detail = d.detail if d.detail in ELIGIBLE else NO_FACT_SHAPE
             feats = clause_features(d.quote, detail or "", row.user_text, row.assistant, lex, j, len(row.decisions))
+            key = key_for(d.quote, lex.lang)
+            asked = None if key else key_asked(row.assistant, lex.lang)
+            feats.append(f"k={key}" if key else f"ka={asked}")  # as best_proposal reads it (None: never proposed)
             out.append((i, feats, int(any(w in d.quote.casefold() for w in words))))
     return out
 

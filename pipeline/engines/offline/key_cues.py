@@ -22,6 +22,12 @@ def _chars(*ws: str) -> str:
 
 # (key, {lang: pattern}); Latin-script patterns match whole words, Chinese and Thai ones anywhere.
 _CUES: tuple[tuple[str, dict[str, str]], ...] = (
+    ("Relationship", {
+        "en": _words("single", "divorced", "widowed", "widow(?:er)?", "engaged"),
+        "id": _words("lajang", "jomblo", "jomlo", "cerai", "bercerai", "janda", "duda", "tunangan"),
+        "zh": _chars("单身", "离婚", "离异", "丧偶", "订婚"),
+        "th": _chars("โสด", "หย่า", "หมั้น"),
+    }),
     ("Family", {
         "en": _words("wife", "husband", "sons?", "daughters?", "kids?", "child", "children", "babies", "baby", "mom",
                      "mum", "mother", "dad", "father", "parents", "brothers?", "sisters?", "siblings?", "grandma",
@@ -75,18 +81,25 @@ _CUES: tuple[tuple[str, dict[str, str]], ...] = (
         "th": _chars("อาศัย", "อยู่ที่", "อยู่บ้าน", "ย้ายไป", "ย้ายมา", "คอนโด", "หมู่บ้าน"),
     }),
     ("Diet", {
-        "en": _words("vegetarian", "vegan", "pescatarian", "meat", "gluten", "dairy", "halal", "kosher"),
-        "id": _words("vegetarian", "vegan", "daging", "halal"),
-        "zh": _chars("吃素", "素食", "吃肉", "清真"),
-        "th": _chars("มังสวิรัติ", "กินเจ", "วีแกน", "ฮาลาล"),
+        "en": _words("vegetarian", "vegan", "pescatarian", "meat", "pork", "beef", "gluten", "dairy", "halal", "kosher",
+                     "spicy"),
+        "id": _words("vegetarian", "vegan", "daging", "babi", "halal", "pedas"),
+        "zh": _chars("吃素", "素食", "吃肉", "清真", "不吃", "吃辣", "不能吃"),
+        "th": _chars("มังสวิรัติ", "กินเจ", "วีแกน", "ฮาลาล", "ไม่กิน", "กินเผ็ด"),
+    }),
+    ("Languages", {
+        "en": _words("speak", "speaks", "fluent", "bilingual", "native language", "mother tongue"),
+        "id": _words("fasih", "bahasa ibu", "bisa bahasa", "ngomong bahasa", "berbicara bahasa"),
+        "zh": _chars("会说", "会讲", "母语", "说英语", "说法语", "说中文", "讲英语"),
+        "th": _chars("พูดภาษา", "ภาษาแม่"),
     }),
     ("Hobbies", {
         "en": _words("hobb(?:y|ies)", "play(?:s|ing)?", "collect(?:s|ing)?", "garden(?:ing)?", "hik(?:e|es|ing)",
-                     "fishing", "read(?:s|ing)?", "paint(?:s|ing)?", "sing(?:s|ing)?", "danc(?:e|es|ing)", "cook(?:s|ing)?",
-                     "bak(?:e|es|ing)", "knit(?:s|ting)?", "sew(?:s|ing)?", "music", "games?", "gaming", "sports?", "guitar",
+                     "fishing", "read(?:s|ing)?", "paint(?:s|ing)?", "sing(?:s|ing)?", "danc(?:e|es|ed|ing)", "cook(?:s|ing)?",
+                     "bak(?:e|es|ed|ing)", "knit(?:s|ting)?", "sew(?:s|ing)?", "music", "games?", "gaming", "sports?", "guitar",
                      "piano", "run(?:s|ning)?", "swim(?:s|ming)?", "camping", "travel(?:s|ing|ling)?", "surf(?:s|ing)?",
                      "yoga", "gym", "volunteer(?:s|ing)?", "watch(?:es|ing)?", "movies?", "books?", "novels?"),
-        "id": _words("hobi", "hobiku", "main", "bermain", "mengoleksi", "koleksi", "berkebun", "mendaki", "memancing",
+        "id": _words("hobi", "hobiku", "main", "bermain", "mengoleksi", "koleksi", "berkebun", "memanggang", "menjahit", "mendaki", "memancing",
                      "mancing", "membaca", "baca", "melukis", "menyanyi", "bernyanyi", "menari", "masak", "memasak",
                      "musik", "game", "olahraga", "gitar", "piano", "lari", "berlari", "berenang", "renang", "berkemah",
                      "traveling", "jalan-jalan", "nonton", "menonton", "film", "buku", "novel", "gym", "yoga", "bersepeda"),
@@ -98,7 +111,7 @@ _CUES: tuple[tuple[str, dict[str, str]], ...] = (
                      "ฟิตเนส", "โยคะ", "ปั่นจักรยาน"),
     }),
     ("Likes", {
-        "en": _words("like", "likes", "love", "loves", "enjoy", "enjoys", "favou?rite", "fan", "into", "obsessed", "adore"),
+        "en": _words("like", "likes", "love", "loves", "enjoy", "enjoys", "favou?rites?", "fan", "into", "obsessed", "adore"),
         "id": _words("suka", "senang", "favorit", "favoritku", "penggemar", "cinta", "hobi", "doyan", "demen", "ngefans"),
         "zh": _chars("喜欢", "爱", "最爱", "迷", "粉丝", "热衷"),
         "th": _chars("ชอบ", "รัก", "โปรด", "แฟนคลับ", "ติด"),
@@ -115,6 +128,11 @@ _CUES: tuple[tuple[str, dict[str, str]], ...] = (
 @lru_cache(maxsize=8)
 def _compiled(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((key, re.compile(by_lang[lang], re.IGNORECASE)) for key, by_lang in _CUES if lang in by_lang)
+
+
+def key_asked(assistant: str, lang: str) -> str | None:
+    """The key the assistant's question names ("what do you do for work?" -> Work): what a bare answer is about."""
+    return key_for(assistant, lang) if assistant.rstrip().endswith(("?", "？")) else None
 
 
 def key_for(clause: str, lang: str) -> str | None:

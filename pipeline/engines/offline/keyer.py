@@ -21,12 +21,14 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pipeline.engines.offline import dates
 from pipeline.engines.offline.gate import _ASSISTANT_SHAPES, _SHAPES, FeatureConfig, _buckets, _shapes, _text_grams
-from pipeline.engines.offline.key_cues import key_for
+from pipeline.engines.offline.key_cues import key_asked, key_for
 from pipeline.engines.offline.lexicon import Lexicon
 from pipeline.engines.offline.lexicon_en import LEXICON as EN
 from pipeline.engines.offline.rules import LEXICONS, NO_FACT_SHAPE, NOT_ABOUT_USER, _clean_value, _merge_multi, _strip
@@ -42,6 +44,7 @@ FORMAT = "memroute-keyer-1"
 ELIGIBLE = (NO_FACT_SHAPE, NOT_ABOUT_USER)
 MAX_VALUE_CHARS = 120  # a longer clause is a story, not a field
 _TEXT = FeatureConfig(word_ngrams=2, char_min=1, char_max=3)
+_REFERENCE_DAY = date(2026, 1, 15)
 _FILLER_VALUE = re.compile(r"^[\W\d_]*$")
 # The language pack's shapes read on the clause: beside the gate's, the ones that tell an event, a feeling of the
 # moment or a remark about the other speaker from a lasting fact.
@@ -75,6 +78,12 @@ def clause_features(clause: str, detail: str, user_text: str, assistant: str, le
     size = _text_grams("q", clause, _TEXT, out)
     out.append("len=" + _buckets(size))
     _shapes("q", clause, lex, _CLAUSE_SHAPES, out)
+    # A date phrase marks an event or a plan ("just got a job last week", "next Saturday we play"): MEMORY.md's, not a
+    # profile fact. Only its presence is read, so any reference day will do.
+    if dates.find_date(clause, _REFERENCE_DAY) is not None:
+        out.append("q:dated")
+    if dates.is_planned(clause, _REFERENCE_DAY):
+        out.append("q:planned")
     if "?" in user_text or "？" in user_text:
         out.append("turn?")
     if assistant:
@@ -169,11 +178,13 @@ def best_proposal(keyer: Keyer, decisions: Sequence[Decision], user_text: str, a
         lex = LEXICONS.get(guess_language(d.quote, default_lang), EN)
         value = fact_value(d.quote, lex)
         key = key_for(d.quote, lex.lang) if value is not None else None
-        if value is None or key is None:
+        asked = key_asked(assistant, lex.lang) if value is not None and key is None else None
+        if value is None or (key or asked) is None:
             continue
-        p = keyer.p_fact(clause_features(d.quote, d.detail or "", user_text, assistant, lex, i, len(decisions)))
+        features = clause_features(d.quote, d.detail or "", user_text, assistant, lex, i, len(decisions))
+        p = keyer.p_fact([*features, f"k={key}" if key else f"ka={asked}"])
         if best is None or p > best.p_fact:
-            best = Proposal(i, p, key, value)
+            best = Proposal(i, p, str(key or asked), value)
     return best
 
 
