@@ -132,3 +132,21 @@ def test_shipped_keyer_skips_small_talk() -> None:
     for assistant, text in (("how was your weekend?", "it was fine, nothing special really"),
                             ("what do you think of that?", "haha that's so funny, love it")):
         assert user_writes(OfflineEngine().classify(turn(text, assistant), "", "").decisions) == [], text
+
+
+def test_a_plan_is_never_a_profile_field() -> None:
+    for text in ("my wife and I will fly to Osaka to see her parents", "saya dan istri akan pindah ke Bali bulan depan",
+                 "我和我女朋友打算下个月去成都", "ผมกับแฟนจะไปเที่ยวเชียงรายกัน"):
+        decisions = engine(sure_keyer()).classify(turn(text), "", "").decisions
+        assert not any((d.detail or "").startswith(("keyer:", "candidate: keyer")) for d in decisions), text
+
+
+def test_the_value_starts_where_the_user_speaks_of_themselves() -> None:
+    written = user_writes(engine(sure_keyer()).classify(turn("all good thanks, these days my sister and I share a flat"), "", "").decisions)
+    assert [d.value for d in written] == ["these days my sister and I share a flat"]
+
+
+def test_narration_does_not_remove_a_field_that_only_shares_a_pronoun() -> None:
+    user_md = "## Identity\n- Family: gue tinggal sama istri di Depok\n"
+    decisions = OfflineEngine(gate=False, keyer=False).classify(turn("gue berhenti dari klub catur, ga sempet lagi"), user_md, "").decisions
+    assert not any(d.op == "remove" for d in decisions)

@@ -144,3 +144,17 @@ def key_for(clause: str, lang: str) -> str | None:
 
 
 KEYS = tuple(key for key, _ in _CUES)
+
+
+# Words that put a clause in the future: a plan ("we're going to Japan in April") is MEMORY.md's, not a profile fact.
+_PLANNED = {
+    "en": re.compile(r"\b(?:will|won't|gonna|going to|'ll|plan(?:s|ning)? to|about to)\b", re.IGNORECASE),
+    "id": re.compile(r"\b(?:akan|bakal|rencana(?:nya)?|berencana|mau ke|nanti)\b", re.IGNORECASE),
+    "zh": re.compile("打算|准备|计划|将要|就要|快要"),
+    "th": re.compile("จะ|วางแผน|กำลังจะ"),
+}
+
+
+def planned(clause: str, lang: str) -> bool:
+    pattern = _PLANNED.get(lang)
+    return bool(pattern and pattern.search(clause))

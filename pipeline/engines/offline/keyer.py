@@ -28,7 +28,7 @@ from typing import Any
 
 from pipeline.engines.offline import dates
 from pipeline.engines.offline.gate import _ASSISTANT_SHAPES, _SHAPES, FeatureConfig, _buckets, _shapes, _text_grams
-from pipeline.engines.offline.key_cues import key_asked, key_for
+from pipeline.engines.offline.key_cues import key_asked, key_for, planned
 from pipeline.engines.offline.lexicon import Lexicon
 from pipeline.engines.offline.lexicon_en import LEXICON as EN
 from pipeline.engines.offline.rules import LEXICONS, NO_FACT_SHAPE, NOT_ABOUT_USER, _clean_value, _merge_multi, _strip
@@ -106,12 +106,29 @@ def softmax(bias: Sequence[float], weights: Mapping[str, Sequence[float]], featu
     return [e / total for e in exps]
 
 
+_SEGMENT = re.compile(r"[,，、;；]\s*")
+
+
+def _from_the_fact(text: str, lex: Lexicon) -> str:
+    """The clause from its first segment that speaks of the user or names a key: "fine thanks, I live with my
+    sister now" -> "I live with my sister now"."""
+    start = 0
+    for m in [None, *_SEGMENT.finditer(text)]:
+        start = 0 if m is None else m.end()
+        end = next((n.start() for n in _SEGMENT.finditer(text, start)), len(text))
+        segment = text[start:end]
+        if lex.first_person.search(segment) or key_for(segment, lex.lang):
+            return text[start:].strip()
+    return text
+
+
 def fact_value(clause: str, lex: Lexicon) -> str | None:
     """The clause as a field value: greeting, discourse words and the leading subject removed, negation and tense
     kept ("I don't eat meat" -> "don't eat meat"); None when nothing concrete is left."""
     text = _strip(lex.greeting.sub("", clause.strip(), count=1).strip(), lex.discourse)
     for pattern, canonical in lex.spelling:
         text = pattern.sub(canonical, text)
+    text = _from_the_fact(text, lex)
     value = _clean_value(lex.subject.sub("", text, count=1), lex)
     if not value or len(value) > MAX_VALUE_CHARS or _FILLER_VALUE.match(value):
         return None
@@ -176,7 +193,9 @@ def best_proposal(keyer: Keyer, decisions: Sequence[Decision], user_text: str, a
         if d.route != "skip" or d.detail not in ELIGIBLE or d.candidate:
             continue
         lex = LEXICONS.get(guess_language(d.quote, default_lang), EN)
-        value = fact_value(d.quote, lex)
+        value = fact_value(_joined(decisions, i, user_text), lex)
+        if value is not None and (planned(d.quote, lex.lang) or dates.find_date(d.quote, _REFERENCE_DAY) is not None):
+            continue  # a dated event or a plan is MEMORY.md's, never a profile field
         key = key_for(d.quote, lex.lang) if value is not None else None
         asked = key_asked(assistant, lex.lang) if value is not None and key is None else None
         if value is None or (key or asked) is None:
@@ -186,6 +205,24 @@ def best_proposal(keyer: Keyer, decisions: Sequence[Decision], user_text: str, a
         if best is None or p > best.p_fact:
             best = Proposal(i, p, str(key or asked), value)
     return best
+
+
+_CONJUNCTION = re.compile(r"^(?:,?\s*(?:and|dan|terus|sama|和|跟|และ)?\s*)$", re.IGNORECASE)
+
+
+def _joined(decisions: Sequence[Decision], i: int, user_text: str) -> str:
+    """Clause i with the eligible clauses the splitter cut from it at "and I" ("my sister and I share a flat")."""
+    quote = decisions[i].quote
+    end = user_text.find(quote)
+    if end < 0:
+        return quote
+    start, end = end, end + len(quote)
+    for d in decisions[i + 1:]:
+        at = user_text.find(d.quote, end)
+        if d.detail not in ELIGIBLE or at < 0 or not _CONJUNCTION.match(user_text[end:at]):
+            break
+        end = at + len(d.quote)
+    return user_text[start:end]
 
 
 def open_turn(decisions: Sequence[Decision]) -> bool:
