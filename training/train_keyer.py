@@ -7,9 +7,9 @@ project's own labeled turns under training/data/*.jsonl; real_dev_conv.jsonl is 
 The fact model is a logistic regression (numpy at training time only): is this clause (one the rules skipped as a
 first-person remark with no fact shape, or as a plain answer) the durable fact of a turn labeled `user`? A clause is
 positive when it holds the label's core word. The key comes from the clause's cue words (key_cues.py), not learned.
-Thresholds (fact, candidate) are chosen by cross-validation grouped by conversation: the lowest whose proposals
-are right MIN_PROPOSAL_PRECISION of the time, on the turns the rules and the gate (its out-of-fold verdicts) left
-without a USER.md write.
+Thresholds (fact, candidate) are chosen by cross-validation grouped by conversation: the lowest that costs USER.md
+precision at most MAX_PRECISION_COST and whose proposals are right MIN_PROPOSAL_PRECISION of the time, on the turns
+the rules and the gate (its out-of-fold verdicts) left without a USER.md write.
 """
 
 from __future__ import annotations
@@ -42,10 +42,11 @@ from pipeline.engines.offline.rules import LEXICONS, NO_FACT_SHAPE  # noqa: E402
 from pipeline.engines.offline.text import guess_language  # noqa: E402
 from pipeline.types import Decision  # noqa: E402
 
-# The fact threshold is the lowest at which, out of fold, USER.md precision of the whole engine stays at the issue's
-# bar and the proposals themselves are right at least four times in five (each then gains more route accuracy than
-# it costs).
-MIN_PRECISION = 0.92
+# The fact threshold is the lowest at which, out of fold, the keyer costs USER.md precision at most MAX_PRECISION_COST
+# against the rules + gate alone, and its proposals are right at least four times in five (each then gains more route
+# accuracy than it costs). A cost, not an absolute floor: the rules + gate alone sit near the 0.92 bar on these turns
+# (0.93 on the shared ones, 0.90 once the project's harder dialogue joins them), well above it on the dev set.
+MAX_PRECISION_COST = 0.01
 MIN_PROPOSAL_PRECISION = 0.80
 CANDIDATE_BAND = 0.15
 L2 = 3e-3
@@ -178,13 +179,14 @@ def cross_validate(rows: Sequence[tg.Row], after: Sequence[list[Decision]], cont
 
 def best_threshold(rows: Sequence[tg.Row], after: Sequence[list[Decision]], props: Sequence[float | None],
                    ) -> tuple[float, dict[str, float]]:
-    """The lowest fact threshold that keeps USER.md precision >= MIN_PRECISION with proposals right
+    """The lowest fact threshold that costs USER.md precision at most MAX_PRECISION_COST with proposals right
     MIN_PROPOSAL_PRECISION of the time, out of fold."""
+    floor = score(rows, after, [None] * len(rows), 1.0)["user_precision"] - MAX_PRECISION_COST
     for write_t in [x / 100 for x in range(30, 100, 2)]:
         added = [row.route == "user" for row, a, p in zip(rows, after, props, strict=True)
                  if row.route and tg.outcome(a) == "skip" and p is not None and p >= write_t]
         s = score(rows, after, props, write_t)
-        if len(added) >= 10 and sum(added) / len(added) >= MIN_PROPOSAL_PRECISION and s["user_precision"] >= MIN_PRECISION:
+        if len(added) >= 10 and sum(added) / len(added) >= MIN_PROPOSAL_PRECISION and s["user_precision"] >= floor:
             s["proposal_precision"] = sum(added) / len(added)
             return write_t, s
     return 1.0, score(rows, after, props, 1.0)
