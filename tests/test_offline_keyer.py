@@ -150,3 +150,8 @@ def test_narration_does_not_remove_a_field_that_only_shares_a_pronoun() -> None:
     user_md = "## Identity\n- Family: gue tinggal sama istri di Depok\n"
     decisions = OfflineEngine(gate=False, keyer=False).classify(turn("gue berhenti dari klub catur, ga sempet lagi"), user_md, "").decisions
     assert not any(d.op == "remove" for d in decisions)
+
+
+def test_a_plural_subject_is_kept_whole_in_the_value() -> None:
+    written = user_writes(engine(sure_keyer()).classify(turn("我们全家周末都去郊外钓鱼"), "", "").decisions)
+    assert [d.value for d in written] == ["我们全家周末都去郊外钓鱼"]

@@ -129,7 +129,8 @@ def fact_value(clause: str, lex: Lexicon) -> str | None:
     for pattern, canonical in lex.spelling:
         text = pattern.sub(canonical, text)
     text = _from_the_fact(text, lex)
-    value = _clean_value(lex.subject.sub("", text, count=1), lex)
+    plural = lex.plural_person.match(text)  # "我们喜欢..." keeps its 我们: the subject pattern would leave "们喜欢..."
+    value = _clean_value(text if plural else lex.subject.sub("", text, count=1), lex)
     if not value or len(value) > MAX_VALUE_CHARS or _FILLER_VALUE.match(value):
         return None
     if lex.second_person.search(value) or EN.second_person.search(value):
