@@ -1,6 +1,6 @@
 """Train the offline engine's keyer (pipeline/engines/offline/keyer.py) and write its weights.
 
-Run from the repository root:  .venv/bin/python training/train_keyer.py [--cv-only]
+Run from the repository root:  .venv/bin/python training/train_keyer.py [--cv-only]   (needs numpy; ~5 minutes)
 
 Data: the labeled real turns of ../shared/data/real_train_conv.jsonl (read at training time, never shipped) and the
 project's own labeled turns under training/data/*.jsonl; real_dev_conv.jsonl is the measure and is never read here.
@@ -197,6 +197,11 @@ def main() -> int:
     parser.add_argument("--cv-only", action="store_true", help="cross-validate, write nothing")
     parser.add_argument("--min-df", type=int, default=3, help="ship only features seen in at least this many clauses")
     args = parser.parse_args()
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        print("train_keyer: needs numpy at training time (pip install numpy); the engine does not", file=sys.stderr)
+        return 2
     paths = [tg.REAL_TRAIN, *sorted(tg.PROJECT_DATA.glob("*.jsonl"))]
     paths = [p for p in paths if "real_dev" not in p.name]
     rows = tg.load_rows(paths)
