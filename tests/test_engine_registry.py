@@ -85,3 +85,12 @@ def test_builtins_are_found_by_name_without_a_model_only_offline() -> None:
         make_engine("hybrid")
     with pytest.raises(EngineConfigError, match="not an engine"):
         make_engine(object())  # type: ignore[arg-type]
+
+
+def test_make_engine_reads_no_engine_or_model_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    # MEMROUTE_ENGINE/MEMROUTE_MODEL are resolved by the CLI's settings; the library takes what it is given.
+    monkeypatch.setenv("MEMROUTE_ENGINE", "llm")
+    monkeypatch.setenv("MEMROUTE_MODEL", "openai/gpt-4o-mini")
+    assert make_engine().name == "offline"
+    assert make_engine(None, model=None).name == "offline"
+

@@ -124,6 +124,7 @@ def run_cli(
     min_accuracy: float | None = None,
     concurrency: int = 4,
     factory: evals.PipelineFactory = evals.default_pipeline_factory,
+    log_quotes: bool | None = None,
 ) -> tuple[int, dict[str, Any] | None, Path]:
     out = tmp_path / "r.json"
     html_out = tmp_path / "r.html"
@@ -140,6 +141,7 @@ def run_cli(
         None,
         factory=factory,
         specs=specs or [EngineSpec(ScriptedEngine())],
+        log_quotes=log_quotes,
     )
     report = json.loads(out.read_text()) if out.exists() else None
     return code, report, html_out
@@ -216,10 +218,10 @@ def test_wrong_reason_and_substring_checks_fail_with_a_clear_problem(tmp_path: P
 # Leaks
 
 
-def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path) -> None:
     # The skip keeps the word out of both files, but the decision log stores the statement
-    # (only with the debugging opt-in: by default a skipped statement's words are not kept).
-    monkeypatch.setenv("MEMROUTE_LOG_QUOTES", "1")
+    # (only with the debugging opt-in, which the CLI passes from its settings: by default a
+    # skipped statement's words are not kept).
     suite = write_suite(
         tmp_path / "s.jsonl",
         [
@@ -227,7 +229,7 @@ def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path, monkeypa
             case("ok", "name: Jasmin", route="user", never_written=["kilimanjaro"]),
         ],
     )
-    code, report, _ = run_cli(tmp_path, [suite])
+    code, report, _ = run_cli(tmp_path, [suite], log_quotes=True)
     assert code == 1
     assert report is not None
     assert report["route_accuracy"] == 1.0
