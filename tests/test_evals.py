@@ -240,6 +240,28 @@ def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path) -> None:
     assert [f["id"] for f in report["failures"]] == ["leak"]
 
 
+def test_the_json_report_is_a_typed_eval_report_that_round_trips(tmp_path: Path) -> None:
+    # The --json file is a contract: it reads back as an EvalReport (typed runs, failed cases,
+    # leaks) and writes out again key for key.
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [
+            case("leak", "mood: worn out after the Zanzibar trip", route="skip", never_written=["zanzibar"]),
+            case("miss", "name: Jasmin", route="memory"),
+        ],
+    )
+    _, data, _ = run_cli(tmp_path, [suite], log_quotes=True)
+    assert data is not None
+    report = evals.EvalReport.model_validate(data)
+    assert report.to_json() == data and list(report.to_json()) == list(data)
+    assert [f.id for f in report.runs[0].failures] == ["leak", "miss"]
+    assert report.runs[0].failures[1].predicted_route == "user" and report.leaks[0].needle == "zanzibar"
+    assert evals.gate_problems(report, 0.9) == [
+        "scripted: route accuracy 0.500 is below --min-accuracy 0.9",
+        f"scripted: {len(report.leaks)} leak(s) in 1 case(s): leak",
+    ]
+
+
 def test_a_leak_in_a_memroute_log_record_is_caught_even_at_debug(tmp_path: Path) -> None:
     suite = write_suite(tmp_path / "s.jsonl", [case("lg", "log: Zanzibar", never_written=["zanzibar"])])
     logger = logging.getLogger("memroute")
@@ -585,7 +607,7 @@ def test_false_blocks_count_cases_expecting_a_write_that_a_guard_skipped(tmp_pat
     spec = EngineSpec("offline", None)
     outcomes = run_eval(load_cases([str(suite)]), [spec], concurrency=1)
     block = score_run(outcomes[spec.name], spec)
-    assert block["false_blocks"] == ["blocked"] and block["write_cases"] == 2 and block["false_block_rate"] == 0.5
+    assert block.false_blocks == ["blocked"] and block.write_cases == 2 and block.false_block_rate == 0.5
 
 
 def test_user_md_precision_and_write_rate_count_what_should_not_have_been_written(tmp_path: Path) -> None:
