@@ -22,6 +22,7 @@ from pipeline import manual_edits as manual
 from pipeline.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine
+from pipeline.engines.views import MemoryView, UserView
 from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
@@ -205,12 +206,13 @@ class MemoryPipeline:
             )
         return results
 
-    def _prompt_files(self, current: Ledgers) -> tuple[str, str]:
-        """What the engine is shown of the two files: each capped (a hand-edited 1 MB USER.md must
-        not go whole into every prompt); the cut is said in the text itself."""
+    def _prompt_files(self, current: Ledgers) -> tuple[UserView, MemoryView]:
+        """What the engine is shown of the two files: read-only views, parsed once here (engines/views.py),
+        each capped (a hand-edited 1 MB USER.md must not go whole into every prompt); the cut is
+        said in the text itself."""
         return (
-            prompt_view(current.profile.render(), self.user_limit, USER_FILE),
-            prompt_view(current.log.render(), self.memory_limit, MEMORY_FILE),
+            UserView(prompt_view(current.profile.render(), self.user_limit, USER_FILE)),
+            MemoryView(prompt_view(current.log.render(), self.memory_limit, MEMORY_FILE)),
         )
 
     def _already_done(self, turn: Turn) -> TurnResult:
