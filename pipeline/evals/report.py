@@ -96,6 +96,8 @@ class RunMetrics(_Block):
     lang_cases: dict[str, LangCases]
     by_route: dict[str, RouteScore]
     confusion: dict[str, dict[str, int]]
+    # WriteMetrics' fields, spelled out rather than inherited: inheriting would move them to the
+    # front, and the JSON keeps the key order it always had.
     user_md_precision: float | None
     memory_md_precision: float | None
     write_rate: float | None
