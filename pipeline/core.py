@@ -22,6 +22,7 @@ from pipeline import manual_edits as manual
 from pipeline.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine
+from pipeline.engines.views import MemoryView, UserView
 from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
@@ -39,6 +40,9 @@ log = logging.getLogger("memroute.pipeline")
 
 
 def default_root() -> Path:
+    # The one env read left in the library, on purpose: DESIGN.md makes `$MEMROUTE_HOME` part of the
+    # root's contract, and tests/conftest.py's _isolated_home relies on it so that no test (nor a
+    # CLI subprocess it starts) that builds a pipeline without a root writes to the real ~/.memroute.
     return Path(os.environ.get("MEMROUTE_HOME") or Path.home() / ".memroute")
 
 
@@ -73,7 +77,7 @@ class MemoryPipeline:
         consolidate_model: str | None = None,
         read_only: bool = False,
         candidate_ttl_days: float | None = None,
-        log_quotes: bool | None = None,
+        log_quotes: bool = False,
         store: MemoryStore | None = None,
         documents: DocumentStore | None = None,
     ) -> None:
@@ -81,7 +85,7 @@ class MemoryPipeline:
         engine (environment variables are the CLI's business, not the library's).
         `read_only`: for a root this process may not write; show, history, recall and context
         work, and any write fails.
-        `log_quotes=True` (or env MEMROUTE_LOG_QUOTES=1) keeps the redacted words of skipped
+        `log_quotes=True` (the CLI's MEMROUTE_LOG_QUOTES / --log-quotes) keeps the redacted words of skipped
         statements in the decision log, for debugging; by default only a digest of them is kept."""
         self.root = Path(root) if root is not None else default_root()
         if not read_only:
@@ -102,8 +106,6 @@ class MemoryPipeline:
         self.guard_policy = guard_policy or guards.GuardPolicy()
         # Candidates not seen again for this many days are deleted (param, else env, else 60).
         self.candidate_ttl_days = _ttl_days(candidate_ttl_days)
-        if log_quotes is None:
-            log_quotes = os.environ.get("MEMROUTE_LOG_QUOTES", "").strip().lower() in ("1", "true", "yes", "on")
         # The records and the documents: SQLite and files under the root unless given (issue 19).
         self.store: MemoryStore = store or Store(self.root, read_only=read_only, log_quotes=log_quotes)
         self.documents: DocumentStore = documents or FileDocuments(self.root)
@@ -204,12 +206,13 @@ class MemoryPipeline:
             )
         return results
 
-    def _prompt_files(self, current: Ledgers) -> tuple[str, str]:
-        """What the engine is shown of the two files: each capped (a hand-edited 1 MB USER.md must
-        not go whole into every prompt); the cut is said in the text itself."""
+    def _prompt_files(self, current: Ledgers) -> tuple[UserView, MemoryView]:
+        """What the engine is shown of the two files: read-only views, parsed once here (engines/views.py),
+        each capped (a hand-edited 1 MB USER.md must not go whole into every prompt); the cut is
+        said in the text itself."""
         return (
-            prompt_view(current.profile.render(), self.user_limit, USER_FILE),
-            prompt_view(current.log.render(), self.memory_limit, MEMORY_FILE),
+            UserView(prompt_view(current.profile.render(), self.user_limit, USER_FILE)),
+            MemoryView(prompt_view(current.log.render(), self.memory_limit, MEMORY_FILE)),
         )
 
     def _already_done(self, turn: Turn) -> TurnResult:

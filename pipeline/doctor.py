@@ -90,7 +90,7 @@ def run_checks(settings: Settings) -> list[Check]:
 
 
 def _database_checks(root: Path) -> list[Check]:
-    from pipeline.hook import hook_status
+    from pipeline.hook_queue_admin import hook_status
     from pipeline.store import Store
 
     path = root / DB_NAME

@@ -49,10 +49,11 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import MemrouteError
+from pipeline.hook_queue_admin import hook_status, run_parked  # re-exported: the public names stay here
+from pipeline.hook_turns import init_child, merged_turn, run_in_child, run_turn
 from pipeline.store.interface import QueuedTurn
 from pipeline.turns import build_turn, turn_payload
 from pipeline.userdir import validate_user_id
@@ -192,7 +193,7 @@ class PostTurnHook:
             self._pool = ProcessPoolExecutor(
                 max_workers=processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_init_child,
+                initializer=init_child,
                 initargs=(pipeline_factory,),
             )
 
@@ -383,9 +384,9 @@ class PostTurnHook:
         leader = members[0]
         self.queue.start(members, leader.seq if len(members) > 1 else None)
         if self._pool is not None:
-            status, error = self._pool.submit(_run_in_child, members).result()
+            status, error = self._pool.submit(run_in_child, members).result()
         else:
-            status, error = _run_turn(self.pipeline, members)
+            status, error = run_turn(self.pipeline, members)
         if status in ("done", "duplicate_turn"):
             self.queue.finish(members)
             return ("done" if status == "done" else "duplicate"), None
@@ -526,101 +527,6 @@ class PostTurnHook:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
-
-
-def merged_turn(members: list[QueuedTurn]) -> dict[str, Any]:
-    """The process_turn arguments for a group. Several debounced turns become one turn whose user
-    message joins theirs (so all are classified, in one call), with the first one's history as
-    context and the last one's replies after it. Deterministic: a re-run builds the same turn."""
-    first = members[0]
-    if len(members) == 1:
-        return {"messages": first.payload.get("messages"), "timestamp": first.payload.get("timestamp")}
-    turns = [
-        build_turn(m.user_id, m.payload.get("messages"), timestamp=m.payload.get("timestamp"),
-                   conversation_id=m.conversation_id, turn_id=m.turn_id)
-        for m in members
-    ]
-    messages: list[dict[str, str]] = [{"role": h.role, "content": h.content} for h in turns[0].history]
-    messages.append({"role": "user", "content": "\n\n".join(t.user_text for t in turns)})
-    messages += [{"role": x.role, "content": x.content} for x in turns[-1].messages if x.role != "user"]
-    return {"messages": messages, "timestamp": first.payload.get("timestamp")}
-
-
-def _run_turn(pipeline: MemoryPipeline, members: list[QueuedTurn]) -> tuple[str, str | None]:
-    """(status, error) of one attempt; an exception counts as a failure like a failed TurnResult."""
-    leader = members[0]
-    try:
-        args = merged_turn(members)
-        result = pipeline.process_turn(
-            leader.user_id,
-            args["messages"],
-            timestamp=args["timestamp"],
-            conversation_id=leader.conversation_id,
-            turn_id=leader.turn_id,
-        )
-    except Exception as e:
-        log.warning("hook: turn %s of user %s raised %s", leader.turn_id, leader.user_id, type(e).__name__)
-        return "failed", f"{type(e).__name__}: {e}"
-    return result.status, result.error
-
-
-_child_pipeline: MemoryPipeline | None = None
-
-
-def _init_child(factory: Callable[[], MemoryPipeline]) -> None:
-    global _child_pipeline
-    _child_pipeline = factory()
-
-
-def _run_in_child(members: list[QueuedTurn]) -> tuple[str, str | None]:
-    assert _child_pipeline is not None, "hook process pool used without its initializer"
-    return _run_turn(_child_pipeline, members)
-
-
-def run_parked(pipeline: MemoryPipeline, user_id: str | None = None) -> dict[str, Any]:
-    """Run parked turns once, now, in this thread (for `memroute retry`). Turns that fail again are
-    parked again with the new error. Returns counts and the turn ids."""
-    queue = pipeline.store.open_hook_queue()
-    done: list[str] = []
-    parked: list[str] = []
-    try:
-        rows = queue.requeue_parked(user_id)
-        groups: list[list[QueuedTurn]] = []
-        for row in rows:
-            if groups and row.group_seq is not None and groups[-1][0].group_seq == row.group_seq:
-                groups[-1].append(row)
-            else:
-                groups.append([row])
-        for members in groups:
-            queue.start(members, members[0].group_seq)
-            status, error = _run_turn(pipeline, members)
-            if status in ("done", "duplicate_turn"):
-                queue.finish(members)
-                done += [m.turn_id for m in members]
-            else:
-                queue.park(members, error or "unknown error")
-                parked += [m.turn_id for m in members]
-    finally:
-        queue.close(truncate_wal=False)
-    return {"retried": len(done) + len(parked), "done": done, "parked": parked}
-
-
-def hook_status(root: Path) -> dict[str, Any]:
-    """Queue counts for `memroute status`: queued, running, failed (waiting for a retry), done,
-    parked, the last error (redacted) and the same per user. Read-only; zeros for a fresh root."""
-    from pipeline.store import DB_NAME
-
-    path = Path(root) / DB_NAME
-    empty: dict[str, Any] = {
-        "queued": 0, "running": 0, "failed": 0, "done": 0, "parked": 0,
-        "last_error": None, "last_error_at": None, "users": {},
-    }
-    if not path.exists():
-        return empty
-    from pipeline.store import Store
-
-    with Store(root, read_only=True) as store:  # read-only, and immutable where the root is (issue 18)
-        return store.hook_queue_status()
 
 
 __all__ = ["HookClosed", "HookQueueFull", "PostTurnHook", "RetryPolicy", "hook_status", "merged_turn", "run_parked"]

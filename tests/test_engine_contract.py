@@ -120,3 +120,39 @@ def test_hybrid_consolidates_and_closes_through_the_model() -> None:
     assert [e.sources for e in plan.entries] == [[0, 1]] and plan.usage.calls == 1
     engine.preload()
     engine.close()
+
+
+class Watching(Minimal):
+    """Keeps what it was shown of the two files."""
+
+    seen: list[tuple[str, str]] = []
+
+    def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        type(self).seen.append((user_md, memory_md))
+        return super().classify(turn, user_md, memory_md)
+
+
+def test_engines_are_shown_read_only_views_of_both_files_parsed_once(tmp_path: Path) -> None:
+    import pytest
+
+    from pipeline.engines.views import MemoryView, UserView
+
+    udir = tmp_path / "jasmin"
+    udir.mkdir()
+    (udir / "USER.md").write_text("# USER\n\n## Identity\n- Name: Jasmin\n- City: Lisbon\n", "utf-8")
+    (udir / "MEMORY.md").write_text("# MEMORY\n\n- [2026-07-29] agent-demo: shipped the hero section\n", "utf-8")
+    Watching.seen = []
+    with MemoryPipeline(root=tmp_path, engine=Watching()) as pipe:
+        pipe.process_turn("jasmin", [{"role": "user", "content": "what time is it?"}], timestamp=TS)
+    user_md, memory_md = Watching.seen[0]
+    # Still the markdown text (a prompt can quote it), and parsed: no engine parses it again.
+    assert isinstance(user_md, UserView) and "- City: Lisbon" in user_md
+    assert user_md.fields["city"].value == "Lisbon" and user_md.fields["name"].section == "Identity"
+    assert isinstance(memory_md, MemoryView)
+    assert [(e.date, e.topic, e.text) for e in memory_md.entries] == [("2026-07-29", "agent-demo", "shipped the hero section")]
+    with pytest.raises(AttributeError):
+        user_md.fields = {}  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        user_md.fields["city"] = user_md.fields["name"]  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        memory_md.entries[0].text = "changed"  # type: ignore[misc]

@@ -85,3 +85,26 @@ def test_builtins_are_found_by_name_without_a_model_only_offline() -> None:
         make_engine("hybrid")
     with pytest.raises(EngineConfigError, match="not an engine"):
         make_engine(object())  # type: ignore[arg-type]
+
+
+def test_make_engine_reads_no_engine_or_model_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    # MEMROUTE_ENGINE/MEMROUTE_MODEL are resolved by the CLI's settings; the library takes what it is given.
+    monkeypatch.setenv("MEMROUTE_ENGINE", "llm")
+    monkeypatch.setenv("MEMROUTE_MODEL", "openai/gpt-4o-mini")
+    assert make_engine().name == "offline"
+    assert make_engine(None, model=None).name == "offline"
+
+
+def test_eval_runs_an_installed_engine_without_a_model(
+    installed: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = tmp_path / "s.jsonl"
+    case = {"id": "c1", "messages": [{"role": "user", "content": "we shipped the hero today"}], "expect": {"route": "memory"}}
+    suite.write_text(json.dumps(case) + "\n", "utf-8")
+    out = tmp_path / "r.json"
+    code = main(["eval", str(suite), "--engine", "myengine", "--json", str(out), "--no-cache"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    report = json.loads(out.read_text("utf-8"))
+    assert [run["engine"] for run in report["runs"]] == ["myengine"]
+    assert report["route_accuracy"] == 1.0

@@ -97,7 +97,7 @@ def _report(tmp_path: Path) -> Path:
         runs.append(score_run(outcomes, spec))
     report = build_report(runs, ["evals/a.jsonl"], datetime(2026, 7, 30, tzinfo=timezone.utc), 1.0)
     out = tmp_path / "report.html"
-    write_html(report, out, min_accuracy=0.8)
+    write_html(report.to_json(), out, min_accuracy=0.8)
     return out
 
 

@@ -124,6 +124,7 @@ def run_cli(
     min_accuracy: float | None = None,
     concurrency: int = 4,
     factory: evals.PipelineFactory = evals.default_pipeline_factory,
+    log_quotes: bool | None = None,
 ) -> tuple[int, dict[str, Any] | None, Path]:
     out = tmp_path / "r.json"
     html_out = tmp_path / "r.html"
@@ -140,6 +141,7 @@ def run_cli(
         None,
         factory=factory,
         specs=specs or [EngineSpec(ScriptedEngine())],
+        log_quotes=log_quotes,
     )
     report = json.loads(out.read_text()) if out.exists() else None
     return code, report, html_out
@@ -216,10 +218,10 @@ def test_wrong_reason_and_substring_checks_fail_with_a_clear_problem(tmp_path: P
 # Leaks
 
 
-def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path) -> None:
     # The skip keeps the word out of both files, but the decision log stores the statement
-    # (only with the debugging opt-in: by default a skipped statement's words are not kept).
-    monkeypatch.setenv("MEMROUTE_LOG_QUOTES", "1")
+    # (only with the debugging opt-in, which the CLI passes from its settings: by default a
+    # skipped statement's words are not kept).
     suite = write_suite(
         tmp_path / "s.jsonl",
         [
@@ -227,7 +229,7 @@ def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path, monkeypa
             case("ok", "name: Jasmin", route="user", never_written=["kilimanjaro"]),
         ],
     )
-    code, report, _ = run_cli(tmp_path, [suite])
+    code, report, _ = run_cli(tmp_path, [suite], log_quotes=True)
     assert code == 1
     assert report is not None
     assert report["route_accuracy"] == 1.0
@@ -236,6 +238,28 @@ def test_a_leak_in_the_database_is_reported_and_exits_1(tmp_path: Path, monkeypa
     assert all(leak["where"].startswith("db table ") for leak in report["leaks"])
     assert "db table decisions" in {leak["where"] for leak in report["leaks"]}
     assert [f["id"] for f in report["failures"]] == ["leak"]
+
+
+def test_the_json_report_is_a_typed_eval_report_that_round_trips(tmp_path: Path) -> None:
+    # The --json file is a contract: it reads back as an EvalReport (typed runs, failed cases,
+    # leaks) and writes out again key for key.
+    suite = write_suite(
+        tmp_path / "s.jsonl",
+        [
+            case("leak", "mood: worn out after the Zanzibar trip", route="skip", never_written=["zanzibar"]),
+            case("miss", "name: Jasmin", route="memory"),
+        ],
+    )
+    _, data, _ = run_cli(tmp_path, [suite], log_quotes=True)
+    assert data is not None
+    report = evals.EvalReport.model_validate(data)
+    assert report.to_json() == data and list(report.to_json()) == list(data)
+    assert [f.id for f in report.runs[0].failures] == ["leak", "miss"]
+    assert report.runs[0].failures[1].predicted_route == "user" and report.leaks[0].needle == "zanzibar"
+    assert evals.gate_problems(report, 0.9) == [
+        "scripted: route accuracy 0.500 is below --min-accuracy 0.9",
+        f"scripted: {len(report.leaks)} leak(s) in 1 case(s): leak",
+    ]
 
 
 def test_a_leak_in_a_memroute_log_record_is_caught_even_at_debug(tmp_path: Path) -> None:
@@ -583,7 +607,7 @@ def test_false_blocks_count_cases_expecting_a_write_that_a_guard_skipped(tmp_pat
     spec = EngineSpec("offline", None)
     outcomes = run_eval(load_cases([str(suite)]), [spec], concurrency=1)
     block = score_run(outcomes[spec.name], spec)
-    assert block["false_blocks"] == ["blocked"] and block["write_cases"] == 2 and block["false_block_rate"] == 0.5
+    assert block.false_blocks == ["blocked"] and block.write_cases == 2 and block.false_block_rate == 0.5
 
 
 def test_user_md_precision_and_write_rate_count_what_should_not_have_been_written(tmp_path: Path) -> None:

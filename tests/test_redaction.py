@@ -95,11 +95,12 @@ def test_skipped_statements_keep_no_words_unless_asked(tmp_path: Path) -> None:
         assert pipe.store.decisions("dee")[0]["quote"] == text
 
 
-def test_log_quotes_can_be_switched_on_by_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_library_ignores_memroute_log_quotes_in_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The env var is the CLI's setting (tests/test_cli_settings.py); a library user opts in with log_quotes=True.
     monkeypatch.setenv("MEMROUTE_LOG_QUOTES", "1")
     with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
         pipe.process_turn("eve", [{"role": "user", "content": "I'm so tired today"}])
-        assert pipe.store.decisions("eve")[0]["quote"] == "I'm so tired today"
+        assert pipe.store.decisions("eve")[0]["quote"].startswith("sha256:")
 
 
 def test_a_blocked_injection_is_not_in_the_decision_log(tmp_path: Path) -> None:

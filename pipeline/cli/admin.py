@@ -26,7 +26,7 @@ def register(add: AddCommand, sub: Any, parser: argparse.ArgumentParser) -> None
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
-    from pipeline.hook import hook_status
+    from pipeline.hook_queue_admin import hook_status
     from pipeline.store import DB_NAME, Store
 
     root = resolve_settings(args).root

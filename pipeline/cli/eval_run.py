@@ -131,16 +131,17 @@ def _run_eval_cli(
         )
     runs = [score_run(outcomes[s.name], s) for s in specs]
     report = build_report(runs, files, started, time.perf_counter() - t0)
+    data = report.to_json()  # the --json contract; the table and the HTML page render it too
 
     # --json -: the report is stdout's only content (like every --json output); the table goes to stderr.
-    print_table(report, err if json_out == "-" else Console())
+    print_table(data, err if json_out == "-" else Console())
     try:
         if json_out == "-":
-            sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+            sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
         elif json_out:
-            _write_text(json_out, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+            _write_text(json_out, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
         if report_out:
-            write_html(report, report_out, min_accuracy)
+            write_html(data, report_out, min_accuracy)
     except OSError as exc:
         raise UsageError(f"cannot write the report: {exc}") from None
     problems = gate_problems(report, min_accuracy)

@@ -9,6 +9,8 @@ import gc
 from pipeline.cli.common import AddCommand, resolve_settings
 from pipeline.cli.errors import UsageError
 
+MODEL_ENGINES = ("llm", "hybrid")  # the built-ins that cannot run without a model
+
 
 def register(add: AddCommand) -> None:
     p = add("eval", "measure routing accuracy on eval suites (JSONL; docs/eval-cases.md)", _cmd_eval, side_by_side=True)
@@ -46,7 +48,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 
 def eval_runs(engines: list[str], models: list[str]) -> list[tuple[str, str | None]]:
-    """Pair repeated --engine/--model: llm and hybrid take the models in order; spare models run as llm."""
+    """Pair repeated --engine/--model: llm and hybrid take the models in order (and need one); an
+    installed engine takes the next model if one is left, else runs without (its factory says if it
+    needs one); offline takes none; spare models run as llm."""
     spare = list(models)
     runs: list[tuple[str, str | None]] = []
     for engine in engines:
@@ -54,8 +58,10 @@ def eval_runs(engines: list[str], models: list[str]) -> list[tuple[str, str | No
             runs.append(("offline", None))
         elif spare:
             runs.append((engine, spare.pop(0)))
-        else:
+        elif engine in MODEL_ENGINES:
             raise UsageError(f"--engine {engine} needs a --model")
+        else:
+            runs.append((engine, None))
     runs += [("llm", m) for m in spare]
     return runs or [("offline", None)]
 

@@ -232,7 +232,7 @@ def _cmd_consolidate(args: argparse.Namespace) -> int:
 
 
 def _cmd_retry(args: argparse.Namespace) -> int:
-    from pipeline.hook import run_parked
+    from pipeline.hook_queue_admin import run_parked
 
     with open_pipeline(args, write=True) as pipe:
         results = pipe.retry(args.user)  # turns that failed in process_turn (CLI, batch, API)

@@ -4,7 +4,6 @@ litellm, lazily."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +26,14 @@ def make_engine(
     timeout: float | None = None,
     max_retries: int | None = None,
 ) -> Engine:
-    """Resolve --engine/--model (and their env vars) to an engine instance.
-
-    The default is `llm` when a model is configured, else the offline engine.
-    """
+    """An engine instance from a name (or an Engine, returned as is) and the options the caller
+    resolved. The default is `llm` when a model is given, else the offline engine. No environment
+    lookup: MEMROUTE_ENGINE/MEMROUTE_MODEL are the CLI's settings (pipeline/settings.py)."""
     if engine is not None and not isinstance(engine, str):
         if not isinstance(engine, Engine):
             raise EngineConfigError(f"{type(engine).__name__} is not an engine: subclass pipeline.engines.base.Engine")
         return engine
-    model = model if model is not None else (os.environ.get("MEMROUTE_MODEL") or None)
-    name = engine or os.environ.get("MEMROUTE_ENGINE") or ("llm" if model is not None else "offline")
+    name = engine or ("llm" if model is not None else "offline")
     options = EngineOptions(
         model=model,
         api_base=api_base,

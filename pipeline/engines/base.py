@@ -42,7 +42,9 @@ class Engine:
     model: str | None = None
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
-        """Split the turn into atomic statements and route each one."""
+        """Split the turn into atomic statements and route each one. The pipeline passes the two
+        files as read-only views (engines/views.py: UserView, MemoryView), the capped markdown text
+        that also carries its parsed fields/entries; a direct caller may pass plain text."""
         raise NotImplementedError(f"{type(self).__name__}.classify")
 
     async def aclassify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:

@@ -18,8 +18,8 @@ from pipeline.evals.cases import (
     parse_case,
 )
 from pipeline.evals.leaks import capture_memroute_logs, find_leaks
-from pipeline.evals.report import build_report, gate_problems
+from pipeline.evals.report import CaseResult, EvalReport, Leak, RunMetrics, WriteMetrics, build_report, gate_problems
 from pipeline.evals.runner import PipelineFactory, default_pipeline_factory, run_case, run_eval
 from pipeline.evals.scorers import content_lines, percentile, predicted_route, score_case, score_run, write_metrics
 
-__all__ = ["CaseOutcome", "Check", "DEFAULT_USER_ID", "ERROR_ROUTE", "EngineSpec", "EvalCase", "EvalInputError", "PipelineFactory", "ROUTES", "build_report", "capture_memroute_logs", "content_lines", "default_pipeline_factory", "find_leaks", "gate_problems", "load_cases", "parse_case", "percentile", "predicted_route", "run_case", "run_eval", "score_case", "score_run", "write_metrics"]
+__all__ = ["CaseOutcome", "CaseResult", "Check", "DEFAULT_USER_ID", "ERROR_ROUTE", "EngineSpec", "EvalCase", "EvalInputError", "EvalReport", "Leak", "PipelineFactory", "ROUTES", "RunMetrics", "WriteMetrics", "build_report", "capture_memroute_logs", "content_lines", "default_pipeline_factory", "find_leaks", "gate_problems", "load_cases", "parse_case", "percentile", "predicted_route", "run_case", "run_eval", "score_case", "score_run", "write_metrics"]

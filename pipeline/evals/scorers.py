@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
-from pipeline.types import Usage
-
-if TYPE_CHECKING:
-    pass
 
 from pipeline.evals.cases import ROUTES, CaseOutcome, Check, EngineSpec
+from pipeline.evals.report import CaseResult, LangCases, Leak, RouteScore, RunMetrics, WriteMetrics
+from pipeline.types import Usage
 
 
 def content_lines(text: str, *, with_sections: bool) -> Counter[tuple[str, str]]:
@@ -120,9 +116,9 @@ def _ratio(num: int, den: int) -> float | None:
     return num / den if den else None
 
 
-def _failure(o: CaseOutcome) -> dict[str, Any]:
+def _failure(o: CaseOutcome) -> CaseResult:
     c = o.case
-    return {
+    return CaseResult.model_validate({
         "id": c.id,
         "file": c.file,
         "line": c.line,
@@ -140,10 +136,10 @@ def _failure(o: CaseOutcome) -> dict[str, Any]:
         "initial": {"user_md": c.initial_user_md, "memory_md": c.initial_memory_md},
         "actual": {"user_md": o.user_md, "memory_md": o.memory_md},
         "decisions": o.decisions,
-    }
+    })
 
 
-def write_metrics(outcomes: Sequence[CaseOutcome]) -> dict[str, Any]:
+def write_metrics(outcomes: Sequence[CaseOutcome]) -> WriteMetrics:
     """How much the engine writes, and how much of it should have been written.
 
     Over the cases with an expected route whose turn ran: `user_md_precision` is, of the cases
@@ -154,7 +150,7 @@ def write_metrics(outcomes: Sequence[CaseOutcome]) -> dict[str, Any]:
     ran = [o for o in outcomes if o.case.expect.get("route") is not None and o.error is None]
     user_writes = [o for o in ran if o.predicted in ("user", "mixed")]
     memory_writes = [o for o in ran if o.predicted in ("memory", "mixed")]
-    return {
+    return WriteMetrics.model_validate({
         "user_md_precision": _ratio(
             sum(1 for o in user_writes if o.case.expect["route"] in ("user", "mixed")), len(user_writes)
         ),
@@ -166,10 +162,10 @@ def write_metrics(outcomes: Sequence[CaseOutcome]) -> dict[str, Any]:
         "user_md_writes": len(user_writes),
         "memory_md_writes": len(memory_writes),
         "write_rate_cases": len(ran),
-    }
+    })
 
 
-def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> dict[str, Any]:
+def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> RunMetrics:
     """The metrics block of one engine/model (the DESIGN.md report keys and a few more)."""
     routed = [o for o in outcomes if o.case.expect.get("route") is not None]
     correct = [o for o in routed if o.error is None and o.predicted == o.case.expect["route"]]
@@ -183,7 +179,7 @@ def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> dict[str, An
         row = confusion.setdefault(o.case.expect["route"], {})
         row[o.predicted] = row.get(o.predicted, 0) + 1
 
-    by_route: dict[str, dict[str, Any]] = {}
+    by_route: dict[str, RouteScore] = {}
     for route in ROUTES:
         tp = sum(1 for o in correct if o.predicted == route)
         support = sum(1 for o in routed if o.case.expect["route"] == route)
@@ -194,13 +190,7 @@ def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> dict[str, An
             if precision and recall
             else (0.0 if support or predicted else None)
         )
-        by_route[route] = {
-            "precision": precision,
-            "recall": recall,
-            "f1": f1,
-            "support": support,
-            "predicted": predicted,
-        }
+        by_route[route] = RouteScore(precision=precision, recall=recall, f1=f1, support=support, predicted=predicted)
 
     reasoned = [o for o in outcomes if o.case.expect.get("reason") is not None]
     reason_right = sum(1 for o in reasoned for c in o.checks if c.name == "reason" and c.passed)
@@ -218,7 +208,7 @@ def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> dict[str, An
     total = sum(usages, Usage())
     latencies = [o.latency_s for o in outcomes if o.latency_s is not None]
     checks = [c for o in outcomes for c in o.checks]
-    return {
+    return RunMetrics.model_validate({
         "engine": spec.engine_name,
         "model": spec.model_name,
         "label": spec.name,
@@ -229,14 +219,14 @@ def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> dict[str, An
         "reason_cases": len(reasoned),
         "reason_accuracy": _ratio(reason_right, len(reasoned)),
         "by_lang": by_lang,
-        "lang_cases": {lang: {"cases": n, "correct": lang_right[lang]} for lang, n in sorted(lang_total.items())},
+        "lang_cases": {lang: LangCases(cases=n, correct=lang_right[lang]) for lang, n in sorted(lang_total.items())},
         "by_route": by_route,
         "confusion": confusion,
-        **write_metrics(outcomes),
+        **write_metrics(outcomes).model_dump(),
         "lang_writes": {
             lang: write_metrics([o for o in outcomes if o.case.lang == lang]) for lang in sorted(lang_total)
         },
-        "leaks": [leak for o in outcomes for leak in o.leaks],
+        "leaks": [Leak.model_validate(leak) for o in outcomes for leak in o.leaks],
         "false_blocks": false_blocks,
         "false_block_rate": _ratio(len(false_blocks), len(expect_write)),
         "write_cases": len(expect_write),
@@ -251,5 +241,5 @@ def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> dict[str, An
         "cost_usd": total.cost_usd if len(usages) == len(outcomes) else None,
         "latency_p50_s": percentile(latencies, 0.50),
         "latency_p95_s": percentile(latencies, 0.95),
-    }
+    })
 

@@ -11,7 +11,7 @@ from pipeline.engines.offline.consolidate import plan_consolidation
 from pipeline.engines.offline.gate import Gate, apply_gate, default_gate, turn_features
 from pipeline.engines.offline.keyer import Keyer, default_keyer, propose
 from pipeline.engines.offline.lexicon_en import LEXICON as EN
-from pipeline.engines.offline.profile import parse_memory, parse_user
+from pipeline.engines.offline.profile import entries_of, fields_of
 from pipeline.engines.offline.rules import (
     HEDGED,
     LEXICONS,
@@ -47,9 +47,9 @@ class OfflineEngine(Engine):
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
         text = turn.user_text
-        entries = parse_memory(memory_md)
+        entries = entries_of(memory_md)  # no second parse: the pipeline passes parsed views
         history = [m.content for m in turn.history if m.content]
-        fields = parse_user(user_md)
+        fields = fields_of(user_md)
         ctx = Context(
             today=turn.today_in(dates.user_time_zone(fields)),  # the user's local day: "yesterday" is theirs
             fields=fields,
