@@ -166,6 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrency", type=int, default=4, help="cases run at once (default 4)")
     p.add_argument("--no-cache", action="store_true", help="do not reuse cached model answers")
 
+    _add_serve(add)
+    _add_mcp(add)
     add("users", "list the users under the root: file sizes and last change", _cmd_users)
     add("doctor", "check the root, database, queue and model, and show versions and settings (for bug reports)", _cmd_doctor)
     p = sub.add_parser(
@@ -176,6 +178,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete in")
     p.set_defaults(handler=lambda args: _cmd_completion(args, parser))
     return parser
+
+
+def _add_serve(add: Callable[..., argparse.ArgumentParser]) -> None:
+    """`memroute serve`: the HTTP API (pipeline/serve/; needs memroute[serve])."""
+    from pipeline.serve.commands import run_serve, serve_arguments
+
+    serve_arguments(add("serve", "serve the HTTP API (and MCP with --mcp) for chat apps in any language",
+                        lambda args: run_serve(args, _settings(args))))
+
+
+def _add_mcp(add: Callable[..., argparse.ArgumentParser]) -> None:
+    """`memroute mcp`: an MCP server over stdio for one user (pipeline/serve/; needs memroute[serve])."""
+    from pipeline.serve.commands import mcp_arguments, run_mcp
+
+    mcp_arguments(add("mcp", "serve USER's memory to an agent over MCP (stdio)", lambda args: run_mcp(args, _settings(args))))
 
 
 # ---- helpers -----------------------------------------------------------------------------

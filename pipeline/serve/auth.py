@@ -1,0 +1,70 @@
+"""Bearer tokens, each bound to a set of users (or to every user: an admin token).
+
+A request for a user outside the token's set answers 404 user_not_found, exactly as for a user
+that does not exist: a token cannot be used to learn who else has memory here."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from pipeline.serve.config import Grant
+from pipeline.serve.errors import ApiError
+from pipeline.userdir import validate_user_id
+
+OPEN = Grant(users=None)  # no tokens configured (loopback only): every user
+_bearer = HTTPBearer(auto_error=False, description="a token from the server's token file")
+
+
+def _digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).digest()
+
+
+class Tenancy:
+    def __init__(self, tokens: dict[str, Grant]) -> None:
+        # Looked up by digest: the time a lookup takes says nothing about the token's characters.
+        self._grants = {_digest(token): grant for token, grant in tokens.items()}
+
+    @property
+    def open(self) -> bool:
+        return not self._grants
+
+    def grant(self, token: str | None) -> Grant:
+        if self.open:
+            return OPEN
+        grant = self._grants.get(_digest(token)) if token else None
+        if grant is None:
+            raise ApiError(401, "unauthorized", "a valid bearer token is required (Authorization: Bearer TOKEN)",
+                           headers={"WWW-Authenticate": "Bearer"})
+        return grant
+
+    def check_user(self, grant: Grant, user_id: str) -> str:
+        if not grant.allows(user_id):
+            raise ApiError(404, "user_not_found", f"no user {user_id!r}")
+        return validate_user_id(user_id)
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def caller(request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Grant:
+    """The grant of the request's token (401 when tokens are configured and it has none that is known)."""
+    tenancy: Tenancy = request.app.state.tenancy
+    return tenancy.grant(credentials.credentials if credentials else None)
+
+
+def tenant(user: str, request: Request, grant: Annotated[Grant, Depends(caller)]) -> str:
+    """The path's user, when the token may touch it (else 404, as for a user that does not exist)."""
+    tenancy: Tenancy = request.app.state.tenancy
+    return tenancy.check_user(grant, user)
+
+
+Caller = Annotated[Grant, Depends(caller)]
+Tenant = Annotated[str, Depends(tenant)]
