@@ -42,19 +42,25 @@ class BodyLimit:
                     await self._reject(send)
                     return
         seen = 0
-        started = False
+        started = rejected = False
 
         async def counted_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, started, rejected
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
+                    # Answer now: the framework turns an error while reading into its own 400.
+                    if not started:
+                        await self._reject(send)
+                    started = rejected = True
                     raise _TooLarge
             return message
 
         async def tracked_send(message: Message) -> None:
             nonlocal started
+            if rejected:
+                return  # the 413 is out; what the app answers after it goes nowhere
             if message["type"] == "http.response.start":
                 started = True
             await send(message)
@@ -62,8 +68,7 @@ class BodyLimit:
         try:
             await self.app(scope, counted_receive, tracked_send)
         except _TooLarge:
-            if not started:
-                await self._reject(send)
+            pass
 
     async def _reject(self, send: Send) -> None:
         body = json.dumps({"error": {"code": "body_too_large",
