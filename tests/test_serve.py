@@ -342,3 +342,16 @@ def test_sensitive_words_of_a_turn_are_not_at_rest_once_it_is_applied(tmp_path: 
         assert not any(secret in json.dumps(d) for d in r.json()["decisions"] if d["route"] != "skip")
     # the queue row held the turn until it was applied; after a graceful stop no byte of it is left
     assert bytes_under(root, secret) == [] and bytes_under(root, card) == []
+
+
+def test_the_cli_start_and_import_pipeline_load_no_web_or_mcp_machinery() -> None:
+    code = (
+        "import sys; from pipeline.cli import main\n"
+        "for argv in (['--help'], ['serve', '--help'], ['mcp', '--help']):\n"
+        "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+        "import pipeline\n"
+        "loaded = [m for m in ('fastapi', 'starlette', 'uvicorn', 'mcp', 'litellm') if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr

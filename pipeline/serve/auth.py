@@ -54,13 +54,14 @@ def bearer_token(authorization: str | None) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def caller(request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Grant:
-    """The grant of the request's token (401 when tokens are configured and it has none that is known)."""
+async def caller(request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Grant:
+    """The grant of the request's token (401 when tokens are configured and it has none that is known).
+    async, like tenant(): a plain def dependency costs a hop to the thread pool on every request."""
     tenancy: Tenancy = request.app.state.tenancy
     return tenancy.grant(credentials.credentials if credentials else None)
 
 
-def tenant(user: str, request: Request, grant: Annotated[Grant, Depends(caller)]) -> str:
+async def tenant(user: str, request: Request, grant: Annotated[Grant, Depends(caller)]) -> str:
     """The path's user, when the token may touch it (else 404, as for a user that does not exist)."""
     tenancy: Tenancy = request.app.state.tenancy
     return tenancy.check_user(grant, user)
