@@ -261,16 +261,17 @@ SLOW_SERVER = textwrap.dedent(
     def pipeline(root, sleep_s):
         return make(root, NoteEngine(sleep_s=sleep_s))
 
-    config = ServeConfig(root={root!r}, port={port}, hook_workers=2)
+    config = ServeConfig(root={root!r}, port={port}, hook_workers=2, max_queued={max_queued})
     uvicorn.run(create_app(config, functools.partial(pipeline, {root!r}, {sleep})), host="127.0.0.1", port={port},
                 log_level="warning")
     """
 )
 
 
-def _slow_server(tmp_path: Path, root: Path, port: int, sleep: float) -> subprocess.Popen[str]:
+def _slow_server(tmp_path: Path, root: Path, port: int, sleep: float, max_queued: int = 10_000) -> subprocess.Popen[str]:
     script = tmp_path / f"server_{port}.py"
-    script.write_text(SLOW_SERVER.format(tests=str(Path(__file__).parent), root=str(root), port=port, sleep=sleep))
+    script.write_text(SLOW_SERVER.format(tests=str(Path(__file__).parent), root=str(root), port=port, sleep=sleep,
+                                         max_queued=max_queued))
     return subprocess.Popen([sys.executable, str(script)], env=env(tmp_path / "home"), stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
 
@@ -355,3 +356,24 @@ def test_the_cli_start_and_import_pipeline_load_no_web_or_mcp_machinery() -> Non
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_full_queue_answers_503_with_retry_after_and_stores_nothing(tmp_path: Path) -> None:
+    from test_hook import entries
+
+    root, port = tmp_path / "root", free_port()
+    proc = _slow_server(tmp_path, root, port, sleep=3.0, max_queued=1)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_until_up(url, proc)
+        assert httpx.post(f"{url}/v1/users/fay/turns", json=says("fay note 1"), timeout=30).status_code == 202
+        full = httpx.post(f"{url}/v1/users/fay/turns", json=says("fay note 2"), timeout=30)
+        assert full.status_code == 503 and full.json()["error"]["code"] == "queue_full"
+        assert full.headers["retry-after"] == "1"
+        deadline = time.monotonic() + 30
+        while entries(root, "fay") != ["fay note 1"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+    assert entries(root, "fay") == ["fay note 1"] and not bytes_under(root, "fay note 2")

@@ -63,8 +63,8 @@ def error_response(status: int, code: str, message: str, *, headers: dict[str, s
     return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
-def _library_error(e: Exception) -> ApiError | None:
-    """memroute's own exceptions that a client caused, as API errors (None: a server fault)."""
+def library_errors() -> list[tuple[type[Exception], int, str]]:
+    """memroute's own exceptions that a client caused, with their status and code."""
     from pipeline.erasure import NothingToForget
     from pipeline.hook import HookClosed, HookQueueFull
     from pipeline.ledgers.errors import LedgerError
@@ -72,8 +72,7 @@ def _library_error(e: Exception) -> ApiError | None:
     from pipeline.turns import BadTurn
     from pipeline.userdir import InvalidUserId
 
-    first_line = str(e).splitlines()[0] if str(e) else type(e).__name__
-    table: list[tuple[type[Exception], int, str]] = [
+    return [
         (InvalidUserId, 422, "invalid_user_id"),
         (BadTurn, 422, "invalid_turn"),
         (ToolUsageError, 422, "invalid_tool_call"),
@@ -82,11 +81,34 @@ def _library_error(e: Exception) -> ApiError | None:
         (HookQueueFull, 503, "queue_full"),
         (HookClosed, 503, "shutting_down"),
     ]
-    for kind, status, code in table:
-        if isinstance(e, kind):
-            headers = {"Retry-After": "1"} if status == 503 else None
-            return ApiError(status, code, first_line, headers=headers)
-    return None
+
+
+def first_line(e: BaseException) -> str:
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+class CatchAll:
+    """ASGI middleware: an unexpected exception becomes a 500 internal_error, logged by its type only
+    (its text can quote a turn, and logs are at rest too); the server's own handler would print it whole."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        started = False
+
+        async def tracked_send(message: Any) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked_send)
+        except Exception as e:
+            log.error("%s %s failed: %s", scope.get("method"), scope.get("path"), type(e).__name__)
+            if scope["type"] == "http" and not started:
+                await error_response(500, "internal_error", f"the server failed ({type(e).__name__})")(scope, receive, send)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -108,11 +130,10 @@ def install_error_handlers(app: FastAPI) -> None:
             e.status_code, "invalid_request" if e.status_code < 500 else "internal_error")
         return error_response(e.status_code, code, str(e.detail), headers=getattr(e, "headers", None))
 
-    @app.exception_handler(Exception)
-    async def unexpected(request: Request, e: Exception) -> JSONResponse:
-        mapped = _library_error(e)
-        if mapped is not None:
-            return error_response(mapped.status, mapped.code, mapped.message, headers=mapped.headers)
-        # The type only: an exception's text can quote a turn, and logs are at rest too.
-        log.error("%s %s failed: %s", request.method, request.url.path, type(e).__name__)
-        return error_response(500, "internal_error", f"the server failed ({type(e).__name__})")
+    for kind, status, code in library_errors():
+        def handler(request: Request, e: Exception, status: int = status, code: str = code) -> JSONResponse:
+            headers = {"Retry-After": "1"} if status == 503 else None
+            return error_response(status, code, first_line(e), headers=headers)
+
+        app.add_exception_handler(kind, handler)
+    app.add_middleware(CatchAll)
