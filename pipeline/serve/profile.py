@@ -75,9 +75,8 @@ def profile_view(pipe: MemoryPipeline, user_id: str) -> ProfileView:
     shown = pipe.show(user_id)
     profile = UserProfile.parse(shown["user_md"])
     log = MemoryLog.parse(shown["memory_md"])
-    store = pipe.store
-    decisions = store.decisions(user_id) if store.path.exists() else []
-    rows = store.provenance(user_id) if store.path.exists() else []
+    decisions = pipe.store.decisions(user_id)
+    rows = pipe.store.provenance(user_id)
 
     # The latest provenance row of each USER.md key and each MEMORY.md entry body is the current one.
     by_key: dict[str, dict[str, Any]] = {}

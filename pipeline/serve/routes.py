@@ -193,7 +193,7 @@ def memory_tool(request: Request, body: ToolIn, user: Tenant) -> dict[str, Any]:
 @router.get("/v1/status", responses=ERRORS, summary="Queue depth, failed and parked turns")
 def status(request: Request, grant: Caller) -> dict[str, Any]:
     stats = _hook(request).stats()
-    failed = _pipe(request).store.failed_turns() if _pipe(request).store.path.exists() else []
+    failed = _pipe(request).store.failed_turns()
     users = stats.pop("users", {})
     stats["users"] = {u: v for u, v in users.items() if grant.allows(u)}
     stats["failed_turns"] = len([t for t in failed if grant.allows(t["user_id"])])
