@@ -233,7 +233,8 @@ def test_status_health_and_an_openapi_schema_a_generator_can_use(admin: httpx.Cl
         name = ref.rsplit("/", 1)[1]
         assert name in schema["components"]["schemas"], ref
     assert "ErrorBody" in schema["components"]["schemas"]
-    assert schema["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+    assert schema["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+    assert schema["paths"]["/v1/users/{user}/turns"]["post"]["security"] == [{"bearer": []}]
 
 
 def test_a_host_beyond_loopback_refuses_to_start_without_tokens(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.routing import Route
 
-from pipeline.serve.auth import Tenancy, bearer_token
+from pipeline.serve.auth import Tenancy, add_security_scheme, bearer_token
 from pipeline.serve.config import ServeConfig
 from pipeline.serve.errors import ApiError, error_response, install_error_handlers
 from pipeline.serve.limits import BodyLimit
@@ -92,6 +92,15 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
                     "or the skip list. Errors are JSON {\"error\": {\"code\", \"message\"}}.",
         lifespan=lifespan,
     )
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+
+            app.openapi_schema = add_security_scheme(get_openapi(
+                title=app.title, version=app.version, description=app.description, routes=app.routes))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.state.config = config
     app.state.tenancy = Tenancy(config.tokens)
     install_error_handlers(app)
