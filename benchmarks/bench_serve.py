@@ -244,8 +244,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print(line(f"serve, offered {args.rate:.0f} turns/s (open loop)", served["at_rate"]))
     print(line("serve, flat out (closed loop)", served["capacity"]))
-    print(f"{'':<44} server process CPU {served['server_cpu_ms_per_turn']:.2f} ms a turn (HTTP, queue insert"
-          f"{'' if args.processes else ', applying the turns'})")
+    print(f"{'':<44} server process CPU in the open-loop run: {served['server_cpu_ms_per_turn']:.2f} ms a turn "
+          f"(HTTP and queue insert{'' if args.processes else ', plus the turns its threads applied meanwhile'})")
     applied = served["applied_after_s"]
     print(f"{'':<44} every accepted turn applied "
           f"{f'{applied:.1f} s after the last answer' if applied is not None else ': NOT within the timeout'}")
