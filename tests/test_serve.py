@@ -342,6 +342,10 @@ def test_sensitive_words_of_a_turn_are_not_at_rest_once_it_is_applied(tmp_path: 
         assert r.status_code == 200
         assert "data analyst" in (root / "priya" / "USER.md").read_text()
         assert not any(secret in json.dumps(d) for d in r.json()["decisions"] if d["route"] != "skip")
+        # without tokens, only loopback host names are answered (a rebound domain is not)
+        rebound = httpx.get(f"{url}/v1/users/priya/profile", headers={"Host": "evil.example:8750"})
+        assert rebound.status_code == 400 and rebound.json()["error"]["code"] == "invalid_host"
+        assert httpx.get(f"http://localhost:{port}/v1/users/priya/profile").status_code == 200
     # the queue row held the turn until it was applied; after a graceful stop no byte of it is left
     assert bytes_under(root, secret) == [] and bytes_under(root, card) == []
 

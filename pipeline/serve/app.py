@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.routing import Route
 
-from pipeline.serve.auth import Tenancy, add_security_scheme, bearer_token
+from pipeline.serve.auth import LoopbackHostOnly, Tenancy, add_security_scheme, bearer_token
 from pipeline.serve.config import ServeConfig
 from pipeline.serve.errors import ApiError, error_response, install_error_handlers
 from pipeline.serve.limits import BodyLimit
@@ -112,4 +112,6 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
         app.router.routes.append(Route("/v1/users/{user}/mcp", endpoint=McpEndpoint(app),
                                        methods=["GET", "POST", "DELETE"], include_in_schema=False))
     app.add_middleware(BodyLimit, max_bytes=config.limits.max_body_bytes)
+    if not config.tokens:
+        app.add_middleware(LoopbackHostOnly)
     return app

@@ -79,3 +79,27 @@ def add_security_scheme(schema: dict[str, Any]) -> dict[str, Any]:
             for operation in operations.values():
                 operation["security"] = [{"bearer": []}]
     return schema
+
+
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
+
+
+class LoopbackHostOnly:
+    """ASGI middleware for a server without tokens (loopback only): a request whose Host header is
+    not a loopback name is refused (400 invalid_host). Without it a web page could rebind its own
+    domain to 127.0.0.1 and read the memory of whoever opened it (DNS rebinding)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            host = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), "")
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name.lower() not in LOOPBACK_NAMES:
+                from pipeline.serve.errors import error_response
+
+                response = error_response(400, "invalid_host", "this server answers loopback host names only")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 log = logging.getLogger("memroute.serve")
 
 CODES = {
+    "invalid_host": "a server without tokens answers loopback host names only (400)",
     "unauthorized": "no bearer token, or one the server does not know (401)",
     "user_not_found": "no such user, or one outside the token's users (404: the two are not told apart)",
     "not_found": "no such route or item (404)",
