@@ -123,3 +123,41 @@ def test_streamable_http_behind_tokens_and_tenancy(tmp_path: Path) -> None:
         # what alice's agent wrote is alice's, seen through the API too
         profile = httpx.get(f"{url}/v1/users/alice/profile", headers={"Authorization": f"Bearer {ADMIN}"}).json()
         assert [f["value"] for f in profile["fields"]] == ["violinist"]
+
+
+def test_per_user_http_servers_are_bounded_and_an_evicted_user_is_served_again(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    import httpx2
+    import uvicorn
+
+    from pipeline.serve.app import create_app
+    from pipeline.serve.config import ServeConfig
+
+    port = free_port()
+    app = create_app(ServeConfig(root=tmp_path / "root", port=port, mcp=True, mcp_servers_kept=2))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.05)
+
+        async def remember(user: str, role: str) -> None:
+            async with httpx2.AsyncClient(timeout=60) as http, \
+                    streamable_http_client(f"http://127.0.0.1:{port}/v1/users/{user}/mcp", http_client=http) as (r, w), \
+                    ClientSession(r, w) as session:
+                await session.initialize()
+                answer = result(await session.call_tool("memory", {"action": "add", "target": "user",
+                                                                   "content": f"Role: {role}"}))
+                assert answer["success"] is True
+
+        for user, role in (("u1", "cellist"), ("u2", "baker"), ("u3", "pilot"), ("u1", "conductor")):
+            anyio.run(remember, user, role)
+            assert len(app.state.mcp_servers) <= 2
+    finally:
+        server.should_exit = True
+        thread.join(30)
+    assert "Role: conductor" in (tmp_path / "root" / "u1" / "USER.md").read_text()
+    assert "Role: pilot" in (tmp_path / "root" / "u3" / "USER.md").read_text()

@@ -51,8 +51,7 @@ class McpEndpoint:
             await error_response(422, "invalid_user_id", str(e))(scope, receive, send)
             return
         servers: McpServers = self.app.state.mcp_servers
-        server = await servers.for_user(user)
-        await server.session_manager.handle_request(scope, receive, send)
+        await servers.handle(user, scope, receive, send)
 
 
 def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipeline] | None = None) -> FastAPI:
@@ -108,7 +107,7 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     if config.mcp:
         from pipeline.serve.mcp_server import McpServers
 
-        app.state.mcp_servers = McpServers(lambda: app.state.pipe, config.host)
+        app.state.mcp_servers = McpServers(lambda: app.state.pipe, config.host, keep=config.mcp_servers_kept)
         app.router.routes.append(Route("/v1/users/{user}/mcp", endpoint=McpEndpoint(app),
                                        methods=["GET", "POST", "DELETE"], include_in_schema=False))
     app.add_middleware(BodyLimit, max_bytes=config.limits.max_body_bytes)

@@ -7,6 +7,7 @@ at /v1/users/{user}/mcp, one server per user, behind the same tokens and tenancy
 from __future__ import annotations
 
 import asyncio
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -103,38 +104,59 @@ def run_stdio(pipe: MemoryPipeline, user_id: str) -> None:
 
 class McpServers:
     """One streamable-HTTP MCP server per user, made on first use; each one's session manager runs
-    in the app's task group until the app stops."""
+    in the app's task group. At most `keep` of them stay: the least recently used idle one is
+    stopped to make room (it is made again when its user comes back)."""
 
-    def __init__(self, pipe_of: Callable[[], MemoryPipeline], host: str) -> None:
+    def __init__(self, pipe_of: Callable[[], MemoryPipeline], host: str, keep: int = 256) -> None:
         self._pipe_of = pipe_of
         self._host = host
-        self._servers: dict[str, MCPServer] = {}
+        self._keep = keep
+        self._servers: OrderedDict[str, tuple[MCPServer, anyio.CancelScope]] = OrderedDict()
+        self._busy: Counter[str] = Counter()  # requests in flight per user: a busy server is never stopped
         self._lock = asyncio.Lock()
         self._tg: TaskGroup | None = None
 
     def start(self, tg: TaskGroup) -> None:
         self._tg = tg
 
-    async def for_user(self, user_id: str) -> MCPServer:
-        server = self._servers.get(user_id)
-        if server is not None:
-            return server
+    def __len__(self) -> int:
+        return len(self._servers)
+
+    async def handle(self, user_id: str, scope: Any, receive: Any, send: Any) -> None:
+        """Answer one MCP request of `user_id` with that user's server."""
+        self._busy[user_id] += 1
+        try:
+            server = await self._for_user(user_id)
+            await server.session_manager.handle_request(scope, receive, send)
+        finally:
+            self._busy[user_id] -= 1
+            if not self._busy[user_id]:
+                del self._busy[user_id]
+
+    async def _for_user(self, user_id: str) -> MCPServer:
         async with self._lock:
-            server = self._servers.get(user_id)
-            if server is not None:
-                return server
+            if user_id in self._servers:
+                self._servers.move_to_end(user_id)
+                return self._servers[user_id][0]
             assert self._tg is not None, "McpServers used before the app started"
+            for old in list(self._servers):
+                if len(self._servers) < self._keep:
+                    break
+                if not self._busy[old]:
+                    self._servers.pop(old)[1].cancel()
             server = build_mcp(self._pipe_of, user_id)
             # Loopback: the SDK turns on its DNS-rebinding protection for this host.
             server.streamable_http_app(stateless_http=True, host=self._host)
+            scope = anyio.CancelScope()
             started = anyio.Event()
 
             async def run(srv: MCPServer = server) -> None:
-                async with srv.session_manager.run():
-                    started.set()
-                    await anyio.sleep_forever()
+                with scope:
+                    async with srv.session_manager.run():
+                        started.set()
+                        await anyio.sleep_forever()
 
             self._tg.start_soon(run)
             await started.wait()
-            self._servers[user_id] = server
+            self._servers[user_id] = (server, scope)
             return server
