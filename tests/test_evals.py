@@ -15,8 +15,10 @@ import pytest
 from rich.console import Console
 
 from pipeline import evals
-from pipeline.eval_report import print_table, render_html
-from pipeline.evals import EngineSpec, load_cases, run_eval_cli
+from pipeline.cli.eval_run import run_eval_cli
+from pipeline.engines.base import Engine
+from pipeline.evals import EngineSpec, load_cases
+from pipeline.evals.render import print_table, render_html
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
 DESIGN_KEYS = (
@@ -81,7 +83,7 @@ def script(text: str) -> list[Decision]:
     return decisions
 
 
-class ScriptedEngine:
+class ScriptedEngine(Engine):
     """Implements the Engine protocol of pipeline/engines/base.py."""
 
     def __init__(self, name: str = "scripted", rule: Callable[[str], list[Decision]] = script) -> None:
@@ -132,7 +134,7 @@ def run_cli(
         str(html_out),
         min_accuracy,
         concurrency,
-        False,
+        None,
         None,
         None,
         None,
@@ -282,7 +284,9 @@ def test_leak_search_reads_every_table(tmp_path: Path) -> None:
     conn.execute("INSERT INTO a VALUES (?, ?)", ("nothing here", b"Hidden TOKEN"))
     conn.commit()
     conn.close()
-    texts = evals.database_texts(db)
+    from pipeline.store import database_texts
+
+    texts = database_texts(db)
     assert evals.find_leaks(["token"], {f"db table {k}": v for k, v in texts.items()}) == [("token", "db table a")]
 
 

@@ -12,5 +12,5 @@ the CLI's start, so the core install stays light.
     routes.py   the /v1 endpoints
     app.py      the app factory (pipeline + durable hook in the lifespan, MCP mounted when asked)
     mcp_server.py  the MCP tools and resources (stdio, and streamable HTTP inside the app)
-    commands.py the `serve` and `mcp` subcommands (arguments and handlers)
+    run.py      running them (the `serve` and `mcp` options are parsed in pipeline/cli/serve.py)
 """

@@ -7,6 +7,7 @@ import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.errors import MemrouteError
 from pipeline.userdir import InvalidUserId, validate_user_id
 
 DEFAULT_HOST = "127.0.0.1"
@@ -16,7 +17,7 @@ MIN_TOKEN_CHARS = 16
 ALL_USERS = "*"
 
 
-class ServeConfigError(ValueError):
+class ServeConfigError(MemrouteError, ValueError):
     """A configuration the server refuses to start with (exit 2)."""
 
 

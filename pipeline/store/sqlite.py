@@ -6,12 +6,9 @@ file (archive, full-text searchable in any language via the FTS5 trigram tokeniz
 routing decision with its usage (decision log), and the status of every turn (idempotency
 and `memroute retry`).
 
-Concurrency: WAL mode, a 30 s busy timeout and `BEGIN IMMEDIATE` for writes, so several
-threads (one connection each) and several processes can write at once without a
-"database is locked" error reaching the caller. Schema changes are named migrations,
-applied once each, in order, and recorded in the `migrations` table.
+Connections, transactions and migrations: pipeline/store/sqlite_db.py.
 
-Privacy: every user-text column goes through `redact` (pipeline/redaction.py, the one
+Privacy: every user-text column goes through `redact` (pipeline/guards/redaction.py, the one
 redaction) before it is stored, except the history old/new values, provenance values and the
 archive text, which are exactly what the ledger files held. A skipped statement keeps its route
 and reason and only a digest of its quote, unless `log_quotes` (debugging) is on. `purge_user`,
@@ -20,256 +17,27 @@ and reason and only a digest of its quote, unless `log_quotes` (debugging) is on
 
 from __future__ import annotations
 
-import fcntl
 import json
-import logging
-import os
 import sqlite3
-import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from datetime import datetime, timezone
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pipeline.store.hook_queue import SQLiteHookQueue, queue_status
+from pipeline.store.interface import TARGETS, TURN_STATUSES, HookQueue, MemoryStore
+from pipeline.store.migrations import MIGRATIONS
+from pipeline.store.sqlite_db import (
+    BUSY_TIMEOUT_S,
+    DB_NAME,
+    MIN_FTS_CHARS,
+    SQLITE_VERSION,
+    SQLiteDatabase,
+    StoreError,
+    utc_now,
+)
 from pipeline.types import Decision, Usage
 
-log = logging.getLogger("memroute.store")
-
-DB_NAME = "memroute.db"
-WRITER_LOCK_NAME = ".memroute.db.writer"  # dot-named: user ids never start with "."
-BUSY_TIMEOUT_S = 30.0
-TARGETS = ("user", "memory")
-TURN_STATUSES = ("done", "failed", "pending")
-# The trigram tokenizer cannot match anything shorter than three characters.
-MIN_FTS_CHARS = 3
-MIN_SQLITE = (3, 34, 0)  # first release with the trigram tokenizer
-SQLITE_VERSION = sqlite3.sqlite_version
-StoreError = sqlite3.Error  # what a broken or unreadable database raises, for callers that import no sqlite3
-
-# Named migrations, applied in order, each once. Append new ones; never edit an applied one.
-MIGRATIONS: list[tuple[str, str]] = [
-    (
-        "m001_turns",
-        """
-        CREATE TABLE turns (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            turn_id TEXT NOT NULL,
-            conversation_id TEXT,
-            status TEXT NOT NULL CHECK (status IN ('done', 'failed', 'pending')),
-            error TEXT,
-            payload TEXT,          -- redacted JSON of the turn, for retry
-            attempts INTEGER NOT NULL DEFAULT 1,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            UNIQUE (user_id, turn_id)
-        );
-        CREATE INDEX turns_status ON turns (status, user_id);
-        """,
-    ),
-    (
-        "m002_history_provenance",
-        """
-        CREATE TABLE history (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            target TEXT NOT NULL CHECK (target IN ('user', 'memory')),
-            op TEXT NOT NULL,
-            key TEXT,
-            old_value TEXT,
-            new_value TEXT,
-            why TEXT,
-            turn_id TEXT,
-            conversation_id TEXT,
-            engine TEXT,
-            model TEXT,
-            prompt_version TEXT,
-            ts TEXT NOT NULL
-        );
-        CREATE INDEX history_user ON history (user_id, id);
-        CREATE TABLE provenance (
-            id INTEGER PRIMARY KEY,
-            history_id INTEGER NOT NULL REFERENCES history (id) ON DELETE CASCADE,
-            user_id TEXT NOT NULL,
-            target TEXT NOT NULL CHECK (target IN ('user', 'memory')),
-            key TEXT,              -- USER.md field key, or the MEMORY.md entry
-            value TEXT NOT NULL,   -- the value as written to the file
-            conversation_id TEXT,
-            turn_id TEXT,
-            quote TEXT,            -- redacted source statement
-            ts TEXT NOT NULL,
-            engine TEXT,
-            model TEXT,
-            prompt_version TEXT
-        );
-        CREATE INDEX provenance_user ON provenance (user_id, target, id);
-        """,
-    ),
-    (
-        "m003_archive_fts",
-        """
-        CREATE TABLE archive (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            target TEXT NOT NULL CHECK (target IN ('user', 'memory')),
-            text TEXT NOT NULL,
-            why TEXT,
-            turn_id TEXT,
-            ts TEXT NOT NULL
-        );
-        CREATE INDEX archive_user ON archive (user_id, id);
-        CREATE VIRTUAL TABLE archive_fts USING fts5 (
-            text, content = 'archive', content_rowid = 'id', tokenize = 'trigram'
-        );
-        CREATE TRIGGER archive_ai AFTER INSERT ON archive BEGIN
-            INSERT INTO archive_fts (rowid, text) VALUES (new.id, new.text);
-        END;
-        CREATE TRIGGER archive_ad AFTER DELETE ON archive BEGIN
-            INSERT INTO archive_fts (archive_fts, rowid, text) VALUES ('delete', old.id, old.text);
-        END;
-        CREATE TRIGGER archive_au AFTER UPDATE OF text ON archive BEGIN
-            INSERT INTO archive_fts (archive_fts, rowid, text) VALUES ('delete', old.id, old.text);
-            INSERT INTO archive_fts (rowid, text) VALUES (new.id, new.text);
-        END;
-        """,
-    ),
-    (
-        "m004_decisions_usage",
-        """
-        CREATE TABLE decisions (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            turn_id TEXT NOT NULL,
-            conversation_id TEXT,
-            position INTEGER NOT NULL,  -- order of the statement within its turn
-            quote TEXT,
-            route TEXT NOT NULL,
-            op TEXT,
-            reason TEXT,
-            section TEXT,
-            key TEXT,
-            value TEXT,
-            entry TEXT,
-            date TEXT,
-            topic TEXT,
-            match_text TEXT,
-            confidence REAL,
-            detail TEXT,
-            outcome TEXT,
-            engine TEXT,
-            model TEXT,
-            prompt_version TEXT,
-            ts TEXT NOT NULL
-        );
-        CREATE INDEX decisions_user_turn ON decisions (user_id, turn_id, id);
-        CREATE TABLE usage (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            turn_id TEXT,
-            stage TEXT NOT NULL,   -- classify | consolidate
-            engine TEXT,
-            model TEXT,
-            prompt_version TEXT,
-            calls INTEGER NOT NULL,
-            input_tokens INTEGER NOT NULL,
-            output_tokens INTEGER NOT NULL,
-            cost_usd REAL,         -- NULL when the model's price is unknown, never 0 for unknown
-            latency_s REAL NOT NULL,
-            ts TEXT NOT NULL
-        );
-        CREATE INDEX usage_user ON usage (user_id, turn_id);
-        """,
-    ),
-    (
-        "m005_batch_checkpoints",
-        """
-        CREATE TABLE batch_conversations (
-            user_id TEXT NOT NULL,
-            conversation_key TEXT NOT NULL,  -- stable key of the input conversation (memroute batch)
-            conversation_id TEXT,
-            turns INTEGER NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
-            source TEXT,                     -- file:line it was read from
-            updated_at TEXT NOT NULL,
-            PRIMARY KEY (user_id, conversation_key)
-        );
-        """,
-    ),
-    (
-        "m006_hook_queue",
-        """
-        -- PostTurnHook's durable per-user queue (pipeline/queue.py). seq = submission order.
-        CREATE TABLE hook_queue (
-            seq INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            turn_id TEXT NOT NULL,
-            conversation_id TEXT,
-            status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'failed', 'done', 'parked')),
-            payload TEXT,              -- JSON turn: real text while unfinished, NULL once done, redacted when parked
-            attempts INTEGER NOT NULL DEFAULT 0,
-            next_attempt_at REAL,      -- unix time of the next retry (status failed)
-            error TEXT,                -- redacted
-            group_seq INTEGER,         -- debounce: seq of the group's leader, recorded before processing
-            owner_pid INTEGER,         -- the owning process, to tell whether it is still alive
-            owner TEXT,                -- the owning hook instance: a closed hook's late updates are ignored
-            submitted_at REAL NOT NULL,
-            updated_at REAL NOT NULL,
-            UNIQUE (user_id, turn_id)
-        );
-        CREATE INDEX hook_queue_status ON hook_queue (status, user_id, seq);
-        """,
-    ),
-    (
-        "m007_candidates",
-        """
-        -- Facts stated too weakly to write (pipeline/candidates.py): never in USER.md until promoted.
-        CREATE TABLE candidates (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            section TEXT,
-            key TEXT NOT NULL,
-            value TEXT NOT NULL,
-            key_norm TEXT NOT NULL,        -- how a later statement of the same fact is recognised
-            value_norm TEXT NOT NULL,
-            quote TEXT,                    -- redacted source statement (the latest sighting)
-            first_turn_id TEXT,
-            first_conversation_id TEXT,
-            first_seen_at TEXT NOT NULL,   -- the turn's own time (UTC), not the wall clock
-            last_turn_id TEXT,
-            last_conversation_id TEXT,
-            last_seen_at TEXT NOT NULL,
-            times_seen INTEGER NOT NULL DEFAULT 1,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            UNIQUE (user_id, key_norm, value_norm)
-        );
-        CREATE INDEX candidates_user_seen ON candidates (user_id, last_seen_at);
-        """,
-    ),
-]
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _statements(sql: str) -> Iterator[str]:
-    """Split a script into statements (triggers keep their inner semicolons).
-
-    executescript() would COMMIT first, so a migration and its record could not share a transaction.
-    """
-    buf = ""
-    for piece in sql.split(";"):
-        buf += piece + ";"
-        if sqlite3.complete_statement(buf):
-            stmt = buf.strip()
-            buf = ""
-            if stmt != ";":
-                yield stmt
-    if buf.strip(" \n\t;"):
-        raise ValueError(f"incomplete SQL statement in migration: {buf.strip()[:80]!r}")
+__all__ = ["DB_NAME", "MIGRATIONS", "SQLITE_VERSION", "TARGETS", "TURN_STATUSES", "SQLiteStore", "StoreError"]
 
 
 def _fts_query(query: str) -> str | None:
@@ -285,62 +53,7 @@ def _like_pattern(text: str) -> str:
     return f"%{escaped}%"
 
 
-class _WriterGate:
-    """Writers take turns here before BEGIN IMMEDIATE: a thread lock, then an flock shared by every
-    process on this root. Both wake the next writer as soon as the last one is done; SQLite's own
-    busy handler instead polls with sleeps growing to 100 ms, which made a ~1 ms commit wait tens
-    of ms whenever a batch's or a hook's commits overlapped. SQLite's locking stays underneath."""
-
-    def __init__(self, path: Path, timeout_s: float) -> None:
-        self.path = path
-        self.timeout_s = timeout_s
-        self._thread_lock = threading.Lock()
-        self._fd: int | None = None
-        self._pid = 0
-
-    @contextmanager
-    def held(self) -> Iterator[None]:
-        if not self._thread_lock.acquire(timeout=self.timeout_s):
-            raise sqlite3.OperationalError(f"database is locked (no turn to write within {self.timeout_s:g} s)")
-        try:
-            fd = self._process_fd()
-            self._flock(fd)
-            try:
-                yield
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-        finally:
-            self._thread_lock.release()
-
-    def _process_fd(self) -> int:
-        # flock belongs to the open file: a forked child must open its own or it would share ours.
-        if self._fd is None or self._pid != os.getpid():
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-            self._pid = os.getpid()
-        return self._fd
-
-    def _flock(self, fd: int) -> None:
-        deadline = time.monotonic() + self.timeout_s
-        delay = 0.0002
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise sqlite3.OperationalError(
-                        f"database is locked (another process kept writing for {self.timeout_s:g} s)"
-                    ) from None
-                time.sleep(delay)  # another process's commit lasts about a millisecond
-                delay = min(delay * 2, 0.002)
-
-    def close(self) -> None:
-        if self._fd is not None and self._pid == os.getpid():
-            os.close(self._fd)
-        self._fd = None
-
-
-class Store:
+class SQLiteStore(SQLiteDatabase, MemoryStore):
     """Provenance, history, archive, decision log and turn status for every user under one root."""
 
     def __init__(
@@ -353,176 +66,23 @@ class Store:
         read_only: bool = False,
         log_quotes: bool = False,
     ) -> None:
-        """`read_only`: open the database immutable (a root we may not write: a mounted backup, another
-        account's files); no migration, no WAL file, and every write fails."""
-        if sqlite3.sqlite_version_info < MIN_SQLITE:
-            raise RuntimeError(
-                f"memroute needs SQLite {'.'.join(map(str, MIN_SQLITE))}+ (FTS5 trigram tokenizer); "
-                f"this Python has SQLite {sqlite3.sqlite_version}"
-            )
+        """`read_only`: see SQLiteDatabase. `redact`: what every user-text column goes through
+        (default: pipeline/guards/redaction.py's redact_for_storage)."""
         self._default_redact = redact is None
         if redact is None:
             # Lazy: guards may import heavier things; fail closed if it is missing rather than store secrets.
-            from pipeline.redaction import redact_for_storage
+            from pipeline.guards.redaction import redact_for_storage
 
             redact = redact_for_storage
         self.redact: Callable[[str], str] = redact
         self.log_quotes = log_quotes  # verbatim (still redacted) quotes of skipped statements: debugging only
-        self.root = Path(root)
-        self.read_only = read_only
-        if not read_only:
-            self.root.mkdir(parents=True, exist_ok=True)
-        self.path = self.root / DB_NAME
-        self.busy_timeout_s = busy_timeout_s
-        self._migrations = list(MIGRATIONS if migrations is None else migrations)
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
-        self._inherited: list[Any] = []
-        self._all_lock = threading.Lock()
-        self._pid = os.getpid()
-        self._closed = False
-        self._writer = _WriterGate(self.root / WRITER_LOCK_NAME, busy_timeout_s)
-        if not read_only:
-            self._migrate()
-
-    # ---- connections -------------------------------------------------------------------
-
-    def _open(self) -> sqlite3.Connection:
-        if self.read_only:
-            # In a folder we cannot write, SQLite cannot make the WAL's -shm file: open it immutable
-            # (no lock, no side file). Where we can, plain read-only mode still sees live writers.
-            mode = "ro" if os.access(self.root, os.W_OK) else "ro&immutable=1"
-            uri = f"{self.path.resolve().as_uri()}?mode={mode}"
-            conn = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout_s, check_same_thread=False)
-            conn.row_factory = sqlite3.Row
-            return conn
-        # isolation_level=None: no implicit BEGIN; transaction() issues BEGIN IMMEDIATE itself.
-        conn = sqlite3.connect(
-            self.path, timeout=self.busy_timeout_s, isolation_level=None, check_same_thread=False
+        SQLiteDatabase.__init__(
+            self, root, migrations=migrations, busy_timeout_s=busy_timeout_s, read_only=read_only
         )
-        conn.row_factory = sqlite3.Row
-        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
-        conn.execute("PRAGMA foreign_keys = ON")
-        self._ensure_wal(conn)
-        # NORMAL is durable across process crashes in WAL mode; only a power loss can drop the last commits.
-        conn.execute("PRAGMA synchronous = NORMAL")
-        return conn
 
-    def _ensure_wal(self, conn: sqlite3.Connection) -> None:
-        """Switch to WAL (persistent in the file). Two processes creating the db at once can see
-        SQLITE_BUSY here without the busy handler, so retry until the timeout."""
-        deadline = time.monotonic() + self.busy_timeout_s
-        while True:
-            try:
-                mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-                if str(mode).lower() != "wal":
-                    conn.execute("PRAGMA journal_mode = WAL")
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
-                    raise
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-
-    @property
-    def conn(self) -> sqlite3.Connection:
-        """This thread's connection (sqlite3 connections must not be shared across threads or forks)."""
-        if self._closed:
-            raise RuntimeError("Store is closed")
-        if os.getpid() != self._pid:
-            # Forked child: the parent's connections are not ours to use, nor to close (closing one
-            # here could checkpoint or unlock under the parent), so keep them referenced, untouched.
-            self._inherited.append((self._local, self._all))
-            self._local = threading.local()
-            self._all = []
-            self._all_lock = threading.Lock()
-            self._pid = os.getpid()
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._open()
-            self._local.conn = conn
-            self._local.depth = 0
-            with self._all_lock:
-                self._all.append(conn)
-        return conn
-
-    def close(self) -> None:
-        with self._all_lock:
-            conns, self._all = self._all, []
-        for conn in conns:
-            try:
-                conn.close()
-            except sqlite3.Error:  # pragma: no cover - closing is best effort
-                log.warning("could not close a store connection", exc_info=True)
-        self._local = threading.local()
-        self._writer.close()
-        self._closed = True
-
-    def __enter__(self) -> Store:
+    def __enter__(self) -> SQLiteStore:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error): a turn's records land together or not at all.
-
-        Nested use on the same thread becomes a SAVEPOINT inside the outer transaction.
-        """
-        conn = self.conn
-        depth: int = self._local.depth
-        if depth:
-            name = f"sp{depth}"
-            conn.execute(f"SAVEPOINT {name}")
-            self._local.depth = depth + 1
-            try:
-                yield conn
-            except BaseException:
-                conn.execute(f"ROLLBACK TO {name}")
-                conn.execute(f"RELEASE {name}")
-                raise
-            else:
-                conn.execute(f"RELEASE {name}")
-            finally:
-                self._local.depth = depth
-            return
-        with self._writer.held():
-            conn.execute("BEGIN IMMEDIATE")
-            self._local.depth = 1
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                # Some errors (disk full, a failed COMMIT) may already have ended the transaction.
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            finally:
-                self._local.depth = 0
-
-    # ---- migrations --------------------------------------------------------------------
-
-    def _migrate(self) -> None:
-        # Under BEGIN IMMEDIATE, so two processes opening a fresh root never apply a migration twice.
-        with self.transaction() as tx:
-            tx.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-            done = {row[0] for row in tx.execute("SELECT name FROM migrations")}
-            for name, sql in self._migrations:
-                if name in done:
-                    continue
-                for stmt in _statements(sql):
-                    tx.execute(stmt)
-                tx.execute("INSERT INTO migrations (name, applied_at) VALUES (?, ?)", (name, _now()))
-                log.info("applied migration %s", name)
-
-    def quick_check(self) -> str:
-        """SQLite's own consistency check: "ok", or the first problem it found (`memroute doctor`)."""
-        return str(self.conn.execute("PRAGMA quick_check").fetchone()[0])
-
-    def applied_migrations(self) -> list[str]:
-        return [row[0] for row in self.conn.execute("SELECT name FROM migrations ORDER BY rowid")]
 
     # ---- writes (inside transaction()) -------------------------------------------------
 
@@ -602,7 +162,7 @@ class Store:
         A skipped statement was not kept: only its route, reason, detail and a digest of its quote
         are logged, unless `log_quotes` is on (then its redacted quote and fields too)."""
         r = self._r
-        from pipeline.redaction import quote_digest
+        from pipeline.guards.redaction import quote_digest
 
         def quote_of(d: Decision) -> str | None:
             if d.quote is None or self.log_quotes or d.route != "skip":
@@ -683,7 +243,7 @@ class Store:
     def redact_payload(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A turn kept for retry: every string redacted, except the contact kinds the turn itself
         asked to store (a retried "please save my email ..." must still be able to save it)."""
-        from pipeline.redaction import redact_for_storage, redact_json, requested_kinds
+        from pipeline.guards.redaction import redact_for_storage, redact_json, requested_kinds
 
         if not self._default_redact:
             return dict(redact_json(payload, self.redact))
@@ -894,23 +454,6 @@ class Store:
             deleted += self.purge_candidates(conn, user_id, needle)
         return deleted
 
-    def compact(self) -> None:
-        """Make deleted rows unrecoverable: merge the full-text index, VACUUM (rewrites the file
-        without free pages), then checkpoint and truncate the WAL, which still held old pages."""
-        conn = self.conn
-        conn.execute("PRAGMA secure_delete = ON")
-        with self._writer.held():
-            conn.execute("INSERT INTO archive_fts (archive_fts) VALUES ('optimize')")
-            conn.execute("VACUUM")
-            deadline = time.monotonic() + self.busy_timeout_s
-            while True:
-                busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-                if not busy:
-                    return
-                if time.monotonic() > deadline:  # a reader kept the WAL: report, never hide it
-                    raise sqlite3.OperationalError("could not truncate the WAL after erasing: a reader kept it open")
-                time.sleep(0.05)
-
     def everything_about(self, user_id: str) -> dict[str, list[dict[str, Any]]]:
         """Every row held about the user, per table (subject access: `memroute export USER --all`)."""
         out: dict[str, list[dict[str, Any]]] = {}
@@ -922,6 +465,60 @@ class Store:
             out[table] = rows
         out["candidates"] = self.candidates(user_id)
         return out
+
+    # ---- batch checkpoints (memroute batch) ---------------------------------------------
+
+    def batch_status(self, user_id: str, conversation_key: str) -> str | None:
+        row = self.conn.execute(
+            "SELECT status FROM batch_conversations WHERE user_id = ? AND conversation_key = ?",
+            (user_id, conversation_key),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def checkpoint_batch(
+        self,
+        *,
+        user_id: str,
+        conversation_key: str,
+        conversation_id: str | None,
+        turns: int,
+        status: str,
+        source: str | None,
+    ) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                """INSERT INTO batch_conversations (user_id, conversation_key, conversation_id, turns, status,
+                                                   source, updated_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (user_id, conversation_key) DO UPDATE SET
+                       status = excluded.status, turns = excluded.turns, source = excluded.source,
+                       updated_at = excluded.updated_at""",
+                (user_id, conversation_key, conversation_id, turns, status, source, utc_now()),
+            )
+
+    def has_batch_trace(self) -> bool:
+        (found,) = self.conn.execute(
+            """SELECT EXISTS (SELECT 1 FROM batch_conversations)
+                      OR EXISTS (SELECT 1 FROM turns WHERE turn_id LIKE 'b-%')"""
+        ).fetchone()
+        return bool(found)
+
+    def has_turns(self) -> bool:
+        (found,) = self.conn.execute("SELECT EXISTS (SELECT 1 FROM turns)").fetchone()
+        return bool(found)
+
+    # ---- the hook queue (pipeline/store/hook_queue.py) ---------------------------------
+
+    def open_hook_queue(self, *, fsync_submits: bool = False) -> HookQueue:
+        return SQLiteHookQueue(
+            self.path, redact=self.redact, redact_payload=self.redact_payload, fsync_submits=fsync_submits
+        )
+
+    def hook_queue_status(self) -> dict[str, Any]:
+        conn = self.conn
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'hook_queue'").fetchone() is None:
+            return queue_status(None)
+        return queue_status(conn)
 
     # ---- candidates (facts waiting for confirmation; pipeline/candidates.py holds the rules) --
 
@@ -942,7 +539,7 @@ class Store:
         sighting's time, turn and quote are kept; the first sighting's too)."""
         from pipeline.candidates import norm
 
-        now = _now()
+        now = utc_now()
         conn.execute(
             """INSERT INTO candidates (user_id, section, key, value, key_norm, value_norm, quote,
                                        first_turn_id, first_conversation_id, first_seen_at,
