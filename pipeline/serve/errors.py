@@ -13,6 +13,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from pipeline.errors import MemrouteError
+
 log = logging.getLogger("memroute.serve")
 
 CODES = {
@@ -49,7 +51,9 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-class ApiError(Exception):
+class ApiError(MemrouteError):
+    """An answer the API gives as an error: status, stable code, message."""
+
     def __init__(self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None,
                  details: Any = None) -> None:
         assert code in CODES, code
