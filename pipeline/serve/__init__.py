@@ -10,6 +10,7 @@ the CLI's start, so the core install stays light.
     errors.py   every error is JSON {"error": {"code", "message"}} with a stable code
     profile.py  the profile view: both files parsed, each field and entry with its provenance
     routes.py   the /v1 endpoints
+    fastpath.py POST .../turns (202), the hot path, below the framework's routing (same checks and answers)
     app.py      the app factory (pipeline + durable hook in the lifespan, MCP mounted when asked)
     mcp_server.py  the MCP tools and resources (stdio, and streamable HTTP inside the app)
     run.py      running them (the `serve` and `mcp` options are parsed in pipeline/cli/serve.py)
