@@ -502,6 +502,10 @@ class MemoryPipeline:
         self.documents.documents(user_id)  # validates the id
         return self.store.annotations(user_id)
 
+    def drop_candidate(self, user_id: str, candidate_id: int) -> dict[str, Any]:
+        """Delete a candidate the user says is wrong (history records it)."""
+        return review.drop_candidate(self, user_id, candidate_id)
+
     def undo(self, user_id: str) -> dict[str, Any]:
         """Put the files back as they were before the last change, through the write path."""
         return review.undo(self, user_id)

@@ -197,10 +197,28 @@ def annotate(
             "removed": remove, "changed": changed[0], "turn_id": tx.turn_id}
 
 
+def drop_candidate(pipe: MemoryPipeline, user_id: str, candidate_id: int) -> dict[str, Any]:
+    """The user says a candidate is wrong: it is deleted (never promoted), and history says so."""
+    with pipe.edit(user_id, kind=KIND) as tx:
+        found = [r for r in pipe.store.candidates(user_id) if r["id"] == candidate_id]
+        if not found:
+            raise ReviewError(f"no candidate {candidate_id}")
+        current = tx.current
+        written = WriteResult(profile=current.profile, log=current.log, changes=[
+            Change("user", "drop candidate", str(found[0]["key"]), None, None, "review: candidate dropped")])
+
+        def drop(t: Tx) -> None:
+            pipe.store.delete_candidates(t, user_id, [candidate_id])
+
+        tx.stage(written, files={}, records=drop)
+    return {"success": True, "dropped": candidate_id, "turn_id": tx.turn_id}
+
+
 # ---- undo -------------------------------------------------------------------------------------
 
 UNDO_WHY = "review: undo of "
-NOT_UNDOABLE = ("purge", "consolidate", "pin", "unpin", "tag", "untag")
+NOT_UNDOABLE = ("purge", "consolidate")
+NOT_FILE_CHANGES = ("pin", "unpin", "tag", "untag", "drop candidate")
 
 
 def _last_change_set(rows: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]] | None:
@@ -212,7 +230,7 @@ def _last_change_set(rows: list[dict[str, Any]]) -> tuple[str, list[dict[str, An
         if turn in seen or turn in undone or str(row.get("why") or "").startswith(UNDO_WHY):
             seen.add(turn)
             continue
-        if row["op"] in ("pin", "unpin", "tag", "untag"):  # annotations are undone with their own button
+        if row["op"] in NOT_FILE_CHANGES:  # annotations have their own buttons; files unchanged
             continue
         return turn, [r for r in rows if r.get("turn_id") == turn]
     return None
