@@ -1,0 +1,99 @@
+"""`memroute serve` (the HTTP API) and `memroute mcp` (an MCP server over stdio): their options and
+handlers. The servers live in pipeline/serve/ (extra memroute[serve]); nothing of fastapi, uvicorn
+or mcp is imported until one of these commands runs."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+from pathlib import Path
+
+from pipeline.cli.common import AddCommand, resolve_settings
+from pipeline.cli.errors import CommandFailed, UsageError
+from pipeline.serve.config import DEFAULT_HOST, DEFAULT_PORT, Limits, ServeConfig, ServeConfigError, read_tokens
+
+TOKENS_ENV = "MEMROUTE_SERVE_TOKENS"
+EXTRA_HINT = "pip install 'memroute[serve]'"
+
+
+def register(add: AddCommand) -> None:
+    defaults = Limits()
+    p = add("serve", "serve the HTTP API (and MCP with --mcp) for chat apps in any language", _cmd_serve)
+    p.add_argument("--host", default=DEFAULT_HOST,
+                   help=f"address to listen on (default {DEFAULT_HOST}); any other than loopback needs tokens")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
+    p.add_argument("--tokens", metavar="FILE", help=f"bearer tokens, one a line: 'TOKEN user1,user2' or 'TOKEN *' "
+                                                    f"(env {TOKENS_ENV}); without tokens every request is allowed")
+    p.add_argument("--mcp", action="store_true", help="also serve MCP over streamable HTTP at /v1/users/USER/mcp")
+    p.add_argument("--max-body-bytes", type=int, default=defaults.max_body_bytes, help="larger bodies get 413")
+    p.add_argument("--max-messages", type=int, default=defaults.max_messages, help="messages per turn (422 above)")
+    p.add_argument("--max-message-chars", type=int, default=defaults.max_message_chars,
+                   help="characters per message (422 above)")
+    p.add_argument("--workers", type=int, default=2, help="threads applying queued turns (default 2)")
+    p.add_argument("--processes", type=int, default=0,
+                   help="apply turns in this many worker processes instead (CPU-bound engines; default 0)")
+    p.add_argument("--max-queued", type=int, default=10_000, help="turns waiting before POST .../turns answers 503")
+
+    p = add("mcp", "serve USER's memory to an agent over MCP (stdio)", _cmd_mcp)
+    p.add_argument("--user", required=True, help="the user whose memory the agent reads and edits")
+
+
+def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
+    import os
+
+    for name in ("max_body_bytes", "max_messages", "max_message_chars", "workers", "max_queued"):
+        if getattr(args, name) < 1:
+            raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
+    if args.processes < 0:
+        raise UsageError("--processes cannot be negative")
+    token_file = args.tokens or os.environ.get(TOKENS_ENV) or None
+    try:
+        config = ServeConfig(
+            root=root,
+            host=args.host,
+            port=args.port,
+            tokens=read_tokens(token_file) if token_file else {},
+            limits=Limits(args.max_body_bytes, args.max_messages, args.max_message_chars),
+            mcp=args.mcp,
+            hook_workers=args.workers,
+            hook_processes=args.processes,
+            max_queued=args.max_queued,
+        )
+        config.check()
+    except ServeConfigError as e:
+        raise UsageError(str(e)) from None
+    return config
+
+
+def _require_writable(root: Path, command: str) -> None:
+    from pipeline.doctor import root_writable
+
+    if not root_writable(root):
+        raise CommandFailed(f"memory root {root} is not writable: `memroute {command}` needs to write there")
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from pipeline.settings import build_pipeline
+
+    settings = resolve_settings(args)
+    config = _config(args, Path(settings.root))
+    _require_writable(config.root, "serve")
+    try:
+        from pipeline.serve.run import serve
+    except ImportError as e:
+        raise CommandFailed(f"memroute serve needs {e.name or 'its extra'}: {EXTRA_HINT}") from None
+    return serve(config, functools.partial(build_pipeline, settings))
+
+
+def _cmd_mcp(args: argparse.Namespace) -> int:
+    from pipeline.settings import build_pipeline
+    from pipeline.userdir import validate_user_id
+
+    validate_user_id(args.user)  # InvalidUserId: exit 2
+    settings = resolve_settings(args)
+    _require_writable(Path(settings.root), "mcp")
+    try:
+        from pipeline.serve.run import mcp_stdio
+    except ImportError as e:
+        raise CommandFailed(f"memroute mcp needs {e.name or 'its extra'}: {EXTRA_HINT}") from None
+    return mcp_stdio(functools.partial(build_pipeline, settings), args.user)

@@ -1,0 +1,209 @@
+"""The /v1 endpoints. Reads and edits call the pipeline's public methods in a worker thread (plain
+`def` endpoints); a turn goes through the durable hook, so a 202 means it is on disk."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
+
+from pipeline.serve.auth import Caller, Tenant
+from pipeline.serve.config import ServeConfig
+from pipeline.serve.errors import ApiError, ErrorBody
+from pipeline.serve.limits import check_turn
+from pipeline.serve.models import (
+    Changes,
+    ContextOut,
+    FieldIn,
+    Health,
+    Hits,
+    ToolIn,
+    TurnAccepted,
+    TurnApplied,
+    TurnIn,
+)
+from pipeline.serve.profile import ProfileView, find_entry, find_field, profile_view
+
+if TYPE_CHECKING:
+    from pipeline.core import MemoryPipeline
+    from pipeline.hook import PostTurnHook
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody} for status in (401, 404, 409, 413, 422, 503)
+}
+router = APIRouter()
+USER = "/v1/users/{user}"
+# What a decision says to a client; the store's bookkeeping columns stay out.
+DECISION_KEYS = ("position", "quote", "route", "op", "reason", "section", "key", "value", "entry", "date", "topic",
+                 "match", "confidence", "detail", "outcome")
+
+
+def _pipe(request: Request) -> MemoryPipeline:
+    pipe: MemoryPipeline = request.app.state.pipe
+    return pipe
+
+
+def _hook(request: Request) -> PostTurnHook:
+    hook: PostTurnHook = request.app.state.hook
+    return hook
+
+
+def _config(request: Request) -> ServeConfig:
+    config: ServeConfig = request.app.state.config
+    return config
+
+
+def _existing(request: Request, user: str) -> None:
+    from pipeline.doctor import user_exists
+
+    if not user_exists(_pipe(request).root, user):
+        raise ApiError(404, "user_not_found", f"no user {user!r}")
+
+
+# ---- turns ---------------------------------------------------------------------------------
+
+
+@router.post(USER + "/turns", status_code=202, response_model=TurnAccepted | TurnApplied, responses=ERRORS,
+             summary="Queue a chat turn (202: stored durably); ?wait=true answers 200 with its decisions")
+async def post_turn(request: Request, response: Response, body: TurnIn, user: Tenant,
+                    wait: bool = Query(False, description="wait until the turn is applied and answer its decisions")
+                    ) -> TurnAccepted | TurnApplied:
+    messages = [m.model_dump(exclude_none=True) for m in body.messages]
+    check_turn(messages, _config(request).limits)
+    turn_id = await _hook(request).asubmit(user, messages, timestamp=body.timestamp,
+                                           conversation_id=body.conversation_id, turn_id=body.turn_id)
+    if not wait:  # the hot path: answered as is, without a second validation of the response model
+        return JSONResponse({"turn_id": turn_id, "status": "queued"}, status_code=202)  # type: ignore[return-value]
+    pipe = _pipe(request)
+    deadline = time.monotonic() + _config(request).wait_timeout_s
+    status = pipe.store.turn_status(user, turn_id)
+    while status != "done" and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+        status = pipe.store.turn_status(user, turn_id)
+    if status != "done":  # still queued, or failed and waiting for the hook's retry: it stays accepted
+        return TurnAccepted(turn_id=turn_id, status="retrying" if status == "failed" else "queued")
+    rows = await asyncio.to_thread(pipe.store.decisions, user, turn_id)
+    response.status_code = 200
+    return TurnApplied(turn_id=turn_id, status="done",
+                       decisions=[{k: row.get(k) for k in DECISION_KEYS} for row in rows])  # type: ignore[misc]
+
+
+# ---- reading -------------------------------------------------------------------------------
+
+
+@router.get(USER + "/profile", response_model=ProfileView, responses=ERRORS,
+            summary="Both files, their usage, and each field and entry with its provenance")
+def get_profile(request: Request, user: Tenant) -> ProfileView:
+    _existing(request, user)
+    return profile_view(_pipe(request), user)
+
+
+@router.get(USER + "/recall", response_model=Hits, responses=ERRORS,
+            summary="Full-text search over both files, waiting candidates and the archive")
+def recall(request: Request, user: Tenant, q: str = Query(min_length=1, max_length=500),
+           k: int = Query(5, ge=1, le=100)) -> Hits:
+    _existing(request, user)
+    return Hits(hits=_pipe(request).recall(user, q, k=k))
+
+
+@router.get(USER + "/history", response_model=Changes, responses=ERRORS,
+            summary="Every change to the user's files, old -> new, with its source")
+def history(request: Request, user: Tenant) -> Changes:
+    _existing(request, user)
+    return Changes(changes=_pipe(request).history(user))
+
+
+@router.get(USER + "/context", response_model=ContextOut, responses=ERRORS,
+            summary="The block a chat app puts in its system prompt")
+def context(request: Request, user: Tenant) -> ContextOut:
+    return ContextOut(context=_pipe(request).context(user))
+
+
+# ---- edits ---------------------------------------------------------------------------------
+
+
+def _tool_result(result: dict[str, Any]) -> dict[str, Any]:
+    """A tool answer as an edit endpoint's: success, or the error it names with its code."""
+    if result.get("success"):
+        return result
+    error = str(result.get("error") or "the change was refused")
+    if "current_entries" in result and "usage" in result:
+        raise ApiError(409, "over_cap", error, details=result)
+    if error.startswith("blocked"):
+        raise ApiError(422, "blocked", error)
+    raise ApiError(409, "conflict", error, details=result)
+
+
+@router.put(USER + "/fields/{key}", responses=ERRORS, summary="Set or correct a USER.md field (guards and cap apply)")
+def put_field(request: Request, key: str, body: FieldIn, user: Tenant) -> dict[str, Any]:
+    if ": " in key or "\n" in key or not key.strip():
+        raise ApiError(422, "invalid_request", "a field key is a short label without ': ' or line breaks")
+    value = " ".join(body.value.split())
+    result = _pipe(request).tool(user, "add", "user", f"{key.strip()}: {value}", None, body.section)
+    return {**_tool_result(result), "key": key.strip(), "value": value}
+
+
+@router.delete(USER + "/fields/{key}", responses=ERRORS,
+               summary="Remove a USER.md field (archived); ?purge=true erases every copy, as `memroute forget --purge`")
+def delete_field(request: Request, key: str, user: Tenant, purge: bool = False) -> dict[str, Any]:
+    _existing(request, user)
+    pipe = _pipe(request)
+    found = find_field(pipe, user, key)
+    if found is None:
+        raise ApiError(404, "not_found", f"no field {key!r} in USER.md")
+    if purge:
+        return pipe.forget(user, found[0] or key, purge=True)
+    return _tool_result(pipe.tool(user, "remove", "user", None, f"{found[0]}: {found[1]}"))
+
+
+@router.delete(USER + "/entries/{entry_id}", responses=ERRORS,
+               summary="Remove a MEMORY.md entry by id (archived); ?purge=true erases every copy")
+def delete_entry(request: Request, entry_id: str, user: Tenant, purge: bool = False) -> dict[str, Any]:
+    _existing(request, user)
+    pipe = _pipe(request)
+    body = find_entry(pipe, user, entry_id)
+    if body is None:
+        raise ApiError(404, "not_found", f"no MEMORY.md entry {entry_id!r} (ids change when an entry's text does)")
+    if purge:
+        return pipe.forget(user, body, purge=True)  # the entry's whole text: it names this entry only
+    return _tool_result(pipe.tool(user, "remove", "memory", None, body))
+
+
+@router.delete(USER, responses=ERRORS, summary="Erase everything held about the user")
+async def delete_user(request: Request, user: Tenant) -> dict[str, Any]:
+    _existing(request, user)
+    # A turn still queued would write the user back after the erasure: let the queue run first.
+    if not await _hook(request).adrain(_config(request).wait_timeout_s):
+        raise ApiError(503, "busy", "turns are still being applied; nothing was erased: retry", headers={"Retry-After": "5"})
+    return await asyncio.to_thread(_pipe(request).delete_user, user)
+
+
+@router.post(USER + "/memory", responses=ERRORS,
+             summary="The Hermes Agent memory tool: add / replace / remove on user or memory (same answers as `memroute tool`)")
+def memory_tool(request: Request, body: ToolIn, user: Tenant) -> dict[str, Any]:
+    return _pipe(request).tool(user, body.action, body.target, body.content, body.old_text, body.section)
+
+
+# ---- service -------------------------------------------------------------------------------
+
+
+@router.get("/v1/status", responses=ERRORS, summary="Queue depth, failed and parked turns")
+def status(request: Request, grant: Caller) -> dict[str, Any]:
+    stats = _hook(request).stats()
+    failed = _pipe(request).store.failed_turns()
+    users = stats.pop("users", {})
+    stats["users"] = {u: v for u, v in users.items() if grant.allows(u)}
+    stats["failed_turns"] = len([t for t in failed if grant.allows(t["user_id"])])
+    if not grant.admin:  # another tenant's errors are not this token's business
+        stats["last_error"] = None
+    return stats
+
+
+@router.get("/healthz", response_model=Health, summary="Liveness: the server answers")
+def healthz() -> Health:
+    from pipeline import __version__
+
+    return Health(ok=True, version=__version__)
