@@ -18,10 +18,9 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("jinja2")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from tests.servers import bytes_under, free_port, running, serve_argv  # noqa: E402
-
 from pipeline.annotations import entry_id  # noqa: E402
 from pipeline.core import MemoryPipeline  # noqa: E402
+from tests.servers import bytes_under, free_port, running, serve_argv  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -43,6 +42,11 @@ def seed(root: Path) -> None:
         pipe.tool("ana", "add", "memory", SECRET_ENTRY)
         pipe.tool("team+web", "add", "user", "Stack: Next.js and Postgres")
         pipe.tool("bob", "add", "user", "Role: designer")
+        with pipe.store.transaction() as tx:  # two facts said too weakly to write, waiting for the user
+            for key, value in (("Music", "jazz"), ("Usual drink", "green tea")):
+                pipe.store.upsert_candidate(tx, user_id="ana", section="Preferences", key=key, value=value,
+                                            quote=f"maybe {value}?", turn_id="t-1", conversation_id="c-1",
+                                            seen_at="2026-11-29T10:00:00+00:00")
     # A hand edit holding markup: the page must show it as text, never run it.
     user_md = root / "ana" / "USER.md"
     user_md.write_text(user_md.read_text("utf-8") + f"- Motto: {HOSTILE}\n", "utf-8")
@@ -179,6 +183,16 @@ def test_the_review_page_end_to_end(server: tuple[str, Path], page: Any, tmp_pat
         page.keyboard.press("Enter")
     assert "archive" in page.locator(".hits").inner_text() and "vim" in page.locator(".hits").inner_text()
     page.locator("#candidates").screenshot(path=str(shots / "candidates.png"))
+
+    # Candidates: keep one (it lands in USER.md), drop the other (it is gone, history says so).
+    jazz = page.locator("li[data-candidate]", has_text="jazz")
+    act(page, jazz, 'button[data-act="keep"]')
+    assert "- Music: jazz" in user_md(root) and "Music: jazz" in context(root)
+    act(page, page.locator("li[data-candidate]", has_text="green tea"), 'button[data-act="drop"]')
+    assert page.locator("li[data-candidate]").count() == 0
+    assert history(root)[-1]["op"] == "drop candidate" and "green tea" not in user_md(root)
+    with reader(root) as pipe:
+        assert pipe.candidates("ana") == []
     page.set_viewport_size({"width": 390, "height": 844})  # a phone
     page.screenshot(path=str(shots / "phone.png"), full_page=True)
     assert page.evaluate("window.__pwned") is None
