@@ -132,3 +132,20 @@ def test_the_team_profile_is_in_context_when_asked(tmp_path: Path) -> None:
         assert "Next.js" not in pipe.context("ana")
         block = pipe.context("ana", team="web")
         assert "TEAM PROFILE web" in block and "Stack: Next.js and Postgres" in block
+
+
+def test_a_consolidated_entry_shows_the_entries_it_merged(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from pipeline.review.view import user_view
+
+    with MemoryPipeline(root=tmp_path, memory_limit=600) as pipe:
+        for day in range(1, 21):
+            pipe.tool("ana", "add", "memory", f"[2026-10-{day:02d}] infra: deploy number {day} of the queue worker")
+        pipe.consolidate("ana")
+        entries = [e for _, day in user_view(pipe, "ana").days for e in day]
+    merged = [e for e in entries if e.parts]
+    assert merged, "the consolidation merged entries"
+    for e in merged:
+        assert e.consolidated_at is not None
+        for part in e.parts:  # each part is an original entry, dated the merged entry's day or a day it cites
+            assert part.text.startswith("deploy number") and (part.date == e.date or f"{part.date}" in e.text)
