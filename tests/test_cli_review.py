@@ -43,3 +43,15 @@ def test_bad_references_are_one_line_and_change_nothing(tmp_path: Path, capsys: 
     code, _, err = run(capsys, "undo", "nobody", *root)
     assert code == 1 and "no user" in err
     assert (tmp_path / "ana" / "USER.md").read_text("utf-8") == before
+
+
+def test_show_and_context_with_a_team_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = ("--root", str(tmp_path))
+    run(capsys, "tool", "ana", "--action", "add", "--target", "user", "--content", "Role: frontend engineer", *root)
+    run(capsys, "tool", "team+web", "--action", "add", "--target", "user", "--content", "Stack: Next.js", *root)
+    code, out, _ = run(capsys, "context", "ana", *root)
+    assert code == 0 and "Role: frontend engineer" in out and "Next.js" not in out
+    code, out, _ = run(capsys, "context", "ana", "--team", "web", *root)
+    assert code == 0 and "TEAM PROFILE web" in out and "Stack: Next.js" in out
+    code, out, _ = run(capsys, "show", "ana", "--team", "web", *root)
+    assert code == 0 and "── team web: USER.md" in out and "Stack: Next.js" in out

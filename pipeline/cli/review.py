@@ -1,5 +1,5 @@
 """The review actions from the command line (the same public methods the review page and the API
-call): correct, pin, tag, undo, and listing the pins and tags."""
+call): correct, pin, tag, undo, listing the pins and tags, and the context block (with a team profile)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,10 @@ def register(add: AddCommand) -> None:
 
     p = add("annotations", "list USER's pins and tags", _cmd_annotations)
     p.add_argument("user", help=USER_HELP)
+
+    p = add("context", "print the block a chat app puts in its system prompt for USER", _cmd_context)
+    p.add_argument("user", help=USER_HELP)
+    p.add_argument("--team", metavar="T", help="include the team profile T (stored as user team+T)")
 
 
 def _target(pipe: object, args: argparse.Namespace) -> tuple[str, str]:
@@ -92,4 +96,11 @@ def _cmd_annotations(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=False) as pipe:
         print_json(pipe.annotations(args.user))
+    return 0
+
+
+def _cmd_context(args: argparse.Namespace) -> int:
+    require_user(args)
+    with open_pipeline(args, write=False) as pipe:
+        print(pipe.context(args.user, team=args.team), end="")
     return 0
