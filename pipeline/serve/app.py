@@ -16,7 +16,8 @@ from starlette.routing import Route
 
 from pipeline.serve.auth import LoopbackHostOnly, Tenancy, add_security_scheme, bearer_token
 from pipeline.serve.config import ServeConfig
-from pipeline.serve.errors import ApiError, error_response, install_error_handlers
+from pipeline.serve.errors import ApiError, CatchAll, error_response, install_error_handlers
+from pipeline.serve.fastpath import FastTurns
 from pipeline.serve.limits import BodyLimit
 from pipeline.serve.routes import router
 
@@ -102,6 +103,7 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     app.openapi = openapi  # type: ignore[method-assign]
     app.state.config = config
     app.state.tenancy = Tenancy(config.tokens)
+    app.add_middleware(FastTurns, api=app)  # innermost of ours: inside the error catch-all and the limits
     install_error_handlers(app)
     app.include_router(router)
     if config.review:  # the review page at /review/ (pipeline/review/; needs jinja2)
@@ -117,4 +119,5 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     app.add_middleware(BodyLimit, max_bytes=config.limits.max_body_bytes)
     if not config.tokens:
         app.add_middleware(LoopbackHostOnly)
+    app.add_middleware(CatchAll)  # outermost of ours: whatever fails inside is a JSON 500, logged by type
     return app

@@ -17,10 +17,6 @@ MIN_TOKEN_CHARS = 16
 ALL_USERS = "*"
 
 
-class ServeConfigError(MemrouteError, ValueError):
-    """A configuration the server refuses to start with (exit 2)."""
-
-
 @dataclass(frozen=True)
 class Limits:
     """Per-request limits: over max_body_bytes is 413, over the others 422."""
@@ -42,6 +38,10 @@ class Grant:
     @property
     def admin(self) -> bool:
         return self.users is None
+
+
+class ServeConfigError(MemrouteError, ValueError):
+    """A configuration the server refuses to start with (exit 2)."""
 
 
 @dataclass

@@ -4,6 +4,7 @@ code a client can branch on (the codes are listed in CODES and in the docs page)
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -11,6 +12,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from pipeline.errors import MemrouteError
 
 log = logging.getLogger("memroute.serve")
 
@@ -48,7 +51,9 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-class ApiError(Exception):
+class ApiError(MemrouteError):
+    """An answer the API gives as an error: status, stable code, message."""
+
     def __init__(self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None,
                  details: Any = None) -> None:
         assert code in CODES, code
@@ -88,6 +93,23 @@ def first_line(e: BaseException) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
+def invalid_request(errors: Sequence[Any], prefix: tuple[str, ...] = ()) -> JSONResponse:
+    """422 invalid_request for schema errors, without the offending input (an error answer should not
+    echo a user's text back)."""
+    details = [{"loc": [*prefix, *err.get("loc", ())], "msg": err.get("msg"), "type": err.get("type")} for err in errors]
+    first = details[0] if details else {"loc": [], "msg": "invalid request"}
+    where = ".".join(str(p) for p in first["loc"])
+    return error_response(422, "invalid_request", f"{where}: {first['msg']}", details=details)
+
+
+def library_error_response(e: Exception) -> JSONResponse | None:
+    """The answer to one of memroute's own exceptions that a client caused (None: a server fault)."""
+    for kind, status, code in library_errors():
+        if isinstance(e, kind):
+            return error_response(status, code, first_line(e), headers={"Retry-After": "1"} if status == 503 else None)
+    return None
+
+
 class CatchAll:
     """ASGI middleware: an unexpected exception becomes a 500 internal_error, logged by its type only
     (its text can quote a turn, and logs are at rest too); the server's own handler would print it whole."""
@@ -119,11 +141,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, e: RequestValidationError) -> JSONResponse:
-        # Without the offending input: an error answer should not echo a user's text back.
-        details = [{"loc": list(err.get("loc", ())), "msg": err.get("msg"), "type": err.get("type")} for err in e.errors()]
-        first = details[0] if details else {"loc": [], "msg": "invalid request"}
-        where = ".".join(str(p) for p in first["loc"])
-        return error_response(422, "invalid_request", f"{where}: {first['msg']}", details=details)
+        return invalid_request(e.errors())
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
@@ -131,10 +149,10 @@ def install_error_handlers(app: FastAPI) -> None:
             e.status_code, "invalid_request" if e.status_code < 500 else "internal_error")
         return error_response(e.status_code, code, str(e.detail), headers=getattr(e, "headers", None))
 
-    for kind, status, code in library_errors():
-        def handler(request: Request, e: Exception, status: int = status, code: str = code) -> JSONResponse:
-            headers = {"Retry-After": "1"} if status == 503 else None
-            return error_response(status, code, first_line(e), headers=headers)
+    for kind, _, _ in library_errors():
+        def handler(request: Request, e: Exception) -> JSONResponse:
+            response = library_error_response(e)
+            assert response is not None
+            return response
 
         app.add_exception_handler(kind, handler)
-    app.add_middleware(CatchAll)

@@ -7,6 +7,7 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from pipeline.errors import MemrouteError
 from pipeline.serve.config import Limits
 from pipeline.serve.errors import ApiError
 
@@ -17,8 +18,8 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-class _TooLarge(Exception):
-    pass
+class _TooLarge(MemrouteError):
+    """Raised into the app when a body outgrows the limit while it is read (the 413 is already out)."""
 
 
 class BodyLimit:

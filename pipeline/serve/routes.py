@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -37,6 +37,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 router = APIRouter()
 USER = "/v1/users/{user}"
 # What a decision says to a client; the store's bookkeeping columns stay out.
+DELETE_FIELD = "Remove a USER.md field (archived); ?purge=true erases every copy, as `memroute forget KEY --purge`"
+DELETE_ENTRY = "Remove a MEMORY.md entry by its id (archived); ?purge=true erases every copy"
 DECISION_KEYS = ("position", "quote", "route", "op", "reason", "section", "key", "value", "entry", "date", "topic",
                  "match", "confidence", "detail", "outcome")
 
@@ -56,11 +58,14 @@ def _config(request: Request) -> ServeConfig:
     return config
 
 
-def _existing(request: Request, user: str) -> None:
+def _existing(request: Request, user: str) -> MemoryPipeline:
+    """The pipeline, when the user exists (else 404 user_not_found)."""
     from pipeline.doctor import user_exists
 
-    if not user_exists(_pipe(request).root, user):
+    pipe = _pipe(request)
+    if not user_exists(pipe.root, user):
         raise ApiError(404, "user_not_found", f"no user {user!r}")
+    return pipe
 
 
 # ---- turns ---------------------------------------------------------------------------------
@@ -137,6 +142,13 @@ def _tool_result(result: dict[str, Any]) -> dict[str, Any]:
     raise ApiError(409, "conflict", error, details=result)
 
 
+def _remove(pipe: MemoryPipeline, user: str, target: str, entry: str, *, purge_by: str, purge: bool) -> dict[str, Any]:
+    """Remove one entry through the tool (it goes to the archive), or erase every copy (forget --purge)."""
+    if purge:
+        return pipe.forget(user, purge_by, purge=True)
+    return _tool_result(pipe.tool(user, "remove", target, None, entry))
+
+
 @router.put(USER + "/fields/{key}", responses=ERRORS, summary="Set or correct a USER.md field (guards and cap apply)")
 def put_field(request: Request, key: str, body: FieldIn, user: Tenant) -> dict[str, Any]:
     if ": " in key or "\n" in key or not key.strip():
@@ -146,30 +158,22 @@ def put_field(request: Request, key: str, body: FieldIn, user: Tenant) -> dict[s
     return {**_tool_result(result), "key": key.strip(), "value": value}
 
 
-@router.delete(USER + "/fields/{key}", responses=ERRORS,
-               summary="Remove a USER.md field (archived); ?purge=true erases every copy, as `memroute forget --purge`")
+def _missing(message: str) -> NoReturn:
+    raise ApiError(404, "not_found", message)
+
+
+@router.delete(USER + "/fields/{key}", responses=ERRORS, summary=DELETE_FIELD)
 def delete_field(request: Request, key: str, user: Tenant, purge: bool = False) -> dict[str, Any]:
-    _existing(request, user)
-    pipe = _pipe(request)
-    found = find_field(pipe, user, key)
-    if found is None:
-        raise ApiError(404, "not_found", f"no field {key!r} in USER.md")
-    if purge:
-        return pipe.forget(user, found[0] or key, purge=True)
-    return _tool_result(pipe.tool(user, "remove", "user", None, f"{found[0]}: {found[1]}"))
+    pipe = _existing(request, user)
+    found = find_field(pipe, user, key) or _missing(f"no field {key!r} in USER.md")
+    return _remove(pipe, user, "user", f"{found[0]}: {found[1]}", purge_by=found[0] or key, purge=purge)
 
 
-@router.delete(USER + "/entries/{entry_id}", responses=ERRORS,
-               summary="Remove a MEMORY.md entry by id (archived); ?purge=true erases every copy")
+@router.delete(USER + "/entries/{entry_id}", responses=ERRORS, summary=DELETE_ENTRY)
 def delete_entry(request: Request, entry_id: str, user: Tenant, purge: bool = False) -> dict[str, Any]:
-    _existing(request, user)
-    pipe = _pipe(request)
-    body = find_entry(pipe, user, entry_id)
-    if body is None:
-        raise ApiError(404, "not_found", f"no MEMORY.md entry {entry_id!r} (ids change when an entry's text does)")
-    if purge:
-        return pipe.forget(user, body, purge=True)  # the entry's whole text: it names this entry only
-    return _tool_result(pipe.tool(user, "remove", "memory", None, body))
+    pipe = _existing(request, user)
+    body = find_entry(pipe, user, entry_id) or _missing(f"no MEMORY.md entry {entry_id!r} (ids change with its text)")
+    return _remove(pipe, user, "memory", body, purge_by=body, purge=purge)  # the whole text names this entry only
 
 
 @router.delete(USER, responses=ERRORS, summary="Erase everything held about the user")
