@@ -27,7 +27,9 @@ templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=
 # An element id from any text (keys and entry ids hold spaces and other scripts).
 templates.globals["loop_id"] = lambda text: hashlib.sha256(str(text).encode("utf-8")).hexdigest()[:10]
 router = APIRouter(prefix="/review", include_in_schema=False)
-ACTIONS = ("correct", "delete", "purge", "pin", "unpin", "tag", "untag", "undo", "keep", "drop")
+# What a finished action says (only these are shown: a link cannot put other words in the green box).
+DONE = frozenset({"Corrected.", "Erased everywhere.", "Deleted (kept in the archive).", "Pinned.", "Unpinned.",
+                  "Tagged.", "Tag removed.", "Undone.", "Kept.", "Dropped."})
 
 
 def _pipe(request: Request) -> MemoryPipeline:
@@ -143,7 +145,7 @@ def user_page(request: Request, user: str, q: str | None = None, done: str | Non
     query = (q or "").strip()[:200]
     hits = pipe.recall(user, query, k=20) if query else []
     return _render(request, "user.html", view=user_view(pipe, user), teams=team_views, q=query, hits=hits,
-                   page_user=user, done=done, error=error)
+                   page_user=user, done=done if done in DONE else None, error=error)
 
 
 @router.post("/u/{user}/act")
