@@ -19,6 +19,7 @@ from typing import Any
 from pipeline import candidates as cands
 from pipeline import guards
 from pipeline import manual_edits as manual
+from pipeline import review_edits as review
 from pipeline.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine
@@ -261,7 +262,7 @@ class MemoryPipeline:
                     current.profile,
                     current.log,
                     consolidate=(
-                        consolidator(self.engine, turn, self.memory_limit, usage_parts)
+                        consolidator(self.engine, turn, self.memory_limit, usage_parts, self.store)
                         if current.memory_refused is None
                         else None
                     ),
@@ -371,18 +372,25 @@ class MemoryPipeline:
             "field_count": len(current.profile.fields()),
         }
 
-    def context(self, user_id: str) -> str:
-        """The block a chat app puts in its system prompt at session start: USER, then MEMORY.
+    def context(self, user_id: str, team: str | None = None) -> str:
+        """The block a chat app puts in its system prompt at session start: USER, then MEMORY
+        (with `team`, the team profile "team+TEAM" after the user's own, when it exists).
 
         It is a snapshot: keep the string for the whole session. Lines that the guards would
         block (for example a poisoned hand edit) are shown as blocked, and kept in the file.
         """
         shown = self.show(user_id)
-        parts = []
-        for title, text, usage in (  # each file capped like an engine prompt (a 1 MB hand edit is cut)
+        blocks = [  # each file capped like an engine prompt (a 1 MB hand edit is cut)
             ("USER PROFILE", prompt_view(shown["user_md"], self.user_limit, USER_FILE), shown["user_usage"]),
-            ("MEMORY", prompt_view(shown["memory_md"], self.memory_limit, MEMORY_FILE), shown["memory_usage"]),
-        ):
+        ]
+        if team is not None:
+            team_md = self.show(review.team_user_id(team))["user_md"]
+            if team_md.strip():
+                blocks.append((f"TEAM PROFILE {team}", prompt_view(team_md, self.user_limit, USER_FILE),
+                               usage_line(team_md, self.user_limit)))
+        blocks.append(("MEMORY", prompt_view(shown["memory_md"], self.memory_limit, MEMORY_FILE), shown["memory_usage"]))
+        parts = []
+        for title, text, usage in blocks:
             safe = _without_hostile_lines(text, self.guard_policy)
             parts.append(f"══ {title} [{usage} chars] ══\n" + safe.strip())
         return "\n\n".join(parts) + "\n"
@@ -475,6 +483,35 @@ class MemoryPipeline:
     def consolidate(self, user_id: str) -> dict[str, Any]:
         """Rewrite MEMORY.md below its cap now (nothing lost: what leaves goes to the archive)."""
         return manual.consolidate(self, user_id)
+
+    # ---- review actions (the review page, the API and the CLI): pipeline/review_edits.py ----
+    # `target` is "user" (ref: a field's key) or "memory" (ref: an entry's id, annotations.entry_id).
+
+    def correct(self, user_id: str, target: str, ref: str, value: str) -> dict[str, Any]:
+        """Set a field's value or an entry's text (guards apply); history source "review"."""
+        return review.correct(self, user_id, target, ref, value)
+
+    def delete(self, user_id: str, target: str, ref: str, *, purge: bool = False) -> dict[str, Any]:
+        """Take one field or entry out (archived), or with `purge` erase every copy of it."""
+        return review.delete(self, user_id, target, ref, purge=purge)
+
+    def annotate(self, user_id: str, target: str, ref: str, kind: str, value: str = "", *,
+                 remove: bool = False) -> dict[str, Any]:
+        """Pin ("pin": never compacted or consolidated away) or tag ("project", "task", "tag")."""
+        return review.annotate(self, user_id, target, ref, kind, value, remove=remove)
+
+    def annotations(self, user_id: str) -> list[dict[str, Any]]:
+        """The user's pins and tags."""
+        self.documents.documents(user_id)  # validates the id
+        return self.store.annotations(user_id)
+
+    def drop_candidate(self, user_id: str, candidate_id: int) -> dict[str, Any]:
+        """Delete a candidate the user says is wrong (history records it)."""
+        return review.drop_candidate(self, user_id, candidate_id)
+
+    def undo(self, user_id: str) -> dict[str, Any]:
+        """Put the files back as they were before the last change, through the write path."""
+        return review.undo(self, user_id)
 
 
 def _without_hostile_lines(text: str, policy: guards.GuardPolicy) -> str:

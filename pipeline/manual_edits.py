@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from pipeline import candidates as cands
+from pipeline.annotations import pinned_bodies
 from pipeline.edit import committed_check, refuse_unsafe_rewrites
 from pipeline.erasure import erase_from_ledgers
 from pipeline.errors import MemrouteError
@@ -148,6 +149,7 @@ def consolidate(pipe: MemoryPipeline, user_id: str) -> dict[str, Any]:
             memory_limit=pipe.memory_limit,
             today=datetime.now(timezone.utc).date(),
             usage_sink=usage_parts,
+            pinned=pinned_bodies(pipe.store, user_id, current.log.entries),
         )
         written = WriteResult(profile=current.profile, log=current.log, changes=changes, archive=archive)
         if current.log.render() != before:  # a plan that keeps every entry as it was changes nothing

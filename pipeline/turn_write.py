@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pipeline import candidates as cands
+from pipeline.annotations import pinned_bodies, pinned_keys
 from pipeline.edit import Edit
 from pipeline.engines.base import Engine
 from pipeline.erasure import Erased, erased_by_turn
@@ -103,7 +104,7 @@ def compactor(
     the user set by hand (tool, import: confirmed) or pinned never leaves."""
 
     def run(user_md: str, needed_chars: int) -> str | None:
-        confirmed = confirmed_keys(store, user_id)
+        confirmed = confirmed_keys(store, user_id) | pinned_keys(store, user_id)  # both never leave
         done = engine.compact(user_md, needed_chars, protected=frozenset(confirmed),
                               goal_chars=int(user_limit * COMPACT_GOAL))
         usage_parts.append(done.usage)  # this call's own usage, failed attempts included
@@ -116,10 +117,14 @@ def compactor(
 
 
 def consolidator(
-    engine: Engine, turn: Turn, memory_limit: int, usage_parts: list[Usage]
+    engine: Engine, turn: Turn, memory_limit: int, usage_parts: list[Usage], store: MemoryStore | None = None
 ) -> Callable[[MemoryLog], tuple[list[Change], list[Change]]]:
+    """The engine's MEMORY.md consolidation; entries the user pinned (in `store`) stay as they are."""
+
     def run(memory: MemoryLog) -> tuple[list[Change], list[Change]]:
-        return consolidate_log(memory, engine, memory_limit=memory_limit, today=turn.today, usage_sink=usage_parts)
+        pinned = pinned_bodies(store, turn.user_id, memory.entries) if store is not None else set()
+        return consolidate_log(memory, engine, memory_limit=memory_limit, today=turn.today, usage_sink=usage_parts,
+                               pinned=pinned)
 
     return run
 

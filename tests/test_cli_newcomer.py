@@ -360,7 +360,7 @@ def _complete(script: str, line: str) -> list[str]:
 def test_bash_completion_completes_commands_options_and_choices(capsys: pytest.CaptureFixture[str]) -> None:
     code, script, _ = run(capsys, "completion", "bash")
     assert code == 0 and "complete -o default -F _memroute_complete memroute" in script
-    assert _complete(script, "memroute u") == ["users"]
+    assert _complete(script, "memroute u") == ["undo", "users"]
     assert set(_complete(script, "memroute d")) == {"delete-user", "demo", "doctor"}
     assert "--min-accuracy" in _complete(script, "memroute eval --min")
     assert "--conversation" in _complete(script, "memroute turn ana --conv")

@@ -42,6 +42,7 @@ def register(add: AddCommand) -> None:
     p = add("show", "print both files of USER and their usage", _cmd_show)
     p.add_argument("user", help=USER_HELP)
     p.add_argument("--candidates", action="store_true", help="list the facts waiting for confirmation instead")
+    p.add_argument("--team", metavar="T", help="also show the team profile T (stored as user team+T) beside USER's")
 
     p = add("confirm", "write a candidate to USER.md: the user confirmed it", _cmd_confirm)
     p.add_argument("user", help=USER_HELP)
@@ -152,12 +153,19 @@ def _cmd_show(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=False) as pipe:
         shown = pipe.show(args.user)
+        if args.team is not None:
+            from pipeline.review_edits import team_user_id
+
+            team = pipe.show(team_user_id(args.team))
+            shown["team"] = {"team": args.team, "user_md": team["user_md"], "user_usage": team["user_usage"]}
     for warning in shown.get("warnings") or []:
         print(f"memroute: warning: {warning}", file=sys.stderr)
     if args.as_json:
         print_json(shown)
     else:
         print(f"── USER.md ({shown['user_usage']} chars) ──\n{shown['user_md']}")
+        if "team" in shown:
+            print(f"── team {args.team}: USER.md ({shown['team']['user_usage']} chars) ──\n{shown['team']['user_md']}")
         print(f"── MEMORY.md ({shown['memory_usage']} chars) ──\n{shown['memory_md']}")
     return 0
 

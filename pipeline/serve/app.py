@@ -106,6 +106,10 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     app.add_middleware(FastTurns, api=app)  # innermost of ours: inside the error catch-all and the limits
     install_error_handlers(app)
     app.include_router(router)
+    if config.review:  # the review page at /review/ (pipeline/review/; needs jinja2)
+        from pipeline.review import mount
+
+        mount(app)
     if config.mcp:
         from pipeline.serve.mcp_server import McpServers
 

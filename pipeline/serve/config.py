@@ -52,6 +52,7 @@ class ServeConfig:
     tokens: dict[str, Grant] = field(default_factory=dict)  # token -> grant; empty: no auth (loopback only)
     limits: Limits = field(default_factory=Limits)
     mcp: bool = False  # also serve MCP over streamable HTTP at /v1/users/{user}/mcp
+    review: bool = True  # the review page at /review/ (pipeline/review/)
     mcp_servers_kept: int = 256  # per-user MCP servers kept running; the least recently used idle one goes
     hook_workers: int = 2
     hook_processes: int = 0  # > 0: turns run in worker processes (the server keeps its GIL)

@@ -12,6 +12,7 @@ span they fall in, "sprints 1-27 finished (2026-07-01 to 2026-07-27)".
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import date
 
 from pipeline.engines.base import Engine
@@ -71,28 +72,45 @@ def _check_dates(entry: ConsolidatedEntry, sources: list[MemoryItem]) -> None:
         raise ConsolidationError(f"merged entry {entry.text[:40]!r} does not cite the dates of its parts {uncited}")
 
 
+def with_pinned(entries: list[MemoryEntry], pinned: list[MemoryEntry]) -> list[MemoryEntry]:
+    """`entries` with each pinned entry put back where its date falls (before the first later one)."""
+    out = list(entries)
+    for entry in pinned:
+        at = next((i for i, e in enumerate(out) if (e.date or "") > (entry.date or "")), len(out))
+        out.insert(at, entry)
+    return out
+
+
 def consolidate_log(
-    log: MemoryLog, engine: Engine, *, memory_limit: int, today: date, usage_sink: list[Usage] | None = None
+    log: MemoryLog, engine: Engine, *, memory_limit: int, today: date, usage_sink: list[Usage] | None = None,
+    pinned: Collection[str] = (),
 ) -> tuple[list[Change], list[Change]]:
-    """Apply a validated plan to `log` in place; return (history changes, archive records)."""
-    items = items_of(log)
+    """Apply a validated plan to `log` in place; return (history changes, archive records).
+    `pinned`: bodies of entries the user pinned; the engine never sees them and they stay as they are."""
+    kept = [e for e in log.entries if e.body() in pinned]
+    free = [e for e in log.entries if e.body() not in pinned]
+    items = [MemoryItem(index=i, date=e.date, topic=e.topic, text=e.text) for i, e in enumerate(free)]
     target = int(memory_limit * TARGET_SHARE)
+    room = target - sum(len(e.line()) + 1 for e in kept)  # what the unpinned entries may take
+    if kept and room <= 0:
+        raise ConsolidationError("the pinned entries alone fill MEMORY.md's consolidation target; unpin some")
     try:
-        plan = engine.consolidate(items, target_chars=target, today=today)
+        plan = engine.consolidate(items, target_chars=room, today=today)
     except Exception as e:  # the engine's failure must not touch the file
         raise ConsolidationError(f"consolidation failed: {e}") from e
     if usage_sink is not None:
         usage_sink.append(plan.usage)
     candidate = MemoryLog.parse(log.render())
-    candidate.set_entries([MemoryEntry(text=e.text.strip(), date=e.date, topic=e.topic) for e in plan.entries])
+    planned = [MemoryEntry(text=e.text.strip(), date=e.date, topic=e.topic) for e in plan.entries]
+    candidate.set_entries(with_pinned(planned, kept))
     rendered = candidate.render()
     validate_plan(plan, items, rendered, target)
 
     # Each list and set is built once: a hand-edited file of thousands of entries stays linear.
-    old_entries = log.entries
+    old_entries = free
     new_entries = candidate.entries
     kept_lines = {e.line() for e in new_entries}
-    old_lines = {e.line() for e in old_entries}
+    old_lines = {e.line() for e in log.entries}  # pinned ones included: they are not new
     changes: list[Change] = []
     archive: list[Change] = []
     why = f"consolidated by {plan.engine}" + (f" ({plan.model})" if plan.model else "")
@@ -103,6 +121,6 @@ def consolidate_log(
     for new_entry in new_entries:
         if new_entry.line() not in old_lines:
             changes.append(Change("memory", "consolidate", None, None, new_entry.body(), why))
-    changes.append(Change("memory", "consolidate", None, f"{len(items)} entries", f"{len(new_entries)} entries", why))
+    changes.append(Change("memory", "consolidate", None, f"{len(log.entries)} entries", f"{len(new_entries)} entries", why))
     log.set_entries(new_entries)
     return changes, archive

@@ -373,6 +373,25 @@ class MemoryStore(ABC):
     @abstractmethod
     def expire_candidates(self, tx: Tx, before: str, user_id: str | None = None) -> int: ...
 
+    # ---- annotations: pins and tags (the review page) ---------------------------------------
+    # One generic table: (user_id, target "user"|"memory", ref, kind "pin"|"project"|"task"|"tag",
+    # value, ts), unique on all but ts. purge_user and purge_text cover it like the other tables.
+
+    @abstractmethod
+    def add_annotation(self, tx: Tx, *, user_id: str, target: str, ref: str, kind: str, value: str, ts: str) -> bool:
+        """Record one pin or tag (idempotent); True when it is new."""
+
+    @abstractmethod
+    def delete_annotations(
+        self, tx: Tx, user_id: str, *, target: str | None = None, ref: str | None = None,
+        kind: str | None = None, value: str | None = None,
+    ) -> int:
+        """Delete the user's annotations matching every filter given; how many went."""
+
+    @abstractmethod
+    def annotations(self, user_id: str) -> list[dict[str, Any]]:
+        """The user's annotations (id, user_id, target, ref, kind, value, ts), oldest first."""
+
     @abstractmethod
     def candidates(self, user_id: str) -> list[dict[str, Any]]: ...
 

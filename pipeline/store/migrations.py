@@ -207,6 +207,25 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX candidates_user_seen ON candidates (user_id, last_seen_at);
         """,
     ),
+    (
+        "m008_annotations",
+        """
+        -- What a person says about a USER.md field or a MEMORY.md entry on the review page: a pin
+        -- (never compacted or consolidated away) or a tag (project, task, free). `ref` is the field's
+        -- normalised key or the entry's id (pipeline/annotations.py); the documents stay as they are.
+        CREATE TABLE annotations (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            target TEXT NOT NULL CHECK (target IN ('user', 'memory')),
+            ref TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('pin', 'project', 'task', 'tag')),
+            value TEXT NOT NULL DEFAULT '',
+            ts TEXT NOT NULL,
+            UNIQUE (user_id, target, ref, kind, value)
+        );
+        CREATE INDEX annotations_user ON annotations (user_id, target, ref);
+        """,
+    ),
 ]
 
 

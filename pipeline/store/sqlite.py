@@ -404,6 +404,7 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         "usage": (),
         "batch_conversations": (),
         "hook_queue": ("payload", "error"),
+        "annotations": ("value",),
     }
 
     def purge_user(self, conn: sqlite3.Connection, user_id: str) -> int:
@@ -589,6 +590,35 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         return conn.execute(
             "DELETE FROM candidates WHERE user_id = ? AND last_seen_at < ?", (user_id, before)
         ).rowcount
+
+    # ---- annotations: pins and tags from the review page ------------------------------------
+
+    def add_annotation(
+        self, conn: sqlite3.Connection, *, user_id: str, target: str, ref: str, kind: str, value: str, ts: str
+    ) -> bool:
+        """Record one pin or tag (idempotent); True when it is new."""
+        return conn.execute(
+            "INSERT OR IGNORE INTO annotations (user_id, target, ref, kind, value, ts) VALUES (?, ?, ?, ?, ?, ?)",
+            (user_id, target, ref, kind, value, ts),
+        ).rowcount > 0
+
+    def delete_annotations(
+        self, conn: sqlite3.Connection, user_id: str, *, target: str | None = None, ref: str | None = None,
+        kind: str | None = None, value: str | None = None,
+    ) -> int:
+        """Delete the user's annotations matching every filter given."""
+        sql, params = "DELETE FROM annotations WHERE user_id = ?", [user_id]
+        for column, wanted in (("target", target), ("ref", ref), ("kind", kind), ("value", value)):
+            if wanted is not None:
+                sql += f" AND {column} = ?"
+                params.append(wanted)
+        return conn.execute(sql, params).rowcount
+
+    def annotations(self, user_id: str) -> list[dict[str, Any]]:
+        """The user's pins and tags, oldest first."""
+        if not self.exists():
+            return []
+        return self._rows("SELECT * FROM annotations WHERE user_id = ? ORDER BY id", (user_id,))
 
     def candidates(self, user_id: str) -> list[dict[str, Any]]:
         """The user's candidates, most recently seen first."""

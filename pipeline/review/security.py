@@ -1,0 +1,87 @@
+"""Who may see the review page, and proof that a form was sent by it.
+
+- Sign-in: the same bearer tokens as the API. A browser cannot send an Authorization header by
+  itself, so the token typed on the sign-in form is kept in an HttpOnly, SameSite=Strict cookie
+  scoped to /review/ and checked on every request like a bearer token (a server without tokens,
+  loopback only, needs no sign-in). A user the token may not see is 404, as in the API.
+- CSRF: every form carries a token derived (HMAC, a secret made at each server start) from a
+  random per-browser cookie and the signed-in token; a POST without the matching pair is 403.
+  The cookies are SameSite=Strict as well, and a POST whose Origin is another site is refused.
+- Every response forbids scripts and styles from anywhere but the page's own static files
+  (Content-Security-Policy), so a stored value can never run as script even if it escaped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from typing import TYPE_CHECKING
+
+from starlette.requests import Request
+
+if TYPE_CHECKING:
+    from pipeline.serve.auth import Tenancy
+    from pipeline.serve.config import Grant
+
+SESSION_COOKIE = "memroute_review"
+CSRF_COOKIE = "memroute_csrf"
+COOKIE_PATH = "/review/"
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; "
+       "base-uri 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+
+
+class Secrets:
+    """The server's CSRF key (new at each start: a restart only asks for a page reload)."""
+
+    def __init__(self) -> None:
+        self.key = secrets.token_bytes(32)
+
+    def csrf_token(self, browser: str, session: str | None) -> str:
+        message = f"{browser}\0{session or ''}".encode("utf-8", "surrogateescape")
+        return hmac.new(self.key, message, hashlib.sha256).hexdigest()
+
+    def csrf_ok(self, browser: str | None, session: str | None, sent: str | None) -> bool:
+        if not browser or not sent:
+            return False
+        return hmac.compare_digest(self.csrf_token(browser, session), sent)
+
+
+def new_browser_id() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def session_token(request: Request) -> str | None:
+    return request.cookies.get(SESSION_COOKIE) or None
+
+
+def grant_of(request: Request) -> Grant | None:
+    """The grant of the signed-in token (every user when the server has no tokens); None: sign in."""
+    from pipeline.serve.errors import ApiError
+
+    tenancy: Tenancy = request.app.state.tenancy
+    if tenancy.open:
+        return tenancy.grant(None)
+    token = session_token(request)
+    if not token:
+        return None
+    try:
+        return tenancy.grant(token)
+    except ApiError:
+        return None
+
+
+def same_origin(request: Request) -> bool:
+    """A POST's Origin (when the browser sends one) names this server."""
+    origin = request.headers.get("origin")
+    if origin is None:  # not sent (some browsers on same-origin requests): the CSRF token still decides
+        return True
+    host = request.headers.get("host", "")
+    return origin in (f"http://{host}", f"https://{host}")

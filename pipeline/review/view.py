@@ -1,0 +1,141 @@
+"""What the review page shows of one user: the profile (each field with where it came from, when it
+last changed and its earlier values), the memory log by date with tags and, for consolidated
+entries, the entries they merged; candidates; usage against both caps. Read through the pipeline's
+public API, the store's read methods and the HTTP API's profile view (one provenance logic)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pipeline.annotations import by_ref, field_ref
+from pipeline.ledgers.memory_md import MemoryEntry
+from pipeline.serve.profile import Provenance, profile_view
+
+if TYPE_CHECKING:
+    from pipeline.core import MemoryPipeline
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass
+class Usage:
+    chars: int
+    limit: int
+
+    @property
+    def percent(self) -> int:
+        return min(100, round(100 * self.chars / self.limit)) if self.limit else 0
+
+    @property
+    def label(self) -> str:
+        return f"{self.chars:,}/{self.limit:,}"
+
+
+@dataclass
+class Annotated:
+    pinned: bool = False
+    tags: list[tuple[str, str]] = field(default_factory=list)  # (kind, value)
+
+
+@dataclass
+class FieldRow:
+    section: str
+    key: str | None
+    value: str
+    ref: str  # what the actions name it by
+    provenance: Provenance | None
+    last_change: str | None
+    earlier: list[tuple[str, str]]  # (time, value), newest first
+    notes: Annotated
+
+
+@dataclass
+class EntryRow:
+    id: str
+    date: str | None
+    topic: str | None
+    text: str
+    body: str
+    provenance: Provenance | None
+    notes: Annotated
+    parts: list[MemoryEntry]  # the entries a consolidation merged into this one
+    consolidated_at: str | None
+
+
+@dataclass
+class UserView:
+    user_id: str
+    fields: list[FieldRow]
+    days: list[tuple[str, list[EntryRow]]]  # newest day first
+    user_usage: Usage
+    memory_usage: Usage
+    candidates: list[dict[str, Any]]
+    warnings: list[str]
+
+
+def _notes(rows: list[dict[str, Any]] | None) -> Annotated:
+    notes = Annotated()
+    for row in rows or []:
+        if row["kind"] == "pin":
+            notes.pinned = True
+        else:
+            notes.tags.append((row["kind"], row["value"]))
+    return notes
+
+
+def _parts(body: str, history: list[dict[str, Any]], archive: list[dict[str, Any]]) -> tuple[list[MemoryEntry], str | None]:
+    """The archived entries a consolidation merged into `body`: same consolidation run, same topic,
+    and dated the entry's day or a day the entry cites (consolidation cites every part's date)."""
+    run = next((r for r in reversed(history) if r["op"] == "consolidate" and r.get("new_value") == body), None)
+    if run is None:
+        return [], None
+    merged = MemoryEntry.parse(body)
+    cited = set(_DAY.findall(merged.text)) | {merged.date}
+    parts = []
+    for row in archive:
+        if row.get("turn_id") != run["turn_id"] or not str(row.get("why") or "").startswith("consolidated"):
+            continue
+        part = MemoryEntry.parse(str(row["text"]))
+        if part.topic == merged.topic and part.date in cited:
+            parts.append(part)
+    return parts, str(run["ts"])
+
+
+def user_view(pipe: MemoryPipeline, user_id: str) -> UserView:
+    shown = profile_view(pipe, user_id)
+    history = pipe.history(user_id)
+    archive = pipe.store.archive(user_id) if pipe.store.exists() else []
+    notes = by_ref(pipe.annotations(user_id))
+
+    fields = []
+    for f in shown.fields:
+        ref = f.key if f.key is not None else f.value
+        rows = [r for r in history if r["target"] == "user" and r.get("key") is not None and f.key is not None
+                and field_ref(str(r["key"])) == field_ref(f.key)]
+        valued = [r for r in rows if r["op"] not in ("pin", "unpin", "tag", "untag")]
+        earlier = [(str(r["ts"]), str(r["old_value"])) for r in reversed(valued) if r.get("old_value")]
+        fields.append(FieldRow(
+            section=f.section, key=f.key, value=f.value, ref=ref, provenance=f.provenance,
+            last_change=str(valued[-1]["ts"]) if valued else None, earlier=earlier,
+            notes=_notes(notes.get(("user", field_ref(ref)))),
+        ))
+
+    days: dict[str, list[EntryRow]] = {}
+    for e in shown.entries:
+        body = (f"[{e.date}] " if e.date else "") + (f"{e.topic}: " if e.topic else "") + e.text
+        parts, when = _parts(body, history, archive)
+        days.setdefault(e.date or "undated", []).append(EntryRow(
+            id=e.id, date=e.date, topic=e.topic, text=e.text, body=body, provenance=e.provenance,
+            notes=_notes(notes.get(("memory", e.id))), parts=parts, consolidated_at=when,
+        ))
+    return UserView(
+        user_id=user_id,
+        fields=fields,
+        days=sorted(days.items(), key=lambda kv: (kv[0] != "undated", kv[0]), reverse=True),
+        user_usage=Usage(shown.user_md.chars, shown.user_md.limit),
+        memory_usage=Usage(shown.memory_md.chars, shown.memory_md.limit),
+        candidates=pipe.candidates(user_id),
+        warnings=shown.warnings,
+    )
