@@ -30,6 +30,7 @@ from pipeline.stages.consolidate import ConsolidationError
 from pipeline.stages.write import apply_decisions
 from pipeline.store import Store
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
+from pipeline.turn_order import TURN_TIME, later_keys, turn_time_payload
 from pipeline.turn_write import COMPACT_AT, compactor, consolidator, purge_plan, total, turn_records, usage_of
 from pipeline.turns import build_turn, turn_payload
 from pipeline.types import Classification, Turn, TurnResult, Usage
@@ -244,6 +245,7 @@ class MemoryPipeline:
             if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
                 return self._already_done(turn)
             current = tx.current
+            tx.turn_time = turn_time_payload(turn.timestamp)[TURN_TIME]
             plan = cands.plan_turn(
                 classification.decisions,
                 decisions,
@@ -267,6 +269,7 @@ class MemoryPipeline:
                     # Proactive compaction (at 90% of the cap) only with the free rule-based one; an
                     # engine's own (a model's) runs only when a write does not fit.
                     compact_at=COMPACT_AT if type(self.engine).compact is Engine.compact else None,
+                    later=later_keys(self.store, turn),  # a late turn (retry, replay) never undoes a newer one
                 )
             except ConsolidationError as e:
                 return self._fail(turn, e, total([*usage_parts, usage_of(e)]))
