@@ -4,6 +4,7 @@ kept, promoted or forgotten, the decision log, and the erasure a forget request 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from pipeline import candidates as cands
@@ -13,10 +14,12 @@ from pipeline.erasure import Erased, erased_by_turn
 from pipeline.ledgers._text import norm_key, split_label
 from pipeline.ledgers.memory_md import MemoryLog
 from pipeline.ledgers.user_md import UserProfile
-from pipeline.stages.consolidate import consolidate_log
+from pipeline.stages.consolidate import ConsolidationError, archive_oldest, consolidate_log
 from pipeline.stages.write import Change, WriteResult, is_change_of_fact
 from pipeline.store.interface import MemoryStore, Tx
 from pipeline.types import Classification, Turn, Usage
+
+log = logging.getLogger("memroute.pipeline")
 
 COMPACT_AT = 0.9  # USER.md is compacted (without an LLM) once it reaches this share of its cap ...
 COMPACT_GOAL = 0.8  # ... down to this share, so the next facts find room
@@ -116,12 +119,36 @@ def compactor(
 
 
 def consolidator(
-    engine: Engine, turn: Turn, memory_limit: int, usage_parts: list[Usage]
+    engine: Engine, turn: Turn, memory_limit: int, usage_parts: list[Usage], notes: list[str] | None = None
 ) -> Callable[[MemoryLog], tuple[list[Change], list[Change]]]:
+    """The engine's MEMORY.md consolidation; when it fails (the model's plan invalid or too long,
+    the model down) the rule-based one, and when that cannot shrink the file either, the oldest
+    entries go to the archive. So a full log never fails the turn nor blocks its USER.md facts.
+    `notes` collects one line per fallback taken (logged; the history says which engine ran)."""
+
     def run(memory: MemoryLog) -> tuple[list[Change], list[Change]]:
-        return consolidate_log(memory, engine, memory_limit=memory_limit, today=turn.today, usage_sink=usage_parts)
+        try:
+            return consolidate_log(memory, engine, memory_limit=memory_limit, today=turn.today, usage_sink=usage_parts)
+        except ConsolidationError as e:
+            usage_parts.append(usage_of(e))
+            _note(notes, f"{engine.name} consolidation failed ({e}); ")
+        if engine.name != "offline":
+            from pipeline.engines.offline.engine import OfflineEngine
+
+            try:
+                return consolidate_log(memory, OfflineEngine(), memory_limit=memory_limit, today=turn.today)
+            except ConsolidationError as e:
+                _note(notes, f"offline consolidation failed ({e}); ")
+        _note(notes, "archived the oldest entries")
+        return archive_oldest(memory, memory_limit=memory_limit, why="archived: MEMORY.md full and consolidation failed")
 
     return run
+
+
+def _note(notes: list[str] | None, text: str) -> None:
+    log.warning("consolidation fallback: %s", text.rstrip("; "))
+    if notes is not None:
+        notes.append(text)
 
 
 def confirmed_keys(store: MemoryStore, user_id: str) -> set[str]:

@@ -106,3 +106,27 @@ def consolidate_log(
     changes.append(Change("memory", "consolidate", None, f"{len(items)} entries", f"{len(new_entries)} entries", why))
     log.set_entries(new_entries)
     return changes, archive
+
+
+def archive_oldest(log: MemoryLog, *, memory_limit: int, why: str) -> tuple[list[Change], list[Change]]:
+    """The last resort when no engine could consolidate: move the oldest entries (file order) to
+    the archive until the file is at most TARGET_SHARE of its cap. Nothing is lost (recall finds
+    them); the turn's new entries still land."""
+    target = int(memory_limit * TARGET_SHARE)
+    entries = log.entries
+    keep = list(entries)
+    while keep and len(_rendered(log, keep)) > target:
+        keep.pop(0)
+    gone = entries[: len(entries) - len(keep)]
+    if not gone:
+        return [], []
+    log.set_entries(keep)
+    archive = [Change("memory", "consolidated", None, e.body(), None, why) for e in gone]
+    changes = [Change("memory", "consolidate", None, f"{len(entries)} entries", f"{len(keep)} entries", why)]
+    return changes, archive
+
+
+def _rendered(log: MemoryLog, entries: list[MemoryEntry]) -> str:
+    trial = MemoryLog.parse(log.render())
+    trial.set_entries(entries)
+    return trial.render()
