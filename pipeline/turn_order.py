@@ -52,10 +52,10 @@ def later_keys(store: MemoryStore, turn: Turn) -> dict[str, str]:
     for key, turn_id in setter.items():
         if turn_id is None or turn_id == turn.turn_id:
             continue
-        row = rows.get(turn_id)
-        when = _time(row)
-        if row is None or when is None:
+        setter_row = rows.get(turn_id)
+        when = _time(setter_row)
+        if setter_row is None or when is None:
             continue
-        if (when, row["id"]) > my_rank:
+        if (when, setter_row["id"]) > my_rank:
             out[key] = when.isoformat()
     return out
