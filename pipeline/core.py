@@ -22,6 +22,7 @@ from pipeline import manual_edits as manual
 from pipeline.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine
+from pipeline.errors import ModelConfigError
 from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
@@ -145,6 +146,8 @@ class MemoryPipeline:
             return self._fail(turn, e, Usage())
         try:
             classification = self.engine.classify(turn, *self._prompt_files(current))
+        except ModelConfigError:
+            raise  # a missing API key: the caller must fix it; retrying the turn cannot help
         except Exception as e:
             return self._fail(turn, e, usage_of(e))
         return self._apply_or_keep(turn, classification, current)
@@ -171,6 +174,8 @@ class MemoryPipeline:
             return await asyncio.to_thread(self._fail, turn, e, Usage())
         try:
             classification = await self.engine.aclassify(turn, *self._prompt_files(current))
+        except ModelConfigError:
+            raise
         except Exception as e:
             return await asyncio.to_thread(self._fail, turn, e, usage_of(e))
         return await asyncio.to_thread(self._apply_or_keep, turn, classification, current)

@@ -20,7 +20,7 @@ from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import MemrouteError, ModelConfigError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # Enough for any concurrency we run; a safety net against an unbounded caller, not a throttle.
@@ -40,8 +40,8 @@ class ModelConnectionError(MemrouteError, ConnectionError):
     """The request never got an answer: refused, reset, DNS, TLS."""
 
 
-class ModelConfigError(MemrouteError, ValueError):
-    """The model cannot be called as configured (no key); retrying will not help."""
+class ModelAnswerError(MemrouteError):
+    """The server answered 2xx with nothing to read (no `choices`): says what it sent."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def parse_response(status: int, headers: Mapping[str, str], data: bytes) -> Any:
     if not 200 <= status < 300:
         raise ModelHTTPError(status, _error_message(data), headers)
     try:
-        return ChatCompletion.model_validate_json(data)
+        return _with_choices(ChatCompletion.model_validate_json(data), data)
     except ValidationError:
         pass
     # A server that bends the schema (a missing id, an unusual finish_reason): build it leniently,
@@ -94,7 +94,15 @@ def parse_response(status: int, headers: Mapping[str, str], data: bytes) -> Any:
         raise ModelHTTPError(502, "the answer is not JSON", headers) from None
     if not isinstance(payload, dict):
         raise ModelHTTPError(502, "the answer is not a JSON object", headers)
-    return ChatCompletion.construct(**payload)
+    return _with_choices(ChatCompletion.construct(**payload), data)
+
+
+def _with_choices(completion: Any, data: bytes) -> Any:
+    """An answer without choices would fail deep inside the parser (IndexError): say what came."""
+    if not getattr(completion, "choices", None):
+        sent = " ".join(data[:300].decode("utf-8", "replace").split())
+        raise ModelAnswerError(f"the server answered without choices: {sent}")
+    return completion
 
 
 def _error_message(data: bytes) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import MemrouteError, ModelConfigError
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,13 @@ class OpenAIHTTPTransport(_Networked):
         self.openai_model = model[len("openai/") :]
         self._http = openai_http.Clients(api_key=api_key, api_base=api_base, timeout=timeout)
 
+    def check(self) -> None:
+        """Also: a missing API key is the caller's mistake (ModelConfigError), found before any request."""
+        from pipeline.engines.llm import openai_http
+
+        super().check()  # the tests-offline switch first
+        openai_http.Endpoint.resolve(self.api_key, self.api_base, self.timeout)
+
     def send(self, request: dict[str, Any], info: CallInfo) -> Any:
         return self._http.sync().post(request, self.openai_model)
 
@@ -128,6 +135,20 @@ class LiteLLMTransport(_Networked):
     """Any provider litellm knows; litellm is imported on the first request, offline (see pricing)."""
 
     kind = "litellm"
+    _keys_checked = False
+
+    def check(self) -> None:
+        """Also: the provider's API key must be set (litellm says which), unless a key or a server
+        of the caller's own is given. Asked once per transport."""
+        super().check()
+        if self._keys_checked or self.api_key or self.api_base:
+            return
+        from pipeline.engines.llm.pricing import _litellm
+
+        missing = _litellm().validate_environment(model=self.name).get("missing_keys") or []
+        if missing:
+            raise ModelConfigError(f"no API key for {self.name}: set {', '.join(missing)}")
+        self._keys_checked = True
 
     def _kwargs(self, request: dict[str, Any]) -> dict[str, Any]:
         return {

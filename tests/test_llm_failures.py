@@ -1,0 +1,103 @@
+"""How the LLM path fails: a missing API key is a usage error (exit 2, nothing queued), an answer
+without choices says what the server sent."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.core import MemoryPipeline
+from pipeline.engines.llm import LLMEngine, LLMError
+from pipeline.errors import ModelConfigError
+
+
+class Server:
+    """A local OpenAI-compatible server answering every POST with `body` (after `delay` s)."""
+
+    def __init__(self, body: dict[str, Any], delay: float = 0.0) -> None:
+        self.body, self.delay, self.posts = body, delay, 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                outer.posts += 1
+                if outer.delay:
+                    threading.Event().wait(outer.delay)
+                data = json.dumps(outer.body).encode()
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def no_choices() -> Iterator[Server]:
+    srv = Server({"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": [],
+                  "error_hint": "content filtered"})
+    yield srv
+    srv.close()
+
+
+def test_a_missing_api_key_is_a_usage_error_and_nothing_is_queued(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], no_choices: Server
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    code = main(["turn", "u1", "--text", "I'm a nurse", "--root", str(tmp_path), "--model", "openai/gpt-4o-mini",
+                 "--api-base", no_choices.api_base])
+    out, err = capsys.readouterr()
+    assert code == 2 and no_choices.posts == 0
+    assert "OPENAI_API_KEY" in err and len(err.strip().splitlines()) == 1 and out == ""
+    with MemoryPipeline(root=tmp_path) as pipe:
+        assert pipe.store.failed_turns() == []
+
+
+def test_the_library_raises_a_missing_key_instead_of_keeping_the_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    engine = LLMEngine("openai/gpt-4o-mini", api_base="http://127.0.0.1:9/v1")
+    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+        with pytest.raises(ModelConfigError):
+            pipe.process_turn("u1", [{"role": "user", "content": "I'm a nurse"}])
+        assert pipe.store.failed_turns() == []
+
+
+def test_an_answer_without_choices_says_what_the_server_sent(no_choices: Server) -> None:
+    from datetime import datetime, timezone
+
+    from pipeline.types import Message, Turn
+
+    turn = Turn(user_id="u", turn_id="t", timestamp=datetime(2026, 8, 1, tzinfo=timezone.utc),
+                messages=[Message(role="user", content="I'm a nurse")])
+    engine = LLMEngine("openai/gpt-4o-mini", api_base=no_choices.api_base, api_key="sk-test", max_retries=0)
+    with pytest.raises(LLMError) as info:
+        engine.classify(turn, "", "")
+    assert "without choices" in str(info.value) and "content filtered" in str(info.value)
+    assert "IndexError" not in str(info.value)
