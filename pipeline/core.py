@@ -301,7 +301,8 @@ class MemoryPipeline:
 
     def _fail(self, turn: Turn, error: BaseException, usage: Usage) -> TurnResult:
         message = f"{type(error).__name__}: {error}"
-        log.warning("turn %s of user %s failed: %s", turn.turn_id, turn.user_id, type(error).__name__)
+        # info, not warning: the caller reports it (the CLI in one line on stderr, TurnResult.error)
+        log.info("turn %s of user %s failed: %s", turn.turn_id, turn.user_id, type(error).__name__)
         with self.store.transaction() as conn:
             self.store.mark_turn(
                 conn,
@@ -310,7 +311,8 @@ class MemoryPipeline:
                 conversation_id=turn.conversation_id,
                 status="failed",
                 error=message,
-                payload=turn_payload(turn),
+                # The engine it failed on: `memroute retry` reruns it there or says it does not.
+                payload={**turn_payload(turn), "engine": self.engine.name, "model": _model_name(self.engine)},
                 ts=now_iso(),
             )
         return TurnResult(

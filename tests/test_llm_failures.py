@@ -101,3 +101,32 @@ def test_an_answer_without_choices_says_what_the_server_sent(no_choices: Server)
         engine.classify(turn, "", "")
     assert "without choices" in str(info.value) and "content filtered" in str(info.value)
     assert "IndexError" not in str(info.value)
+
+
+def closed_port() -> str:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"  # nothing listens there: connection refused
+
+
+def test_a_failed_turn_is_one_line_on_stderr_and_retry_names_or_refuses_the_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    root = ["--root", str(tmp_path)]
+    code = main(["turn", "u1", "--text", "I'm a nurse", *root, "--model", "openai/gpt-4o-mini",
+                 "--api-base", closed_port(), "--max-retries", "0"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "turn failed" in err and "memroute retry u1" in err
+    # Without --engine/--model the offline default would rerun a model's turn: refused, nothing run.
+    assert main(["retry", *root]) == 2
+    assert "llm (openai/gpt-4o-mini)" in capsys.readouterr().err
+    with MemoryPipeline(root=tmp_path) as pipe:
+        assert len(pipe.store.failed_turns()) == 1
+    # Choosing the engine runs them, and says which.
+    assert main(["retry", *root, "--engine", "offline"]) == 0
+    assert "on the offline engine" in capsys.readouterr().err
