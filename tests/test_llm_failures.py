@@ -130,3 +130,34 @@ def test_a_failed_turn_is_one_line_on_stderr_and_retry_names_or_refuses_the_engi
     # Choosing the engine runs them, and says which.
     assert main(["retry", *root, "--engine", "offline"]) == 0
     assert "on the offline engine" in capsys.readouterr().err
+
+
+def classify_answer() -> dict[str, Any]:
+    from pipeline.testing import completion_body
+
+    args = json.dumps({"statements": [{"quote": "I'm a nurse", "route": "user", "section": "Identity", "key": "Role", "value": "nurse"}]})
+    return completion_body(model="m", arguments=args, tool="Statements", prompt_tokens=100, completion_tokens=20)
+
+
+def test_the_response_cache_is_keyed_by_server_and_engine_settings(tmp_path: Path) -> None:
+    from datetime import datetime, timezone
+
+    from pipeline.types import Message, Turn
+
+    turn = Turn(user_id="u", turn_id="t", timestamp=datetime(2026, 8, 1, tzinfo=timezone.utc),
+                messages=[Message(role="user", content="I'm a nurse")])
+    one, two = Server(classify_answer()), Server(classify_answer())
+    try:
+        def run(srv: Server, **kw: Any) -> None:
+            LLMEngine("openai/gpt-4o-mini", api_base=srv.api_base, api_key="sk-test", cache_dir=tmp_path, **kw).classify(turn, "", "")
+
+        run(one)
+        run(one)
+        assert one.posts == 1  # the same server and settings: a cache hit
+        run(two)
+        assert two.posts == 1  # another --api-base: asked, not answered from the first server's cache
+        run(two, max_reasks=0)
+        assert two.posts == 2  # other engine settings: asked again
+    finally:
+        one.close()
+        two.close()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -318,6 +319,8 @@ class LLMEngine(ClassifyMessages, Engine):
             prompt_version=req.prompt.version,
             response_model=req.response_model.__name__,
             messages=req.messages,
+            # Another server (a different --api-base) or other re-asks may answer otherwise.
+            settings={"server": _server_of(req.target), "transport": req.target.kind, "max_reasks": self.max_reasks},
         )
 
     def _store(self, req: _Request, result: BaseModel, usage: Usage) -> None:
@@ -508,6 +511,16 @@ def _create_args(req: _Request, max_reasks: int) -> dict[str, Any]:
         "max_retries": max_reasks,
         "strict": False,
     }
+
+
+def _server_of(target: Transport) -> str | None:
+    """The server a transport sends to, as the openai SDK and litellm resolve it (argument, then env)."""
+    base = getattr(target, "api_base", None)
+    if base:
+        return str(base).rstrip("/")
+    if target.kind in ("openai", "litellm"):
+        return os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE") or None
+    return None
 
 
 def _retry_after(exc: BaseException | None) -> float | None:
