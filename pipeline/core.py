@@ -21,7 +21,7 @@ from pipeline import guards
 from pipeline import manual_edits as manual
 from pipeline.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.engines import make_engine
-from pipeline.engines.base import Engine
+from pipeline.engines.base import TURN_STARTED, Engine
 from pipeline.errors import ModelConfigError
 from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
@@ -137,6 +137,20 @@ class MemoryPipeline:
         conversation_id: str | None = None,
         turn_id: str | None = None,
     ) -> TurnResult:
+        token = TURN_STARTED.set([])  # an engine's deadline spans all the turn's stages
+        try:
+            return self._process_turn(user_id, messages, timestamp, conversation_id, turn_id)
+        finally:
+            TURN_STARTED.reset(token)
+
+    def _process_turn(
+        self,
+        user_id: str,
+        messages: Any,
+        timestamp: datetime | str | None,
+        conversation_id: str | None,
+        turn_id: str | None,
+    ) -> TurnResult:
         turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
         if done is not None:
             return done
@@ -162,6 +176,20 @@ class MemoryPipeline:
     ) -> TurnResult:
         """process_turn for asyncio apps: the model call is awaited; the two small files are read
         inline, and the write and commit (locks, fsyncs, SQLite) run in a thread."""
+        token = TURN_STARTED.set([])  # threads started below copy it
+        try:
+            return await self._aprocess_turn(user_id, messages, timestamp, conversation_id, turn_id)
+        finally:
+            TURN_STARTED.reset(token)
+
+    async def _aprocess_turn(
+        self,
+        user_id: str,
+        messages: Any,
+        timestamp: datetime | str | None,
+        conversation_id: str | None,
+        turn_id: str | None,
+    ) -> TurnResult:
         import asyncio  # here, not at the top: asyncio costs a CLI start ~60 ms
 
         turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)

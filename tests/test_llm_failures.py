@@ -161,3 +161,33 @@ def test_the_response_cache_is_keyed_by_server_and_engine_settings(tmp_path: Pat
     finally:
         one.close()
         two.close()
+
+
+def test_a_slow_server_is_cut_off_by_the_turns_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import time
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    slow = Server(classify_answer(), delay=20.0)
+    try:
+        started = time.monotonic()
+        # The answer takes 20 s (30 s allowed per request, 5 retries); the deadline stops it at 1.5 s
+        # after the first request (the imports before it do not count).
+        code = main(["turn", "u1", "--text", "I'm a nurse", "--root", str(tmp_path), "--model", "openai/gpt-4o-mini",
+                     "--api-base", slow.api_base, "--timeout", "30", "--max-retries", "5", "--deadline", "1.5"])
+        took = time.monotonic() - started
+    finally:
+        slow.close()
+    err = capsys.readouterr().err
+    assert code == 1 and took < 10 and slow.posts == 1
+    assert "turn failed" in err and "1.5 s" in err
+
+
+def test_the_deadline_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from argparse import Namespace
+
+    from pipeline.cli.common import resolve_settings
+
+    monkeypatch.setenv("MEMROUTE_DEADLINE", "7.5")
+    assert resolve_settings(Namespace(command="turn")).deadline == 7.5

@@ -26,6 +26,7 @@ def make_engine(
     consolidate_model: str | None = None,
     timeout: float | None = None,
     max_retries: int | None = None,
+    deadline: float | None = None,
 ) -> Engine:
     """Resolve --engine/--model (and their env vars) to an engine instance.
 
@@ -45,5 +46,6 @@ def make_engine(
         consolidate_model=consolidate_model,
         timeout=timeout,
         max_retries=max_retries,
+        deadline=deadline,
     )
     return build(name, options)

@@ -143,12 +143,14 @@ class SyncClient:
         self._httpx = httpx
         self._client = httpx.Client(timeout=httpx.Timeout(endpoint.timeout), headers=endpoint.headers)
 
-    def post(self, kwargs: dict[str, Any], model: str) -> Any:
+    def post(self, kwargs: dict[str, Any], model: str, timeout: float | None = None) -> Any:
+        """`timeout`: a shorter limit for this request (what the turn's deadline leaves)."""
         httpx = self._httpx
+        limit = min(self.endpoint.timeout, timeout) if timeout is not None else self.endpoint.timeout
         try:
-            r = self._client.post(self.endpoint.url, content=request_body(kwargs, model))
+            r = self._client.post(self.endpoint.url, content=request_body(kwargs, model), timeout=httpx.Timeout(limit))
         except httpx.TimeoutException as e:
-            raise TimeoutError(f"no answer within {self.endpoint.timeout:g} s") from e
+            raise TimeoutError(f"no answer within {limit:.3g} s") from e
         except httpx.TransportError as e:
             raise ModelConnectionError(f"{type(e).__name__}: {e}") from e
         return parse_response(r.status_code, r.headers, r.content)
@@ -190,16 +192,22 @@ class AsyncClient:
             self._on_close()  # forget this loop: the client holds it, and loops come and go
             await self._session.close()
 
-    async def post(self, kwargs: dict[str, Any], model: str) -> Any:
+    async def post(self, kwargs: dict[str, Any], model: str, timeout: float | None = None) -> Any:
+        """`timeout`: a limit on this whole request (what the turn's deadline leaves)."""
         if not self._started:  # register the guard with the running loop's async-generator hooks
             self._started = True
             await self._guard.__anext__()
         aiohttp = self._aiohttp
+        extra = {} if timeout is None else {"timeout": aiohttp.ClientTimeout(
+            total=timeout, sock_connect=self.endpoint.timeout, sock_read=self.endpoint.timeout)}
+        limit = self.endpoint.timeout if timeout is None else min(self.endpoint.timeout, timeout)
         try:
-            async with self._session.post(self.endpoint.url, data=request_body(kwargs, model), proxy=self._proxy) as r:
+            async with self._session.post(
+                self.endpoint.url, data=request_body(kwargs, model), proxy=self._proxy, **extra
+            ) as r:
                 data = await r.read()
         except TimeoutError as e:  # aiohttp's timeouts subclass it
-            raise TimeoutError(f"no answer within {self.endpoint.timeout:g} s") from e
+            raise TimeoutError(f"no answer within {limit:.3g} s") from e
         except aiohttp.ClientError as e:
             raise ModelConnectionError(f"{type(e).__name__}: {e}") from e
         return parse_response(r.status, r.headers, data)

@@ -28,6 +28,7 @@ class CallInfo:
     model: str  # the transport's model name
     response_model: type[BaseModel]
     tool_name: str | None  # the tool the engine forces (instructor TOOLS mode), else None
+    timeout: float | None = None  # seconds this request may take (the turn's deadline left), else the transport's
 
 
 class TransportSetupError(MemrouteError):
@@ -109,10 +110,10 @@ class OpenAIHTTPTransport(_Networked):
         openai_http.Endpoint.resolve(self.api_key, self.api_base, self.timeout)
 
     def send(self, request: dict[str, Any], info: CallInfo) -> Any:
-        return self._http.sync().post(request, self.openai_model)
+        return self._http.sync().post(request, self.openai_model, timeout=info.timeout)
 
     async def asend(self, request: dict[str, Any], info: CallInfo) -> Any:
-        return await self._http.current().post(request, self.openai_model)
+        return await self._http.current().post(request, self.openai_model, timeout=info.timeout)
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
         from pipeline.engines.llm.pricing import _openai_price
@@ -150,13 +151,13 @@ class LiteLLMTransport(_Networked):
             raise ModelConfigError(f"no API key for {self.name}: set {', '.join(missing)}")
         self._keys_checked = True
 
-    def _kwargs(self, request: dict[str, Any]) -> dict[str, Any]:
+    def _kwargs(self, request: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         return {
             **request,
             "model": self.name,
             "api_base": self.api_base,
             "api_key": self.api_key,
-            "timeout": self.timeout,
+            "timeout": min(self.timeout, timeout) if timeout is not None else self.timeout,
             "temperature": 0,
             "max_retries": 0,  # the openai client's own retries; ours are the only loop
             "drop_params": True,
@@ -165,12 +166,12 @@ class LiteLLMTransport(_Networked):
     def send(self, request: dict[str, Any], info: CallInfo) -> Any:
         from pipeline.engines.llm.pricing import _litellm
 
-        return _litellm().completion(**self._kwargs(request))
+        return _litellm().completion(**self._kwargs(request, info.timeout))
 
     async def asend(self, request: dict[str, Any], info: CallInfo) -> Any:
         from pipeline.engines.llm.pricing import _litellm
 
-        return await _litellm().acompletion(**self._kwargs(request))
+        return await _litellm().acompletion(**self._kwargs(request, info.timeout))
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
         from pipeline.engines.llm.pricing import _price
