@@ -191,3 +191,24 @@ def test_the_deadline_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setenv("MEMROUTE_DEADLINE", "7.5")
     assert resolve_settings(Namespace(command="turn")).deadline == 7.5
+
+
+def test_an_openai_direct_turn_never_imports_litellm(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    srv = Server(classify_answer())
+    code = (
+        "import sys\nfrom pipeline.cli import main\n"
+        f"rc = main(['turn', 'u1', '--text', \"I'm a nurse\", '--root', {str(tmp_path)!r}, '--model', 'openai/gpt-4o-mini',"
+        f" '--api-base', {srv.api_base!r}])\n"
+        "assert rc == 0, rc\nprint(sorted(m for m in sys.modules if m == 'litellm' or m.startswith('litellm.')))\n"
+    )
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "OPENAI_API_KEY": "sk-test"})
+    finally:
+        srv.close()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]" and srv.posts == 1
