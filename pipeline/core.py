@@ -32,7 +32,16 @@ from pipeline.stages.write import apply_decisions
 from pipeline.store import Store
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
 from pipeline.turn_order import TURN_TIME, later_keys, turn_time_payload
-from pipeline.turn_write import COMPACT_AT, compactor, consolidator, purge_plan, total, turn_records, usage_of
+from pipeline.turn_write import (
+    COMPACT_AT,
+    compactor,
+    consolidator,
+    purge_plan,
+    record_usage,
+    total,
+    turn_records,
+    usage_of,
+)
 from pipeline.turns import build_turn, turn_payload
 from pipeline.types import Classification, Turn, TurnResult, Usage
 from pipeline.userdir import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
@@ -273,7 +282,7 @@ class MemoryPipeline:
         reused when the files did not change meanwhile (the engine only rendered it)."""
         decisions = guards.guard_decisions(classification.decisions, turn.user_text, self.guard_policy)
         decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
-        usage_parts: list[Usage] = [classification.usage]
+        usage_parts: list[Usage] = [classification.usage.tagged("classify")]
         with self.edit(turn.user_id, turn_id=turn.turn_id, conversation_id=turn.conversation_id, reuse=seen) as tx:
             if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
                 return self._already_done(turn)
@@ -305,13 +314,14 @@ class MemoryPipeline:
                     later=later_keys(self.store, turn),  # a late turn (retry, replay) never undoes a newer one
                 )
             except ConsolidationError as e:
-                return self._fail(turn, e, total([*usage_parts, usage_of(e)]))
+                return self._fail(turn, e, [*usage_parts, usage_of(e).tagged("consolidate")])
             except Exception as e:  # the engine failed while compacting: nothing was written
-                return self._fail(turn, e, total(usage_parts))
+                return self._fail(turn, e, [*usage_parts, usage_of(e).tagged("compact")])
             refuse_unsafe_rewrites(written, current)
             erased = purge_plan(written)  # a forget in a turn erases, as `forget --purge` does
             usage = total(usage_parts)
-            records = turn_records(tx, turn, plan, written, classification, usage, self.candidate_ttl_days)
+            records = turn_records(tx, turn, plan, written, classification, usage, self.candidate_ttl_days,
+                                   parts=usage_parts)
             tx.stage(written, source=classification, records=records, purge=erased if erased else None)
         return TurnResult(
             user_id=turn.user_id,
@@ -327,7 +337,10 @@ class MemoryPipeline:
             consolidated=written.consolidated,
         )
 
-    def _fail(self, turn: Turn, error: BaseException, usage: Usage) -> TurnResult:
+    def _fail(self, turn: Turn, error: BaseException, spent: Usage | list[Usage]) -> TurnResult:
+        """Keep the turn for retry, with what its model calls cost (one usage row per stage, "failed:...")."""
+        parts = spent if isinstance(spent, list) else [spent if spent.stage else spent.tagged("classify")]
+        usage = total(parts)
         message = f"{type(error).__name__}: {error}"
         # info, not warning: the caller reports it (the CLI in one line on stderr, TurnResult.error)
         log.info("turn %s of user %s failed: %s", turn.turn_id, turn.user_id, type(error).__name__)
@@ -343,6 +356,9 @@ class MemoryPipeline:
                 payload={**turn_payload(turn), "engine": self.engine.name, "model": _model_name(self.engine)},
                 ts=now_iso(),
             )
+            if usage.calls:
+                record_usage(self.store, conn, turn, None, parts, now_iso(), engine=self.engine.name,
+                             model=_model_name(self.engine), failed=True)
         return TurnResult(
             user_id=turn.user_id,
             turn_id=turn.turn_id,

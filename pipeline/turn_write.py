@@ -33,8 +33,10 @@ def turn_records(
     classification: Classification,
     usage: Usage,
     candidate_ttl_days: float,
+    parts: list[Usage] | None = None,
 ) -> Callable[[Tx], object]:
-    """The turn's own records (candidates, decision log), written first in its transaction."""
+    """The turn's own records (candidates, decision log, usage: one row per stage with `parts`),
+    written first in its transaction."""
     store = tx_edit.store
 
     def write(tx: Tx) -> None:
@@ -48,9 +50,11 @@ def turn_records(
             engine=classification.engine,
             model=classification.model,
             prompt_version=classification.prompt_version,
-            usage=usage,
+            usage=usage if parts is None else None,
             ts=tx_edit.ts,  # the commit's time, as its history rows
         )
+        if parts is not None:
+            record_usage(store, tx, turn, classification, parts, tx_edit.ts)
 
     return write
 
@@ -109,7 +113,7 @@ def compactor(
         confirmed = confirmed_keys(store, user_id)
         done = engine.compact(user_md, needed_chars, protected=frozenset(confirmed),
                               goal_chars=int(user_limit * COMPACT_GOAL))
-        usage_parts.append(done.usage)  # this call's own usage, failed attempts included
+        usage_parts.append(done.usage.tagged("compact"))  # this call's own usage, failed attempts included
         rewritten = done.value
         if rewritten is not None and not (confirmed & _keys(user_md)) <= _keys(rewritten):
             return None  # the engine dropped a field the user confirmed
@@ -127,11 +131,14 @@ def consolidator(
     `notes` collects one line per fallback taken (logged; the history says which engine ran)."""
 
     def run(memory: MemoryLog) -> tuple[list[Change], list[Change]]:
+        spent: list[Usage] = []
         try:
-            return consolidate_log(memory, engine, memory_limit=memory_limit, today=turn.today, usage_sink=usage_parts)
+            return consolidate_log(memory, engine, memory_limit=memory_limit, today=turn.today, usage_sink=spent)
         except ConsolidationError as e:
-            usage_parts.append(usage_of(e))
+            spent.append(usage_of(e))
             _note(notes, f"{engine.name} consolidation failed ({e}); ")
+        finally:
+            usage_parts.extend(u.tagged("consolidate") for u in spent)  # failed plans cost too
         if engine.name != "offline":
             from pipeline.engines.offline.engine import OfflineEngine
 
@@ -184,6 +191,26 @@ def purge_record(c: Change) -> Change:
     """History keeps that something was erased (and its key), never what."""
     key = c.key if c.target == "user" and c.key != c.old else None
     return Change(c.target, "purge", key, None, None, "erased at the user's request")
+
+
+def record_usage(
+    store: MemoryStore, tx: Tx, turn: Turn, source: Classification | None, parts: list[Usage], ts: str,
+    *, engine: str | None = None, model: str | None = None, failed: bool = False,
+) -> None:
+    """One usage row per stage the turn ran (classify, compact, consolidate); a failed turn's under
+    "failed:<stage>". Stages that sent nothing (offline) leave no row, except classify."""
+    by_stage: dict[str, Usage] = {}
+    for part in parts:
+        stage = part.stage or "classify"
+        by_stage[stage] = by_stage.get(stage, Usage()) + part
+    for stage, usage in by_stage.items():
+        if stage != "classify" and usage.calls == 0:
+            continue
+        store.add_usage(
+            tx, user_id=turn.user_id, turn_id=turn.turn_id, stage=f"failed:{stage}" if failed else stage,
+            engine=source.engine if source else engine, model=source.model if source else model,
+            prompt_version=source.prompt_version if source else None, usage=usage, ts=ts,
+        )
 
 
 def usage_of(error: BaseException) -> Usage:

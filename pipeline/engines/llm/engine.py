@@ -103,6 +103,7 @@ class _Meter:
     output_tokens: int = 0
     cost_usd: float | None = 0.0
     latency_s: float = 0.0  # time spent waiting for the model, backoff sleeps excluded
+    sends: int = 0  # instructor's attempts: the first answer and each re-ask (each may be retried)
 
     @contextmanager
     def request(self) -> Iterator[None]:
@@ -121,6 +122,8 @@ class _Meter:
             output_tokens=self.output_tokens,
             cost_usd=self.cost_usd,
             latency_s=round(self.latency_s, 6),
+            reasks=max(0, self.sends - 1),
+            retries=max(0, self.calls - self.sends),
         )
 
 
@@ -469,6 +472,7 @@ class LLMEngine(ClassifyMessages, Engine):
         call = _current_call()
         req, meter, target = call.req, call.meter, call.req.target
         response: Any = None
+        meter.sends += 1
         for attempt in Retrying(**self._retrying()):
             with attempt:
                 info = _call_info(req, kwargs, self.deadline)  # raises once the deadline passed: nothing sent
@@ -483,6 +487,7 @@ class LLMEngine(ClassifyMessages, Engine):
         call = _current_call()
         req, meter, target = call.req, call.meter, call.req.target
         response: Any = None
+        meter.sends += 1
         async for attempt in AsyncRetrying(**self._retrying()):
             with attempt:
                 info = _call_info(req, kwargs, self.deadline)
