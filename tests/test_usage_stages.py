@@ -46,3 +46,24 @@ def test_each_stage_and_each_failed_turn_is_recorded(tmp_path: Path, capsys: pyt
     assert main(["status", "--json", "--root", str(tmp_path)]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["failed_turns"] == 1 and by_stage(status["usage"]) == by_stage(totals)
+
+
+def test_the_eval_report_shows_usage_per_stage_and_per_case(tmp_path: Path) -> None:
+    from typing import Any
+
+    from pipeline.evals import EngineSpec, load_cases, run_eval, score_run
+
+    suite = tmp_path / "suite.jsonl"
+    suite.write_text(json.dumps({"id": "c1", "lang": "en", "messages": [{"role": "user", "content": "docs moved"}],
+                                 "expect": {"route": "skip"}}) + "\n", "utf-8")
+
+    def factory(root: Path, spec: EngineSpec, cache_dir: Path | None, options: dict[str, Any]) -> MemoryPipeline:
+        return MemoryPipeline(root=root, model=FakeModel("not json", [EVENT]))  # one re-ask, then an answer
+
+    spec = EngineSpec("llm", "fake")
+    outcomes = run_eval(load_cases([str(suite)]), [spec], concurrency=1, factory=factory)
+    block = score_run(outcomes[spec.name], spec)
+    assert block["calls"] == 2 and block["reasks"] == 1
+    assert block["usage_by_stage"]["classify"]["calls"] == 2
+    (failure,) = block["failures"]  # expected skip, it wrote: the case's own usage is in its record
+    assert failure["usage_by_stage"]["classify"]["calls"] == 2
