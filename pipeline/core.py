@@ -311,7 +311,8 @@ class MemoryPipeline:
                     # Proactive compaction (at 90% of the cap) only with the free rule-based one; an
                     # engine's own (a model's) runs only when a write does not fit.
                     compact_at=COMPACT_AT if type(self.engine).compact is Engine.compact else None,
-                    later=later_keys(self.store, turn),  # a late turn (retry, replay) never undoes a newer one
+                    # a late turn (retry, replay) never undoes a newer one; asked only when it touches USER.md
+                    later=later_keys(self.store, turn) if any(d.route == "user" for d in plan.decisions) else None,
                 )
             except ConsolidationError as e:
                 return self._fail(turn, e, [*usage_parts, usage_of(e).tagged("consolidate")])

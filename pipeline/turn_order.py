@@ -40,14 +40,16 @@ def _time(row: dict[str, Any] | None) -> datetime | None:
 def later_keys(store: MemoryStore, turn: Turn) -> dict[str, str]:
     """USER.md keys (normalised) whose current value a turn ranked after `turn` set, each with
     the time of that turn. Empty for a turn arriving in order (the common case)."""
-    rows = {row["turn_id"]: row for row in store.turns(turn.user_id)}
-    mine = rows.get(turn.turn_id)
-    my_rank = (turn.timestamp, mine["id"] if mine else float("inf"))
     setter: dict[str, str | None] = {}  # key -> turn id of its current value, oldest first so the last wins
     for row in store.provenance(turn.user_id, target="user"):
         key = row.get("key") or split_label(str(row.get("value") or ""))[0]
         if key:
             setter[norm_key(key)] = row.get("turn_id")
+    if not setter:
+        return {}
+    rows = {row["turn_id"]: row for row in store.turns(turn.user_id)}
+    mine = rows.get(turn.turn_id)
+    my_rank = (turn.timestamp, mine["id"] if mine else float("inf"))
     out: dict[str, str] = {}
     for key, turn_id in setter.items():
         if turn_id is None or turn_id == turn.turn_id:
