@@ -137,7 +137,7 @@ class _Call:
     deadline: float | None = None  # time.monotonic() by which they must end, set at the first request
 
 
-class DeadlinePassed(TimeoutError):
+class DeadlinePassed(MemrouteError, TimeoutError):
     """The turn's total time for model calls ran out (LLMEngine `deadline`): no further request."""
 
 
