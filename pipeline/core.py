@@ -22,8 +22,9 @@ from pipeline import manual_edits as manual
 from pipeline import review_edits as review
 from pipeline.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.engines import make_engine
-from pipeline.engines.base import Engine
+from pipeline.engines.base import TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
+from pipeline.errors import ModelConfigError
 from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
@@ -32,7 +33,17 @@ from pipeline.stages.consolidate import ConsolidationError
 from pipeline.stages.write import apply_decisions
 from pipeline.store import Store
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
-from pipeline.turn_write import COMPACT_AT, compactor, consolidator, purge_plan, total, turn_records, usage_of
+from pipeline.turn_order import TURN_TIME, later_keys, turn_time_payload
+from pipeline.turn_write import (
+    COMPACT_AT,
+    compactor,
+    consolidator,
+    purge_plan,
+    record_usage,
+    total,
+    turn_records,
+    usage_of,
+)
 from pipeline.turns import build_turn, turn_payload
 from pipeline.types import Classification, Turn, TurnResult, Usage
 from pipeline.userdir import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
@@ -138,6 +149,20 @@ class MemoryPipeline:
         conversation_id: str | None = None,
         turn_id: str | None = None,
     ) -> TurnResult:
+        token = TURN_STARTED.set([])  # an engine's deadline spans all the turn's stages
+        try:
+            return self._process_turn(user_id, messages, timestamp, conversation_id, turn_id)
+        finally:
+            TURN_STARTED.reset(token)
+
+    def _process_turn(
+        self,
+        user_id: str,
+        messages: Any,
+        timestamp: datetime | str | None,
+        conversation_id: str | None,
+        turn_id: str | None,
+    ) -> TurnResult:
         turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
         if done is not None:
             return done
@@ -147,6 +172,8 @@ class MemoryPipeline:
             return self._fail(turn, e, Usage())
         try:
             classification = self.engine.classify(turn, *self._prompt_files(current))
+        except ModelConfigError:
+            raise  # a missing API key: the caller must fix it; retrying the turn cannot help
         except Exception as e:
             return self._fail(turn, e, usage_of(e))
         return self._apply_or_keep(turn, classification, current)
@@ -161,6 +188,20 @@ class MemoryPipeline:
     ) -> TurnResult:
         """process_turn for asyncio apps: the model call is awaited; the two small files are read
         inline, and the write and commit (locks, fsyncs, SQLite) run in a thread."""
+        token = TURN_STARTED.set([])  # threads started below copy it
+        try:
+            return await self._aprocess_turn(user_id, messages, timestamp, conversation_id, turn_id)
+        finally:
+            TURN_STARTED.reset(token)
+
+    async def _aprocess_turn(
+        self,
+        user_id: str,
+        messages: Any,
+        timestamp: datetime | str | None,
+        conversation_id: str | None,
+        turn_id: str | None,
+    ) -> TurnResult:
         import asyncio  # here, not at the top: asyncio costs a CLI start ~60 ms
 
         turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
@@ -173,6 +214,8 @@ class MemoryPipeline:
             return await asyncio.to_thread(self._fail, turn, e, Usage())
         try:
             classification = await self.engine.aclassify(turn, *self._prompt_files(current))
+        except ModelConfigError:
+            raise
         except Exception as e:
             return await asyncio.to_thread(self._fail, turn, e, usage_of(e))
         return await asyncio.to_thread(self._apply_or_keep, turn, classification, current)
@@ -243,11 +286,12 @@ class MemoryPipeline:
         reused when the files did not change meanwhile (the engine only rendered it)."""
         decisions = guards.guard_decisions(classification.decisions, turn.user_text, self.guard_policy)
         decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
-        usage_parts: list[Usage] = [classification.usage]
+        usage_parts: list[Usage] = [classification.usage.tagged("classify")]
         with self.edit(turn.user_id, turn_id=turn.turn_id, conversation_id=turn.conversation_id, reuse=seen) as tx:
             if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
                 return self._already_done(turn)
             current = tx.current
+            tx.turn_time = turn_time_payload(turn.timestamp)[TURN_TIME]
             plan = cands.plan_turn(
                 classification.decisions,
                 decisions,
@@ -271,15 +315,18 @@ class MemoryPipeline:
                     # Proactive compaction (at 90% of the cap) only with the free rule-based one; an
                     # engine's own (a model's) runs only when a write does not fit.
                     compact_at=COMPACT_AT if type(self.engine).compact is Engine.compact else None,
+                    # a late turn (retry, replay) never undoes a newer one; asked only when it touches USER.md
+                    later=later_keys(self.store, turn) if any(d.route == "user" for d in plan.decisions) else None,
                 )
             except ConsolidationError as e:
-                return self._fail(turn, e, total([*usage_parts, usage_of(e)]))
+                return self._fail(turn, e, [*usage_parts, usage_of(e).tagged("consolidate")])
             except Exception as e:  # the engine failed while compacting: nothing was written
-                return self._fail(turn, e, total(usage_parts))
+                return self._fail(turn, e, [*usage_parts, usage_of(e).tagged("compact")])
             refuse_unsafe_rewrites(written, current)
             erased = purge_plan(written)  # a forget in a turn erases, as `forget --purge` does
             usage = total(usage_parts)
-            records = turn_records(tx, turn, plan, written, classification, usage, self.candidate_ttl_days)
+            records = turn_records(tx, turn, plan, written, classification, usage, self.candidate_ttl_days,
+                                   parts=usage_parts)
             tx.stage(written, source=classification, records=records, purge=erased if erased else None)
         return TurnResult(
             user_id=turn.user_id,
@@ -295,9 +342,13 @@ class MemoryPipeline:
             consolidated=written.consolidated,
         )
 
-    def _fail(self, turn: Turn, error: BaseException, usage: Usage) -> TurnResult:
+    def _fail(self, turn: Turn, error: BaseException, spent: Usage | list[Usage]) -> TurnResult:
+        """Keep the turn for retry, with what its model calls cost (one usage row per stage, "failed:...")."""
+        parts = spent if isinstance(spent, list) else [spent if spent.stage else spent.tagged("classify")]
+        usage = total(parts)
         message = f"{type(error).__name__}: {error}"
-        log.warning("turn %s of user %s failed: %s", turn.turn_id, turn.user_id, type(error).__name__)
+        # info, not warning: the caller reports it (the CLI in one line on stderr, TurnResult.error)
+        log.info("turn %s of user %s failed: %s", turn.turn_id, turn.user_id, type(error).__name__)
         with self.store.transaction() as conn:
             self.store.mark_turn(
                 conn,
@@ -306,9 +357,13 @@ class MemoryPipeline:
                 conversation_id=turn.conversation_id,
                 status="failed",
                 error=message,
-                payload=turn_payload(turn),
+                # The engine it failed on: `memroute retry` reruns it there or says it does not.
+                payload={**turn_payload(turn), "engine": self.engine.name, "model": _model_name(self.engine)},
                 ts=now_iso(),
             )
+            if usage.calls:
+                record_usage(self.store, conn, turn, None, parts, now_iso(), engine=self.engine.name,
+                             model=_model_name(self.engine), failed=True)
         return TurnResult(
             user_id=turn.user_id,
             turn_id=turn.turn_id,

@@ -18,6 +18,7 @@ from pipeline.ledgers.memory_md import MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import UserProfile, empty_user_md
 from pipeline.stages.write import WriteResult
 from pipeline.store.interface import LedgerTexts, MemoryStore, Tx, UserDocuments
+from pipeline.turn_order import turn_time_payload
 from pipeline.types import Classification
 from pipeline.userdir import MEMORY_FILE, USER_FILE
 
@@ -130,6 +131,7 @@ class Edit:
         self.rows_erased = 0  # filled by the commit when a purge was staged
         self.ts = now_iso()  # the commit's time (set again when it starts)
         self.committed = False
+        self.turn_time: str | None = None  # a chat turn's own time (None: the commit's), see turn_order
         self._written: WriteResult | None = None
         self._files: dict[str, str] = {}
         self._source: Classification | None = None
@@ -176,7 +178,7 @@ class Edit:
                     self.rows_erased = self.store.purge_text(tx, self.user_id, purge.needles, purge.keys)
                 self.store.mark_turn(
                     tx, user_id=self.user_id, turn_id=self.turn_id, conversation_id=self.conversation_id,
-                    status="done", ts=ts,
+                    status="done", ts=ts, payload=turn_time_payload(self.turn_time or ts),
                 )
 
         self.docs.commit(self.turn_id, self._files, store_commit)

@@ -12,4 +12,9 @@ class MemrouteError(Exception):
     """Base class of memroute's own exceptions."""
 
 
-__all__ = ["MemrouteError"]
+class ModelConfigError(MemrouteError, ValueError):
+    """The model cannot be called as configured (no API key): a usage error. The turn is not kept
+    for retry (retrying cannot help); the CLI exits 2."""
+
+
+__all__ = ["MemrouteError", "ModelConfigError"]

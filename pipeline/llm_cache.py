@@ -1,6 +1,7 @@
 """On-disk cache of parsed LLM responses, so that re-running an eval costs nothing.
 
-Key: sha256 of (stage, model, prompt version, response model, the full request messages).
+Key: sha256 of (stage, model, prompt version, response model, the full request messages, and the
+engine settings that can change the answer: the server (api base), the transport, the re-asks).
 Value: the parsed response as JSON plus the usage of the call that produced it.
 One JSON file per key, written atomically; a corrupt file reads as a miss.
 Privacy: a response that the one redaction (pipeline/guards/redaction.py) would change (a secret, a
@@ -18,10 +19,19 @@ from typing import Any
 
 
 def cache_key(
-    *, stage: str, model: str, prompt_version: str, response_model: str, messages: list[dict[str, Any]]
+    *,
+    stage: str,
+    model: str,
+    prompt_version: str,
+    response_model: str,
+    messages: list[dict[str, Any]],
+    settings: dict[str, Any] | None = None,
 ) -> str:
     payload = json.dumps(
-        {"stage": stage, "model": model, "prompt": prompt_version, "schema": response_model, "messages": messages},
+        {
+            "stage": stage, "model": model, "prompt": prompt_version, "schema": response_model, "messages": messages,
+            "settings": settings or {},
+        },
         sort_keys=True,
         ensure_ascii=False,
     )

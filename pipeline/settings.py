@@ -13,6 +13,7 @@ The config file is `$MEMROUTE_CONFIG`, else `memroute.toml` in the memory root. 
     user_limit = 1375
     memory_limit = 2200
     timeout = 30          # seconds per model request
+    deadline = 60         # seconds one turn may spend on model calls in all (retries included)
     max_retries = 3       # transport retries per model request
     log_quotes = false    # keep the redacted words of skipped statements in the decision log
     candidate_ttl_days = 60
@@ -51,6 +52,7 @@ ENV_NAMES: dict[str, str] = {
     "user_limit": "MEMROUTE_USER_LIMIT",
     "memory_limit": "MEMROUTE_MEMORY_LIMIT",
     "timeout": "MEMROUTE_TIMEOUT",
+    "deadline": "MEMROUTE_DEADLINE",
     "max_retries": "MEMROUTE_MAX_RETRIES",
     "log_quotes": "MEMROUTE_LOG_QUOTES",
     "candidate_ttl_days": "MEMROUTE_CANDIDATE_TTL_DAYS",
@@ -77,6 +79,7 @@ class Settings(BaseModel):
     user_limit: int = Field(1375, gt=0, description="USER.md cap in characters")
     memory_limit: int = Field(2200, gt=0, description="MEMORY.md cap in characters")
     timeout: float = Field(30.0, gt=0, description="seconds per model request")
+    deadline: float = Field(60.0, gt=0, description="seconds one turn may spend on model calls in all (retries, backoff included)")
     max_retries: int = Field(3, ge=0, description="transport retries per model request")
     log_quotes: bool = Field(False, description="keep the redacted words of skipped statements in the decision log")
     candidate_ttl_days: float | None = Field(
@@ -159,6 +162,7 @@ def build_engine(settings: Settings, engine: str | Engine | None = None) -> Engi
         api_base=settings.api_base,
         timeout=settings.timeout,
         max_retries=settings.max_retries,
+        deadline=settings.deadline,
     )
 
 

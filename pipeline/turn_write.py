@@ -4,6 +4,7 @@ kept, promoted or forgotten, the decision log, and the erasure a forget request 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from pipeline import candidates as cands
@@ -14,10 +15,12 @@ from pipeline.erasure import Erased, erased_by_turn
 from pipeline.ledgers._text import norm_key, split_label
 from pipeline.ledgers.memory_md import MemoryLog
 from pipeline.ledgers.user_md import UserProfile
-from pipeline.stages.consolidate import consolidate_log
+from pipeline.stages.consolidate import ConsolidationError, archive_oldest, consolidate_log
 from pipeline.stages.write import Change, WriteResult, is_change_of_fact
 from pipeline.store.interface import MemoryStore, Tx
 from pipeline.types import Classification, Turn, Usage
+
+log = logging.getLogger("memroute.pipeline")
 
 COMPACT_AT = 0.9  # USER.md is compacted (without an LLM) once it reaches this share of its cap ...
 COMPACT_GOAL = 0.8  # ... down to this share, so the next facts find room
@@ -31,8 +34,10 @@ def turn_records(
     classification: Classification,
     usage: Usage,
     candidate_ttl_days: float,
+    parts: list[Usage] | None = None,
 ) -> Callable[[Tx], object]:
-    """The turn's own records (candidates, decision log), written first in its transaction."""
+    """The turn's own records (candidates, decision log, usage: one row per stage with `parts`),
+    written first in its transaction."""
     store = tx_edit.store
 
     def write(tx: Tx) -> None:
@@ -46,9 +51,11 @@ def turn_records(
             engine=classification.engine,
             model=classification.model,
             prompt_version=classification.prompt_version,
-            usage=usage,
+            usage=usage if parts is None else None,
             ts=tx_edit.ts,  # the commit's time, as its history rows
         )
+        if parts is not None:
+            record_usage(store, tx, turn, classification, parts, tx_edit.ts)
 
     return write
 
@@ -107,7 +114,7 @@ def compactor(
         confirmed = confirmed_keys(store, user_id) | pinned_keys(store, user_id)  # both never leave
         done = engine.compact(user_md, needed_chars, protected=frozenset(confirmed),
                               goal_chars=int(user_limit * COMPACT_GOAL))
-        usage_parts.append(done.usage)  # this call's own usage, failed attempts included
+        usage_parts.append(done.usage.tagged("compact"))  # this call's own usage, failed attempts included
         rewritten = done.value
         if rewritten is not None and not (confirmed & _keys(user_md)) <= _keys(rewritten):
             return None  # the engine dropped a field the user confirmed
@@ -117,16 +124,49 @@ def compactor(
 
 
 def consolidator(
-    engine: Engine, turn: Turn, memory_limit: int, usage_parts: list[Usage], store: MemoryStore | None = None
+    engine: Engine,
+    turn: Turn,
+    memory_limit: int,
+    usage_parts: list[Usage],
+    store: MemoryStore | None = None,
+    notes: list[str] | None = None,
 ) -> Callable[[MemoryLog], tuple[list[Change], list[Change]]]:
-    """The engine's MEMORY.md consolidation; entries the user pinned (in `store`) stay as they are."""
+    """The engine's MEMORY.md consolidation; entries the user pinned (in `store`) stay as they are.
+    When it fails (the model's plan invalid or too long, the model down) the rule-based one runs,
+    and when that cannot shrink the file either, the oldest unpinned entries go to the archive. So
+    a full log never fails the turn nor blocks its USER.md facts. `notes` collects one line per
+    fallback taken (logged; the history says which engine ran)."""
 
     def run(memory: MemoryLog) -> tuple[list[Change], list[Change]]:
         pinned = pinned_bodies(store, turn.user_id, memory.entries) if store is not None else set()
-        return consolidate_log(memory, engine, memory_limit=memory_limit, today=turn.today, usage_sink=usage_parts,
-                               pinned=pinned)
+        spent: list[Usage] = []
+        try:
+            return consolidate_log(memory, engine, memory_limit=memory_limit, today=turn.today, usage_sink=spent,
+                                   pinned=pinned)
+        except ConsolidationError as e:
+            spent.append(usage_of(e))
+            _note(notes, f"{engine.name} consolidation failed ({e}); ")
+        finally:
+            usage_parts.extend(u.tagged("consolidate") for u in spent)  # failed plans cost too
+        if engine.name != "offline":
+            from pipeline.engines.offline.engine import OfflineEngine
+
+            try:
+                return consolidate_log(memory, OfflineEngine(), memory_limit=memory_limit, today=turn.today,
+                                       pinned=pinned)
+            except ConsolidationError as e:
+                _note(notes, f"offline consolidation failed ({e}); ")
+        _note(notes, "archived the oldest entries")
+        return archive_oldest(memory, memory_limit=memory_limit, pinned=pinned,
+                              why="archived: MEMORY.md full and consolidation failed")
 
     return run
+
+
+def _note(notes: list[str] | None, text: str) -> None:
+    log.warning("consolidation fallback: %s", text.rstrip("; "))
+    if notes is not None:
+        notes.append(text)
 
 
 def confirmed_keys(store: MemoryStore, user_id: str) -> set[str]:
@@ -162,6 +202,26 @@ def purge_record(c: Change) -> Change:
     """History keeps that something was erased (and its key), never what."""
     key = c.key if c.target == "user" and c.key != c.old else None
     return Change(c.target, "purge", key, None, None, "erased at the user's request")
+
+
+def record_usage(
+    store: MemoryStore, tx: Tx, turn: Turn, source: Classification | None, parts: list[Usage], ts: str,
+    *, engine: str | None = None, model: str | None = None, failed: bool = False,
+) -> None:
+    """One usage row per stage the turn ran (classify, compact, consolidate); a failed turn's under
+    "failed:<stage>". Stages that sent nothing (offline) leave no row, except classify."""
+    by_stage: dict[str, Usage] = {}
+    for part in parts:
+        stage = part.stage or "classify"
+        by_stage[stage] = by_stage.get(stage, Usage()) + part
+    for stage, usage in by_stage.items():
+        if stage != "classify" and usage.calls == 0:
+            continue
+        store.add_usage(
+            tx, user_id=turn.user_id, turn_id=turn.turn_id, stage=f"failed:{stage}" if failed else stage,
+            engine=source.engine if source else engine, model=source.model if source else model,
+            prompt_version=source.prompt_version if source else None, usage=usage, ts=ts,
+        )
 
 
 def usage_of(error: BaseException) -> Usage:

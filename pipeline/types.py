@@ -87,15 +87,24 @@ class Decision(BaseModel):
 
 
 class Usage(BaseModel):
-    calls: int = 0
+    calls: int = 0  # model requests sent, retried and re-asked ones included
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = 0.0  # None when the model's price is unknown
     latency_s: float = 0.0
+    retries: int = 0  # of `calls`: requests sent again after a transport fault (429, 5xx, timeout)
+    reasks: int = 0  # of `calls`: requests asking again after an answer failed validation
+    # The stage this usage belongs to (classify, compact, consolidate) where it is recorded; a sum has none.
+    stage: str | None = Field(default=None, exclude=True)
+
+    def tagged(self, stage: str) -> Usage:
+        return self.model_copy(update={"stage": stage})
 
     def __add__(self, other: Usage) -> Usage:
         cost = None if self.cost_usd is None or other.cost_usd is None else self.cost_usd + other.cost_usd
         return Usage(
+            retries=self.retries + other.retries,
+            reasks=self.reasks + other.reasks,
             calls=self.calls + other.calls,
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,

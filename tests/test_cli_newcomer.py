@@ -226,7 +226,7 @@ def test_status_shows_failed_turns_waiting_for_retry(tmp_path: Path, capsys: pyt
     assert "ConnectionError: model unreachable" in out
     code, out, _ = run(capsys, "status", "--json", "--root", str(tmp_path))
     assert json.loads(out)["failed_turns"] == 1
-    run(capsys, "retry", "--root", str(tmp_path))
+    run(capsys, "retry", "--root", str(tmp_path), "--engine", "offline")  # it failed on "down": say which reruns it
     code, out, _ = run(capsys, "status", "--root", str(tmp_path))
     assert "failed turns waiting for `memroute retry`: 0" in out
     code, out, err = run(capsys, "retry", "--root", str(tmp_path))

@@ -171,7 +171,7 @@ def test_near_cap_consolidation_archives_what_leaves_and_keeps_the_new_fact(tmp_
     assert any("milestone 17 reached" in hit["text"] for hit in archived)
 
 
-def test_invalid_consolidation_changes_nothing_and_fails_the_turn(tmp_path: Path) -> None:
+def test_an_invalid_consolidation_is_not_applied_and_the_turn_lands_by_the_fallback(tmp_path: Path) -> None:
     folder = tmp_path / "jasmin"
     folder.mkdir()
     initial = _full_memory(28)
@@ -180,8 +180,8 @@ def test_invalid_consolidation_changes_nothing_and_fails_the_turn(tmp_path: Path
     engine = ScriptedEngine([memory("moved docs to Vercel", "2026-08-06")], plan=dropped)
     with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "we moved the docs to Vercel"}])
-    assert result.status == "failed" and "dropped entries" in (result.error or "")
-    assert (folder / "MEMORY.md").read_text("utf-8") == initial
+    text = (folder / "MEMORY.md").read_text("utf-8")  # the rule-based consolidation ran instead (issue 14)
+    assert result.status == "done" and "only one" not in text and "moved docs to Vercel" in text and len(text) <= 2200
 
 
 def test_over_cap_user_fact_is_refused_and_others_still_land(tmp_path: Path) -> None:

@@ -33,10 +33,13 @@ def _cmd_status(args: argparse.Namespace) -> int:
     status = hook_status(root)
     # Turns that failed in process_turn (CLI, batch, API) wait in the store, not in the hook's queue.
     failed_turns: list[dict[str, Any]] = []
+    usage: dict[str, Any] = {}
     if (root / DB_NAME).exists():
         with Store(root, read_only=True) as store:
             failed_turns = store.failed_turns()
+            usage = store.usage_totals()  # model calls and tokens, per stage and model, failed turns included
     status["failed_turns"] = len(failed_turns)
+    status["usage"] = usage
     if args.as_json:
         print_json(status)
     else:

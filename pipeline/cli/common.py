@@ -56,6 +56,8 @@ def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False) -> Non
     g.add_argument("--user-limit", type=int, metavar="CHARS", help="USER.md cap in characters (default 1,375)")
     g.add_argument("--memory-limit", type=int, metavar="CHARS", help="MEMORY.md cap in characters (default 2,200)")
     g.add_argument("--timeout", type=float, metavar="SECONDS", help="seconds per model request (default 30)")
+    g.add_argument("--deadline", type=float, metavar="SECONDS",
+                   help="seconds one turn may spend on model calls in all, retries included (default 60)")
     g.add_argument("--max-retries", type=int, metavar="N", help="transport retries per model request (default 3)")
 
 
@@ -65,7 +67,7 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
 
     flags = {
         name: getattr(args, name, None)
-        for name in ("root", "engine", "model", "api_base", "user_limit", "memory_limit", "timeout", "max_retries")
+        for name in ("root", "engine", "model", "api_base", "user_limit", "memory_limit", "timeout", "deadline", "max_retries")
     }
     if isinstance(flags["engine"], list) or isinstance(flags["model"], list):  # eval: runs side by side
         flags["engine"] = flags["model"] = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import MemrouteError, ModelConfigError
 
 
 class UsageError(MemrouteError):
@@ -30,7 +30,7 @@ def exit_code(e: BaseException) -> int:
 
     usage_errors = (
         UsageError, InvalidUserId, BadTurn, ToolUsageError, EngineConfigError, SettingsError, NothingToForget,
-        EvalInputError, InputError,
+        EvalInputError, InputError, ModelConfigError,
     )
     return 2 if isinstance(e, usage_errors) else 1
 

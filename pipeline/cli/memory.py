@@ -7,8 +7,9 @@ import argparse
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.cli.common import (
     LOG_QUOTES_HELP,
@@ -22,6 +23,9 @@ from pipeline.cli.common import (
     require_user,
 )
 from pipeline.cli.errors import UsageError
+
+if TYPE_CHECKING:
+    from pipeline.core import MemoryPipeline
 
 
 def register(add: AddCommand) -> None:
@@ -142,8 +146,9 @@ def _cmd_turn(args: argparse.Namespace) -> int:
             print(f"duplicate turn {result.turn_id}: already applied, nothing changed")
         elif result.status != "failed" and not result.decisions:
             print("nothing to route in this turn: no file changed")
-        if result.status == "failed":
-            print(f"failed: {result.error} (run `memroute retry {args.user}` later)")
+    if result.status == "failed":  # one line on stderr, also with --json (stdout stays data)
+        error = (result.error or "").splitlines()[0] if result.error else "unknown error"
+        print(f"memroute: turn failed: {error} (kept: run `memroute retry {args.user}` later)", file=sys.stderr)
     return 1 if result.status == "failed" else 0
 
 
@@ -243,6 +248,7 @@ def _cmd_retry(args: argparse.Namespace) -> int:
     from pipeline.hook_queue_admin import run_parked
 
     with open_pipeline(args, write=True) as pipe:
+        _check_retry_engine(pipe, args)
         results = pipe.retry(args.user)  # turns that failed in process_turn (CLI, batch, API)
         parked = run_parked(pipe, args.user)  # turns the post-turn hook parked after its retries
     failed = [r for r in results if r.status == "failed"]
@@ -257,6 +263,29 @@ def _cmd_retry(args: argparse.Namespace) -> int:
         }
     )
     return 1 if failed or parked["parked"] else 0
+
+
+def _check_retry_engine(pipe: MemoryPipeline, args: argparse.Namespace) -> None:
+    """Failed turns rerun on the engine this command resolves. When they failed on another one (a
+    model) and no --engine/--model was given, refuse rather than silently rerun them elsewhere
+    (the offline engine would route them differently); otherwise say which engine runs them."""
+    failed = pipe.store.failed_turns(args.user)
+    if not failed:
+        return
+    model = getattr(pipe.engine, "model", None)
+    runs_on = pipe.engine.name + (f" ({model})" if model else "")
+    elsewhere = Counter(
+        str(p.get("engine")) + (f" ({p['model']})" if p.get("model") else "")
+        for p in (f["payload"] or {} for f in failed)
+        if p.get("engine") and str(p.get("engine")) + (f" ({p['model']})" if p.get("model") else "") != runs_on
+    )
+    if elsewhere and getattr(args, "engine", None) is None and getattr(args, "model", None) is None:
+        where = ", ".join(f"{n} on {name}" for name, n in elsewhere.items())
+        raise UsageError(
+            f"failed turns ran on another engine ({where}): pass --engine/--model to choose the one that reruns them"
+            f" (the default now is {runs_on})"
+        )
+    note(f"retrying {len(failed)} failed turn(s) on the {runs_on} engine")
 
 
 def _cmd_import(args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ def make_engine(
     consolidate_model: str | None = None,
     timeout: float | None = None,
     max_retries: int | None = None,
+    deadline: float | None = None,
 ) -> Engine:
     """An engine instance from a name (or an Engine, returned as is) and the options the caller
     resolved. The default is `llm` when a model is given, else the offline engine. No environment
@@ -42,5 +43,6 @@ def make_engine(
         consolidate_model=consolidate_model,
         timeout=timeout,
         max_retries=max_retries,
+        deadline=deadline,
     )
     return build(name, options)

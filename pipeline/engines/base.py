@@ -24,6 +24,12 @@ if TYPE_CHECKING:
 # answer and backing off between retries hold none. Unset: no bound beyond the caller's own.
 REQUEST_SLOTS: ContextVar[asyncio.Semaphore | None] = ContextVar("memroute_request_slots", default=None)
 
+# The turn in progress, set by the pipeline around each turn (an empty list): the engine puts the
+# time.monotonic() of the turn's first model request in it, and its deadline (LLMEngine's
+# `deadline`) counts from there across all the turn's stages; the imports and prompt building
+# before it never eat the budget. Unset (an engine called directly): each stage call counts alone.
+TURN_STARTED: ContextVar[list[float] | None] = ContextVar("memroute_turn_started", default=None)
+
 T = TypeVar("T")
 
 

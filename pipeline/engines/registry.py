@@ -41,6 +41,7 @@ class EngineOptions:
     consolidate_model: str | None = None
     timeout: float | None = None
     max_retries: int | None = None
+    deadline: float | None = None  # seconds a turn may spend on model calls in all
 
 
 EngineFactory = Callable[[EngineOptions], Engine]
@@ -62,6 +63,8 @@ def llm(options: EngineOptions, *, name: str = "llm") -> Engine:
         limits["timeout"] = options.timeout
     if options.max_retries is not None:
         limits["max_retries"] = options.max_retries
+    if options.deadline is not None:
+        limits["deadline"] = options.deadline
     return LLMEngine(
         options.model,
         api_base=options.api_base,

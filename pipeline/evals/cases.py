@@ -235,6 +235,7 @@ class CaseOutcome:
     checks: list[Check] = field(default_factory=list)
     leaks: list[dict[str, str]] = field(default_factory=list)
     usage: Usage | None = None
+    usage_by_stage: dict[str, dict[str, int]] = field(default_factory=dict)  # stage -> calls/tokens (store rows)
     latency_s: float | None = None
     error: str | None = None
 

@@ -78,6 +78,9 @@ def run_case(
                 result = pipe.process_turn(case.user_id, case.all_messages, timestamp=case.timestamp)
                 outcome.latency_s = time.perf_counter() - start
                 outcome.usage = getattr(result, "usage", None)
+                store = getattr(pipe, "store", None)  # a custom factory's pipeline may keep none
+                if store is not None:
+                    outcome.usage_by_stage = stage_usage(store.usage_rows(case.user_id))
                 outcome.decisions = _decision_dicts(getattr(result, "decisions", []) or [])
                 if getattr(result, "status", "done") == "failed":
                     outcome.error = f"turn failed: {getattr(result, 'error', None) or 'no error message'}"
@@ -157,3 +160,12 @@ def run_eval(
         out[name] = done
     return out
 
+
+def stage_usage(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """A case's usage rows summed per stage (classify, compact, consolidate, failed:<stage>)."""
+    out: dict[str, dict[str, int]] = {}
+    for row in rows:
+        into = out.setdefault(str(row["stage"]), {"calls": 0, "input_tokens": 0, "output_tokens": 0})
+        for name in into:
+            into[name] += int(row.get(name) or 0)
+    return out

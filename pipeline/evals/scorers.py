@@ -116,6 +116,17 @@ def _ratio(num: int, den: int) -> float | None:
     return num / den if den else None
 
 
+def _by_stage(outcomes: Sequence[CaseOutcome]) -> dict[str, dict[str, int]]:
+    """Calls and tokens per stage over the run (each case's store rows; failed turns included)."""
+    out: dict[str, dict[str, int]] = {}
+    for o in outcomes:
+        for stage, counts in o.usage_by_stage.items():
+            into = out.setdefault(stage, dict.fromkeys(counts, 0))
+            for name, n in counts.items():
+                into[name] = into.get(name, 0) + n
+    return dict(sorted(out.items()))
+
+
 def _failure(o: CaseOutcome) -> CaseResult:
     c = o.case
     return CaseResult.model_validate({
@@ -136,6 +147,7 @@ def _failure(o: CaseOutcome) -> CaseResult:
         "initial": {"user_md": c.initial_user_md, "memory_md": c.initial_memory_md},
         "actual": {"user_md": o.user_md, "memory_md": o.memory_md},
         "decisions": o.decisions,
+        "usage_by_stage": o.usage_by_stage,
     })
 
 
@@ -238,6 +250,9 @@ def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> RunMetrics:
         # Cases that raised report no usage; their cost is unknown, so the total is too.
         "input_tokens": total.input_tokens,
         "output_tokens": total.output_tokens,
+        "retries": total.retries,
+        "reasks": total.reasks,
+        "usage_by_stage": _by_stage(outcomes),
         "cost_usd": total.cost_usd if len(usages) == len(outcomes) else None,
         "latency_p50_s": percentile(latencies, 0.50),
         "latency_p95_s": percentile(latencies, 0.95),

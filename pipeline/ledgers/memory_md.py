@@ -217,9 +217,21 @@ class MemoryLog(LedgerDocument[_Block]):
 
     # -- operations -----------------------------------------------------------------------
     def append(self, entry: MemoryEntry) -> None:
-        """Add an entry after the last one. No duplicate check: ask has_duplicate first."""
+        """Add an entry after the last one, or, when it is dated before entries already at the end
+        (a late turn: a retry, a replay), before them, so the log stays in date order.
+        No duplicate check: ask has_duplicate first."""
         entry = _clean(entry)
-        self._guarded(lambda: self._insert_at_end_of_entries([_Block("entry", None, entry)]), len(entry.body()))
+        at: int | None = None
+        if entry.date:
+            for i in range(len(self._blocks) - 1, -1, -1):
+                block = self._blocks[i]
+                if block.kind != "entry" or block.entry is None:
+                    continue
+                if not block.entry.date or block.entry.date <= entry.date:
+                    break
+                at = i  # a later-dated entry: the new one goes before it
+        block = _Block("entry", None, entry)
+        self._guarded(lambda: self._insert_at_end_of_entries([block], at), len(entry.body()))
 
     def replace(self, match: str, new: MemoryEntry) -> MemoryEntry:
         """Replace the matched entry in place; returns the old one."""

@@ -124,3 +124,33 @@ def consolidate_log(
     changes.append(Change("memory", "consolidate", None, f"{len(log.entries)} entries", f"{len(new_entries)} entries", why))
     log.set_entries(new_entries)
     return changes, archive
+
+
+def archive_oldest(
+    log: MemoryLog, *, memory_limit: int, why: str, pinned: Collection[str] = ()
+) -> tuple[list[Change], list[Change]]:
+    """The last resort when no engine could consolidate: move the oldest entries (file order) to
+    the archive until the file is at most TARGET_SHARE of its cap. Nothing is lost (recall finds
+    them); the turn's new entries still land; a pinned entry never moves."""
+    target = int(memory_limit * TARGET_SHARE)
+    entries = log.entries
+    keep = list(entries)
+    while len(_rendered(log, keep)) > target:
+        oldest = next((i for i, e in enumerate(keep) if e.body() not in pinned), None)
+        if oldest is None:
+            break  # only pinned entries left: they stay, over the target
+        keep.pop(oldest)
+    kept = {id(e) for e in keep}
+    gone = [e for e in entries if id(e) not in kept]
+    if not gone:
+        return [], []
+    log.set_entries(keep)
+    archive = [Change("memory", "consolidated", None, e.body(), None, why) for e in gone]
+    changes = [Change("memory", "consolidate", None, f"{len(entries)} entries", f"{len(keep)} entries", why)]
+    return changes, archive
+
+
+def _rendered(log: MemoryLog, entries: list[MemoryEntry]) -> str:
+    trial = MemoryLog.parse(log.render())
+    trial.set_entries(entries)
+    return trial.render()

@@ -59,16 +59,22 @@ def apply_decisions(
     consolidate_at: float = 0.9,
     compact: Compactor | None = None,
     compact_at: float | None = None,
+    later: dict[str, str] | None = None,
 ) -> WriteResult:
     """The ledgers must be parsed with their caps (`limit=`): they refuse, and undo, any op that
     would leave a file over its cap, which is how an oversized fact becomes `over_cap`. With
-    `compact_at` (a share of the cap), USER.md is also compacted once it reaches that size."""
+    `compact_at` (a share of the cap), USER.md is also compacted once it reaches that size.
+    `later`: normalised USER.md keys a later turn set (see turn_order), with that turn's time: this
+    turn neither overwrites nor removes them; its values go to history and the archive instead."""
     if profile.limit is None or log.limit is None:
         raise ValueError("apply_decisions needs USER.md and MEMORY.md parsed with their caps (limit=...)")
     result = WriteResult(profile=profile, log=log)
     for decision in decisions:
         d = decision.model_copy()
-        if d.route == "user" and d.op == "upsert":
+        newer = _set_later(d, result.profile, later or {})
+        if newer is not None:
+            d.outcome = _keep_stale(result, d, newer)
+        elif d.route == "user" and d.op == "upsert":
             d.outcome = _upsert(result, d)
             if d.outcome.startswith("over_cap") and compact is not None:
                 moved = _compact_profile(result, d, compact)
@@ -97,6 +103,28 @@ def apply_decisions(
         if moved and written:
             written[-1].outcome = f"written (then USER.md compacted: {moved})"
     return result
+
+
+def _set_later(d: Decision, profile: UserProfile, later: dict[str, str]) -> str | None:
+    """The time of the later turn that set the field this user decision would change, if any."""
+    if d.route != "user" or not later:
+        return None
+    named = d.key if d.op == "upsert" else d.match
+    if not named:
+        return None
+    field = profile.get(named)
+    key = field.key if field is not None and field.key else named
+    return later.get(norm_key(key))
+
+
+def _keep_stale(result: WriteResult, d: Decision, newer: str) -> str:
+    """A late turn's value: recorded under the newer one (history and archive), the file unchanged."""
+    value = (d.value or "").strip() if d.op == "upsert" else None
+    why = f"stale: {d.key or d.match} was set by a later turn ({newer})"
+    if value:
+        result.changes.append(Change("user", "stale", d.key, value, None, why, d.quote))
+        result.archive.append(Change("user", "stale", d.key, value, None, why))
+    return why
 
 
 def _upsert(result: WriteResult, d: Decision) -> str:

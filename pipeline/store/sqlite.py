@@ -390,6 +390,11 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
                 params,
             )
         ]
+        # classify, compact, consolidate, and failed:<stage> for turns that failed (their cost too)
+        total["by_stage"] = [
+            finish(row)
+            for row in self._rows(f"SELECT stage, {cols} FROM usage {where} GROUP BY stage ORDER BY stage", params)
+        ]
         return total
 
     # ---- erasure (forget --purge, delete-user, export --all) --------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -30,7 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from pipeline.engines.base import REQUEST_SLOTS, Engine, Result
+from pipeline.engines.base import REQUEST_SLOTS, TURN_STARTED, Engine, Result
 from pipeline.engines.llm.messages import ClassifyMessages
 from pipeline.engines.llm.patches import _instructor, _prepared
 from pipeline.engines.llm.schemas import (
@@ -102,6 +103,7 @@ class _Meter:
     output_tokens: int = 0
     cost_usd: float | None = 0.0
     latency_s: float = 0.0  # time spent waiting for the model, backoff sleeps excluded
+    sends: int = 0  # instructor's attempts: the first answer and each re-ask (each may be retried)
 
     @contextmanager
     def request(self) -> Iterator[None]:
@@ -120,6 +122,8 @@ class _Meter:
             output_tokens=self.output_tokens,
             cost_usd=self.cost_usd,
             latency_s=round(self.latency_s, 6),
+            reasks=max(0, self.sends - 1),
+            retries=max(0, self.calls - self.sends),
         )
 
 
@@ -129,6 +133,12 @@ class _Call:
 
     req: _Request
     meter: _Meter
+    budget: float | None = None  # LLMEngine.deadline: seconds for the turn's model calls
+    deadline: float | None = None  # time.monotonic() by which they must end, set at the first request
+
+
+class DeadlinePassed(MemrouteError, TimeoutError):
+    """The turn's total time for model calls ran out (LLMEngine `deadline`): no further request."""
 
 
 _CALL: ContextVar[_Call | None] = ContextVar("memroute_llm_call", default=None)
@@ -156,6 +166,7 @@ class LLMEngine(ClassifyMessages, Engine):
         classify_model: str | Transport | None = None,
         consolidate_model: str | Transport | None = None,
         timeout: float = 30.0,
+        deadline: float | None = None,
         max_retries: int = 3,
         max_reasks: int = 2,
         cache_dir: Path | str | None = None,
@@ -174,6 +185,9 @@ class LLMEngine(ClassifyMessages, Engine):
         self.api_base = api_base
         self.api_key = api_key
         self.timeout = timeout
+        # Seconds a turn may spend on model calls in all (retries, re-asks, backoff, consolidation
+        # included), counted from the turn's start (engines.base.TURN_STARTED) or the stage call's.
+        self.deadline = deadline
         self.max_retries = max(0, max_retries)
         self.max_reasks = max(0, max_reasks)
         self.backoff = backoff
@@ -318,6 +332,8 @@ class LLMEngine(ClassifyMessages, Engine):
             prompt_version=req.prompt.version,
             response_model=req.response_model.__name__,
             messages=req.messages,
+            # Another server (a different --api-base) or other re-asks may answer otherwise.
+            settings={"server": _server_of(req.target), "transport": req.target.kind, "max_reasks": self.max_reasks},
         )
 
     def _store(self, req: _Request, result: BaseModel, usage: Usage) -> None:
@@ -353,7 +369,7 @@ class LLMEngine(ClassifyMessages, Engine):
         send functions, and any failure turned into LLMError."""
         req.target.check()
         meter = _Meter()
-        token = _CALL.set(_Call(req, meter))
+        token = _CALL.set(_Call(req, meter, self.deadline))
         try:
             with _validating(req.context):
                 yield meter
@@ -409,7 +425,8 @@ class LLMEngine(ClassifyMessages, Engine):
         """tenacity's settings, built once; the request in flight comes from `_CALL`."""
         if self._retry_kwargs is not None:
             return self._retry_kwargs
-        from tenacity import retry_if_exception, stop_after_attempt, wait_exponential_jitter
+        from tenacity import retry_if_exception, stop_after_attempt, stop_any, wait_exponential_jitter
+        from tenacity.stop import stop_base
 
         def before_sleep(state: Any) -> None:
             exc = state.outcome.exception() if state.outcome else None
@@ -429,10 +446,17 @@ class LLMEngine(ClassifyMessages, Engine):
             # A server's Retry-After (429/503) is honoured, within backoff_max.
             delay = float(backoff(state))
             hinted = _retry_after(state.outcome.exception() if state.outcome else None)
-            return max(delay, min(hinted, self.backoff_max)) if hinted is not None else delay
+            delay = max(delay, min(hinted, self.backoff_max)) if hinted is not None else delay
+            left = _time_left()
+            return delay if left is None else max(0.0, min(delay, left))
+
+        class out_of_time(stop_base):  # noqa: N801 - reads like tenacity's own stop_* names
+            def __call__(self, state: Any) -> bool:
+                left = _time_left()
+                return left is not None and left <= 0
 
         self._retry_kwargs = {
-            "stop": stop_after_attempt(self.max_retries + 1),
+            "stop": stop_any(stop_after_attempt(self.max_retries + 1), out_of_time()),
             "wait": wait,
             "retry": retry_if_exception(is_transient),
             "reraise": True,
@@ -448,10 +472,12 @@ class LLMEngine(ClassifyMessages, Engine):
         call = _current_call()
         req, meter, target = call.req, call.meter, call.req.target
         response: Any = None
+        meter.sends += 1
         for attempt in Retrying(**self._retrying()):
             with attempt:
+                info = _call_info(req, kwargs, self.deadline)  # raises once the deadline passed: nothing sent
                 with meter.request():
-                    response = target.send(kwargs, _call_info(req, kwargs))
+                    response = target.send(kwargs, info)
                 self._account(target, meter, response)
         return response
 
@@ -461,11 +487,13 @@ class LLMEngine(ClassifyMessages, Engine):
         call = _current_call()
         req, meter, target = call.req, call.meter, call.req.target
         response: Any = None
+        meter.sends += 1
         async for attempt in AsyncRetrying(**self._retrying()):
             with attempt:
+                info = _call_info(req, kwargs, self.deadline)
                 with meter.request():
                     async with REQUEST_SLOTS.get() or contextlib.nullcontext():
-                        response = await target.asend(kwargs, _call_info(req, kwargs))
+                        response = await target.asend(kwargs, info)
                 self._account(target, meter, response)
         return response
 
@@ -510,6 +538,16 @@ def _create_args(req: _Request, max_reasks: int) -> dict[str, Any]:
     }
 
 
+def _server_of(target: Transport) -> str | None:
+    """The server a transport sends to, as the openai SDK and litellm resolve it (argument, then env)."""
+    base = getattr(target, "api_base", None)
+    if base:
+        return str(base).rstrip("/")
+    if target.kind in ("openai", "litellm"):
+        return os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE") or None
+    return None
+
+
 def _retry_after(exc: BaseException | None) -> float | None:
     response = getattr(exc, "response", None)
     headers = (
@@ -532,10 +570,36 @@ def _looks_sensitive(text: str) -> bool:
     return bool(guards.find_sensitive(text))
 
 
-def _call_info(req: _Request, kwargs: dict[str, Any]) -> CallInfo:
+def _time_left() -> float | None:
+    """Seconds the call in flight has left before its deadline; None without one."""
+    call = _CALL.get()
+    if call is None or call.deadline is None:
+        return None
+    return call.deadline - time.monotonic()
+
+
+def _start_clock(call: _Call) -> None:
+    """At the call's first request: its deadline, from the turn's first request (or this one)."""
+    if call.budget is None or call.deadline is not None:
+        return
+    now = time.monotonic()
+    turn = TURN_STARTED.get()
+    if turn is not None and not turn:
+        turn.append(now)
+    call.deadline = (turn[0] if turn else now) + call.budget
+
+
+def _call_info(req: _Request, kwargs: dict[str, Any], deadline: float | None) -> CallInfo:
+    call = _CALL.get()
+    if call is not None:
+        _start_clock(call)
     tools = kwargs.get("tools") or []
     tool_name = tools[0]["function"]["name"] if tools else None
-    return CallInfo(stage=req.stage, model=req.target.name, response_model=req.response_model, tool_name=tool_name)
+    left = _time_left()
+    if left is not None and left <= 0:
+        raise DeadlinePassed(f"the turn's deadline of {deadline:g} s passed")
+    return CallInfo(stage=req.stage, model=req.target.name, response_model=req.response_model, tool_name=tool_name,
+                    timeout=left)
 
 
 def _describe(exc: BaseException) -> str:

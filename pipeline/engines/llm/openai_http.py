@@ -20,7 +20,7 @@ from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import MemrouteError, ModelConfigError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # Enough for any concurrency we run; a safety net against an unbounded caller, not a throttle.
@@ -40,8 +40,8 @@ class ModelConnectionError(MemrouteError, ConnectionError):
     """The request never got an answer: refused, reset, DNS, TLS."""
 
 
-class ModelConfigError(MemrouteError, ValueError):
-    """The model cannot be called as configured (no key); retrying will not help."""
+class ModelAnswerError(MemrouteError):
+    """The server answered 2xx with nothing to read (no `choices`): says what it sent."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def parse_response(status: int, headers: Mapping[str, str], data: bytes) -> Any:
     if not 200 <= status < 300:
         raise ModelHTTPError(status, _error_message(data), headers)
     try:
-        return ChatCompletion.model_validate_json(data)
+        return _with_choices(ChatCompletion.model_validate_json(data), data)
     except ValidationError:
         pass
     # A server that bends the schema (a missing id, an unusual finish_reason): build it leniently,
@@ -94,7 +94,15 @@ def parse_response(status: int, headers: Mapping[str, str], data: bytes) -> Any:
         raise ModelHTTPError(502, "the answer is not JSON", headers) from None
     if not isinstance(payload, dict):
         raise ModelHTTPError(502, "the answer is not a JSON object", headers)
-    return ChatCompletion.construct(**payload)
+    return _with_choices(ChatCompletion.construct(**payload), data)
+
+
+def _with_choices(completion: Any, data: bytes) -> Any:
+    """An answer without choices would fail deep inside the parser (IndexError): say what came."""
+    if not getattr(completion, "choices", None):
+        sent = " ".join(data[:300].decode("utf-8", "replace").split())
+        raise ModelAnswerError(f"the server answered without choices: {sent}")
+    return completion
 
 
 def _error_message(data: bytes) -> str:
@@ -135,12 +143,14 @@ class SyncClient:
         self._httpx = httpx
         self._client = httpx.Client(timeout=httpx.Timeout(endpoint.timeout), headers=endpoint.headers)
 
-    def post(self, kwargs: dict[str, Any], model: str) -> Any:
+    def post(self, kwargs: dict[str, Any], model: str, timeout: float | None = None) -> Any:
+        """`timeout`: a shorter limit for this request (what the turn's deadline leaves)."""
         httpx = self._httpx
+        limit = min(self.endpoint.timeout, timeout) if timeout is not None else self.endpoint.timeout
         try:
-            r = self._client.post(self.endpoint.url, content=request_body(kwargs, model))
+            r = self._client.post(self.endpoint.url, content=request_body(kwargs, model), timeout=httpx.Timeout(limit))
         except httpx.TimeoutException as e:
-            raise TimeoutError(f"no answer within {self.endpoint.timeout:g} s") from e
+            raise TimeoutError(f"no answer within {limit:.3g} s") from e
         except httpx.TransportError as e:
             raise ModelConnectionError(f"{type(e).__name__}: {e}") from e
         return parse_response(r.status_code, r.headers, r.content)
@@ -182,16 +192,22 @@ class AsyncClient:
             self._on_close()  # forget this loop: the client holds it, and loops come and go
             await self._session.close()
 
-    async def post(self, kwargs: dict[str, Any], model: str) -> Any:
+    async def post(self, kwargs: dict[str, Any], model: str, timeout: float | None = None) -> Any:
+        """`timeout`: a limit on this whole request (what the turn's deadline leaves)."""
         if not self._started:  # register the guard with the running loop's async-generator hooks
             self._started = True
             await self._guard.__anext__()
         aiohttp = self._aiohttp
+        extra = {} if timeout is None else {"timeout": aiohttp.ClientTimeout(
+            total=timeout, sock_connect=self.endpoint.timeout, sock_read=self.endpoint.timeout)}
+        limit = self.endpoint.timeout if timeout is None else min(self.endpoint.timeout, timeout)
         try:
-            async with self._session.post(self.endpoint.url, data=request_body(kwargs, model), proxy=self._proxy) as r:
+            async with self._session.post(
+                self.endpoint.url, data=request_body(kwargs, model), proxy=self._proxy, **extra
+            ) as r:
                 data = await r.read()
         except TimeoutError as e:  # aiohttp's timeouts subclass it
-            raise TimeoutError(f"no answer within {self.endpoint.timeout:g} s") from e
+            raise TimeoutError(f"no answer within {limit:.3g} s") from e
         except aiohttp.ClientError as e:
             raise ModelConnectionError(f"{type(e).__name__}: {e}") from e
         return parse_response(r.status, r.headers, data)

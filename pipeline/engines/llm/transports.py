@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import MemrouteError, ModelConfigError
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class CallInfo:
     model: str  # the transport's model name
     response_model: type[BaseModel]
     tool_name: str | None  # the tool the engine forces (instructor TOOLS mode), else None
+    timeout: float | None = None  # seconds this request may take (the turn's deadline left), else the transport's
 
 
 class TransportSetupError(MemrouteError):
@@ -101,11 +102,18 @@ class OpenAIHTTPTransport(_Networked):
         self.openai_model = model[len("openai/") :]
         self._http = openai_http.Clients(api_key=api_key, api_base=api_base, timeout=timeout)
 
+    def check(self) -> None:
+        """Also: a missing API key is the caller's mistake (ModelConfigError), found before any request."""
+        from pipeline.engines.llm import openai_http
+
+        super().check()  # the tests-offline switch first
+        openai_http.Endpoint.resolve(self.api_key, self.api_base, self.timeout)
+
     def send(self, request: dict[str, Any], info: CallInfo) -> Any:
-        return self._http.sync().post(request, self.openai_model)
+        return self._http.sync().post(request, self.openai_model, timeout=info.timeout)
 
     async def asend(self, request: dict[str, Any], info: CallInfo) -> Any:
-        return await self._http.current().post(request, self.openai_model)
+        return await self._http.current().post(request, self.openai_model, timeout=info.timeout)
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
         from pipeline.engines.llm.pricing import _openai_price
@@ -128,14 +136,28 @@ class LiteLLMTransport(_Networked):
     """Any provider litellm knows; litellm is imported on the first request, offline (see pricing)."""
 
     kind = "litellm"
+    _keys_checked = False
 
-    def _kwargs(self, request: dict[str, Any]) -> dict[str, Any]:
+    def check(self) -> None:
+        """Also: the provider's API key must be set (litellm says which), unless a key or a server
+        of the caller's own is given. Asked once per transport."""
+        super().check()
+        if self._keys_checked or self.api_key or self.api_base:
+            return
+        from pipeline.engines.llm.pricing import _litellm
+
+        missing = _litellm().validate_environment(model=self.name).get("missing_keys") or []
+        if missing:
+            raise ModelConfigError(f"no API key for {self.name}: set {', '.join(missing)}")
+        self._keys_checked = True
+
+    def _kwargs(self, request: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         return {
             **request,
             "model": self.name,
             "api_base": self.api_base,
             "api_key": self.api_key,
-            "timeout": self.timeout,
+            "timeout": min(self.timeout, timeout) if timeout is not None else self.timeout,
             "temperature": 0,
             "max_retries": 0,  # the openai client's own retries; ours are the only loop
             "drop_params": True,
@@ -144,12 +166,12 @@ class LiteLLMTransport(_Networked):
     def send(self, request: dict[str, Any], info: CallInfo) -> Any:
         from pipeline.engines.llm.pricing import _litellm
 
-        return _litellm().completion(**self._kwargs(request))
+        return _litellm().completion(**self._kwargs(request, info.timeout))
 
     async def asend(self, request: dict[str, Any], info: CallInfo) -> Any:
         from pipeline.engines.llm.pricing import _litellm
 
-        return await _litellm().acompletion(**self._kwargs(request))
+        return await _litellm().acompletion(**self._kwargs(request, info.timeout))
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
         from pipeline.engines.llm.pricing import _price
