@@ -62,7 +62,7 @@ def test_the_eval_report_shows_usage_per_stage_and_per_case(tmp_path: Path) -> N
 
     spec = EngineSpec("llm", "fake")
     outcomes = run_eval(load_cases([str(suite)]), [spec], concurrency=1, factory=factory)
-    block = score_run(outcomes[spec.name], spec)
+    block = score_run(outcomes[spec.name], spec).model_dump(mode="json")
     assert block["calls"] == 2 and block["reasks"] == 1
     assert block["usage_by_stage"]["classify"]["calls"] == 2
     (failure,) = block["failures"]  # expected skip, it wrote: the case's own usage is in its record
