@@ -204,10 +204,9 @@ def test_candidates_upsert_count_sightings_and_expire(store: PostgresStore) -> N
 
 def test_batch_checkpoints(store: PostgresStore) -> None:
     assert not store.has_batch_trace()
-    with store.transaction() as conn:
-        store.record_conversation(conn, user_id="u", conversation_key="k", conversation_id="c", turns=3,
-                                  status="done", source="a.jsonl:1", ts=TS)
-    assert store.conversation_done("u", "k") and not store.conversation_done("u", "other")
+    store.checkpoint_batch(user_id="u", conversation_key="k", conversation_id="c", turns=3, status="done",
+                           source="a.jsonl:1")
+    assert (store.batch_status("u", "k"), store.batch_status("u", "other")) == ("done", None)
     assert store.has_batch_trace()
 
 
@@ -272,3 +271,49 @@ def test_an_exception_in_a_turn_is_that_turns_failure(store: PostgresStore) -> N
     assert work_once(queue, boom, Policy(), counts)
     assert counts.failed_attempts == 1
     assert queue.status()["last_error"] == "ValueError: bad input"
+
+
+# ---- the document side and the hook's own queue ----------------------------------------------
+
+
+def test_documents_commit_with_their_records_or_not_at_all(store: PostgresStore) -> None:
+    from pipeline.pgstore.documents import PgDocumentStore
+
+    docs = PgDocumentStore(store).documents("jasmin")
+    assert docs.read().user is None and not PgDocumentStore(store).has_any_documents()
+
+    def records() -> None:
+        with store.transaction() as conn:
+            store.mark_turn(conn, user_id="jasmin", turn_id="t1", conversation_id=None, status="done", ts=TS)
+
+    with docs.lock():
+        assert docs.read().memory is None
+        docs.commit("t1", {"USER.md": "# USER.md\n- Name: Jasmin\n"}, records)
+        assert store.turn_status("jasmin", "t1") == "done"  # this thread sees its own transaction
+    assert docs.read().user_raw == b"# USER.md\n- Name: Jasmin\n"
+
+    def failing() -> None:
+        raise OSError("disk full")
+
+    with pytest.raises(OSError), docs.lock():
+        docs.commit("t2", {"MEMORY.md": "# MEMORY.md\n"}, failing)
+    assert docs.read().memory is None
+
+
+def test_a_dead_hooks_rows_are_adopted_by_the_next_hook_on_any_host_a_live_ones_are_not(store: PostgresStore) -> None:
+    alive, dying = store.open_hook_queue(), store.open_hook_queue()
+    alive.insert("a", "a1", None, {"n": 1})
+    row = dying.insert("b", "b1", None, {"messages": [{"role": "user", "content": "hi"}]})
+    assert row is not None and dying.insert("b", "b1", None, {}) is None
+    dying.start([row], None)
+    dying.close()  # as if its process died: the server drops its liveness lock
+    newcomer = store.open_hook_queue()
+    adopted = newcomer.adopt_unfinished()
+    assert [(t.turn_id, t.payload) for t in adopted] == [("b1", {"messages": [{"role": "user", "content": "hi"}]})]
+    alive.finish([row])  # a late update from a hook that no longer owns the row changes nothing
+    assert store.hook_queue_status()["queued"] == 2
+    newcomer.finish(adopted)
+    status = store.hook_queue_status()
+    assert (status["done"], status["users"]["a"]["queued"]) == (1, 1)
+    for q in (alive, newcomer):
+        q.close()

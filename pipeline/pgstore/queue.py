@@ -16,6 +16,9 @@ Promises, and how each is kept:
   its redacted text. `requeue_parked` puts it back at the END of the user's line (new seq), as the
   SQLite hook does.
 - Privacy: a done row's payload is cleared in the same UPDATE that marks it done.
+
+Its rows carry `owner = 'shared'`; a PostTurnHook's own rows (pipeline/pgstore/hook_queue.py) name
+their hook and are not claimed here, but they do count as earlier turns of their user.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ from __future__ import annotations
 import json
 import os
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,11 +35,12 @@ from typing import Any
 from pipeline.pgstore.connection import Database
 
 QUEUE_STATUSES = ("queued", "running", "failed", "done", "parked")
+SHARED_OWNER = "shared"  # rows for the shared workers; a hook's own rows name the hook instead
 
 # The head of each user's line that is due: no earlier unfinished row of the same user.
 _CLAIM = """
 SELECT * FROM hook_queue AS q
-WHERE q.status IN ('queued', 'failed')
+WHERE q.status IN ('queued', 'failed') AND q.owner = 'shared'
   AND (q.next_attempt_at IS NULL OR q.next_attempt_at <= %(now)s)
   AND NOT EXISTS (SELECT 1 FROM hook_queue AS p
                   WHERE p.user_id = q.user_id AND p.seq < q.seq AND p.status IN ('queued', 'running', 'failed'))
@@ -85,9 +88,9 @@ class Claim:
         if self.settled is not None:
             raise RuntimeError(f"queue row {self.row.seq} already settled ({self.settled})")
         self.conn.execute(
-            f"""UPDATE hook_queue SET {assignments}, attempts = attempts + 1, owner_pid = %s, owner = %s,
-                updated_at = %s WHERE seq = %s""",
-            (*params, os.getpid(), self.queue.owner, time.time(), self.row.seq),
+            f"""UPDATE hook_queue SET {assignments}, attempts = attempts + 1, owner_pid = %s, updated_at = %s
+                WHERE seq = %s""",
+            (*params, os.getpid(), time.time(), self.row.seq),
         )
 
 
@@ -104,7 +107,6 @@ class PgQueue:
         self.db = db
         self.redact = redact
         self.redact_payload = redact_payload
-        self.owner = f"{os.uname().nodename}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
     def redacted_payload(self, payload: dict[str, Any]) -> str:
         return json.dumps(self.redact_payload(payload), ensure_ascii=False, separators=(",", ":"))
@@ -120,7 +122,7 @@ class PgQueue:
                    VALUES (%s, %s, %s, 'queued', %s, %s, %s, %s, %s)
                    ON CONFLICT (user_id, turn_id) DO NOTHING RETURNING seq""",
                 (user_id, turn_id, conversation_id, json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
-                 os.getpid(), self.owner, now, now),
+                 os.getpid(), SHARED_OWNER, now, now),
             ).fetchone()
         return None if row is None else int(row["seq"])
 
@@ -144,7 +146,7 @@ class PgQueue:
             ).fetchall()
             for row in parked:  # one by one, so they keep their order among themselves
                 conn.execute(
-                    """UPDATE hook_queue SET status = 'queued', attempts = 0, next_attempt_at = NULL,
+                    """UPDATE hook_queue SET status = 'queued', attempts = 0, next_attempt_at = NULL, owner = 'shared',
                            seq = nextval(pg_get_serial_sequence('hook_queue', 'seq')), updated_at = %s
                        WHERE seq = %s""",
                     (time.time(), row["seq"]),

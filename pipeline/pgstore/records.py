@@ -290,25 +290,27 @@ class Records:
 
     # ---- batch checkpoints -------------------------------------------------------------
 
-    def conversation_done(self, user_id: str, conversation_key: str) -> bool:
+    def batch_status(self, user_id: str, conversation_key: str) -> str | None:
         row = self.db.one(
             "SELECT status FROM batch_conversations WHERE user_id = %s AND conversation_key = %s",
             (user_id, conversation_key),
         )
-        return row is not None and row["status"] == "done"
+        return None if row is None else str(row["status"])
 
-    def record_conversation(
-        self, conn: Any, *, user_id: str, conversation_key: str, conversation_id: str | None, turns: int,
-        status: str, source: str | None, ts: str,
+    def checkpoint_batch(
+        self, *, user_id: str, conversation_key: str, conversation_id: str | None, turns: int, status: str,
+        source: str | None,
     ) -> None:
-        conn.execute(
-            """INSERT INTO batch_conversations (user_id, conversation_key, conversation_id, turns, status, source,
-                                               updated_at)
-               VALUES (%s, %s, %s, %s, %s, %s, %s)
-               ON CONFLICT (user_id, conversation_key) DO UPDATE SET status = excluded.status,
-                   turns = excluded.turns, source = excluded.source, updated_at = excluded.updated_at""",
-            (user_id, conversation_key, conversation_id, turns, status, source, ts),
-        )
+        """Record (or update) a batch conversation's outcome, in its own transaction."""
+        with self.db.transaction() as conn:
+            conn.execute(
+                """INSERT INTO batch_conversations (user_id, conversation_key, conversation_id, turns, status,
+                                                   source, updated_at)
+                   VALUES (%s, %s, %s, %s, %s, %s, %s)
+                   ON CONFLICT (user_id, conversation_key) DO UPDATE SET status = excluded.status,
+                       turns = excluded.turns, source = excluded.source, updated_at = excluded.updated_at""",
+                (user_id, conversation_key, conversation_id, turns, status, source, now_iso()),
+            )
 
     def has_batch_trace(self) -> bool:
         row = self.db.one(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.pgstore.connection import POOL_MAX, Database, redact_dsn
+from pipeline.pgstore.hook_queue import PgHookQueue
 from pipeline.pgstore.queue import PgQueue
 from pipeline.pgstore.records import Records, now_iso
 from pipeline.pgstore.schema import MIGRATIONS, migrate
@@ -197,5 +198,12 @@ class PostgresStore(Records):
     # ---- the shared turn queue ---------------------------------------------------------------
 
     def queue(self) -> PgQueue:
-        """The hook queue in this database (claimed by workers on any host)."""
+        """The shared turn queue in this database (claimed by workers on any host)."""
         return PgQueue(self.db, redact=self.redact, redact_payload=self.redact_payload)
+
+    def open_hook_queue(self, *, fsync_submits: bool = False) -> PgHookQueue:
+        """A PostTurnHook's queue (a committed INSERT is durable whatever fsync_submits says)."""
+        return PgHookQueue(self.db, redact=self.redact, redact_payload=self.redact_payload)
+
+    def hook_queue_status(self) -> dict[str, Any]:
+        return self.queue().status()
