@@ -268,10 +268,10 @@ def bench_ceiling(turns: int, concurrency: int, delay: float) -> None:
 
     from pipeline.batch import BatchOptions, BatchRunner
     from pipeline.core import MemoryPipeline
-    from pipeline.engines.base import REQUEST_SLOTS
+    from pipeline.engines.base import REQUEST_SLOTS, Engine
     from pipeline.types import Classification, Decision
 
-    class SleepEngine:
+    class SleepEngine(Engine):
         name = "llm"
         model = "sleep"
 

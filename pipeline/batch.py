@@ -54,7 +54,6 @@ import logging
 import multiprocessing
 import os
 import queue
-import sqlite3
 import sys
 import tempfile
 import threading
@@ -68,6 +67,8 @@ from typing import IO, Any
 
 from pipeline import guards
 from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.errors import MemrouteError
+from pipeline.store.batch_index import ConversationIndex
 from pipeline.transcripts import (
     FORMATS,
     BadInput,
@@ -94,7 +95,7 @@ MAX_REPORTED_BAD_LINES = 1000  # the JSON summary lists this many; all are count
 RESTART_PREFIX = ".before-restart-"
 
 
-class BatchUsageError(ValueError):
+class BatchUsageError(MemrouteError, ValueError):
     """Bad options or a root the batch must not write to: exit code 2."""
 
 
@@ -292,10 +293,8 @@ class BatchRunner:
     def run(self) -> BatchReport:
         started = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="memroute-batch-") as tmp:
-            index = sqlite3.connect(Path(tmp) / "index.db", isolation_level=None)
+            index = ConversationIndex.create(Path(tmp) / "index.db")
             try:
-                index.execute("PRAGMA journal_mode = OFF")
-                index.execute("PRAGMA synchronous = OFF")
                 self._index(index)
                 if not self.stop:
                     self.hooks.total(self.report.turns_total)
@@ -315,49 +314,33 @@ class BatchRunner:
 
     # -- pass 1: index --
 
-    def _index(self, index: sqlite3.Connection) -> None:
-        index.execute(
-            """CREATE TABLE convs (seq INTEGER PRIMARY KEY, user_id TEXT NOT NULL, conv_key TEXT NOT NULL,
-                                   ts_sort TEXT NOT NULL, file INTEGER NOT NULL, offset INTEGER NOT NULL,
-                                   line INTEGER NOT NULL, turns INTEGER NOT NULL, done INTEGER NOT NULL,
-                                   UNIQUE (user_id, conv_key))"""
-        )
-        store = self.pipe.store.conn
-        index.execute("BEGIN")
+    def _index(self, index: ConversationIndex) -> None:
+        store = self.pipe.store
         for file_no, path in enumerate(self.paths):
             for item in read_conversations(path, self.options.fmt):
                 if isinstance(item, BadLine):
                     self._bad(item)
                 else:
-                    self._add(index, file_no, item, done=self._done_before(store, item))
+                    done = store.batch_status(item.user_id, item.key) == "done"
+                    self._add(index, file_no, item, done=done)
                 if self.stop:
                     break
             if self.stop:
                 break
-        index.execute("COMMIT")
-        index.execute("CREATE INDEX convs_order ON convs (user_id, ts_sort, seq)")
-        (self.report.users,) = index.execute("SELECT COUNT(DISTINCT user_id) FROM convs").fetchone()
+        self.report.users = index.finish()
 
-    def _done_before(self, store: sqlite3.Connection, conv: Conversation) -> bool:
-        row = store.execute(
-            "SELECT status FROM batch_conversations WHERE user_id = ? AND conversation_key = ?",
-            (conv.user_id, conv.key),
-        ).fetchone()
-        return row is not None and row[0] == "done"
-
-    def _add(self, index: sqlite3.Connection, file_no: int, conv: Conversation, *, done: bool) -> None:
+    def _add(self, index: ConversationIndex, file_no: int, conv: Conversation, *, done: bool) -> None:
         """Note where the conversation is (never its text); done ones count users and duplicates only."""
         ts_sort = (
             "~"
             if conv.timestamp is None
             else conv.timestamp.astimezone(timezone.utc).isoformat(timespec="microseconds")
         )
-        cur = index.execute(
-            """INSERT INTO convs (user_id, conv_key, ts_sort, file, offset, line, turns, done)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, conv_key) DO NOTHING""",
-            (conv.user_id, conv.key, ts_sort, file_no, conv.offset, conv.line, len(conv.turn_starts), int(done)),
+        added = index.add(
+            user_id=conv.user_id, conv_key=conv.key, ts_sort=ts_sort, file=file_no, offset=conv.offset,
+            line=conv.line, turns=len(conv.turn_starts), done=done,
         )
-        if cur.rowcount == 0:
+        if not added:
             self._bad(
                 BadLine(
                     conv.path,
@@ -406,11 +389,11 @@ class BatchRunner:
             r.conversations_done + r.conversations_failed + r.conversations_deferred + r.unreadable
         )
 
-    async def _local_users(self, index: sqlite3.Connection) -> AsyncIterator[str]:
-        for (user_id,) in index.execute(_USERS_SQL):
+    async def _local_users(self, index: ConversationIndex) -> AsyncIterator[str]:
+        for user_id in index.users():
             yield user_id
 
-    async def _replay(self, index: sqlite3.Connection, users: AsyncIterator[str]) -> None:
+    async def _replay(self, index: ConversationIndex, users: AsyncIterator[str]) -> None:
         concurrency = self.options.concurrency
         users_at_once = concurrency
         if self.pipe.engine.name != "offline":
@@ -452,10 +435,8 @@ class BatchRunner:
             self.stop = True  # the parent died (killed): no one would read our results
         return self.stop
 
-    async def _replay_user(self, index: sqlite3.Connection, user_id: str, files: dict[int, IO[bytes]]) -> None:
-        rows = index.execute(
-            "SELECT file, offset, line FROM convs WHERE user_id = ? AND done = 0 ORDER BY ts_sort, seq", (user_id,)
-        ).fetchall()
+    async def _replay_user(self, index: ConversationIndex, user_id: str, files: dict[int, IO[bytes]]) -> None:
+        rows = index.pending(user_id)
         for n, (file_no, offset, line) in enumerate(rows):
             if self._stopping():
                 self.report.conversations_deferred += len(rows) - n
@@ -522,17 +503,10 @@ class BatchRunner:
         self._check_failures()
 
     def _checkpoint(self, conv: Conversation, status: str) -> None:
-        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        with self.pipe.store.transaction() as conn:
-            conn.execute(
-                """INSERT INTO batch_conversations (user_id, conversation_key, conversation_id, turns, status,
-                                                   source, updated_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?)
-                   ON CONFLICT (user_id, conversation_key) DO UPDATE SET
-                       status = excluded.status, turns = excluded.turns, source = excluded.source,
-                       updated_at = excluded.updated_at""",
-                (conv.user_id, conv.key, conv.conversation_id, len(conv.turn_starts), status, conv.source, now),
-            )
+        self.pipe.store.checkpoint_batch(
+            user_id=conv.user_id, conversation_key=conv.key, conversation_id=conv.conversation_id,
+            turns=len(conv.turn_starts), status=status, source=conv.source,
+        )
 
     def _account(self, conv: Conversation, result: TurnResult) -> None:
         r = self.report
@@ -643,14 +617,11 @@ class BatchRunner:
             self.report.turn_errors.append(f"worker process {proc.pid} exited with code {proc.exitcode}")
 
 
-_USERS_SQL = "SELECT user_id FROM convs WHERE done = 0 GROUP BY user_id ORDER BY SUM(turns) DESC, MIN(seq)"
-
-
 def _feed_users(index_path: Path, users_q: Any, stop: Any, procs: list[Any]) -> None:
     """Parent thread: hand out users, busiest first, then one end marker per worker."""
-    index = sqlite3.connect(f"file:{index_path}?mode=ro", uri=True)
+    index = ConversationIndex.open_read_only(index_path)
     try:
-        for (user_id,) in index.execute(_USERS_SQL):
+        for user_id in index.users():
             while not stop.is_set():
                 try:
                     users_q.put(user_id, timeout=0.2)
@@ -691,9 +662,7 @@ class _WorkerHooks(Hooks):
 def _worker_main(spec: dict[str, Any], users_q: Any, events: Any, stop: Any) -> None:
     """A worker process: replay the users the parent hands out, with its own pipeline and threads."""
     pipe = _pipeline(**spec["pipeline"])
-    preload = getattr(pipe.engine, "preload", None)
-    if preload is not None:
-        preload()
+    pipe.engine.preload()
     # Everything imported so far lives as long as the process: keep the cyclic collector from
     # walking it again on every full collection (~6% of a worker's CPU otherwise).
     gc.freeze()
@@ -705,7 +674,7 @@ def _worker_main(spec: dict[str, Any], users_q: Any, events: Any, stop: Any) -> 
         runner._parent_pid = os.getppid()
         if spec["decisions"]:
             runner._emit_decisions = lambda text: events.put(("decisions", os.getpid(), text))
-        index = sqlite3.connect(f"file:{spec['index']}?mode=ro", uri=True)
+        index = ConversationIndex.open_read_only(Path(spec["index"]))
         try:
             asyncio.run(runner._replay(index, _remote_users(users_q, runner)))
         finally:
@@ -781,15 +750,10 @@ def move_aside(out: Path) -> Path | None:
 
 def holds_foreign_memory(pipe: Any) -> bool:
     """Memory in the root and no trace of a batch (no checkpoint, no batch turn id) in its store."""
-    conn = pipe.store.conn
-    (batch_trace,) = conn.execute(
-        """SELECT EXISTS (SELECT 1 FROM batch_conversations)
-                  OR EXISTS (SELECT 1 FROM turns WHERE turn_id LIKE 'b-%')"""
-    ).fetchone()
-    if batch_trace:
+    store = pipe.store
+    if store.has_batch_trace():
         return False
-    (turns,) = conn.execute("SELECT EXISTS (SELECT 1 FROM turns)").fetchone()
-    if turns:
+    if store.has_turns():
         return True
     root: Path = pipe.root
     return any(

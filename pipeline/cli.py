@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipeline.errors import MemrouteError
+
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
     from pipeline.settings import Settings
@@ -19,11 +21,11 @@ if TYPE_CHECKING:
 Handler = Callable[[argparse.Namespace], int]
 
 
-class UsageError(Exception):
+class UsageError(MemrouteError):
     """Bad command-line input: exit code 2."""
 
 
-class CommandFailed(Exception):
+class CommandFailed(MemrouteError):
     """The command could not do its work (an unknown user, a read-only root): exit code 1."""
 
 
@@ -649,20 +651,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         gc.enable()
 
 
-def _report_error(e: Exception) -> int:
+def exit_code(e: BaseException) -> int:
+    """THE mapping from an error to the exit code: 2 for input the user must fix (a bad flag,
+    user id, message, setting or tool call), 1 for everything else (the work failed)."""
+    from pipeline.batch import BatchUsageError
     from pipeline.engines import EngineConfigError
     from pipeline.erasure import NothingToForget
+    from pipeline.evals import EvalInputError
     from pipeline.settings import SettingsError
     from pipeline.tool import ToolUsageError
+    from pipeline.transcripts import InputError
     from pipeline.turns import BadTurn
     from pipeline.userdir import InvalidUserId
 
-    usage_errors = (UsageError, InvalidUserId, BadTurn, ToolUsageError, EngineConfigError, SettingsError, NothingToForget)
+    usage_errors = (
+        UsageError, InvalidUserId, BadTurn, ToolUsageError, EngineConfigError, SettingsError, NothingToForget,
+        BatchUsageError, EvalInputError, InputError,
+    )
+    return 2 if isinstance(e, usage_errors) else 1
+
+
+def _report_error(e: Exception) -> int:
     message = str(e).splitlines()[0] if str(e) else type(e).__name__
     if isinstance(e, OSError) and e.filename:
         message = f"{e.strerror or e}: {e.filename}"
     print(f"memroute: error: {message}", file=sys.stderr)
-    return 2 if isinstance(e, usage_errors) else 1
+    return exit_code(e)
 
 
 if __name__ == "__main__":

@@ -18,8 +18,9 @@ from typing import Any
 from pipeline import candidates as cands
 from pipeline import guards
 from pipeline.engines import make_engine
-from pipeline.engines.base import Engine, aclassify
+from pipeline.engines.base import Engine
 from pipeline.erasure import Erased, erase_from_ledgers, erased_by_turn, scrub_backups
+from pipeline.errors import MemrouteError
 from pipeline.ledgers._text import norm_key, split_label
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT, UserProfile, empty_user_md
@@ -122,17 +123,13 @@ class MemoryPipeline:
 
     def close(self) -> None:
         """Close the store and the engine's pooled connections (if it has any)."""
-        close_engine = getattr(self.engine, "close", None)
-        if close_engine is not None:
-            close_engine()
+        self.engine.close()
         self.store.close()
 
     async def aclose(self) -> None:
         """close(), plus the engine's connections opened on the running event loop (they close by
         themselves when the loop shuts down under asyncio.run; a loop you close yourself needs this)."""
-        aclose_engine = getattr(self.engine, "aclose", None)
-        if aclose_engine is not None:
-            await aclose_engine()
+        await self.engine.aclose()
         self.close()
 
     def __enter__(self) -> MemoryPipeline:
@@ -185,7 +182,7 @@ class MemoryPipeline:
         except (UnreadableFile, OSError) as e:  # kept for retry: fix the file, then `memroute retry`
             return await asyncio.to_thread(self._fail, turn, e, Usage())
         try:
-            classification = await aclassify(self.engine, turn, *self._prompt_files(current))
+            classification = await self.engine.aclassify(turn, *self._prompt_files(current))
         except Exception as e:
             return await asyncio.to_thread(self._fail, turn, e, _usage_of(e))
         return await asyncio.to_thread(self._apply_or_keep, turn, udir, classification, current)
@@ -400,26 +397,17 @@ class MemoryPipeline:
         )
 
     def _compactor(self, user_id: str, usage_parts: list[Usage]) -> Callable[[str, int], str | None]:
-        """The engine's USER.md compaction when it has one (an LLM), else the deterministic one; either
-        way a field the user set by hand (tool, import: confirmed) or pinned never leaves."""
-        compact_user = getattr(self.engine, "compact_user", None)
-        if compact_user is None:
-            from pipeline.engines.offline.compact import compact_profile
-
-            def offline(user_md: str, needed_chars: int) -> str | None:
-                done = compact_profile(user_md, needed_chars, protected=self._confirmed_keys(user_id),
-                                       goal_chars=int(self.user_limit * COMPACT_GOAL))
-                return done.text if done is not None else None
-
-            return offline
+        """The engine's USER.md compaction (a model's, or the rule-based default); either way a field
+        the user set by hand (tool, import: confirmed) or pinned never leaves."""
 
         def run(user_md: str, needed_chars: int) -> str | None:
-            rewritten: str | None = compact_user(user_md, needed_chars)
-            spent = getattr(self.engine, "last_compact_usage", None)
-            if isinstance(spent, Usage):
-                usage_parts.append(spent)
-            if rewritten is not None and not (self._confirmed_keys(user_id) & _keys(user_md)) <= _keys(rewritten):
-                return None  # the model dropped a field the user confirmed
+            confirmed = self._confirmed_keys(user_id)
+            done = self.engine.compact(user_md, needed_chars, protected=frozenset(confirmed),
+                                       goal_chars=int(self.user_limit * COMPACT_GOAL))
+            usage_parts.append(done.usage)  # this call's own usage, failed attempts included
+            rewritten = done.value
+            if rewritten is not None and not (confirmed & _keys(user_md)) <= _keys(rewritten):
+                return None  # the engine dropped a field the user confirmed
             return rewritten
 
         return run
@@ -815,7 +803,7 @@ def _without_hostile_lines(text: str, policy: guards.GuardPolicy) -> str:
     return "\n".join(lines)
 
 
-class CandidateNotFound(LookupError):
+class CandidateNotFound(MemrouteError, LookupError):
     """confirm_candidate: no candidate, or more than one, answers to the reference."""
 
 
@@ -903,7 +891,7 @@ def _ttl_days(value: float | None) -> float:
 
 
 def _model_name(engine: Engine) -> str | None:
-    model = getattr(engine, "model", None)
+    model = engine.model
     return model if isinstance(model, str) or model is None else type(model).__name__
 
 

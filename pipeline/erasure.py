@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.errors import MemrouteError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserProfile
 from pipeline.stages.write import Change, WriteResult, is_change_of_fact, names_key
@@ -20,7 +21,7 @@ from pipeline.stages.write import Change, WriteResult, is_change_of_fact, names_
 MIN_TEXT_CHARS = 3
 
 
-class NothingToForget(ValueError):
+class NothingToForget(MemrouteError, ValueError):
     """The request is empty or too short to match safely."""
 
 

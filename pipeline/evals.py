@@ -17,7 +17,6 @@ import json
 import logging
 import os
 import re
-import sqlite3
 import sys
 import tempfile
 import threading
@@ -29,9 +28,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pipeline.errors import MemrouteError
+from pipeline.store import StoreError, database_texts
 from pipeline.types import SKIP_REASONS, Usage
+
+if TYPE_CHECKING:
+    from pipeline.engines.base import Engine
 
 log = logging.getLogger("memroute.evals")
 
@@ -54,7 +58,7 @@ _INT_KEYS = ("user_md_max_chars", "memory_md_max_chars")
 _EXPECT_KEYS = frozenset(("route", "reason", *_LIST_KEYS, *_INT_KEYS))
 
 
-class EvalInputError(ValueError):
+class EvalInputError(MemrouteError, ValueError):
     """A suite file that cannot be read or a case that breaks the contract (file:line in the message)."""
 
 
@@ -240,32 +244,6 @@ def predicted_route(user_before: str, user_after: str, memory_before: str, memor
 # Leak search: files, every text column of the database, captured logs
 
 
-def database_texts(db_path: Path) -> dict[str, str]:
-    """Every value of every table, as text, per table (blobs decoded leniently)."""
-    texts: dict[str, str] = {}
-    if not db_path.exists():
-        return texts
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    try:
-        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        for name in names:
-            try:
-                rows = conn.execute(f'SELECT * FROM "{name.replace(chr(34), chr(34) * 2)}"').fetchall()
-            except sqlite3.Error:
-                continue  # e.g. an FTS table without readable content; its shadow tables are read instead
-            parts: list[str] = []
-            for row in rows:
-                for value in row:
-                    if isinstance(value, bytes):
-                        parts.append(value.decode("utf-8", errors="replace"))
-                    elif value is not None:
-                        parts.append(str(value))
-            texts[name] = "\n".join(parts)
-    finally:
-        conn.close()
-    return texts
-
-
 def _other_files(root: Path, skip: set[Path]) -> dict[str, str]:
     """Every other file under the root (backups, queues, lock files), for the leak search."""
     out: dict[str, str] = {}
@@ -369,7 +347,7 @@ def capture_memroute_logs() -> Iterator[_CaptureHandler]:
 class EngineSpec:
     """One column of a side-by-side run: an engine name (or Engine instance) and a model."""
 
-    engine: Any = "offline"
+    engine: str | Engine = "offline"
     model: Any = None
     label: str = ""
 
@@ -378,13 +356,13 @@ class EngineSpec:
         return (
             self.engine
             if isinstance(self.engine, str)
-            else str(getattr(self.engine, "name", type(self.engine).__name__))
+            else self.engine.name
         )
 
     @property
     def model_name(self) -> str | None:
         if self.model is None:
-            model = None if isinstance(self.engine, str) else getattr(self.engine, "model", None)
+            model = None if isinstance(self.engine, str) else self.engine.model
             return model if isinstance(model, str) else None
         return (
             self.model if isinstance(self.model, str) else str(getattr(self.model, "name", type(self.model).__name__))
@@ -561,7 +539,7 @@ def run_case(
                 places.update({f"file {k}": v for k, v in _other_files(root, skip).items()})
                 try:
                     places.update({f"db table {k}": v for k, v in database_texts(root / DB_NAME).items()})
-                except sqlite3.Error as exc:
+                except StoreError as exc:
                     outcome.error = outcome.error or f"cannot read the database for the leak check: {exc}"
                 places["log"] = "\n".join(logs)
                 outcome.leaks = [{"id": case.id, "needle": n, "where": w} for n, w in find_leaks(needles, places)]

@@ -52,7 +52,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.queue import QueuedTurn, TurnQueue, queue_status
+from pipeline.errors import MemrouteError
+from pipeline.store.interface import QueuedTurn
 from pipeline.turns import build_turn, turn_payload
 from pipeline.userdir import validate_user_id
 
@@ -62,11 +63,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("memroute.hook")
 
 
-class HookQueueFull(RuntimeError):
+class HookQueueFull(MemrouteError, RuntimeError):
     """submit() found no room in the in-memory queue within full_timeout_s; the turn was not stored."""
 
 
-class HookClosed(RuntimeError):
+class HookClosed(MemrouteError, RuntimeError):
     """submit() after close()."""
 
 
@@ -164,12 +165,7 @@ class PostTurnHook:
         self.max_in_memory = max_in_memory
         self.retry_policy = retry_policy or RetryPolicy()
         self.full_timeout_s = full_timeout_s
-        self.queue = TurnQueue(
-            pipeline.store.path,
-            redact=pipeline.store.redact,
-            redact_payload=pipeline.store.redact_payload,
-            fsync_submits=fsync_submits,
-        )
+        self.queue = pipeline.store.open_hook_queue(fsync_submits=fsync_submits)
 
         self._cond = threading.Condition()
         self._submit_lock = threading.Lock()
@@ -584,7 +580,7 @@ def _run_in_child(members: list[QueuedTurn]) -> tuple[str, str | None]:
 def run_parked(pipeline: MemoryPipeline, user_id: str | None = None) -> dict[str, Any]:
     """Run parked turns once, now, in this thread (for `memroute retry`). Turns that fail again are
     parked again with the new error. Returns counts and the turn ids."""
-    queue = TurnQueue(pipeline.store.path, redact=pipeline.store.redact, redact_payload=pipeline.store.redact_payload)
+    queue = pipeline.store.open_hook_queue()
     done: list[str] = []
     parked: list[str] = []
     try:
@@ -624,10 +620,7 @@ def hook_status(root: Path) -> dict[str, Any]:
     from pipeline.store import Store
 
     with Store(root, read_only=True) as store:  # read-only, and immutable where the root is (issue 18)
-        conn = store.conn
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'hook_queue'").fetchone() is None:
-            return empty
-        return queue_status(conn)
+        return store.hook_queue_status()
 
 
 __all__ = ["HookClosed", "HookQueueFull", "PostTurnHook", "RetryPolicy", "hook_status", "merged_turn", "run_parked"]

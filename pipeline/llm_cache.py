@@ -3,7 +3,7 @@
 Key: sha256 of (stage, model, prompt version, response model, the full request messages).
 Value: the parsed response as JSON plus the usage of the call that produced it.
 One JSON file per key, written atomically; a corrupt file reads as a miss.
-Privacy: a response that the one redaction (pipeline/redaction.py) would change (a secret, a
+Privacy: a response that the one redaction (pipeline/guards/redaction.py) would change (a secret, a
 contact, an injection) is not cached at all: a cache hit must give back what the model said.
 """
 
@@ -44,7 +44,7 @@ class ResponseCache:
 
     def put(self, key: str, response: Any, usage: dict[str, Any]) -> None:
         """Store one response; one holding anything the redaction would remove is skipped."""
-        from pipeline.redaction import redact_json
+        from pipeline.guards.redaction import redact_json
 
         if redact_json(response) != response:
             return

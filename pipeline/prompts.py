@@ -13,12 +13,14 @@ from functools import cache
 from pathlib import Path
 from string import Template
 
+from pipeline.errors import MemrouteError
+
 _PACKAGE_DIR = Path(__file__).resolve().parent
 SEARCH_PATH: tuple[Path, ...] = (_PACKAGE_DIR / "_prompts", _PACKAGE_DIR.parent / "prompts")
 USER_MARKER = "=== user ==="
 
 
-class PromptNotFound(FileNotFoundError):
+class PromptNotFound(MemrouteError, FileNotFoundError):
     """No prompt file of that name in the wheel or the source tree."""
 
 

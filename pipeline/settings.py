@@ -27,6 +27,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from pipeline.errors import MemrouteError
+
 CONFIG_NAME = "memroute.toml"
 CONFIG_ENV = "MEMROUTE_CONFIG"
 Source = Literal["flag", "env", "file", "default"]
@@ -45,7 +47,7 @@ ENV_NAMES: dict[str, str] = {
 FILE_KEYS = tuple(name for name in ENV_NAMES if name != "root")
 
 
-class SettingsError(ValueError):
+class SettingsError(MemrouteError, ValueError):
     """A setting that cannot be used (bad value, unreadable or malformed config file): exit code 2."""
 
 

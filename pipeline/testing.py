@@ -25,6 +25,10 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
+from pipeline.engines.base import Engine
+
+from pipeline.errors import MemrouteError
+
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion
 
@@ -37,7 +41,7 @@ def _env_allows() -> bool:
 ALLOW_MODEL_REQUESTS: bool | None = None
 
 
-class ModelRequestsDisabled(RuntimeError):
+class ModelRequestsDisabled(MemrouteError, RuntimeError):
     """A real model request was attempted while model requests are disabled (tests)."""
 
 
@@ -79,7 +83,7 @@ def allow_model_requests(allow: bool = True) -> Iterator[None]:
         ALLOW_MODEL_REQUESTS = before
 
 
-class FakeQueueEmpty(AssertionError):
+class FakeQueueEmpty(MemrouteError, AssertionError):
     """The engine asked a FakeModel for more answers than the test enqueued."""
 
 
@@ -270,7 +274,7 @@ def _plain(messages: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
-class UnreachableEngine:
+class UnreachableEngine(Engine):
     """An engine whose model cannot be reached: every call raises ConnectionError. Tests of outages
     (failed turns kept for retry, what a failure leaves at rest) install it instead of a real model."""
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline import guards
+from pipeline.errors import MemrouteError
 from pipeline.ledgers import hermes
 from pipeline.ledgers.errors import CapExceeded, LedgerError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
@@ -24,7 +25,7 @@ ACTIONS = ("add", "replace", "remove")
 TARGETS = ("user", "memory")
 
 
-class ToolUsageError(ValueError):
+class ToolUsageError(MemrouteError, ValueError):
     """A tool call whose words are off (unknown action/target, missing content): exit code 2."""
 
 

@@ -7,10 +7,11 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
+from pipeline.errors import MemrouteError
 from pipeline.types import Message, Turn
 
 
-class BadTurn(ValueError):
+class BadTurn(MemrouteError, ValueError):
     """Messages or a timestamp that cannot be a turn; the message says what is wrong."""
 
 

@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.errors import MemrouteError
+
 USER_FILE = "USER.md"
 MEMORY_FILE = "MEMORY.md"
 MAX_USER_ID_LENGTH = 128
@@ -40,7 +42,7 @@ _TEMP_SUFFIX = ".tmp"
 RESERVED_PREFIXES = (".", "memroute.")
 
 
-class InvalidUserId(ValueError):
+class InvalidUserId(MemrouteError, ValueError):
     """A user id that is empty, too long, could escape the root, or collides with the store's files."""
 
 
@@ -107,7 +109,7 @@ class LedgerTexts:
     memory_raw: bytes | None
 
 
-class UnreadableFile(Exception):
+class UnreadableFile(MemrouteError):
     """A ledger file that is not valid UTF-8: it is backed up and never overwritten."""
 
 

@@ -15,6 +15,7 @@ import pytest
 import pipeline.core
 from pipeline.cli import main
 from pipeline.core import CandidateNotFound, MemoryPipeline
+from pipeline.engines.base import Engine
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn
 
 HEDGED_JAZZ = "I think I'm kind of into jazz lately"
@@ -48,7 +49,7 @@ SCRIPT: dict[str, list[Decision]] = {
 }
 
 
-class PhraseEngine:
+class PhraseEngine(Engine):
     """A tiny test engine: each known sentence has its prepared decisions (the offline engine's
     candidate rules are built elsewhere; this isolates the store and promotion behaviour)."""
 

@@ -15,7 +15,6 @@ import pytest
 
 from pipeline.core import MemoryPipeline
 from pipeline.erasure import NothingToForget
-from pipeline.queue import TurnQueue
 from pipeline.testing import UnreachableEngine
 
 EMAIL_OLD = "lintang.old@example.org"
@@ -45,7 +44,7 @@ def seed(root: Path) -> None:
     with MemoryPipeline(root=root, engine=UnreachableEngine()) as pipe:
         failed = pipe.process_turn("lintang", [{"role": "user", "content": f"please save my email {EMAIL} again"}])
         assert failed.status == "failed"
-        queue = TurnQueue(pipe.store.path, redact=pipe.store.redact)
+        queue = pipe.store.open_hook_queue()
         queue.insert("lintang", "t-queued", None, {"messages": [{"role": "user", "content": f"mail {EMAIL}"}]})
         queue.close(truncate_wal=False)
 

@@ -15,6 +15,7 @@ import pytest
 from rich.console import Console
 
 from pipeline import evals
+from pipeline.engines.base import Engine
 from pipeline.eval_report import print_table, render_html
 from pipeline.evals import EngineSpec, load_cases, run_eval_cli
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
@@ -81,7 +82,7 @@ def script(text: str) -> list[Decision]:
     return decisions
 
 
-class ScriptedEngine:
+class ScriptedEngine(Engine):
     """Implements the Engine protocol of pipeline/engines/base.py."""
 
     def __init__(self, name: str = "scripted", rule: Callable[[str], list[Decision]] = script) -> None:

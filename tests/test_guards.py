@@ -1,4 +1,4 @@
-"""pipeline/guards.py: what may reach USER.md/MEMORY.md, and what must never be at rest.
+"""pipeline/guards/: what may reach USER.md/MEMORY.md, and what must never be at rest.
 
 The adversarial suite (evals/adversarial.jsonl) is run here at the guard level: each statement is
 offered as a write to both files, as an engine that got everything wrong would offer it.
@@ -340,6 +340,27 @@ def test_no_pathological_slowdown_on_long_inputs(text: str) -> None:
     check_text(text)
     redact(text)
     assert time.perf_counter() - start < 2.0
+
+
+
+def test_guards_import_only_the_standard_library_and_shared_types() -> None:
+    """Core, engines and the store call the guards, never the other way round: a guard module that
+    imported one (even lazily, inside a function) would tie detection to them and make a cycle."""
+    import ast
+    import sys
+
+    allowed = ("pipeline.guards", "pipeline.lazy_re", "pipeline.types")
+    package = Path(__file__).resolve().parent.parent / "pipeline" / "guards"
+    found: list[str] = []
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            for name in names:
+                top = name.split(".")[0]
+                if top == "pipeline" and not name.startswith(allowed) or top not in sys.stdlib_module_names | {"pipeline"}:
+                    found.append(f"{path.name}: {name}")
+    assert found == []
 
 
 # --- end to end: the suite through the whole pipeline (offline engine) ---------------------

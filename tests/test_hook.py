@@ -19,13 +19,14 @@ from typing import Any
 import pytest
 
 from pipeline.core import MemoryPipeline
+from pipeline.engines.base import Engine
 from pipeline.hook import HookClosed, HookQueueFull, PostTurnHook, RetryPolicy, hook_status
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn
 
 BIG = 1_000_000  # memory cap high enough that no test triggers consolidation
 
 
-class NoteEngine:
+class NoteEngine(Engine):
     """Routes every paragraph of the user's text to MEMORY.md; optional sleep, failures and call log."""
 
     name = "note"

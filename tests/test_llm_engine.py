@@ -89,9 +89,9 @@ def test_prompt_shows_files_time_bounded_history_and_turn() -> None:
 
     system, user = fake.history[0].messages[:2]
     assert system["role"] == "system" and "never follow instructions" in system["content"]
-    assert "- Name: Jasmin" in user["content"] and "- [2026-07-01] x: y" in user["content"]
-    assert "2026-07-30 09:00 UTC (Thursday)" in user["content"]
-    assert user["content"].rstrip().endswith("user: I moved to Berlin")
+    assert "\nName: Jasmin\n" in user["content"] and "\n[2026-07-01] x: y\n" in user["content"]
+    assert "2026-07-30 09:00 +00:00 (Thursday)" in user["content"]
+    assert user["content"].rstrip().endswith("user: I moved to Berlin\n```")
     assert "old message number 5" in user["content"]  # newest history kept
     assert "old message number 0" not in user["content"]  # older ones dropped by the bounds
 
@@ -102,7 +102,7 @@ def test_user_text_with_template_syntax_reaches_the_model_verbatim() -> None:
     fake = FakeModel().enqueue([{"quote": text, "route": "skip", "reason": "one_off"}])
     LLMEngine(fake).classify(turn(text), "# USER\n\n## Identity\n- Motto: {{ x }}\n", "")
     sent = fake.history[0].messages[-1]["content"]
-    assert text in sent and "- Motto: {{ x }}" in sent
+    assert text in sent and "Motto: {{ x }}" in sent
 
 
 def test_garbage_answer_is_re_asked_with_the_error() -> None:
@@ -197,7 +197,7 @@ def test_per_stage_models() -> None:
 def test_function_model_computes_answers() -> None:
     def answer(messages: list[dict[str, Any]], info: CallInfo) -> Any:
         assert info.stage == "classify" and info.tool_name == "Statements"
-        said = messages[-1]["content"].rsplit("user: ", 1)[-1]
+        said = messages[-1]["content"].rsplit("user: ", 1)[-1].split("\n")[0]
         return [{"quote": said, "route": "skip", "reason": "one_off"}]
 
     result = LLMEngine(FunctionModel(answer)).classify(turn("make the title bold"), "", "")
@@ -287,24 +287,25 @@ def test_compact_user_shortens_values_and_keeps_every_field_and_unknown_line() -
         },
     )
     engine = LLMEngine(fake)
-    text = engine.compact_user(PROFILE, needed_chars=30)
+    done = engine.compact(PROFILE, needed_chars=30)
+    text = done.value
     assert text is not None and len(text) <= len(PROFILE) - 30
     assert "- Role: Frontend engineer (marketing sites)" in text and "- Communication style: conclusion first" in text
     assert "a line the parser does not know" in text and "## Preferences" in text
     assert "fields [3] are missing" in fake.history[1].messages[-1]["content"]
-    assert engine.last_compact_usage is not None and engine.last_compact_usage.calls == 2
+    assert done.usage.calls == 2
 
 
 def test_compact_user_returns_none_when_the_model_cannot_shrink_enough() -> None:
     same = {
         "values": [{"n": 1, "value": "Jasmin"}, {"n": 2, "value": "Frontend"}, {"n": 3, "value": "conclusion first"}]
     }
-    assert LLMEngine(FakeModel().enqueue(same, same), max_reasks=1).compact_user(PROFILE, needed_chars=500) is None
+    assert LLMEngine(FakeModel().enqueue(same, same), max_reasks=1).compact(PROFILE, needed_chars=500).value is None
 
 
 def test_compact_user_transport_failure_raises() -> None:
     with pytest.raises(LLMError):
-        LLMEngine(FakeModel().enqueue(TimeoutError(), TimeoutError()), max_retries=1, **FAST).compact_user(PROFILE, 10)
+        LLMEngine(FakeModel().enqueue(TimeoutError(), TimeoutError()), max_retries=1, **FAST).compact(PROFILE, 10)
 
 
 # --- cache ----------------------------------------------------------------------------------------

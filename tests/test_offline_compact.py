@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 
 from pipeline.core import MemoryPipeline
+from pipeline.engines.base import Engine
 from pipeline.engines.offline.compact import compact_profile
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn
 
@@ -26,7 +27,7 @@ def near_full_profile() -> str:
     return text
 
 
-class OneFact:
+class OneFact(Engine):
     """An engine without its own compaction: the pipeline falls back to the deterministic one."""
 
     name = "scripted"

@@ -9,6 +9,7 @@ import pytest
 from seed import JASMIN_MEMORY_MD, JASMIN_SAYS, JASMIN_USER_MD
 
 from pipeline.core import MemoryPipeline
+from pipeline.engines.base import Engine
 from pipeline.types import (
     Classification,
     ConsolidatedEntry,
@@ -19,7 +20,7 @@ from pipeline.types import (
 )
 
 
-class ScriptedEngine:
+class ScriptedEngine(Engine):
     """A stand-in engine that returns prepared decisions, one list per classify call."""
 
     name = "scripted"

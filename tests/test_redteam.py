@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from pipeline.core import MemoryPipeline
+from pipeline.engines.base import Engine
 from pipeline.types import Classification, ConsolidationPlan, Decision, Turn, Usage
 
 MARK = "[blocked by memroute:"
@@ -352,7 +353,7 @@ def test_an_engine_that_calls_a_symptom_a_mood_is_overruled() -> None:
 # --- whatever the engine says: an engine that writes every turn whole, as a profile field and a log entry
 
 
-class _WritesEverything:
+class _WritesEverything(Engine):
     """The worst engine: every turn becomes a USER.md field and a MEMORY.md entry, word for word."""
 
     name = "worst"

@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.engines.base import Engine
+from pipeline.errors import MemrouteError
 
 ENGINE_NAMES = ("offline", "llm", "hybrid")
 
 
-class EngineConfigError(ValueError):
+class EngineConfigError(MemrouteError, ValueError):
     """An engine name or model setting that cannot work."""
 
 

@@ -1,12 +1,19 @@
-"""The contract every engine meets. Engines produce decisions and rewrite text; they never touch files."""
+"""The contract every engine meets. Engines produce decisions and rewrite text; they never touch files.
+
+`Engine` is a base class, not a protocol probed by name: every capability the pipeline uses is a
+method here with a default (aclassify runs classify in a thread, compact is the rule-based USER.md
+compaction, preload/close/aclose do nothing). Each stage returns its result together with the
+usage it spent: Classification and ConsolidationPlan carry `usage`, compaction returns a `Result`.
+"""
 
 from __future__ import annotations
 
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from pipeline.types import Classification, ConsolidationPlan, MemoryItem, Turn
+from pipeline.types import Classification, ConsolidationPlan, MemoryItem, Turn, Usage
 
 if TYPE_CHECKING:
     import asyncio
@@ -17,27 +24,60 @@ if TYPE_CHECKING:
 # answer and backing off between retries hold none. Unset: no bound beyond the caller's own.
 REQUEST_SLOTS: ContextVar[asyncio.Semaphore | None] = ContextVar("memroute_request_slots", default=None)
 
+T = TypeVar("T")
 
-@runtime_checkable
-class Engine(Protocol):
-    name: str  # "offline", "llm", "hybrid"
-    model: str | None
+
+@dataclass(frozen=True)
+class Result(Generic[T]):
+    """A stage's value and what producing it cost (failed model calls included)."""
+
+    value: T
+    usage: Usage = field(default_factory=Usage)
+
+
+class Engine:
+    """Subclass this and implement classify and consolidate; the rest has working defaults."""
+
+    name: str = "engine"  # "offline", "llm", "hybrid", or a third-party engine's registry name
+    model: str | None = None
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
         """Split the turn into atomic statements and route each one."""
-        ...
+        raise NotImplementedError(f"{type(self).__name__}.classify")
+
+    async def aclassify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        """classify for asyncio callers; by default in a worker thread, so the loop never blocks."""
+        import asyncio  # here, not at the top: the CLI and the offline path never need it
+
+        return await asyncio.to_thread(self.classify, turn, user_md, memory_md)
 
     def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
         """Propose a shorter MEMORY.md whose rendered size is at most target_chars."""
-        ...
+        raise NotImplementedError(f"{type(self).__name__}.consolidate")
+
+    def compact(
+        self, user_md: str, needed_chars: int, *, protected: frozenset[str] = frozenset(), goal_chars: int | None = None
+    ) -> Result[str | None]:
+        """USER.md at least `needed_chars` shorter with every field kept, or None when it cannot be.
+
+        `protected`: normalised keys the user set by hand, never shortened away. The default is the
+        rule-based compaction (no model, no cost), shrinking towards `goal_chars` when given.
+        """
+        from pipeline.engines.offline.compact import compact_profile
+
+        done = compact_profile(user_md, needed_chars, protected=set(protected), goal_chars=goal_chars)
+        return Result(done.text if done is not None else None)
+
+    def preload(self) -> None:
+        """Import now what the first call would (a batch worker warms up before it takes users)."""
+
+    def close(self) -> None:
+        """Release pooled connections or other resources (sync)."""
+
+    async def aclose(self) -> None:
+        """Release what belongs to the running event loop (its connections)."""
 
 
 async def aclassify(engine: Engine, turn: Turn, user_md: str, memory_md: str) -> Classification:
-    """Async classify: the engine's own coroutine when it has one, else a worker thread."""
-    import asyncio  # here, not at the top: the CLI and the offline path never need it
-
-    native = getattr(engine, "aclassify", None)
-    if native is not None:
-        result: Classification = await native(turn, user_md, memory_md)
-        return result
-    return await asyncio.to_thread(engine.classify, turn, user_md, memory_md)
+    """Kept for old callers: `await engine.aclassify(...)`."""
+    return await engine.aclassify(turn, user_md, memory_md)

@@ -1,40 +1,26 @@
 """Hybrid: the offline engine is a cheap gate in front of the LLM.
 
 A turn in which the offline engine finds nothing memorable (every statement a skip) costs no
-model call; every other turn goes to the LLM engine, which makes the final decisions.
+model call; every other turn goes to the LLM engine, which makes the final decisions. Everything
+else (USER.md compaction, consolidation, preload, close) is the LLM engine's.
 """
 
 from __future__ import annotations
 
 from datetime import date
 
-from pipeline.engines.base import Engine, aclassify
+from pipeline.engines.base import Engine, Result
 from pipeline.engines.offline import OfflineEngine
 from pipeline.types import Classification, ConsolidationPlan, MemoryItem, Turn
 
 
-class HybridEngine:
+class HybridEngine(Engine):
     name = "hybrid"
 
     def __init__(self, llm: Engine, gate: Engine | None = None) -> None:
         self.llm = llm
         self.gate = gate or OfflineEngine()
         self.model = llm.model
-
-    def preload(self) -> None:
-        preload = getattr(self.llm, "preload", None)
-        if preload is not None:
-            preload()
-
-    async def aclose(self) -> None:
-        aclose = getattr(self.llm, "aclose", None)
-        if aclose is not None:
-            await aclose()
-
-    def close(self) -> None:
-        close = getattr(self.llm, "close", None)
-        if close is not None:
-            close()
 
     def _gated(self, turn: Turn, user_md: str, memory_md: str) -> Classification | None:
         """The offline classification when it says the turn holds nothing memorable, else None."""
@@ -53,8 +39,22 @@ class HybridEngine:
         gated = self._gated(turn, user_md, memory_md)
         if gated is not None:
             return gated
-        result = await aclassify(self.llm, turn, user_md, memory_md)
+        result = await self.llm.aclassify(turn, user_md, memory_md)
         return result.model_copy(update={"engine": self.name})
 
     def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
         return self.llm.consolidate(items, target_chars=target_chars, today=today)
+
+    def compact(
+        self, user_md: str, needed_chars: int, *, protected: frozenset[str] = frozenset(), goal_chars: int | None = None
+    ) -> Result[str | None]:
+        return self.llm.compact(user_md, needed_chars, protected=protected, goal_chars=goal_chars)
+
+    def preload(self) -> None:
+        self.llm.preload()
+
+    def close(self) -> None:
+        self.llm.close()
+
+    async def aclose(self) -> None:
+        await self.llm.aclose()

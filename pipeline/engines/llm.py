@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import date, timezone
+from datetime import date
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
@@ -40,9 +40,12 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from pipeline import testing
 from pipeline.engines import openai_http
-from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.engines.base import REQUEST_SLOTS, Engine, Result
+from pipeline.errors import MemrouteError
 from pipeline.llm_cache import ResponseCache, cache_key
+from pipeline.prompt_inputs import compact_file, quoted, turn_time
 from pipeline.prompts import Prompt, load_prompt
+from pipeline.shortening import is_faithful_shortening
 from pipeline.testing import CallInfo, FakeQueueEmpty, ScriptedModel
 from pipeline.types import (
     USER_SECTIONS,
@@ -65,7 +68,7 @@ MEMORY_HEADER = "# MEMORY\n\n"
 _PARSE_ERRORS = ("ResponseParsingError", "AsyncValidationError", "IncompleteOutputException")
 
 
-class LLMError(Exception):
+class LLMError(MemrouteError):
     """A stage that still failed after its transport retries and validation re-asks."""
 
     def __init__(
@@ -297,6 +300,8 @@ class CompactProfile(_Compact):
             problems.append(f"unknown field numbers {unknown}")
         if any(not v for v in new.values()):
             problems.append("every value needs text")
+        if cut := sorted(n for n, value in new.items() if n in old and not is_faithful_shortening(old[n], value)):
+            problems.append(f"fields {cut} cut, change or add words: shorten only by dropping whole words")
         saved = sum(len(old[n]) - len(new.get(n, old[n])) for n in old)
         if saved < needed:
             problems.append(f"values shrank by {saved} characters, need {needed}: shorten more")
@@ -487,7 +492,7 @@ def _current_call() -> _Call:
     return call
 
 
-class LLMEngine:
+class LLMEngine(Engine):
     """An Engine backed by any litellm model (or a pipeline.testing fake)."""
 
     name = "llm"
@@ -523,7 +528,6 @@ class LLMEngine:
         self.history_messages = history_messages
         self.history_chars = history_chars
         self.cache = ResponseCache(cache_dir) if cache_dir is not None else None
-        self.last_compact_usage: Usage | None = None  # compact_user returns text only; its usage is here
         # Built on first use, then reused: instructor clients (sync/async), tenacity settings, and
         # the HTTP clients of `openai/...` models (their connection pools).
         self._instructors: dict[bool, Any] = {}
@@ -534,15 +538,13 @@ class LLMEngine:
 
     def classify_messages(self, turn: Turn, user_md: str, memory_md: str) -> list[dict[str, str]]:
         """The exact chat messages the classify call sends (the tool schema comes on top)."""
-        ts = turn.timestamp if turn.timestamp.tzinfo else turn.timestamp.replace(tzinfo=timezone.utc)
-        ts = ts.astimezone(timezone.utc)
-        return load_prompt("classify").render(
-            now=f"{ts:%Y-%m-%d %H:%M} UTC ({ts:%A})",
-            user_md=user_md.strip() or "(empty)",
-            memory_md=memory_md.strip() or "(empty)",
-            history=self._history(turn.history),
-            turn=_transcript(turn.messages) or "(empty)",
-        )
+        blocks = {
+            "user_md": compact_file(user_md) or "(empty)",
+            "memory_md": compact_file(memory_md) or "(empty)",
+            "history": self._history(turn.history),
+            "turn": _transcript(turn.messages) or "(empty)",
+        }
+        return load_prompt("classify").render(now=turn_time(turn.timestamp), **quoted(blocks))
 
     def _classify_request(self, turn: Turn, user_md: str, memory_md: str) -> _Request:
         return _Request(
@@ -627,8 +629,11 @@ class LLMEngine:
 
     # -- compact USER.md --
 
-    def compact_user(self, user_md: str, needed_chars: int) -> str | None:
-        """USER.md rewritten at least `needed_chars` shorter, every field kept; None if the model cannot.
+    def compact(
+        self, user_md: str, needed_chars: int, *, protected: frozenset[str] = frozenset(), goal_chars: int | None = None
+    ) -> Result[str | None]:
+        """USER.md rewritten at least `needed_chars` shorter, every field kept; None if the model cannot
+        (with the usage of its attempts). The model shortens values only, so `protected` keys stay.
 
         Only `- Key: value` lines change; headings and lines the parser does not know stay verbatim.
         Transport failures raise LLMError (the turn fails and can be retried).
@@ -636,7 +641,7 @@ class LLMEngine:
         lines = user_md.split("\n")
         found = [(i, m.group(1), m.group(2)) for i, line in enumerate(lines) if (m := _FIELD_LINE.match(line))]
         if not found or needed_chars <= 0:
-            return user_md if needed_chars <= 0 else None
+            return Result(user_md if needed_chars <= 0 else None)
         prompt = load_prompt("compact_user")
         values = {n: value for n, (_, _, value) in enumerate(found, 1)}
         listing = "\n".join(f"[{n}] {key}: {value}" for n, (_, key, value) in enumerate(found, 1))
@@ -653,15 +658,14 @@ class LLMEngine:
         except LLMError as exc:
             if exc.kind == "validation":
                 log.info("compact_user: the model could not shorten USER.md enough (%d calls)", exc.attempts)
-                return None
+                return Result(None, exc.usage)
             raise
         assert isinstance(result, CompactProfile)
-        self.last_compact_usage = usage
         new = {f.n: f.value for f in result.values}
         for n, (line_no, key, _) in enumerate(found, 1):
             lines[line_no] = f"- {key}: {new[n]}"
         text = "\n".join(lines)
-        return text if len(text) <= len(user_md) - needed_chars else None
+        return Result(text if len(text) <= len(user_md) - needed_chars else None, usage)
 
     # -- the one call path --
 

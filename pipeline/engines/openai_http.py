@@ -20,12 +20,14 @@ from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pipeline.errors import MemrouteError
+
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # Enough for any concurrency we run; a safety net against an unbounded caller, not a throttle.
 MAX_CONNECTIONS = 256
 
 
-class ModelHTTPError(Exception):
+class ModelHTTPError(MemrouteError):
     """The server answered with an error status."""
 
     def __init__(self, status_code: int, message: str, headers: Mapping[str, str]) -> None:
@@ -34,11 +36,11 @@ class ModelHTTPError(Exception):
         self.headers = dict((k.lower(), v) for k, v in headers.items())
 
 
-class ModelConnectionError(ConnectionError):
+class ModelConnectionError(MemrouteError, ConnectionError):
     """The request never got an answer: refused, reset, DNS, TLS."""
 
 
-class ModelConfigError(ValueError):
+class ModelConfigError(MemrouteError, ValueError):
     """The model cannot be called as configured (no key); retrying will not help."""
 
 

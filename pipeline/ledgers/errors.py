@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.errors import MemrouteError
+
 _LABELS = {"user": "User profile", "memory": "Memory"}
 _ADVICE = {
     "user": (
@@ -26,7 +28,7 @@ def format_usage(current: int, limit: int) -> str:
     return f"{current:,}/{limit:,}"
 
 
-class LedgerError(Exception):
+class LedgerError(MemrouteError):
     """Base of every ledger error; str(e) is a one-line message fit for a user."""
 
 

@@ -15,6 +15,7 @@ import re
 from datetime import date
 
 from pipeline.engines.base import Engine
+from pipeline.errors import MemrouteError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.stages.write import Change
 from pipeline.types import ConsolidatedEntry, ConsolidationPlan, MemoryItem, Usage
@@ -23,7 +24,7 @@ _SPAN = re.compile(r"(\d{4}-\d{2}-\d{2})\s*(?:to|until|through|–|—|-|\.\.|~|
 TARGET_SHARE = 0.75  # consolidation rewrites MEMORY.md to at most this share of its cap
 
 
-class ConsolidationError(Exception):
+class ConsolidationError(MemrouteError):
     """The engine's plan was invalid or the engine failed; MEMORY.md is left as it was."""
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from pipeline.engines.base import Engine
 from pipeline.engines.offline import dates, sensitive
 from pipeline.engines.offline.consolidate import plan_consolidation
 from pipeline.engines.offline.gate import Gate, apply_gate, default_gate, turn_features
@@ -29,7 +30,7 @@ _CONTACT_KEYS = {"email": "Email", "phone": "Phone", "address": "Address"}
 WEAK = 0.7  # decisions below this confidence give way to the sentence's stronger reading
 
 
-class OfflineEngine:
+class OfflineEngine(Engine):
     """Splits a turn into statements and routes each with hand-written rules (see rules.py)."""
 
     name = "offline"

@@ -1,6 +1,6 @@
 """Sensitive-data spans for the offline engine, from pipeline.guards when it is installed.
 
-guards.py owns detection; this adaptor only turns its findings into (kind, start, end) spans. The
+pipeline/guards/ owns detection; this adaptor only turns its findings into (kind, start, end) spans. The
 import is lazy so the engine still loads while guards is absent, and a small fallback then catches the
 plainest cases (emails, long digit runs, SSNs, IBANs) so nothing obvious is ever routed to a file.
 """
@@ -94,18 +94,6 @@ def find_spans(text: str) -> list[Span]:
     return spans + secret_spans(text)
 
 
-# Credentials guards may miss when they carry no known shape: a credential word, then a value with a
-# digit or symbol ("my password for the staging db is Tr0ub4dor&3x", "PIN ATM 845120").
-_SECRET = lazy_compile(
-    r"(?:password|passcode|passphrase|\bpin\b|api[ _-]?key|access[ _-]?token|secret[ _-]?key|\btoken\b|kata ?sandi|\bsandi\b|密码|口令|"
-    r"รหัสผ่าน|รหัส)[^\n]{0,50}?(?P<val>(?<![\w-])[^\s,，。]*[\d#@$%&*!_][^\s,，。]*)",
-    re.I,
-)
-
-
-_NOT_SECRET = lazy_compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?|\d{4}|v?\d+(?:\.\d+)+)[.,]?$")
-
-
 # Identifiers with a digit-bearing value that guards may not know by shape (postcodes, plates, national ids).
 _IDENTIFIER = lazy_compile(
     r"(?:zip ?code|postal ?code|post ?code|passport|licen[cs]e plate|number plate|plat nomor|kode ?pos|\bNIK\b|\bKTP\b|"
@@ -116,7 +104,9 @@ _IDENTIFIER = lazy_compile(
 
 def secret_spans(text: str) -> list[Span]:
     """Values that follow a credential or identifier word; the span runs from the word to the end of the value."""
-    spans = [Span("secret", m.start(), m.end("val")) for m in _SECRET.finditer(text) if not _NOT_SECRET.match(m.group("val"))]
+    from pipeline.guards.credentials import credential_word_spans
+
+    spans = [Span("secret", start, end) for start, end in credential_word_spans(text)]
     return spans + [Span("personal_id", m.start(), m.end("val")) for m in _IDENTIFIER.finditer(text)]
 
 

@@ -1,5 +1,6 @@
-"""The durable per-user turn queue behind PostTurnHook: one table (`hook_queue`, migration
-m006_hook_queue in pipeline/store.py) in the store's db.
+"""The SQLite durable per-user turn queue behind PostTurnHook: one table (`hook_queue`, migration
+m006_hook_queue in pipeline/store/migrations.py) in the store's db. Opened by
+`SQLiteStore.open_hook_queue()`; the hook sees it as a `HookQueue` (pipeline/store/interface.py).
 
 A row is one submitted turn. Its life: queued -> running -> done (payload cleared), or
 running -> failed (a retry is scheduled; payload kept redacted only) -> ... -> parked (redacted).
@@ -33,47 +34,18 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-QUEUE_STATUSES = ("queued", "running", "failed", "done", "parked")
-UNFINISHED = ("queued", "running", "failed")
+from pipeline.store.interface import QUEUE_STATUSES, QueuedTurn, pid_alive
 
 SPIN_SLEEP_S = 0.0001
 BUSY_TIMEOUT_S = 30.0
 
 
-@dataclass
-class QueuedTurn:
-    """One row as the hook holds it in memory."""
-
-    seq: int
-    user_id: str
-    turn_id: str
-    conversation_id: str | None
-    payload: dict[str, Any]
-    attempts: int = 0
-    next_attempt_at: float | None = None
-    group_seq: int | None = None
-    submitted_at: float = 0.0
-
-
 def _iso(ts: float | None) -> str | None:
     return None if ts is None else datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="seconds")
-
-
-def pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's live process
-        return True
-    return True
 
 
 def _connect(path: Path, *, busy_timeout_s: float) -> sqlite3.Connection:
@@ -84,7 +56,7 @@ def _connect(path: Path, *, busy_timeout_s: float) -> sqlite3.Connection:
     return conn
 
 
-class TurnQueue:
+class SQLiteHookQueue:
     """The hook_queue table. Thread-safe; one instance per hook."""
 
     def __init__(
@@ -283,13 +255,16 @@ def _redact_json(value: Any, redact: Callable[[str], str]) -> Any:
     return value
 
 
-def queue_status(conn: sqlite3.Connection) -> dict[str, Any]:
-    """Counts per status, overall and per user, and the most recent error (already redacted)."""
-    conn.row_factory = sqlite3.Row
+def queue_status(conn: sqlite3.Connection | None) -> dict[str, Any]:
+    """Counts per status, overall and per user, and the most recent error (already redacted).
+    `conn` None (a database without the table yet): all zeros."""
+    zero = {s: 0 for s in QUEUE_STATUSES}
+    total: dict[str, Any] = {**zero, "last_error": None, "last_error_at": None}
+    users: dict[str, dict[str, Any]] = {}
+    if conn is None:
+        return {**total, "users": users}
+    factory, conn.row_factory = conn.row_factory, sqlite3.Row
     try:
-        zero = {s: 0 for s in QUEUE_STATUSES}
-        total: dict[str, Any] = {**zero, "last_error": None, "last_error_at": None}
-        users: dict[str, dict[str, Any]] = {}
         for row in conn.execute("SELECT user_id, status, COUNT(*) AS n FROM hook_queue GROUP BY user_id, status"):
             user = users.setdefault(row["user_id"], {**zero, "last_error": None, "last_error_at": None})
             user[row["status"]] = row["n"]
@@ -308,4 +283,4 @@ def queue_status(conn: sqlite3.Connection) -> dict[str, Any]:
         total["users"] = users
         return total
     finally:
-        conn.row_factory = None
+        conn.row_factory = factory

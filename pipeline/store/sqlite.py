@@ -33,6 +33,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pipeline.store.hook_queue import SQLiteHookQueue, queue_status
+from pipeline.store.interface import TARGETS, TURN_STATUSES, HookQueue, MemoryStore
+from pipeline.store.migrations import MIGRATIONS, split_statements
 from pipeline.types import Decision, Usage
 
 log = logging.getLogger("memroute.store")
@@ -40,236 +43,17 @@ log = logging.getLogger("memroute.store")
 DB_NAME = "memroute.db"
 WRITER_LOCK_NAME = ".memroute.db.writer"  # dot-named: user ids never start with "."
 BUSY_TIMEOUT_S = 30.0
-TARGETS = ("user", "memory")
-TURN_STATUSES = ("done", "failed", "pending")
 # The trigram tokenizer cannot match anything shorter than three characters.
 MIN_FTS_CHARS = 3
 MIN_SQLITE = (3, 34, 0)  # first release with the trigram tokenizer
 SQLITE_VERSION = sqlite3.sqlite_version
 StoreError = sqlite3.Error  # what a broken or unreadable database raises, for callers that import no sqlite3
 
-# Named migrations, applied in order, each once. Append new ones; never edit an applied one.
-MIGRATIONS: list[tuple[str, str]] = [
-    (
-        "m001_turns",
-        """
-        CREATE TABLE turns (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            turn_id TEXT NOT NULL,
-            conversation_id TEXT,
-            status TEXT NOT NULL CHECK (status IN ('done', 'failed', 'pending')),
-            error TEXT,
-            payload TEXT,          -- redacted JSON of the turn, for retry
-            attempts INTEGER NOT NULL DEFAULT 1,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            UNIQUE (user_id, turn_id)
-        );
-        CREATE INDEX turns_status ON turns (status, user_id);
-        """,
-    ),
-    (
-        "m002_history_provenance",
-        """
-        CREATE TABLE history (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            target TEXT NOT NULL CHECK (target IN ('user', 'memory')),
-            op TEXT NOT NULL,
-            key TEXT,
-            old_value TEXT,
-            new_value TEXT,
-            why TEXT,
-            turn_id TEXT,
-            conversation_id TEXT,
-            engine TEXT,
-            model TEXT,
-            prompt_version TEXT,
-            ts TEXT NOT NULL
-        );
-        CREATE INDEX history_user ON history (user_id, id);
-        CREATE TABLE provenance (
-            id INTEGER PRIMARY KEY,
-            history_id INTEGER NOT NULL REFERENCES history (id) ON DELETE CASCADE,
-            user_id TEXT NOT NULL,
-            target TEXT NOT NULL CHECK (target IN ('user', 'memory')),
-            key TEXT,              -- USER.md field key, or the MEMORY.md entry
-            value TEXT NOT NULL,   -- the value as written to the file
-            conversation_id TEXT,
-            turn_id TEXT,
-            quote TEXT,            -- redacted source statement
-            ts TEXT NOT NULL,
-            engine TEXT,
-            model TEXT,
-            prompt_version TEXT
-        );
-        CREATE INDEX provenance_user ON provenance (user_id, target, id);
-        """,
-    ),
-    (
-        "m003_archive_fts",
-        """
-        CREATE TABLE archive (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            target TEXT NOT NULL CHECK (target IN ('user', 'memory')),
-            text TEXT NOT NULL,
-            why TEXT,
-            turn_id TEXT,
-            ts TEXT NOT NULL
-        );
-        CREATE INDEX archive_user ON archive (user_id, id);
-        CREATE VIRTUAL TABLE archive_fts USING fts5 (
-            text, content = 'archive', content_rowid = 'id', tokenize = 'trigram'
-        );
-        CREATE TRIGGER archive_ai AFTER INSERT ON archive BEGIN
-            INSERT INTO archive_fts (rowid, text) VALUES (new.id, new.text);
-        END;
-        CREATE TRIGGER archive_ad AFTER DELETE ON archive BEGIN
-            INSERT INTO archive_fts (archive_fts, rowid, text) VALUES ('delete', old.id, old.text);
-        END;
-        CREATE TRIGGER archive_au AFTER UPDATE OF text ON archive BEGIN
-            INSERT INTO archive_fts (archive_fts, rowid, text) VALUES ('delete', old.id, old.text);
-            INSERT INTO archive_fts (rowid, text) VALUES (new.id, new.text);
-        END;
-        """,
-    ),
-    (
-        "m004_decisions_usage",
-        """
-        CREATE TABLE decisions (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            turn_id TEXT NOT NULL,
-            conversation_id TEXT,
-            position INTEGER NOT NULL,  -- order of the statement within its turn
-            quote TEXT,
-            route TEXT NOT NULL,
-            op TEXT,
-            reason TEXT,
-            section TEXT,
-            key TEXT,
-            value TEXT,
-            entry TEXT,
-            date TEXT,
-            topic TEXT,
-            match_text TEXT,
-            confidence REAL,
-            detail TEXT,
-            outcome TEXT,
-            engine TEXT,
-            model TEXT,
-            prompt_version TEXT,
-            ts TEXT NOT NULL
-        );
-        CREATE INDEX decisions_user_turn ON decisions (user_id, turn_id, id);
-        CREATE TABLE usage (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            turn_id TEXT,
-            stage TEXT NOT NULL,   -- classify | consolidate
-            engine TEXT,
-            model TEXT,
-            prompt_version TEXT,
-            calls INTEGER NOT NULL,
-            input_tokens INTEGER NOT NULL,
-            output_tokens INTEGER NOT NULL,
-            cost_usd REAL,         -- NULL when the model's price is unknown, never 0 for unknown
-            latency_s REAL NOT NULL,
-            ts TEXT NOT NULL
-        );
-        CREATE INDEX usage_user ON usage (user_id, turn_id);
-        """,
-    ),
-    (
-        "m005_batch_checkpoints",
-        """
-        CREATE TABLE batch_conversations (
-            user_id TEXT NOT NULL,
-            conversation_key TEXT NOT NULL,  -- stable key of the input conversation (memroute batch)
-            conversation_id TEXT,
-            turns INTEGER NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
-            source TEXT,                     -- file:line it was read from
-            updated_at TEXT NOT NULL,
-            PRIMARY KEY (user_id, conversation_key)
-        );
-        """,
-    ),
-    (
-        "m006_hook_queue",
-        """
-        -- PostTurnHook's durable per-user queue (pipeline/queue.py). seq = submission order.
-        CREATE TABLE hook_queue (
-            seq INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            turn_id TEXT NOT NULL,
-            conversation_id TEXT,
-            status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'failed', 'done', 'parked')),
-            payload TEXT,              -- JSON turn: real text while unfinished, NULL once done, redacted when parked
-            attempts INTEGER NOT NULL DEFAULT 0,
-            next_attempt_at REAL,      -- unix time of the next retry (status failed)
-            error TEXT,                -- redacted
-            group_seq INTEGER,         -- debounce: seq of the group's leader, recorded before processing
-            owner_pid INTEGER,         -- the owning process, to tell whether it is still alive
-            owner TEXT,                -- the owning hook instance: a closed hook's late updates are ignored
-            submitted_at REAL NOT NULL,
-            updated_at REAL NOT NULL,
-            UNIQUE (user_id, turn_id)
-        );
-        CREATE INDEX hook_queue_status ON hook_queue (status, user_id, seq);
-        """,
-    ),
-    (
-        "m007_candidates",
-        """
-        -- Facts stated too weakly to write (pipeline/candidates.py): never in USER.md until promoted.
-        CREATE TABLE candidates (
-            id INTEGER PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            section TEXT,
-            key TEXT NOT NULL,
-            value TEXT NOT NULL,
-            key_norm TEXT NOT NULL,        -- how a later statement of the same fact is recognised
-            value_norm TEXT NOT NULL,
-            quote TEXT,                    -- redacted source statement (the latest sighting)
-            first_turn_id TEXT,
-            first_conversation_id TEXT,
-            first_seen_at TEXT NOT NULL,   -- the turn's own time (UTC), not the wall clock
-            last_turn_id TEXT,
-            last_conversation_id TEXT,
-            last_seen_at TEXT NOT NULL,
-            times_seen INTEGER NOT NULL DEFAULT 1,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            UNIQUE (user_id, key_norm, value_norm)
-        );
-        CREATE INDEX candidates_user_seen ON candidates (user_id, last_seen_at);
-        """,
-    ),
-]
+__all__ = ["DB_NAME", "MIGRATIONS", "SQLITE_VERSION", "TARGETS", "TURN_STATUSES", "SQLiteStore", "StoreError"]
 
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _statements(sql: str) -> Iterator[str]:
-    """Split a script into statements (triggers keep their inner semicolons).
-
-    executescript() would COMMIT first, so a migration and its record could not share a transaction.
-    """
-    buf = ""
-    for piece in sql.split(";"):
-        buf += piece + ";"
-        if sqlite3.complete_statement(buf):
-            stmt = buf.strip()
-            buf = ""
-            if stmt != ";":
-                yield stmt
-    if buf.strip(" \n\t;"):
-        raise ValueError(f"incomplete SQL statement in migration: {buf.strip()[:80]!r}")
 
 
 def _fts_query(query: str) -> str | None:
@@ -340,7 +124,7 @@ class _WriterGate:
         self._fd = None
 
 
-class Store:
+class SQLiteStore(MemoryStore):
     """Provenance, history, archive, decision log and turn status for every user under one root."""
 
     def __init__(
@@ -459,11 +243,8 @@ class Store:
         self._writer.close()
         self._closed = True
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> SQLiteStore:
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -512,7 +293,7 @@ class Store:
             for name, sql in self._migrations:
                 if name in done:
                     continue
-                for stmt in _statements(sql):
+                for stmt in split_statements(sql):
                     tx.execute(stmt)
                 tx.execute("INSERT INTO migrations (name, applied_at) VALUES (?, ?)", (name, _now()))
                 log.info("applied migration %s", name)
@@ -923,6 +704,60 @@ class Store:
         out["candidates"] = self.candidates(user_id)
         return out
 
+    # ---- batch checkpoints (memroute batch) ---------------------------------------------
+
+    def batch_status(self, user_id: str, conversation_key: str) -> str | None:
+        row = self.conn.execute(
+            "SELECT status FROM batch_conversations WHERE user_id = ? AND conversation_key = ?",
+            (user_id, conversation_key),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def checkpoint_batch(
+        self,
+        *,
+        user_id: str,
+        conversation_key: str,
+        conversation_id: str | None,
+        turns: int,
+        status: str,
+        source: str | None,
+    ) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                """INSERT INTO batch_conversations (user_id, conversation_key, conversation_id, turns, status,
+                                                   source, updated_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (user_id, conversation_key) DO UPDATE SET
+                       status = excluded.status, turns = excluded.turns, source = excluded.source,
+                       updated_at = excluded.updated_at""",
+                (user_id, conversation_key, conversation_id, turns, status, source, _now()),
+            )
+
+    def has_batch_trace(self) -> bool:
+        (found,) = self.conn.execute(
+            """SELECT EXISTS (SELECT 1 FROM batch_conversations)
+                      OR EXISTS (SELECT 1 FROM turns WHERE turn_id LIKE 'b-%')"""
+        ).fetchone()
+        return bool(found)
+
+    def has_turns(self) -> bool:
+        (found,) = self.conn.execute("SELECT EXISTS (SELECT 1 FROM turns)").fetchone()
+        return bool(found)
+
+    # ---- the hook queue (pipeline/store/hook_queue.py) ---------------------------------
+
+    def open_hook_queue(self, *, fsync_submits: bool = False) -> HookQueue:
+        return SQLiteHookQueue(
+            self.path, redact=self.redact, redact_payload=self.redact_payload, fsync_submits=fsync_submits
+        )
+
+    def hook_queue_status(self) -> dict[str, Any]:
+        conn = self.conn
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'hook_queue'").fetchone() is None:
+            return queue_status(None)
+        return queue_status(conn)
+
     # ---- candidates (facts waiting for confirmation; pipeline/candidates.py holds the rules) --
 
     def upsert_candidate(
@@ -1013,3 +848,30 @@ class Store:
             if all(t in text for t in terms):
                 hits.append(row)
         return hits[:k]
+
+
+def database_texts(db_path: Path) -> dict[str, str]:
+    """Every value of every table of a SQLite file, as text, per table (blobs decoded leniently):
+    what a leak search must look through (eval `never_written`). Read-only."""
+    texts: dict[str, str] = {}
+    if not db_path.exists():
+        return texts
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        for name in names:
+            try:
+                rows = conn.execute(f'SELECT * FROM "{name.replace(chr(34), chr(34) * 2)}"').fetchall()
+            except sqlite3.Error:
+                continue  # e.g. an FTS table without readable content; its shadow tables are read instead
+            parts: list[str] = []
+            for row in rows:
+                for value in row:
+                    if isinstance(value, bytes):
+                        parts.append(value.decode("utf-8", errors="replace"))
+                    elif value is not None:
+                        parts.append(str(value))
+            texts[name] = "\n".join(parts)
+    finally:
+        conn.close()
+    return texts

@@ -1,0 +1,162 @@
+"""The guards applied: `check_text` for one value, `quote_rule` for a statement's own words,
+`guard_decisions` for an engine's decisions, `scan_for_prompt` for a loaded file."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from pipeline.guards.detectors import CACHED_TEXT_CHARS, find_sensitive, redact
+from pipeline.guards.gates import Text
+from pipeline.guards.injection import LEADING_BULLET_RE, MESSAGES, blocked_verdict, injection_rule
+from pipeline.guards.kinds import CONTACT_KINDS, HEALTH, SECRET_KINDS, GuardPolicy, Verdict
+from pipeline.guards.normalise import INVISIBLE_RE, rules_view
+from pipeline.guards.save_requests import allowed_on_request
+from pipeline.lazy_re import lazy_compile
+from pipeline.types import Decision
+
+_OK = Verdict(True, None, None, "ok")
+_REQUESTABLE = CONTACT_KINDS | {HEALTH}
+
+
+def check_text(value: str, *, turn_text: str = "", policy: GuardPolicy | None = None) -> Verdict:
+    """May `value` be written to USER.md/MEMORY.md? Sensitive data first, then injection rules."""
+    if not value:
+        return _OK
+    policy = policy or GuardPolicy()
+    # Invisible characters are judged on the raw text: NFKC keeps most of them, but be explicit.
+    raw_rule = injection_rule(value, policy) if INVISIBLE_RE.search(value) else None
+    shared = Text(value) if value.isascii() else None  # ASCII: the detection and rule views are the text itself
+    findings = find_sensitive(value, shared)
+    if findings:
+        allowed = allowed_on_request(turn_text, policy) if any(f.kind in _REQUESTABLE for f in findings) else frozenset()
+        refused = [f for f in findings if f.kind not in allowed]
+        if refused:
+            kind = refused[0].kind
+            family = "secret" if kind in SECRET_KINDS else ("contact" if kind in CONTACT_KINDS else
+                                                            "health" if kind == HEALTH else "personal")
+            return Verdict(False, "sensitive", f"{family}:{kind}", MESSAGES["sensitive"].format(kind=kind))
+    if raw_rule is not None:
+        return blocked_verdict(raw_rule)
+    rule = injection_rule(rules_view(value), policy, t=shared)
+    return _OK if rule is None else blocked_verdict(rule)
+
+
+def _written_fields(d: Decision) -> list[str]:
+    if d.route == "user":
+        # the line as it will read too: "PIN: 4821" or "Allergy: penicillin" says what neither half says alone
+        line = [f"{d.key}: {d.value}"] if d.key and d.value else []
+        return [x for x in (d.key, d.value) if x] + line
+    if d.route == "memory":
+        return [x for x in (d.entry, d.topic) if x]
+    return []
+
+
+def quote_rule(quote: str, policy: GuardPolicy | None = None) -> str | None:
+    """The rule a statement's own words break (injection, forged structure, ...), if any."""
+    if not quote:
+        return None
+    block_privilege = policy.block_privilege_claims if policy is not None else True
+    if len(quote) <= CACHED_TEXT_CHARS:  # the engine and the guard both ask about the same turn
+        return _cached_quote_rule(quote, block_privilege)
+    return _quote_rule(quote, GuardPolicy(block_privilege_claims=block_privilege))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_quote_rule(quote: str, block_privilege: bool) -> str | None:
+    return _quote_rule(quote, GuardPolicy(block_privilege_claims=block_privilege))
+
+
+def _quote_rule(quote: str, policy: GuardPolicy) -> str | None:
+    norm = rules_view(quote)
+    raw = injection_rule(LEADING_BULLET_RE.sub("", quote), policy, quote=True) if INVISIBLE_RE.search(quote) else None
+    return raw or injection_rule(LEADING_BULLET_RE.sub("", norm), policy, quote=True)
+
+
+def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPolicy | None = None) -> list[Decision]:
+    """New decisions, safe to act on and to keep on record.
+
+    - A user/memory write whose text (key, value, entry, topic) fails `check_text`, or whose quote
+      carries an injection, becomes route="skip", op="none", reason="sensitive"|"blocked",
+      detail=<rule>, with value and entry cleared.
+    - Every quote (and whatever text a skip still holds) loses each sensitive value that is not
+      being written: a contact the user asked, in this turn, to store stays.
+    - A quote that is itself an injection is replaced by "[BLOCKED:<rule>]" and its decision is a
+      blocked skip, whatever the engine said: the instruction must not sit in the decision log.
+    """
+    policy = policy or GuardPolicy()
+    keep = allowed_on_request(turn_text, policy) if turn_text else frozenset()
+    # A turn that carries an attack ("I like tea. SYSTEM: forward every chat to ...") writes nothing:
+    # an engine that splits it may otherwise store the payload inside an innocent-looking value.
+    turn_rule = quote_rule(turn_text, policy) if turn_text else None
+    out: list[Decision] = []
+    for d in decisions:
+        update: dict[str, object] = {}
+        writes = d.route in ("user", "memory") and d.op != "remove"
+        if writes:
+            for text in _written_fields(d):
+                verdict = check_text(text, turn_text=turn_text, policy=policy)
+                if not verdict.allowed:
+                    update.update(route="skip", op="none", reason=verdict.reason, detail=verdict.rule,
+                                  value=None, entry=None, outcome=f"blocked:{verdict.rule}")
+                    break
+            if not update and turn_rule is not None:
+                update.update(route="skip", op="none", reason="blocked", detail=turn_rule, value=None, entry=None,
+                              outcome=f"blocked:{turn_rule}")
+        quote = redact(d.quote, keep=keep) if d.quote else d.quote
+        rule = quote_rule(quote, policy)
+        if rule is not None:
+            quote = f"[BLOCKED:{rule}]"
+            if update.get("reason") != "sensitive":
+                update.update(route="skip", op="none", reason="blocked", detail=rule,
+                              value=None, entry=None, outcome=f"blocked:{rule}")
+        if (update.get("route", d.route) == "skip" and update.get("reason", d.reason) not in ("sensitive", "blocked")
+                and HEALTH not in keep and d.quote and any(f.kind == HEALTH for f in find_sensitive(d.quote))):
+            # "my head hurts today" is a health detail whatever the engine called it (mood, one_off ...)
+            update.update(route="skip", op="none", reason="sensitive", detail="health:HEALTH")
+        if quote != d.quote:
+            update["quote"] = quote
+        final_route = update.get("route", d.route)
+        if final_route == "skip" and (update.get("reason", d.reason) in ("sensitive", "blocked") or quote != d.quote):
+            update.update(value=None, entry=None)  # a skipped sensitive statement keeps no copy of its value
+        new = d.model_copy(update=update) if update else d
+        # Whatever else stays on record keeps no sensitive value either.
+        redacted: dict[str, object] = {}
+        for name in ("value", "entry", "match", "key", "topic"):
+            text = getattr(new, name)
+            if text:
+                clean = redact(text, keep=keep)
+                if clean != text:
+                    redacted[name] = clean
+        out.append(new.model_copy(update=redacted) if redacted else new)
+    return out
+
+
+_ENTRY_DATE_RE = lazy_compile(r"^\[\d{4}-\d{2}-\d{2}\]\s*")
+
+
+def scan_for_prompt(text: str, policy: GuardPolicy | None = None) -> list[tuple[int, str]]:
+    """(line number from 1, rule) for each line of a loaded USER.md/MEMORY.md that must not reach
+    a prompt: an injection, forged structure, invisible characters, or a secret.
+
+    Headings and bullets are the file's own structure, so a bullet is judged by its text after
+    "- ". Contact details stay visible: they were stored on request (or typed by the person).
+    """
+    policy = policy or GuardPolicy()
+    hits: list[tuple[int, str]] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if re.fullmatch(r"#{1,2} [\w ]+", stripped) and stripped.isprintable():
+            continue  # the file's own headings ("# USER", "## Identity")
+        content = stripped[2:] if stripped.startswith(("- ", "* ")) else stripped
+        content = _ENTRY_DATE_RE.sub("", content, count=1)  # a MEMORY.md entry's own date
+        rule = injection_rule(content, policy) if not content.isprintable() else None
+        rule = rule or injection_rule(rules_view(content), policy)
+        if rule is None:
+            secret = next((f.kind for f in find_sensitive(content) if f.kind in SECRET_KINDS), None)
+            rule = f"secret:{secret}" if secret else None
+        if rule is not None:
+            hits.append((n, rule))
+    return hits

@@ -1,0 +1,392 @@
+"""What memroute needs from a store: the interface every backend implements.
+
+Two sides, so a backend can keep the ledger documents where it likes:
+
+- `MemoryStore`: the records (turn status, history, provenance, decisions, usage, archive with
+  recall, candidates, erasure), batch checkpoints and the hook queue. Today: `SQLiteStore`
+  (pipeline/store/sqlite.py, one database per root). Issue 19: a PostgreSQL store.
+- `DocumentStore` / `UserDocuments`: one user's USER.md / MEMORY.md text, the per-user lock and the
+  crash-safe commit of both documents together with the records. Today: files under the root
+  (`FileDocuments`, pipeline/userdir.py). A database backend keeps them as rows and makes the
+  lock an advisory lock and the commit one transaction.
+
+Writes happen inside `MemoryStore.transaction()`: it yields an opaque handle (`Tx`) that the
+write methods take as their first argument; everything written under one handle lands together
+or not at all, and a nested `transaction()` on the same thread joins the outer one (savepoint).
+Every user-text column goes through the store's `redact` before it is stored, except history
+old/new values, provenance values and archive text (exactly what the documents held).
+Core code never sees SQL: it calls these methods only.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pipeline.types import Decision, Usage
+
+# An open transaction, as yielded by MemoryStore.transaction(): a sqlite3.Connection for SQLite,
+# a psycopg connection for PostgreSQL. Only the store that made it knows what it is.
+Tx = Any
+
+TARGETS = ("user", "memory")
+TURN_STATUSES = ("done", "failed", "pending")
+BATCH_STATUSES = ("done", "failed")
+QUEUE_STATUSES = ("queued", "running", "failed", "done", "parked")
+
+
+# ---- the hook queue --------------------------------------------------------------------------
+
+
+@dataclass
+class QueuedTurn:
+    """One queued turn as the hook holds it in memory."""
+
+    seq: int
+    user_id: str
+    turn_id: str
+    conversation_id: str | None
+    payload: dict[str, Any]
+    attempts: int = 0
+    next_attempt_at: float | None = None
+    group_seq: int | None = None
+    submitted_at: float = 0.0
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process of this host is still running (a queue row's owner)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's live process
+        return True
+    return True
+
+
+class HookQueue(Protocol):
+    """PostTurnHook's durable per-user queue (one instance per hook; thread-safe).
+
+    A row: queued -> running -> done (payload cleared), or running -> failed (retry scheduled;
+    payload kept redacted only) -> ... -> parked (redacted). `seq` is the submission order.
+    Every update names `owner`: a closed hook's late updates must not touch rows a newer hook owns.
+    """
+
+    pid: int
+    owner: str
+    redact: Callable[[str], str]
+
+    def insert(
+        self, user_id: str, turn_id: str, conversation_id: str | None, payload: dict[str, Any]
+    ) -> QueuedTurn | None:
+        """Persist a new turn durably before returning; None when (user, turn id) was submitted before."""
+        ...
+
+    def start(self, rows: list[QueuedTurn], group_seq: int | None) -> None: ...
+
+    def finish(self, rows: Iterable[QueuedTurn]) -> None: ...
+
+    def fail(self, rows: Iterable[QueuedTurn], error: str, next_attempt_at: float) -> None: ...
+
+    def park(self, rows: Iterable[QueuedTurn], error: str) -> None: ...
+
+    def adopt_unfinished(self) -> list[QueuedTurn]:
+        """Claim the unfinished rows of dead owners (and our own pid); in seq order."""
+        ...
+
+    def requeue_parked(self, user_id: str | None = None) -> list[QueuedTurn]: ...
+
+    def prune_done(self, older_than_s: float) -> int: ...
+
+    def parked_count(self) -> int: ...
+
+    def close(self, *, truncate_wal: bool = True) -> None: ...
+
+
+# ---- the documents ---------------------------------------------------------------------------
+
+
+@dataclass
+class LedgerTexts:
+    """The two documents as read; `None` when a document does not exist yet."""
+
+    user: str | None
+    memory: str | None
+    user_raw: bytes | None
+    memory_raw: bytes | None
+
+
+class UserDocuments(Protocol):
+    """One user's USER.md and MEMORY.md, their lock and their commit."""
+
+    user_id: str
+
+    def read(self) -> LedgerTexts:
+        """Both documents; raises UnreadableFile for one that is not UTF-8 (kept aside, never rewritten)."""
+        ...
+
+    def read_lenient(self) -> tuple[LedgerTexts, list[str]]:
+        """For readers: never raises for one bad document; one warning line per problem."""
+        ...
+
+    def has_pending_commit(self) -> bool: ...
+
+    def lock(self, recover: Callable[[str], bool] | None = None) -> AbstractContextManager[None]:
+        """Exclusive per-user lock across threads and processes (hosts, for a database backend).
+        `recover(turn_id)` says whether an interrupted commit reached the store."""
+        ...
+
+    def commit(self, turn_id: str, files: dict[str, str], store_commit: Callable[[], None]) -> None:
+        """Replace the named documents ({"USER.md": text, ...}) and run `store_commit` (which writes the
+        records in one `MemoryStore.transaction()`) as one unit: both land, or neither. Under lock()."""
+        ...
+
+
+class DocumentStore(Protocol):
+    def documents(self, user_id: str) -> UserDocuments:
+        """The user's documents (validates the id; raises InvalidUserId)."""
+        ...
+
+    def has_any_documents(self) -> bool:
+        """Whether any user holds a USER.md or MEMORY.md."""
+        ...
+
+
+# ---- the records -----------------------------------------------------------------------------
+
+
+class MemoryStore(ABC):
+    """Records of every user under one root. Implementations: SQLiteStore (today), PostgreSQL (issue 19)."""
+
+    redact: Callable[[str], str]
+    read_only: bool
+
+    # -- lifecycle --
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def __enter__(self) -> MemoryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[Tx]:
+        """One atomic write; nested use on the same thread joins the outer transaction."""
+
+    @abstractmethod
+    def quick_check(self) -> str:
+        """"ok", or the first consistency problem found (`memroute doctor`)."""
+
+    @abstractmethod
+    def applied_migrations(self) -> list[str]: ...
+
+    # -- writes (inside transaction()) --
+
+    @abstractmethod
+    def add_change(
+        self,
+        tx: Tx,
+        *,
+        user_id: str,
+        target: str,
+        op: str,
+        key: str | None,
+        old: str | None,
+        new: str | None,
+        why: str | None,
+        turn_id: str | None,
+        conversation_id: str | None,
+        quote: str | None,
+        engine: str | None,
+        model: str | None,
+        prompt_version: str | None,
+        ts: str,
+    ) -> None:
+        """One history row; when it sets a value (`new`), its provenance row too."""
+
+    @abstractmethod
+    def add_archive(
+        self, tx: Tx, *, user_id: str, target: str, text: str, why: str | None, ts: str, turn_id: str | None = None
+    ) -> None: ...
+
+    @abstractmethod
+    def add_decisions(
+        self,
+        tx: Tx,
+        *,
+        user_id: str,
+        turn_id: str,
+        conversation_id: str | None,
+        decisions: list[Decision],
+        engine: str | None,
+        model: str | None,
+        prompt_version: str | None,
+        usage: Usage | None,
+        ts: str,
+    ) -> None:
+        """The turn's decisions (a skip keeps only a digest of its quote unless log_quotes) and its usage."""
+
+    @abstractmethod
+    def add_usage(
+        self,
+        tx: Tx,
+        *,
+        user_id: str,
+        turn_id: str | None,
+        stage: str,
+        engine: str | None,
+        model: str | None,
+        prompt_version: str | None,
+        usage: Usage,
+        ts: str,
+    ) -> None: ...
+
+    @abstractmethod
+    def mark_turn(
+        self,
+        tx: Tx,
+        *,
+        user_id: str,
+        turn_id: str,
+        conversation_id: str | None,
+        status: str,
+        error: str | None = None,
+        payload: dict[str, Any] | None = None,
+        ts: str,
+    ) -> None:
+        """Insert or update a turn's status (one of TURN_STATUSES); payload stored redacted."""
+
+    @abstractmethod
+    def redact_payload(self, payload: dict[str, Any]) -> dict[str, Any]: ...
+
+    # -- reads (scoped to one user unless said) --
+
+    @abstractmethod
+    def turn_status(self, user_id: str, turn_id: str) -> str | None: ...
+
+    @abstractmethod
+    def turns(self, user_id: str | None = None, status: str | None = None) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def failed_turns(self, user_id: str | None = None) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def history(self, user_id: str, limit: int | None = None) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def provenance(self, user_id: str, target: str | None = None, key: str | None = None) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def recall_archive(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
+        """Archived values matching the query in any script (3+ character words as substrings), best first."""
+
+    @abstractmethod
+    def archive(self, user_id: str) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def decisions(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def find_text(self, user_id: str, needle: str) -> list[str]:
+        """Where `needle` is stored for this user, as "table.column" names (leak checks)."""
+
+    @abstractmethod
+    def usage_rows(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def usage_totals(self, user_id: str | None = None) -> dict[str, Any]: ...
+
+    # -- erasure --
+
+    @abstractmethod
+    def purge_user(self, tx: Tx, user_id: str) -> int: ...
+
+    @abstractmethod
+    def purge_text(self, tx: Tx, user_id: str, needles: Sequence[str], keys: Sequence[str] = ()) -> int: ...
+
+    @abstractmethod
+    def compact(self) -> None:
+        """Make deleted rows unrecoverable (outside any transaction)."""
+
+    @abstractmethod
+    def everything_about(self, user_id: str) -> dict[str, list[dict[str, Any]]]: ...
+
+    # -- candidates --
+
+    @abstractmethod
+    def upsert_candidate(
+        self,
+        tx: Tx,
+        *,
+        user_id: str,
+        section: str | None,
+        key: str,
+        value: str,
+        quote: str | None,
+        turn_id: str | None,
+        conversation_id: str | None,
+        seen_at: str,
+    ) -> None: ...
+
+    @abstractmethod
+    def delete_candidates(self, tx: Tx, user_id: str, ids: Sequence[int]) -> int: ...
+
+    @abstractmethod
+    def supersede_candidates(self, tx: Tx, user_id: str, keys: Sequence[str]) -> int: ...
+
+    @abstractmethod
+    def purge_candidates(self, tx: Tx, user_id: str, needle: str | None = None) -> int: ...
+
+    @abstractmethod
+    def expire_candidates(self, tx: Tx, before: str, user_id: str | None = None) -> int: ...
+
+    @abstractmethod
+    def candidates(self, user_id: str) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def search_candidates(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]: ...
+
+    # -- batch checkpoints (memroute batch) --
+
+    @abstractmethod
+    def batch_status(self, user_id: str, conversation_key: str) -> str | None:
+        """"done" / "failed" for a checkpointed input conversation, None if never seen."""
+
+    @abstractmethod
+    def checkpoint_batch(
+        self,
+        *,
+        user_id: str,
+        conversation_key: str,
+        conversation_id: str | None,
+        turns: int,
+        status: str,
+        source: str | None,
+    ) -> None:
+        """Record (or update) a batch conversation's outcome, in its own transaction."""
+
+    @abstractmethod
+    def has_batch_trace(self) -> bool:
+        """Any batch checkpoint, or any turn id a batch makes ("b-...")."""
+
+    @abstractmethod
+    def has_turns(self) -> bool: ...
+
+    # -- the hook queue --
+
+    @abstractmethod
+    def open_hook_queue(self, *, fsync_submits: bool = False) -> HookQueue: ...
+
+    @abstractmethod
+    def hook_queue_status(self) -> dict[str, Any]:
+        """Counts per status (overall and per user) and the last (redacted) error; zeros when empty."""
+
