@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from pipeline.pgstore.cluster import Cluster, start_cluster, unavailable_reason
+from pipeline.store.postgres.cluster import Cluster, start_cluster, unavailable_reason
 
 
 @pytest.fixture(scope="session")
@@ -31,7 +31,7 @@ TEMPLATE = "memroute_migrated"
 @pytest.fixture(scope="session")
 def pg_template(pg_cluster: Cluster) -> str:
     """A database with every migration applied, copied for each test (a copy is cheaper than migrating)."""
-    from pipeline.pgstore.store import PostgresStore
+    from pipeline.store.postgres.store import PostgresStore
 
     PostgresStore(pg_cluster.create_database(TEMPLATE)).close()
     return TEMPLATE

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from pipeline.core import MemoryPipeline
-from pipeline.pgstore.store import PostgresStore
-from pipeline.pgstore.transfer import TABLES, TransferError, postgres_to_root, root_to_postgres
+from pipeline.store.postgres.store import PostgresStore
+from pipeline.store.postgres.transfer import TABLES, TransferError, postgres_to_root, root_to_postgres
 
 SAYS = [
     "I'm Jasmin, a frontend engineer. I like conclusion-first answers.",

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.pgstore.store import PostgresStore
+from pipeline.store.postgres.store import PostgresStore
 
 CHILD = Path(__file__).with_name("pg_worker_child.py")
 USERS = ["amy", "bo"]  # fewer users than workers: two workers often hold turns of one user

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from pipeline.pgstore.store import PostgresStore
-from pipeline.pgstore.worker import WorkerCounts, run_worker, work_once
+from pipeline.store.postgres.store import PostgresStore
+from pipeline.store.postgres.worker import WorkerCounts, run_worker, work_once
 from pipeline.types import Decision, Usage
 
 TS = "2026-11-30T12:00:00+00:00"
@@ -277,7 +277,7 @@ def test_an_exception_in_a_turn_is_that_turns_failure(store: PostgresStore) -> N
 
 
 def test_documents_commit_with_their_records_or_not_at_all(store: PostgresStore) -> None:
-    from pipeline.pgstore.documents import PgDocumentStore
+    from pipeline.store.postgres.documents import PgDocumentStore
 
     docs = PgDocumentStore(store).documents("jasmin")
     assert docs.read().user is None and not PgDocumentStore(store).has_any_documents()

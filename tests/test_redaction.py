@@ -12,8 +12,8 @@ import pytest
 
 from pipeline.core import MemoryPipeline
 from pipeline.evals import EngineSpec, load_cases, run_eval
-from pipeline.llm_cache import ResponseCache
 from pipeline.guards.redaction import redact_for_storage
+from pipeline.llm_cache import ResponseCache
 from pipeline.testing import FakeModel, UnreachableEngine
 
 EVALS = Path(__file__).resolve().parent.parent / "evals"

@@ -5,7 +5,7 @@ is open; the server drops that lock the moment the process dies or its host is l
 hook adopts the unfinished rows of every owner whose lock nobody holds (`pg_try_advisory_lock`
 succeeds), on any host.
 
-Rows submitted for shared workers (`owner = 'shared'`, pipeline/pgstore/queue.py) are never
+Rows submitted for shared workers (`owner = 'shared'`, pipeline/store/postgres/queue.py) are never
 adopted by a hook: the workers claim them.
 """
 
@@ -19,9 +19,9 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pipeline.pgstore.connection import Database
-from pipeline.pgstore.queue import SHARED_OWNER
-from pipeline.queue import QueuedTurn
+from pipeline.store.interface import QueuedTurn
+from pipeline.store.postgres.connection import Database
+from pipeline.store.postgres.queue import SHARED_OWNER
 
 OWNER_LOCK_CLASS = 0x686F6F6B  # "hook": the first key of an owner's liveness lock
 

@@ -17,7 +17,7 @@ Promises, and how each is kept:
   SQLite hook does.
 - Privacy: a done row's payload is cleared in the same UPDATE that marks it done.
 
-Its rows carry `owner = 'shared'`; a PostTurnHook's own rows (pipeline/pgstore/hook_queue.py) name
+Its rows carry `owner = 'shared'`; a PostTurnHook's own rows (pipeline/store/postgres/hook_queue.py) name
 their hook and are not claimed here, but they do count as earlier turns of their user.
 """
 
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from pipeline.pgstore.connection import Database
+from pipeline.store.postgres.connection import Database
 
 QUEUE_STATUSES = ("queued", "running", "failed", "done", "parked")
 SHARED_OWNER = "shared"  # rows for the shared workers; a hook's own rows name the hook instead

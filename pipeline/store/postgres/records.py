@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from pipeline.pgstore.connection import Database
+from pipeline.store.postgres.connection import Database
 from pipeline.types import Decision, Usage
 
 TURN_STATUSES = ("done", "failed", "pending")

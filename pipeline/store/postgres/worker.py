@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pipeline.pgstore.queue import PgQueue, QueueRow
+from pipeline.store.postgres.queue import PgQueue, QueueRow
 
 log = logging.getLogger("memroute.worker")
 

@@ -17,13 +17,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.pgstore.connection import POOL_MAX, Database, redact_dsn
-from pipeline.pgstore.hook_queue import PgHookQueue
-from pipeline.pgstore.queue import PgQueue
-from pipeline.pgstore.records import Records, now_iso
-from pipeline.pgstore.schema import MIGRATIONS, migrate
+from pipeline.store.interface import MemoryStore
+from pipeline.store.postgres.connection import POOL_MAX, Database, redact_dsn
+from pipeline.store.postgres.hook_queue import PgHookQueue
+from pipeline.store.postgres.queue import PgQueue
+from pipeline.store.postgres.records import Records, now_iso
+from pipeline.store.postgres.schema import MIGRATIONS, migrate
 
-log = logging.getLogger("memroute.pgstore")
+log = logging.getLogger("memroute.store.postgres")
 
 USER_LOCK_CLASS = 0x6D656D72  # the advisory lock's first key ("memr"); the second is hashtext(user_id)
 DOCUMENT_NAMES = ("USER.md", "MEMORY.md")
@@ -37,7 +38,7 @@ class Documents:
     memory: str | None
 
 
-class PostgresStore(Records):
+class PostgresStore(Records, MemoryStore):
     """The store behind `--store postgresql://...`. Thread-safe; fork-safe (a child opens its own pool)."""
 
     kind = "postgresql"

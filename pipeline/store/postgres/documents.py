@@ -12,10 +12,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from pipeline.userdir import MEMORY_FILE, USER_FILE, LedgerTexts, validate_user_id
+from pipeline.store.interface import LedgerTexts
+from pipeline.userdir import MEMORY_FILE, USER_FILE, validate_user_id
 
 if TYPE_CHECKING:
-    from pipeline.pgstore.store import PostgresStore
+    from pipeline.store.postgres.store import PostgresStore
 
 
 class PgUserDocuments:
