@@ -6,7 +6,18 @@ they first connect, so `import pipeline`, the CLI's start and the offline path n
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def is_postgres_url(location: str) -> bool:
     """A store location naming a PostgreSQL database rather than a folder."""
     return location.startswith(("postgresql://", "postgres://"))
+
+
+def open_postgres(dsn: str, *, read_only: bool = False, log_quotes: bool = False) -> tuple[Any, Any]:
+    """The PostgreSQL store and its documents, for MemoryPipeline(store=..., documents=...)."""
+    from pipeline.store.postgres.documents import PgDocumentStore
+    from pipeline.store.postgres.store import PostgresStore
+
+    store = PostgresStore(dsn, read_only=read_only, log_quotes=log_quotes)
+    return store, PgDocumentStore(store)
