@@ -42,20 +42,10 @@ sys.path.insert(0, str(HERE.parent))
 PYTHON = sys.executable
 MODEL = "openai/gpt-4o-mini"  # priced in litellm's local cost map; served by the local fake server
 
-# Invented chat turns (no real data), for the offline engine.
-SENTENCES = (
-    "I'm a backend engineer and I mostly write Go.",
-    "We decided to move the billing service to Postgres {i}.",
-    "Please keep answers short, conclusion first.",
-    "Yesterday we shipped release {i} of the mobile app.",
-    "My head hurts today.",
-    "I prefer metric units.",
-    "The staging cluster was migrated to region {i} last week.",
-)
-
-
 def turns_plan(turns: int, users: int) -> list[dict[str, Any]]:
-    """Interleaved users, as chats arrive; each turn a stable id."""
+    """Interleaved users, as chats arrive; each turn a stable id; bench_hook's invented sentences."""
+    from bench_hook import SENTENCES
+
     plan = []
     for i in range(turns):
         user = f"user{i % users:03d}"

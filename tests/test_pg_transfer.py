@@ -22,6 +22,8 @@ SAYS = [
 
 
 def _make_root(root: Path) -> None:
+    (root / "ming").mkdir(parents=True)
+    (root / "ming" / "USER.md.bak").write_bytes(b"# USER\n- Name: Ming \xff (a copy kept of a file that was not UTF-8)\n")
     with MemoryPipeline(root=root, engine="offline") as pipe:
         for i, text in enumerate(SAYS):
             pipe.process_turn("jasmin", [{"role": "user", "content": text}], turn_id=f"t{i}",
@@ -57,10 +59,7 @@ def _sqlite_tables(root: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def _files(root: Path) -> dict[str, bytes]:
-    return {
-        str(p.relative_to(root)): p.read_bytes()
-        for p in sorted(root.glob("*/*.md"))
-    }
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted([*root.glob("*/*.md"), *root.glob("*/*.bak")])}
 
 
 def test_a_root_goes_to_postgresql_and_back_unchanged(tmp_path: Path, pg_dsn: str) -> None:
@@ -70,7 +69,7 @@ def test_a_root_goes_to_postgresql_and_back_unchanged(tmp_path: Path, pg_dsn: st
     assert all(before[t] for t in TABLES), [t for t in TABLES if not before[t]]  # every table has rows to move
     with PostgresStore(pg_dsn) as pg:
         report = root_to_postgres(first, pg)
-        assert report.users == 2 and report.rows["history"] == len(before["history"])
+        assert report.users == 2 and report.rows["history"] == len(before["history"]) and report.copies == 1
         assert pg.read_documents("jasmin").user == (first / "jasmin" / "USER.md").read_text("utf-8")
         assert [h["id"] for h in pg.history("jasmin")] == [r[0] for r in before["history"] if r[1] == "jasmin"]
         assert pg.recall_archive("jasmin", "Lyon")  # the archived city is found on PostgreSQL too

@@ -46,7 +46,7 @@ def test_migrations_apply_once_even_when_two_processes_open_a_fresh_database(pg_
     for t in threads:
         t.join()
     assert errors == []
-    assert stores[0].applied_migrations() == ["p001_core", "p002_hook_queue"]
+    assert stores[0].applied_migrations() == ["p001_core", "p002_hook_queue", "p003_document_copies"]
     for s in stores:
         s.close()
 
@@ -317,3 +317,35 @@ def test_a_dead_hooks_rows_are_adopted_by_the_next_hook_on_any_host_a_live_ones_
     assert (status["done"], status["users"]["a"]["queued"]) == (1, 1)
     for q in (alive, newcomer):
         q.close()
+
+
+def test_kept_copies_first_one_wins_erasure_scrubs_them_and_delete_all_leaves_nothing(store: PostgresStore) -> None:
+    from pipeline.store.postgres.documents import PgDocumentStore
+
+    docs = PgDocumentStore(store).documents("jasmin")
+    assert docs.keep_copy("USER.md", b"- Phone: 555-0199\n- Name: Jasmin \xff\n") == "USER.md.bak"
+    docs.keep_copy("USER.md", b"a later copy\n")
+    assert docs.copies() == {"USER.md.bak": "- Phone: 555-0199\n- Name: Jasmin \ufffd\n"}
+    assert docs.erase_from_copies(["555-0199"]) == 1
+    assert docs.copies() == {"USER.md.bak": "- Name: Jasmin \ufffd\n"}
+    with docs.lock():
+        docs.commit("t1", {"USER.md": "# USER\n"}, lambda: None)
+    with docs.lock():
+        docs.delete_all()
+    docs.drop()
+    assert docs.copies() == {} and docs.read().user is None
+
+
+def test_compaction_asked_inside_a_write_waits_for_its_commit(store: PostgresStore) -> None:
+    ran: list[bool] = []
+    store.db.after_commit(lambda: ran.append(store.db.in_transaction()))
+    assert ran == [False]  # outside a transaction: at once
+    with pytest.raises(RuntimeError), store.transaction():
+        store.db.after_commit(lambda: ran.append(True))
+        raise RuntimeError("rolled back")
+    assert ran == [False]  # a rolled back transaction runs nothing
+    with store.transaction():
+        store.compact()
+        store.db.after_commit(lambda: ran.append(store.db.in_transaction()))
+        assert ran == [False]
+    assert ran == [False, False]

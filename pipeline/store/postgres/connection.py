@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -89,11 +89,25 @@ class Database:
             return
         with self.pool().connection() as conn:
             self._local.conn = conn
+            self._local.after = []
             try:
                 with conn.transaction():
                     yield conn
+            except BaseException:
+                self._local.after = []
+                raise
             finally:
                 self._local.conn = None
+            after, self._local.after = self._local.after, []
+        for fn in after:
+            fn()
+
+    def after_commit(self, fn: Callable[[], None]) -> None:
+        """Run `fn` once this thread's transaction commits (at once when there is none); dropped on rollback."""
+        if self.in_transaction():
+            self._local.after.append(fn)
+        else:
+            fn()
 
     def in_transaction(self) -> bool:
         return getattr(self._local, "conn", None) is not None and self._pid == os.getpid()

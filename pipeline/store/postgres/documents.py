@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from pipeline.store.interface import LedgerTexts
+from pipeline.store.postgres.records import now_iso
 from pipeline.userdir import MEMORY_FILE, USER_FILE, validate_user_id
 
 if TYPE_CHECKING:
@@ -56,6 +57,55 @@ class PgUserDocuments:
             for name, text in files.items():
                 self.store.write_document(conn, self.user_id, name, text)
             store_commit()
+
+
+    # ---- kept copies (a root's .bak files) --------------------------------------------------
+
+    def keep_copy(self, name: str, raw: bytes) -> str:
+        """Keep a copy of a document that will not be rewritten; the first copy wins, as with files."""
+        copy = f"{name}.bak"
+        with self.store.transaction() as conn:
+            conn.execute(
+                """INSERT INTO document_copies (user_id, name, raw, created_at) VALUES (%s, %s, %s, %s)
+                   ON CONFLICT (user_id, name) DO NOTHING""",
+                (self.user_id, copy, raw, now_iso()),
+            )
+        return copy
+
+    def copies(self) -> dict[str, str]:
+        rows = self.store.db.rows(
+            "SELECT name, raw FROM document_copies WHERE user_id = %s ORDER BY name", (self.user_id,)
+        )
+        return {r["name"]: bytes(r["raw"]).decode("utf-8", errors="replace") for r in rows}
+
+    def erase_from_copies(self, needles: list[str]) -> int:
+        """Drop the lines holding a needle (case-insensitive) from the kept copies; how many changed."""
+        lowered = [n.casefold() for n in needles if n]
+        if not lowered:
+            return 0
+        scrubbed = 0
+        with self.store.transaction() as conn:
+            for row in conn.execute(
+                "SELECT name, raw FROM document_copies WHERE user_id = %s FOR UPDATE", (self.user_id,)
+            ).fetchall():
+                lines = bytes(row["raw"]).decode("utf-8", errors="surrogateescape").splitlines(keepends=True)
+                kept = [line for line in lines if not any(n in line.casefold() for n in lowered)]
+                if len(kept) != len(lines):
+                    conn.execute(
+                        "UPDATE document_copies SET raw = %s WHERE user_id = %s AND name = %s",
+                        ("".join(kept).encode("utf-8", errors="surrogateescape"), self.user_id, row["name"]),
+                    )
+                    scrubbed += 1
+        return scrubbed
+
+    def delete_all(self) -> None:
+        """Delete both documents and every copy (delete-user), in the lock's transaction."""
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM documents WHERE user_id = %s", (self.user_id,))
+            conn.execute("DELETE FROM document_copies WHERE user_id = %s", (self.user_id,))
+
+    def drop(self) -> None:
+        """Nothing names the user outside those rows (no folder, no lock file)."""
 
 
 class PgDocumentStore:

@@ -190,6 +190,20 @@ MIGRATIONS: list[tuple[str, str]] = [
             WHERE status IN ('queued', 'running', 'failed');
         """,
     ),
+    (
+        "p003_document_copies",
+        """
+        -- The copy kept of a document memroute refuses to rewrite (it does not round-trip): a root's
+        -- USER.md.bak / MEMORY.md.bak. Bytes, as a .bak file holds them (it may not be UTF-8).
+        CREATE TABLE document_copies (
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            raw BYTEA NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, name)
+        );
+        """,
+    ),
 ]
 
 

@@ -134,7 +134,7 @@ class PostgresStore(Records, MemoryStore):
     def purge_user(self, conn: Any, user_id: str) -> int:
         """Delete every row of the user, their documents included (inside transaction())."""
         deleted = 0
-        for table in [*self.USER_TABLES, "documents"]:
+        for table in [*self.USER_TABLES, "documents", "document_copies"]:
             deleted += int(conn.execute(f"DELETE FROM {table} WHERE user_id = %s", (user_id,)).rowcount)
         return deleted + self.purge_candidates(conn, user_id)
 
@@ -178,9 +178,14 @@ class PostgresStore(Records, MemoryStore):
 
     def compact(self) -> None:
         """VACUUM the tables that held user text, so deleted rows' space is reclaimed and reused.
-        (PostgreSQL's WAL and backups are the operator's to rotate; the README says so.)"""
+        Called inside a transaction (an erasure under the user's lock), it runs once that commits:
+        before, the deleted rows are still live. (PostgreSQL's WAL and backups are the operator's
+        to rotate; the README says so.)"""
+        self.db.after_commit(self._vacuum)
+
+    def _vacuum(self) -> None:
         with self.db.pool().connection() as conn:  # VACUUM cannot run inside a transaction
-            for table in [*self.USER_TABLES, "documents", "candidates"]:
+            for table in [*self.USER_TABLES, "documents", "document_copies", "candidates"]:
                 conn.execute(f"VACUUM {table}")
 
     def everything_about(self, user_id: str) -> dict[str, list[dict[str, Any]]]:

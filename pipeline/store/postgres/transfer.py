@@ -3,9 +3,10 @@
 
 Every row of every table keeps its id, its timestamps and its text exactly (JSON payloads are
 copied as the text they are, never re-encoded); USER.md and MEMORY.md move byte for byte between
-files and the `documents` table. The target must be empty (nothing is merged or overwritten), and
-the copy into PostgreSQL is one transaction. A root's other files (.bak copies of files that were
-not UTF-8, hand-made notes) are not part of the store and do not move.
+files and the `documents` table, and the kept copies of documents memroute refused to rewrite
+(USER.md.bak, MEMORY.md.bak) between files and `document_copies`. The target must be empty
+(nothing is merged or overwritten), and the copy into PostgreSQL is one transaction. Other files
+in a user's folder (hand-made notes) are not part of the store and do not move.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipeline.store.postgres.records import now_iso
 from pipeline.userdir import MEMORY_FILE, USER_FILE, UserDir, validate_user_id
 
 # Copy order: a provenance row names its history row.
@@ -32,6 +34,7 @@ TABLES: dict[str, str] = {
 }
 IDENTITY = {t: k for t, k in TABLES.items() if k in ("id", "seq")}
 DOCUMENTS = (USER_FILE, MEMORY_FILE)
+COPIES = tuple(f"{name}.bak" for name in DOCUMENTS)
 BATCH = 1000
 
 
@@ -43,10 +46,11 @@ class TransferError(Exception):
 class TransferReport:
     rows: dict[str, int] = field(default_factory=dict)
     documents: int = 0
+    copies: int = 0
     users: int = 0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"rows": self.rows, "documents": self.documents, "users": self.users}
+        return {"rows": self.rows, "documents": self.documents, "copies": self.copies, "users": self.users}
 
 
 # ---- reading ------------------------------------------------------------------------------
@@ -87,6 +91,16 @@ def _root_documents(root: Path) -> Iterator[tuple[str, str, str]]:
             except UnicodeDecodeError as e:
                 raise TransferError(f"{path} is not valid UTF-8 (byte {e.start}): fix it, then copy again") from None
             yield user_id, name, text
+
+
+def _root_copies(root: Path) -> Iterator[tuple[str, str, bytes]]:
+    """(user_id, name, raw) for every kept copy (USER.md.bak, MEMORY.md.bak) under the root."""
+    if not root.is_dir():
+        return
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        for name in COPIES:
+            if (folder / name).is_file():
+                yield folder.name, name, (folder / name).read_bytes()
 
 
 def _pg_rows(store: Any, table: str) -> Iterator[list[dict[str, Any]]]:
@@ -141,6 +155,12 @@ def root_to_postgres(root: Path, store: Any) -> TransferReport:
             store.write_document(conn, user_id, name, text)
             report.documents += 1
             users.add(user_id)
+        for user_id, name, raw in _root_copies(root):
+            conn.execute(
+                "INSERT INTO document_copies (user_id, name, raw, created_at) VALUES (%s, %s, %s, %s)",
+                (user_id, name, raw, now_iso()),
+            )
+            report.copies += 1
     report.users = len(users)
     return report
 
@@ -173,12 +193,17 @@ def postgres_to_root(store: Any, root: Path) -> TransferReport:
         with udir.lock():
             udir.commit("import-store", files, lambda: None)
         report.documents += len(files)
+    for row in store.db.rows("SELECT user_id, name, raw FROM document_copies ORDER BY user_id, name"):
+        folder = UserDir(root, row["user_id"]).path
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / row["name"]).write_bytes(bytes(row["raw"]))
+        report.copies += 1
     report.users = len(users)
     return report
 
 
 def _pg_empty(store: Any) -> bool:
-    for table in [*TABLES, "documents"]:
+    for table in [*TABLES, "documents", "document_copies"]:
         if store.db.one(f"SELECT 1 AS x FROM {table} LIMIT 1") is not None:
             return False
     return True
@@ -188,4 +213,4 @@ def _root_empty(root: Path, target: Any) -> bool:
     for table in TABLES:
         if target.conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None:
             return False
-    return next(_root_documents(root), None) is None
+    return next(_root_documents(root), None) is None and next(_root_copies(root), None) is None

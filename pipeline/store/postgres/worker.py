@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from pipeline.store.postgres.queue import PgQueue, QueueRow
@@ -91,6 +92,27 @@ def run_worker(
             break
         time.sleep(idle_sleep_s)
     return counts
+
+
+def submit(
+    queue: PgQueue,
+    user_id: str,
+    messages: Any,
+    timestamp: datetime | str | None = None,
+    conversation_id: str | None = None,
+    turn_id: str | None = None,
+) -> str:
+    """Put a chat turn on the shared queue (committed when this returns) and return its turn id, for
+    app servers whose turns `memroute worker` processes. Invalid input raises here, at once; the same
+    turn id submitted again is a no-op that returns the same id."""
+    from pipeline.turns import build_turn, turn_payload
+    from pipeline.userdir import validate_user_id
+
+    validate_user_id(user_id)
+    # Resolves the timestamp now, so a turn re-run after a crash keeps its dates.
+    turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
+    queue.submit(user_id, turn.turn_id, turn.conversation_id, turn_payload(turn))
+    return turn.turn_id
 
 
 def pipeline_processor(pipe: Any) -> Callable[[QueueRow], tuple[str, str | None]]:
