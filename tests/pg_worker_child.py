@@ -19,10 +19,10 @@ from typing import Any
 
 def main() -> None:
     dsn, state_dir, mode = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
-    from pipeline.store.postgres.store import PostgresStore
+    from pipeline.store.postgres import open_postgres
     from pipeline.store.postgres.worker import pipeline_processor, run_worker
 
-    store = PostgresStore(dsn)
+    store, documents = open_postgres(dsn)
     inside = state_dir / f"{os.getpid()}.inside"
 
     def store_turn(row: Any) -> tuple[str, str | None]:
@@ -38,7 +38,7 @@ def main() -> None:
 
     process = store_turn
     if mode == "pipeline":
-        process = pipeline_processor(_pipeline(store))
+        process = pipeline_processor(_pipeline(store, documents, state_dir))
 
     def traced(row: Any) -> tuple[str, str | None]:
         inside.write_text(row.turn_id)
@@ -54,10 +54,15 @@ def main() -> None:
     print(f"done={counts.done} duplicates={counts.duplicates} failed={counts.failed_attempts}", flush=True)
 
 
-def _pipeline(store: Any) -> Any:
+def _pipeline(store: Any, documents: Any, state_dir: Path) -> Any:
     from pipeline.core import MemoryPipeline
 
-    return MemoryPipeline(store=store, engine="offline")
+    # A small MEMORY.md cap: the workers consolidate while they race.
+    return MemoryPipeline(root=state_dir / "unused-root", engine="offline", store=store, documents=documents,
+                          memory_limit=MEMORY_LIMIT)
+
+
+MEMORY_LIMIT = 600
 
 
 if __name__ == "__main__":

@@ -77,3 +77,41 @@ def test_three_workers_one_killed_mid_turn_lose_nothing_duplicate_nothing_keep_o
         len(USERS) * TURNS_PER_USER, 0, 0, 0,
     )
     store.close()
+
+
+def test_three_pipeline_workers_one_killed_apply_every_turn_once_in_order_within_the_caps(
+    pg_dsn: str, tmp_path: Path
+) -> None:
+    """The real pipeline (offline engine) in each worker; MEMORY.md's cap is small, so they consolidate."""
+    from pg_worker_child import MEMORY_LIMIT
+
+    from pipeline.store.postgres.worker import submit
+
+    store = PostgresStore(pg_dsn)
+    queue = store.queue()
+    turns: dict[str, list[str]] = {user: [] for user in USERS}
+    for i in range(12):
+        for user in USERS:
+            said = f"Yesterday we shipped release {i} of the {user} app to the staging cluster."
+            turns[user].append(submit(queue, user, [{"role": "user", "content": said}], turn_id=f"{user}-t{i:02d}",
+                                      timestamp="2026-11-30T12:00:00+00:00"))
+    workers = [_start(pg_dsn, tmp_path, "pipeline") for _ in range(3)]
+    _go(tmp_path, workers)
+    victim = workers[0]
+    _wait_inside(tmp_path, victim)
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait(30)
+    for w in workers[1:]:
+        out, err = w.communicate(timeout=240)
+        assert w.returncode == 0, err
+    for user in USERS:
+        applied = [t["turn_id"] for t in store.turns(user)]  # rows are made at each turn's commit
+        assert applied == turns[user]  # all, once each, in order
+        assert all(t["status"] == "done" and t["attempts"] == 1 for t in store.turns(user))
+        per_turn = [d["turn_id"] for d in store.decisions(user)]
+        assert sorted(set(per_turn)) == sorted(turns[user]) and len(per_turn) == len(set(per_turn))
+        memory = store.read_documents(user).memory or ""
+        assert 0 < len(memory) <= MEMORY_LIMIT
+        assert "release 11" in memory  # the newest turn is there; older ones went to the archive
+        assert store.archive(user)
+    store.close()

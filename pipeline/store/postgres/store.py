@@ -120,6 +120,11 @@ class PostgresStore(Records, MemoryStore):
         """Every user with a document, in id order (what `export --all` and the Hermes export walk)."""
         return [r["user_id"] for r in self.db.rows("SELECT DISTINCT user_id FROM documents ORDER BY user_id")]
 
+    def exists(self) -> bool:
+        """Whether the database holds memroute's schema yet (a read-only store of a fresh one does not)."""
+        row = self.db.one("SELECT to_regclass('migrations') IS NOT NULL AS ok")
+        return bool(row and row["ok"])
+
     # ---- health --------------------------------------------------------------------------
 
     def quick_check(self) -> str:
