@@ -11,6 +11,14 @@ from datetime import datetime, timezone
 from typing import Any
 
 from pipeline.store.postgres.connection import Database
+from pipeline.store.rules import (
+    DECISION_COLUMNS,
+    USER_TABLES,
+    decision_rows,
+    finish_usage,
+    redact_turn_payload,
+    search_candidate_rows,
+)
 from pipeline.types import Decision, Usage
 
 TURN_STATUSES = ("done", "failed", "pending")
@@ -29,17 +37,7 @@ def like_pattern(text: str) -> str:
 class Records:
     """Rows about users. `db` is shared with the store; `redact` is the one redaction."""
 
-    # Every table holding rows of one user, and the text columns of each (what a purge searches).
-    USER_TABLES: dict[str, tuple[str, ...]] = {
-        "turns": ("payload", "error"),
-        "history": ("key", "old_value", "new_value", "why"),
-        "provenance": ("key", "value", "quote"),
-        "archive": ("text", "why"),
-        "decisions": ("quote", "key", "value", "entry", "topic", "match_text", "detail"),
-        "usage": (),
-        "batch_conversations": (),
-        "hook_queue": ("payload", "error"),
-    }
+    USER_TABLES = USER_TABLES
 
     db: Database
     redact: Callable[[str], str]
@@ -87,35 +85,14 @@ class Records:
         self, conn: Any, *, user_id: str, turn_id: str, conversation_id: str | None, decisions: list[Decision],
         engine: str | None, model: str | None, prompt_version: str | None, usage: Usage | None, ts: str,
     ) -> None:
-        """Every decision of a turn, redacted; a skipped statement keeps only a digest of its quote
-        unless `log_quotes` is on (the SQLite store's rule)."""
-        from pipeline.redaction import quote_digest
-
-        r = self._r
-
-        def quote_of(d: Decision) -> str | None:
-            if d.quote is None or self.log_quotes or d.route != "skip":
-                return r(d.quote)
-            return quote_digest(d.quote)
-
-        def kept(d: Decision, text: str | None) -> str | None:
-            return r(text) if self.log_quotes or d.route != "skip" else None
-
-        rows = [
-            (user_id, turn_id, conversation_id, i, quote_of(d), d.route, d.op, d.reason, d.section, kept(d, d.key),
-             kept(d, d.value), kept(d, d.entry), d.date, kept(d, d.topic), kept(d, d.match), d.confidence,
-             r(d.detail), d.outcome, engine, model, prompt_version, ts)
-            for i, d in enumerate(decisions)
-        ]
+        """Every decision of a turn, redacted (pipeline/store/rules.py decides what is kept)."""
+        rows = decision_rows(decisions, user_id=user_id, turn_id=turn_id, conversation_id=conversation_id,
+                             engine=engine, model=model, prompt_version=prompt_version, ts=ts, redact=self.redact,
+                             log_quotes=self.log_quotes)
         if rows:
             with conn.cursor() as cur:
                 cur.executemany(
-                    """INSERT INTO decisions (user_id, turn_id, conversation_id, position, quote, route, op, reason,
-                                              section, key, value, entry, date, topic, match_text, confidence,
-                                              detail, outcome, engine, model, prompt_version, ts)
-                       VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,
-                               %s, %s)""",
-                    rows,
+                    f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES ({', '.join(['%s'] * len(rows[0]))})", rows
                 )
         if usage is not None:
             self.add_usage(conn, user_id=user_id, turn_id=turn_id, stage="classify", engine=engine, model=model,
@@ -154,17 +131,7 @@ class Records:
         )
 
     def redact_payload(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """A turn kept for retry: every string redacted, except the contact kinds the turn asked to store."""
-        from pipeline.redaction import redact_for_storage, redact_json, requested_kinds
-
-        if not self._default_redact:
-            return dict(redact_json(payload, self.redact))
-        said = " ".join(
-            str(m.get("content", "")) for m in payload.get("messages") or []
-            if isinstance(m, dict) and m.get("role") == "user"
-        )
-        keep = requested_kinds(said)
-        return dict(redact_json(payload, lambda text: redact_for_storage(text, keep)))
+        return redact_turn_payload(payload, self.redact, self._default_redact)
 
     # ---- reads -----------------------------------------------------------------------------
 
@@ -275,9 +242,8 @@ class Records:
 
         def finish(row: dict[str, Any]) -> dict[str, Any]:
             for name in ("calls", "input_tokens", "output_tokens", "cost_unknown_rows", "turns"):
-                row[name] = int(row[name])
-            row["cost_usd"] = None if row["cost_unknown_rows"] else row["cost_usd_known"]
-            return row
+                row[name] = int(row[name])  # SUM over integers is numeric in PostgreSQL
+            return finish_usage(row)
 
         total = finish(self.db.rows(f"SELECT {cols} FROM usage {where}", params)[0])
         total["by_model"] = [
@@ -379,13 +345,4 @@ class Records:
         )
 
     def search_candidates(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
-        from pipeline.candidates import norm
-
-        terms = [norm(t) for t in query.split() if norm(t)]
-        if not terms or k <= 0:
-            return []
-        hits = [
-            row for row in self.candidates(user_id)
-            if all(t in norm(f"{row['section'] or ''} {row['key']} {row['value']}") for t in terms)
-        ]
-        return hits[:k]
+        return search_candidate_rows(self.candidates(user_id), query, k)

@@ -23,6 +23,7 @@ from pipeline.store.postgres.hook_queue import PgHookQueue
 from pipeline.store.postgres.queue import PgQueue
 from pipeline.store.postgres.records import Records, now_iso
 from pipeline.store.postgres.schema import MIGRATIONS, migrate
+from pipeline.store.rules import needles_of_keys, purge_covers
 
 log = logging.getLogger("memroute.store.postgres")
 
@@ -149,31 +150,28 @@ class PostgresStore(Records, MemoryStore):
         wanted_keys = {k.casefold() for k in keys}
         found = [n for n in needles if n]
         if wanted_keys:
-            for row in conn.execute(
-                """SELECT key, old_value AS a, new_value AS b FROM history WHERE user_id = %s
-                   UNION ALL SELECT key, value, NULL FROM provenance WHERE user_id = %s""",
-                (user_id, user_id),
-            ).fetchall():
-                if row["key"] is not None and row["key"].casefold() in wanted_keys:
-                    found += [v for v in (row["a"], row["b"]) if v]
+            found += needles_of_keys(
+                ((r["key"], r["a"], r["b"]) for r in conn.execute(
+                    """SELECT key, old_value AS a, new_value AS b FROM history WHERE user_id = %s
+                       UNION ALL SELECT key, value, NULL FROM provenance WHERE user_id = %s""",
+                    (user_id, user_id),
+                ).fetchall()),
+                wanted_keys,
+            )
         lowered = [n.casefold() for n in found]
         deleted = 0
         for table, columns in self.USER_TABLES.items():
             if not columns:
                 continue
             rowid = "seq" if table == "hook_queue" else "id"
-            spare = " AND op != 'purge'" if table == "history" else ""
-            doomed: list[int] = []
-            for row in conn.execute(
-                f"SELECT {rowid} AS rid, {', '.join(columns)} FROM {table} WHERE user_id = %s{spare}", (user_id,)
-            ).fetchall():
-                texts = [row[c].casefold() for c in columns if isinstance(row[c], str)]
-                by_key = "key" in columns and row["key"] is not None and row["key"].casefold() in wanted_keys
-                by_key = by_key or (
-                    table == "archive" and any(t.split(":", 1)[0].strip() in wanted_keys for t in texts[:1])
-                )
-                if by_key or any(n in t for n in lowered for t in texts):
-                    doomed.append(row["rid"])
+            spare = " AND op != 'purge'" if table == "history" else ""  # the record of an erasure stays
+            doomed = [
+                row["rid"]
+                for row in conn.execute(
+                    f"SELECT {rowid} AS rid, {', '.join(columns)} FROM {table} WHERE user_id = %s{spare}", (user_id,)
+                ).fetchall()
+                if purge_covers(table, columns, [row[c] for c in columns], wanted_keys, lowered)
+            ]
             if doomed:
                 conn.execute(f"DELETE FROM {table} WHERE {rowid} = ANY(%s)", (doomed,))
             deleted += len(doomed)
