@@ -214,3 +214,25 @@ def _root_empty(root: Path, target: Any) -> bool:
         if target.conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None:
             return False
     return next(_root_documents(root), None) is None and next(_root_copies(root), None) is None
+
+
+def copy_store(source: str, target: str) -> TransferReport:
+    """`memroute export-store` / `import-store`: copy the store at `source` to the empty store at
+    `target`; one of them a root folder, the other a postgresql:// URL."""
+    from pipeline.store.postgres import is_postgres_url
+    from pipeline.store.postgres.store import PostgresStore
+
+    from_pg, to_pg = is_postgres_url(source), is_postgres_url(target)
+    if from_pg == to_pg:
+        kind = "PostgreSQL databases (use pg_dump)" if from_pg else "root folders (copy the folder)"
+        raise TransferError(f"export-store/import-store move a store between a root and PostgreSQL, not between two {kind}")
+    if from_pg:
+        with PostgresStore(source, read_only=True) as store:
+            if not store.exists():
+                raise TransferError(f"{store.location} holds no memroute store")
+            return postgres_to_root(store, Path(target).expanduser())
+    root = Path(source).expanduser()
+    if not root.is_dir():
+        raise TransferError(f"{root} is not a folder")
+    with PostgresStore(target) as store:
+        return root_to_postgres(root, store)

@@ -9,6 +9,7 @@ retried with the policy's backoff, then parked (the user's later turns go ahead)
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -131,3 +132,39 @@ def pipeline_processor(pipe: Any) -> Callable[[QueueRow], tuple[str, str | None]
         return "done", None
 
     return process
+
+
+def serve(pipe: Any, *, threads: int = 1, until_empty: bool = False, stop: threading.Event | None = None,
+          policy: Backoff | None = None) -> WorkerCounts:
+    """`memroute worker`: work the shared queue of the pipeline's PostgreSQL store on `threads` threads
+    (each claims its own turns; model calls overlap) until `stop` is set or, with `until_empty`,
+    nothing is left. A turn in progress when `stop` is set finishes first."""
+    queue_of = getattr(pipe.store, "queue", None)
+    if queue_of is None:
+        raise ValueError("memroute worker needs the PostgreSQL store (--store postgresql://...); "
+                         "a root's turns are processed by the hook or `memroute batch`")
+    stop = stop or threading.Event()
+    process = pipeline_processor(pipe)
+    totals: list[WorkerCounts] = []
+    lock = threading.Lock()
+
+    def loop() -> None:
+        counts = run_worker(queue_of(), process, policy=policy, stop=stop.is_set, until_empty=until_empty)
+        with lock:
+            totals.append(counts)
+
+    workers = [threading.Thread(target=loop, name=f"memroute-worker-{i}", daemon=True) for i in range(max(1, threads))]
+    for t in workers:
+        t.start()
+    for t in workers:
+        while t.is_alive():
+            t.join(0.2)  # wakes for signals (Ctrl-C) in the main thread
+    out = WorkerCounts()
+    for c in totals:
+        out.done += c.done
+        out.duplicates += c.duplicates
+        out.failed_attempts += c.failed_attempts
+        out.parked += c.parked
+        for k, v in c.by_outcome.items():
+            out.by_outcome[k] = out.by_outcome.get(k, 0) + v
+    return out
