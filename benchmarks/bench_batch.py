@@ -137,7 +137,7 @@ def batch_in_child(kwargs: dict[str, Any]) -> tuple[dict[str, Any], float]:
     fork+exec) plus the largest of its worker processes, if it started any."""
     code = (
         "import json, re, resource, sys\n"
-        "from pipeline.batch import run_batch_cli\n"
+        "from pipeline.cli.batch_run import run_batch_cli\n"
         f"kw = json.loads({json.dumps(json.dumps(kwargs))})\n"
         "rc = run_batch_cli(**kw)\n"
         "hwm = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"

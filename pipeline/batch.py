@@ -54,7 +54,6 @@ import logging
 import multiprocessing
 import os
 import queue
-import sys
 import tempfile
 import threading
 import time
@@ -67,15 +66,11 @@ from typing import IO, Any
 
 from pipeline import guards
 from pipeline.engines.base import REQUEST_SLOTS
-from pipeline.errors import MemrouteError
 from pipeline.store.batch_index import ConversationIndex
 from pipeline.transcripts import (
-    FORMATS,
     BadInput,
     BadLine,
     Conversation,
-    InputError,
-    expand_inputs,
     read_at,
     read_conversations,
 )
@@ -93,10 +88,6 @@ EXTRA_USERS_PER_MODEL_SLOT = 0.5  # users kept going beyond the model requests i
 FILE_THREADS = 4  # per process: commits overlap each other's fsyncs, few enough to spare the GIL
 MAX_REPORTED_BAD_LINES = 1000  # the JSON summary lists this many; all are counted
 RESTART_PREFIX = ".before-restart-"
-
-
-class BatchUsageError(MemrouteError, ValueError):
-    """Bad options or a root the batch must not write to: exit code 2."""
 
 
 # ---- the report ------------------------------------------------------------------------------
@@ -763,117 +754,6 @@ def holds_foreign_memory(pipe: Any) -> bool:
     )
 
 
-# ---- the command ---------------------------------------------------------------------------------
-
-
-def run_batch_cli(
-    inputs: list[str],
-    out: str,
-    *,
-    fmt: str | None,
-    concurrency: int,
-    rpm: float | None,
-    restart: bool,
-    json_out: bool,
-    decisions_out: str | None,
-    max_failures: int | None,
-    engine: str | None,
-    model: str | None,
-    api_base: str | None,
-    user_limit: int | None,
-    memory_limit: int | None,
-    progress: bool | None = None,
-    workers: int | None = None,
-) -> int:
-    """`memroute batch`. Exit codes: 0 all good, 1 anything failed (bad lines, failed turns), 2 usage error.
-
-    `progress` None: draw the bar when stderr is a terminal. `workers` None: automatic (BatchOptions.workers).
-    """
-    from pipeline.engines import EngineConfigError
-    from pipeline.userdir import InvalidUserId
-
-    try:
-        paths, options = _check_options(
-            inputs, out, fmt, concurrency, rpm, max_failures, decisions_out, restart, user_limit, memory_limit
-        )
-        if workers is not None and workers < 1:
-            raise BatchUsageError("--workers must be at least 1")
-        root = Path(out)
-        moved = move_aside(root) if restart else None
-        options.workers = workers
-        options.pipeline_args = {
-            "root": str(root),
-            "engine": engine,
-            "model": model,
-            "api_base": api_base,
-            "user_limit": user_limit,
-            "memory_limit": memory_limit,
-        }
-        pipe = _pipeline(root, engine, model, api_base, user_limit, memory_limit)
-    except (BatchUsageError, InputError, EngineConfigError, InvalidUserId) as e:
-        print(f"memroute batch: error: {e}", file=sys.stderr)
-        return 2
-    with pipe:
-        if not restart and holds_foreign_memory(pipe):
-            print(
-                f"memroute batch: error: {out} already holds memory that no batch wrote; replaying older "
-                "transcripts onto it could overwrite newer facts. Use --restart to move it aside "
-                "(nothing is deleted) and start over, or choose another --out",
-                file=sys.stderr,
-            )
-            return 2
-        if moved is not None:
-            print(f"memroute batch: --restart: previous contents of {out} moved to {moved}", file=sys.stderr)
-        show = sys.stderr.isatty() if progress is None else progress
-        with _Progress(show) as hooks:
-            report = BatchRunner(pipe, paths, options, hooks).run()
-    report.moved_aside = str(moved) if moved is not None else None
-    if json_out:
-        print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
-    else:
-        print(format_summary(report))
-    return 1 if report.failures or report.stopped_early else 0
-
-
-def _check_options(
-    inputs: list[str],
-    out: str,
-    fmt: str | None,
-    concurrency: int,
-    rpm: float | None,
-    max_failures: int | None,
-    decisions_out: str | None,
-    restart: bool,
-    user_limit: int | None,
-    memory_limit: int | None,
-) -> tuple[list[Path], BatchOptions]:
-    if fmt is not None and fmt not in FORMATS:
-        raise BatchUsageError(f"unknown --format {fmt!r}: choose one of {', '.join(FORMATS)}")
-    if concurrency < 1:
-        raise BatchUsageError("--concurrency must be at least 1")
-    if rpm is not None and rpm <= 0:
-        raise BatchUsageError("--rpm must be a positive number of requests per minute")
-    if max_failures is not None and max_failures < 1:
-        raise BatchUsageError("--max-failures must be at least 1")
-    for name, value in (("--user-limit", user_limit), ("--memory-limit", memory_limit)):
-        if value is not None and value <= 0:
-            raise BatchUsageError(f"{name} must be a positive number of characters")
-    if Path(out).exists() and not Path(out).is_dir():
-        raise BatchUsageError(f"--out {out} is a file, not a folder")
-    if decisions_out is not None and Path(decisions_out).is_dir():
-        raise BatchUsageError(f"--decisions {decisions_out} is a folder, not a file")
-    paths = expand_inputs(inputs)
-    options = BatchOptions(
-        fmt=fmt,
-        concurrency=concurrency,
-        rpm=rpm,
-        max_failures=max_failures,
-        decisions_out=decisions_out,
-        restart=restart,
-    )
-    return paths, options
-
-
 def _pipeline(
     root: Path | str,
     engine: str | None,
@@ -889,110 +769,4 @@ def _pipeline(
     )
 
 
-def format_summary(report: BatchReport) -> str:
-    r = report
-    cost = "unknown (model not priced)" if r.cost_usd is None else f"${r.cost_usd:.4f}"
-    skips = ", ".join(f"{k} {v}" for k, v in sorted(r.skips.items())) or "none"
-    lines = [
-        f"memroute batch: {r.users} users, {r.conversations} conversations "
-        f"({r.conversations_done} done, {r.conversations_skipped} already done, {r.conversations_failed} failed, "
-        f"{r.conversations_deferred} deferred)",
-        f"  turns: {r.turns_done} done, {r.turns_duplicate} already applied, {r.turns_failed} failed "
-        f"({r.turns_per_s:.1f} turns/s, wall {r.wall_s:.1f} s, {r.workers} process{'es' if r.workers > 1 else ''})",
-        f"  writes: USER.md {r.writes.get('user', 0)}, MEMORY.md {r.writes.get('memory', 0)}; skips: {skips}",
-        f"  tokens: {r.input_tokens:,} in, {r.output_tokens:,} out, {r.calls:,} calls; cost {cost}",
-        f"  bad input lines: {r.bad_lines}",
-    ]
-    if r.untimed_conversations:
-        lines.append(f"  {r.untimed_conversations} conversations had no timestamp: their turns are dated today")
-    for error in r.turn_errors[:5]:
-        lines.append(f"  failed: {error}")
-    if len(r.turn_errors) > 5:
-        lines.append(f"  ... and {len(r.turn_errors) - 5} more failed turns (--json lists them)")
-    if r.stopped_early:
-        lines.append("  stopped early: --max-failures reached; run the same command again to continue")
-    elif r.conversations_deferred or r.conversations_failed:
-        lines.append("  run the same command again to retry failed turns and continue deferred conversations")
-    return "\n".join(lines)
-
-
-# ---- progress bar -----------------------------------------------------------------------------------
-
-
-MAX_PRINTED_BAD_LINES = 20
-
-
-class _Progress(Hooks):
-    """A rich progress bar on stderr: turns, turns/s, ETA, tokens and cost so far; bad lines above it."""
-
-    def __init__(self, show: bool) -> None:
-        from rich.console import Console
-
-        self.console = Console(stderr=True)
-        self.show = show
-        self.bar: Any = None
-        self.task: Any = None
-        self.printed = 0
-        self.started = time.perf_counter()
-        self.last = 0.0
-        self.latest: BatchReport | None = None
-
-    def __enter__(self) -> _Progress:
-        if self.show:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            self.bar = Progress(
-                TextColumn("turns"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("{task.fields[rate]} turns/s"),
-                TextColumn("ETA"),
-                TimeRemainingColumn(),
-                TextColumn("{task.fields[usage]}"),
-                console=self.console,
-                transient=False,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task("batch", total=None, rate="0.0", usage="")
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            if self.latest is not None:
-                self._draw(self.latest)  # the last counts, even if a redraw was skipped
-            self.bar.stop()
-        if self.printed > MAX_PRINTED_BAD_LINES:
-            self.console.print(
-                f"memroute batch: {self.printed - MAX_PRINTED_BAD_LINES} more bad lines (see the summary)"
-            )
-
-    def total(self, turns: int) -> None:
-        self.started = time.perf_counter()
-        if self.bar is not None:
-            self.bar.update(self.task, total=turns)
-
-    def turn(self, report: BatchReport) -> None:
-        if self.bar is None:
-            return
-        self.latest = report
-        now = time.perf_counter()
-        if now - self.last < 0.1:  # redraw at most ten times a second
-            return
-        self.last = now
-        self._draw(report)
-
-    def _draw(self, report: BatchReport) -> None:
-        now = time.perf_counter()
-        done = report.turns_done + report.turns_duplicate + report.turns_failed
-        rate = report.turns_done / max(now - self.started, 1e-9)
-        cost = "?" if report.cost_usd is None else f"${report.cost_usd:.4f}"
-        usage = f"tokens {report.input_tokens + report.output_tokens:,} · {cost}"
-        self.bar.update(self.task, completed=done, rate=f"{rate:.1f}", usage=usage)
-
-    def bad_line(self, bad: BadLine) -> None:
-        self.printed += 1
-        if self.printed <= MAX_PRINTED_BAD_LINES:
-            self.console.print(f"memroute batch: skipped {bad}", markup=False, highlight=False, soft_wrap=True)
-
-
-__all__ = ["BatchOptions", "BatchReport", "BatchRunner", "BatchUsageError", "run_batch_cli", "turn_id_for"]
+__all__ = ["BatchOptions", "BatchReport", "BatchRunner", "Hooks", "holds_foreign_memory", "move_aside", "turn_id_for"]

@@ -1,7 +1,8 @@
 """MemoryPipeline: the orchestration. Classify (engine) -> guards -> write (ledgers) -> commit (store + files).
 
 Engines never touch files and ledgers know nothing of engines; this module is the only place
-where the two meet.
+where the two meet. Every write goes through `edit()` (pipeline/edit.py); what a chat turn
+writes is in pipeline/turn_write.py, the other writes in pipeline/manual_edits.py.
 """
 
 from __future__ import annotations
@@ -9,46 +10,36 @@ from __future__ import annotations
 import logging
 import os
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 from pipeline import candidates as cands
 from pipeline import guards
+from pipeline import manual_edits as manual
+from pipeline.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine
-from pipeline.erasure import Erased, erase_from_ledgers, erased_by_turn, scrub_backups
-from pipeline.errors import MemrouteError
-from pipeline.ledgers._text import norm_key, split_label
-from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryLog, empty_memory_md
-from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT, UserProfile, empty_user_md
+from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
+from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
+from pipeline.manual_edits import CandidateNotFound, usage_line
 from pipeline.redaction import refuse_marked_writes
-from pipeline.stages.consolidate import ConsolidationError, consolidate_log
-from pipeline.stages.write import Change, WriteResult, apply_decisions, is_change_of_fact
+from pipeline.stages.consolidate import ConsolidationError
+from pipeline.stages.write import apply_decisions
 from pipeline.store import Store
+from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
+from pipeline.turn_write import COMPACT_AT, compactor, consolidator, purge_plan, total, turn_records, usage_of
 from pipeline.turns import build_turn, turn_payload
 from pipeline.types import Classification, Turn, TurnResult, Usage
-from pipeline.userdir import MEMORY_FILE, USER_FILE, LedgerTexts, UnreadableFile, UserDir
+from pipeline.userdir import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
 
 log = logging.getLogger("memroute.pipeline")
 
 
-COMPACT_AT = 0.9  # USER.md is compacted (without an LLM) once it reaches this share of its cap ...
-COMPACT_GOAL = 0.8  # ... down to this share, so the next facts find room
-
-
 def default_root() -> Path:
     return Path(os.environ.get("MEMROUTE_HOME") or Path.home() / ".memroute")
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def usage_line(text: str, limit: int) -> str:
-    return f"{len(text):,}/{limit:,}"
 
 
 # A file may exceed its cap (hand edits, imports); what goes into a prompt never exceeds this many caps.
@@ -63,18 +54,6 @@ def prompt_view(text: str, limit: int, name: str) -> str:
     cut = text.rfind("\n", 0, budget)
     cut = cut if cut > 0 else budget
     return text[:cut] + f"\n[memroute: {len(text) - cut:,} more characters of {name} not shown: over its {limit:,}-character cap]\n"
-
-
-@dataclass
-class Ledgers:
-    """Both files of one user, parsed, plus what was on disk."""
-
-    profile: UserProfile
-    log: MemoryLog
-    texts: LedgerTexts
-    user_refused: str | None = None  # why USER.md may not be rewritten (does not round-trip)
-    memory_refused: str | None = None
-    warnings: list[str] = field(default_factory=list)  # readers: what could not be read as is
 
 
 class MemoryPipeline:
@@ -95,14 +74,20 @@ class MemoryPipeline:
         read_only: bool = False,
         candidate_ttl_days: float | None = None,
         log_quotes: bool | None = None,
+        store: MemoryStore | None = None,
+        documents: DocumentStore | None = None,
     ) -> None:
-        """`read_only`: for a root this process may not write; show, history, recall and context
+        """`engine`: an Engine, or a name; None means "llm" when `model` is given, else the offline
+        engine (environment variables are the CLI's business, not the library's).
+        `read_only`: for a root this process may not write; show, history, recall and context
         work, and any write fails.
         `log_quotes=True` (or env MEMROUTE_LOG_QUOTES=1) keeps the redacted words of skipped
         statements in the decision log, for debugging; by default only a digest of them is kept."""
         self.root = Path(root) if root is not None else default_root()
         if not read_only:
             self.root.mkdir(parents=True, exist_ok=True)
+        if engine is None:  # no env lookup here (MEMROUTE_ENGINE/MODEL): the CLI resolves its settings
+            engine = "offline" if model is None else "llm"
         self.engine: Engine = make_engine(
             engine,
             model=model,
@@ -119,7 +104,9 @@ class MemoryPipeline:
         self.candidate_ttl_days = _ttl_days(candidate_ttl_days)
         if log_quotes is None:
             log_quotes = os.environ.get("MEMROUTE_LOG_QUOTES", "").strip().lower() in ("1", "true", "yes", "on")
-        self.store = Store(self.root, read_only=read_only, log_quotes=log_quotes)
+        # The records and the documents: SQLite and files under the root unless given (issue 19).
+        self.store: MemoryStore = store or Store(self.root, read_only=read_only, log_quotes=log_quotes)
+        self.documents: DocumentStore = documents or FileDocuments(self.root)
 
     def close(self) -> None:
         """Close the store and the engine's pooled connections (if it has any)."""
@@ -148,18 +135,18 @@ class MemoryPipeline:
         conversation_id: str | None = None,
         turn_id: str | None = None,
     ) -> TurnResult:
-        turn, udir, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
+        turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
         if done is not None:
             return done
         try:
-            current = self._load(udir)
+            current = self._load(docs)
         except (UnreadableFile, OSError) as e:  # kept for retry: fix the file, then `memroute retry`
             return self._fail(turn, e, Usage())
         try:
             classification = self.engine.classify(turn, *self._prompt_files(current))
         except Exception as e:
-            return self._fail(turn, e, _usage_of(e))
-        return self._apply_or_keep(turn, udir, classification, current)
+            return self._fail(turn, e, usage_of(e))
+        return self._apply_or_keep(turn, classification, current)
 
     async def aprocess_turn(
         self,
@@ -173,19 +160,19 @@ class MemoryPipeline:
         inline, and the write and commit (locks, fsyncs, SQLite) run in a thread."""
         import asyncio  # here, not at the top: asyncio costs a CLI start ~60 ms
 
-        turn, udir, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
+        turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
         if done is not None:
             return done
         # Read inline: two capped files of a few KB cost less to read than a thread hop does.
         try:
-            current = self._load(udir)
+            current = self._load(docs)
         except (UnreadableFile, OSError) as e:  # kept for retry: fix the file, then `memroute retry`
             return await asyncio.to_thread(self._fail, turn, e, Usage())
         try:
             classification = await self.engine.aclassify(turn, *self._prompt_files(current))
         except Exception as e:
-            return await asyncio.to_thread(self._fail, turn, e, _usage_of(e))
-        return await asyncio.to_thread(self._apply_or_keep, turn, udir, classification, current)
+            return await asyncio.to_thread(self._fail, turn, e, usage_of(e))
+        return await asyncio.to_thread(self._apply_or_keep, turn, classification, current)
 
     def _start(
         self,
@@ -194,12 +181,12 @@ class MemoryPipeline:
         timestamp: datetime | str | None,
         conversation_id: str | None,
         turn_id: str | None,
-    ) -> tuple[Turn, UserDir, TurnResult | None]:
+    ) -> tuple[Turn, UserDocuments, TurnResult | None]:
         """Validate the input and build the turn; a turn already applied comes back as done."""
         turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
-        udir = UserDir(self.root, user_id)
+        docs = self.documents.documents(user_id)
         done = self._already_done(turn) if self.store.turn_status(user_id, turn.turn_id) == "done" else None
-        return turn, udir, done
+        return turn, docs, done
 
     def retry(self, user_id: str | None = None) -> list[TurnResult]:
         """Run failed turns again, oldest first (their payloads were stored redacted)."""
@@ -237,26 +224,26 @@ class MemoryPipeline:
             status="duplicate_turn",
         )
 
-    def _apply_or_keep(self, turn: Turn, udir: UserDir, classification: Classification, seen: Ledgers) -> TurnResult:
+    def _apply_or_keep(self, turn: Turn, classification: Classification, seen: Ledgers) -> TurnResult:
         """_apply; a file that cannot be read or written (not UTF-8, permissions) fails the turn
         and keeps it for `retry` instead of losing it. Past the store's commit the turn is done."""
         try:
-            return self._apply(turn, udir, classification, seen)
+            return self._apply(turn, classification, seen)
         except (UnreadableFile, OSError) as e:
             if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
                 raise
             return self._fail(turn, e, classification.usage)
 
-    def _apply(self, turn: Turn, udir: UserDir, classification: Classification, seen: Ledgers) -> TurnResult:
+    def _apply(self, turn: Turn, classification: Classification, seen: Ledgers) -> TurnResult:
         """Guard and write the decisions under the lock. `seen` is what the engine was shown; it is
         reused when the files did not change meanwhile (the engine only rendered it)."""
         decisions = guards.guard_decisions(classification.decisions, turn.user_text, self.guard_policy)
         decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
         usage_parts: list[Usage] = [classification.usage]
-        with udir.lock(recover=self._committed(turn.user_id)):
+        with self.edit(turn.user_id, turn_id=turn.turn_id, conversation_id=turn.conversation_id, reuse=seen) as tx:
             if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
                 return self._already_done(turn)
-            current = self._load(udir, reuse=seen)
+            current = tx.current
             plan = cands.plan_turn(
                 classification.decisions,
                 decisions,
@@ -270,51 +257,26 @@ class MemoryPipeline:
                     plan.decisions,
                     current.profile,
                     current.log,
-                    consolidate=self._consolidator(turn, usage_parts) if current.memory_refused is None else None,
+                    consolidate=(
+                        consolidator(self.engine, turn, self.memory_limit, usage_parts)
+                        if current.memory_refused is None
+                        else None
+                    ),
                     consolidate_at=self.consolidate_at,
-                    compact=self._compactor(turn.user_id, usage_parts),
-                    compact_at=None if hasattr(self.engine, "compact_user") else COMPACT_AT,
+                    compact=compactor(self.engine, self.store, turn.user_id, self.user_limit, usage_parts),
+                    # Proactive compaction (at 90% of the cap) only with the free rule-based one; an
+                    # engine's own (a model's) runs only when a write does not fit.
+                    compact_at=COMPACT_AT if type(self.engine).compact is Engine.compact else None,
                 )
             except ConsolidationError as e:
-                return self._fail(turn, e, _total([*usage_parts, _usage_of(e)]))
+                return self._fail(turn, e, total([*usage_parts, usage_of(e)]))
             except Exception as e:  # the engine failed while compacting: nothing was written
-                return self._fail(turn, e, _total(usage_parts))
-            _refuse_unsafe_rewrites(written, current)
-            erased = _purge_plan(written)  # a forget in a turn erases, as `forget --purge` does
-            usage = _total(usage_parts)
-            files = self._changed_files(current, written)
-            ts = _now()
-
-            def store_commit() -> None:
-                with self.store.transaction() as conn:
-                    self._update_candidates(conn, turn, plan, written)
-                    self.store.add_decisions(
-                        conn,
-                        user_id=turn.user_id,
-                        turn_id=turn.turn_id,
-                        conversation_id=turn.conversation_id,
-                        decisions=written.decisions,
-                        engine=classification.engine,
-                        model=classification.model,
-                        prompt_version=classification.prompt_version,
-                        usage=usage,
-                        ts=ts,
-                    )
-                    self._record(conn, turn.user_id, turn.turn_id, turn.conversation_id, written, classification, ts)
-                    if erased:
-                        self.store.purge_text(conn, turn.user_id, erased.needles, erased.keys)
-                    self.store.mark_turn(
-                        conn,
-                        user_id=turn.user_id,
-                        turn_id=turn.turn_id,
-                        conversation_id=turn.conversation_id,
-                        status="done",
-                        ts=ts,
-                    )
-
-            udir.commit(turn.turn_id, files, store_commit)
-            if erased:
-                self._finish_erasure(udir, erased)
+                return self._fail(turn, e, total(usage_parts))
+            refuse_unsafe_rewrites(written, current)
+            erased = purge_plan(written)  # a forget in a turn erases, as `forget --purge` does
+            usage = total(usage_parts)
+            records = turn_records(tx, turn, plan, written, classification, usage, self.candidate_ttl_days)
+            tx.stage(written, source=classification, records=records, purge=erased if erased else None)
         return TurnResult(
             user_id=turn.user_id,
             turn_id=turn.turn_id,
@@ -324,51 +286,10 @@ class MemoryPipeline:
             engine=classification.engine,
             model=classification.model,
             prompt_version=classification.prompt_version,
-            user_changed=USER_FILE in files,
-            memory_changed=MEMORY_FILE in files,
+            user_changed=USER_FILE in tx.files,
+            memory_changed=MEMORY_FILE in tx.files,
             consolidated=written.consolidated,
         )
-
-    def _update_candidates(self, conn: Any, turn: Turn, plan: cands.CandidatePlan, written: WriteResult) -> None:
-        """Keep, bump, promote, supersede, forget and expire the user's candidates, in the turn's
-        transaction. Sets each candidate decision's outcome (the decision log records it)."""
-        user_id, seen_at = turn.user_id, cands.iso(cands.turn_time(turn))
-        out = written.decisions
-        # Keys the turn set firmly: whatever weaker value waited under them is replaced.
-        firm_keys = {
-            cands.norm(d.key)
-            for d in out
-            if d.route == "user" and d.op == "upsert" and d.key and d.outcome in ("written", "unchanged")
-        }
-        keep = dict(plan.keep)
-        for i, cid in plan.promoted.items():
-            if out[i].outcome == "written":
-                out[i].outcome = "promoted"
-            elif out[i].outcome != "unchanged":  # not written (cap, refused file): it keeps waiting
-                if i in plan.waiting:
-                    keep[i] = plan.waiting[i]
-                    out[i].outcome = f"candidate: {out[i].outcome}"
-                continue
-            self.store.delete_candidates(conn, user_id, [cid])
-        self.store.supersede_candidates(conn, user_id, sorted(firm_keys))
-        for i, d in sorted(keep.items()):
-            if cands.norm(d.key or "") in firm_keys:
-                out[i].outcome = "skipped: the turn states this key firmly"
-                continue
-            self.store.upsert_candidate(
-                conn, user_id=user_id, section=d.section, key=(d.key or "").strip(), value=(d.value or "").strip(),
-                quote=d.quote, turn_id=turn.turn_id, conversation_id=turn.conversation_id, seen_at=seen_at,
-            )
-            out[i].candidate = True
-            if out[i].outcome in (None, "skipped"):
-                out[i].outcome = "candidate"
-        # A forget covers the candidates it names, whether or not a file held them.
-        for d in out:
-            if d.op == "remove" and d.match and self.store.purge_candidates(conn, user_id, d.match):
-                if d.outcome in (None, "not_found"):
-                    d.outcome = "written: candidates erased"
-        cutoff = cands.expiry_cutoff(cands.turn_time(turn), self.candidate_ttl_days)
-        self.store.expire_candidates(conn, cutoff, user_id)
 
     def _fail(self, turn: Turn, error: BaseException, usage: Usage) -> TurnResult:
         message = f"{type(error).__name__}: {error}"
@@ -382,7 +303,7 @@ class MemoryPipeline:
                 status="failed",
                 error=message,
                 payload=turn_payload(turn),
-                ts=_now(),
+                ts=now_iso(),
             )
         return TurnResult(
             user_id=turn.user_id,
@@ -396,129 +317,45 @@ class MemoryPipeline:
             error=self.store.redact(message),
         )
 
-    def _compactor(self, user_id: str, usage_parts: list[Usage]) -> Callable[[str, int], str | None]:
-        """The engine's USER.md compaction (a model's, or the rule-based default); either way a field
-        the user set by hand (tool, import: confirmed) or pinned never leaves."""
+    # ---- the one write path ---------------------------------------------------------------
 
-        def run(user_md: str, needed_chars: int) -> str | None:
-            confirmed = self._confirmed_keys(user_id)
-            done = self.engine.compact(user_md, needed_chars, protected=frozenset(confirmed),
-                                       goal_chars=int(self.user_limit * COMPACT_GOAL))
-            usage_parts.append(done.usage)  # this call's own usage, failed attempts included
-            rewritten = done.value
-            if rewritten is not None and not (confirmed & _keys(user_md)) <= _keys(rewritten):
-                return None  # the engine dropped a field the user confirmed
-            return rewritten
-
-        return run
-
-    def _confirmed_keys(self, user_id: str) -> set[str]:
-        """USER.md keys whose current value the user set by hand (provenance: no engine decided it)."""
-        latest: dict[str, str | None] = {}
-        for row in self.store.provenance(user_id, target="user"):
-            key = row.get("key") or split_label(str(row.get("value") or ""))[0]  # the tool records "Key: value"
-            if key:
-                latest[norm_key(key)] = row.get("engine")
-        return {key for key, engine in latest.items() if engine == "manual"}
-
-    def _consolidator(
-        self, turn: Turn, usage_parts: list[Usage]
-    ) -> Callable[[MemoryLog], tuple[list[Change], list[Change]]]:
-        def run(memory: MemoryLog) -> tuple[list[Change], list[Change]]:
-            return consolidate_log(
-                memory, self.engine, memory_limit=self.memory_limit, today=turn.today, usage_sink=usage_parts
-            )
-
-        return run
-
-    # ---- shared helpers for every write path --------------------------------------------
-
-    def _committed(self, user_id: str) -> Callable[[str], bool]:
-        return lambda turn_id: self.store.turn_status(user_id, turn_id) == "done"
-
-    def _load(self, udir: UserDir, reuse: Ledgers | None = None, *, reader: bool = False) -> Ledgers:
-        """Both files, parsed. A `reader` (show, context, recall, export) never raises for a bad
-        file (it gets a warning instead), and first rolls forward a commit a killed writer left
-        between the store's commit and the rename, so it never sees history ahead of the files."""
-        warnings: list[str] = []
-        if reader:
-            if udir.has_pending_commit():
-                with udir.lock(recover=self._committed(udir.user_id)):
-                    pass
-            texts, warnings = udir.read_lenient()
-        else:
-            texts = udir.read()
-        if reuse is not None and (texts.user_raw, texts.memory_raw) == (reuse.texts.user_raw, reuse.texts.memory_raw):
-            return reuse
-        user_text = texts.user if texts.user is not None else empty_user_md()
-        memory_text = texts.memory if texts.memory is not None else empty_memory_md()
-        # Parsed with their caps: every growing op checks the cap and undoes itself when over.
-        profile = UserProfile.parse(user_text, limit=self.user_limit)
-        memory = MemoryLog.parse(memory_text, limit=self.memory_limit)
-        current = Ledgers(profile=profile, log=memory, texts=texts, warnings=warnings)
-        if texts.user_raw is not None and not profile.round_trips:
-            bak = udir.backup(udir.user_path, texts.user_raw)
-            current.user_refused = f"{USER_FILE} does not round-trip; left as is (copy at {bak.name}); fix it by hand"
-        if texts.memory_raw is not None and not memory.round_trips:
-            bak = udir.backup(udir.memory_path, texts.memory_raw)
-            current.memory_refused = (
-                f"{MEMORY_FILE} does not round-trip; left as is (copy at {bak.name}); fix it by hand"
-            )
-        return current
-
-    def _changed_files(self, current: Ledgers, written: WriteResult) -> dict[str, str]:
-        files: dict[str, str] = {}
-        new_user = written.profile.render()
-        if current.user_refused is None and new_user != (current.texts.user or ""):
-            if current.texts.user is not None or written.profile.fields():
-                files[USER_FILE] = new_user
-        new_memory = written.log.render()
-        if current.memory_refused is None and new_memory != (current.texts.memory or ""):
-            if current.texts.memory is not None or written.log.entries:
-                files[MEMORY_FILE] = new_memory
-        return files
-
-    def _record(
+    @contextmanager
+    def edit(
         self,
-        conn: Any,
         user_id: str,
-        turn_id: str,
-        conversation_id: str | None,
-        written: WriteResult,
-        source: Classification | None,
-        ts: str,
-    ) -> None:
-        engine = source.engine if source else "manual"
-        model = source.model if source else None
-        prompt_version = source.prompt_version if source else None
-        for c in written.changes:
-            self.store.add_change(
-                conn,
-                user_id=user_id,
-                target=c.target,
-                op=c.op,
-                key=c.key,
-                old=c.old,
-                new=c.new,
-                why=c.why,
-                turn_id=turn_id,
-                conversation_id=conversation_id,
-                quote=c.quote,
-                engine=engine,
-                model=model,
-                prompt_version=prompt_version,
-                ts=ts,
-            )
-        for a in written.archive:
-            text = f"{a.key}: {a.old}" if a.key and a.old else (a.old or "")
-            self.store.add_archive(conn, user_id=user_id, target=a.target, text=text, why=a.why, ts=ts, turn_id=turn_id)
+        *,
+        kind: str = "edit",
+        turn_id: str | None = None,
+        conversation_id: str | None = None,
+        reuse: Ledgers | None = None,
+    ) -> Iterator[Edit]:
+        """Lock the user, load both documents (`tx.current`), and commit what the block stages
+        with `tx.stage(...)` (documents, history, provenance, archive, turn record: one unit) when it
+        ends. An exception in the block writes nothing. `kind` names the record of a manual change
+        ("tool", "forget", ...: its turn id is "<kind>-<random>")."""
+        docs = self.documents.documents(user_id)
+        with docs.lock(recover=committed_check(self.store, user_id)):
+            current = self._load(docs, reuse=reuse)
+            tx = Edit(self.store, docs, current, turn_id or f"{kind}-{uuid.uuid4().hex[:12]}", conversation_id)
+            yield tx
+            tx.commit()
+
+    def load(self, user_id: str, *, reader: bool = False) -> Ledgers:
+        """Both documents of the user, parsed (read-only use; writes go through edit()). A `reader`
+        never raises for a bad document: `warnings` says what could not be read as is."""
+        return self._load(self.documents.documents(user_id), reader=reader)
+
+    def _load(self, docs: UserDocuments, reuse: Ledgers | None = None, *, reader: bool = False) -> Ledgers:
+        return load_ledgers(
+            docs, self.store, user_limit=self.user_limit, memory_limit=self.memory_limit, reuse=reuse, reader=reader
+        )
 
     # ---- reading ------------------------------------------------------------------------
 
     def show(self, user_id: str) -> dict[str, Any]:
         """Both files and their usage; `warnings` says what could not be read as is (a file that
         is not UTF-8 or not readable is shown as well as it can be, never an exception)."""
-        current = self._load(UserDir(self.root, user_id), reader=True)
+        current = self.load(user_id, reader=True)
         user_text, memory_text = current.profile.render(), current.log.render()
         return {
             "warnings": current.warnings,
@@ -548,12 +385,12 @@ class MemoryPipeline:
         return "\n\n".join(parts) + "\n"
 
     def history(self, user_id: str) -> list[dict[str, Any]]:
-        UserDir(self.root, user_id)  # validates the id
-        return self.store.history(user_id)
+        self.documents.documents(user_id)  # validates the id
+        return self.store.history(user_id) if self.store.exists() else []
 
     def recall(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
         """Full-text search over both files (current lines) and the archive of what left them."""
-        current = self._load(UserDir(self.root, user_id), reader=True)
+        current = self.load(user_id, reader=True)
         terms = [t for t in query.lower().split() if t]
         hits: list[dict[str, Any]] = []
         for source, text in (("USER.md", current.profile.render()), ("MEMORY.md", current.log.render())):
@@ -572,12 +409,12 @@ class MemoryPipeline:
 
     def candidates(self, user_id: str) -> list[dict[str, Any]]:
         """The user's candidates, most recently seen first, each with when it expires."""
-        UserDir(self.root, user_id)  # validates the id
+        self.documents.documents(user_id)  # validates the id
         return [_candidate_view(row, self.candidate_ttl_days) for row in self.store.candidates(user_id)]
 
     def forget_candidates(self, user_id: str, key_or_text: str) -> int:
         """Erase the candidates a forget of `key_or_text` covers; returns how many went."""
-        UserDir(self.root, user_id)
+        self.documents.documents(user_id)  # validates the id
         with self.store.transaction() as conn:
             return self.store.purge_candidates(conn, user_id, key_or_text)
 
@@ -585,7 +422,7 @@ class MemoryPipeline:
         """Delete candidates last seen more than candidate_ttl_days before `now` (default: the wall
         clock); every user's when user_id is None. Turns do this on their own clock as they arrive."""
         if user_id is not None:
-            UserDir(self.root, user_id)
+            self.documents.documents(user_id)  # validates the id
         cutoff = cands.expiry_cutoff(now or datetime.now(timezone.utc), self.candidate_ttl_days)
         with self.store.transaction() as conn:
             return self.store.expire_candidates(conn, cutoff, user_id)
@@ -593,36 +430,7 @@ class MemoryPipeline:
     def confirm_candidate(self, user_id: str, ref: int | str) -> dict[str, Any]:
         """The user confirmed a candidate (by id, or by key when one candidate has it): write it to
         USER.md through the write path, history saying it was a confirmed candidate."""
-        udir = UserDir(self.root, user_id)
-        turn_id = f"confirm-{uuid.uuid4().hex[:12]}"
-        with udir.lock(recover=self._committed(user_id)):  # a turn may promote or bump it meanwhile
-            rows = self.store.candidates(user_id)
-            if isinstance(ref, int) or str(ref).isdigit():
-                found = [r for r in rows if r["id"] == int(ref)]
-            else:
-                found = [r for r in rows if r["key_norm"] == cands.norm(str(ref))]
-            if len(found) != 1:
-                why = "no candidate" if not found else f"{len(found)} candidates"
-                raise CandidateNotFound(f"{why} for {ref!r}; see `memroute show {user_id} --candidates`")
-            row = found[0]
-            current = self._load(udir)
-            written = apply_decisions([cands.confirmation(row)], current.profile, current.log)
-            _refuse_unsafe_rewrites(written, current)
-            decision = written.decisions[0]
-            landed = decision.outcome in ("written", "unchanged")
-            if decision.outcome == "written":
-                decision.outcome = "promoted"
-            if landed:  # over the cap or a refused file: nothing changes, the candidate keeps waiting
-                self.commit_manual(
-                    udir, turn_id, self._changed_files(current, written), written,
-                    extra=lambda conn: self.store.supersede_candidates(conn, user_id, [row["key_norm"]]),
-                )
-        return {
-            "success": landed,
-            "outcome": decision.outcome,
-            "field": f"{row['key']}: {row['value']}",
-            "usage": usage_line(written.profile.render(), self.user_limit),
-        }
+        return manual.confirm_candidate(self, user_id, ref)
 
     # ---- erasure and subject access --------------------------------------------------------
 
@@ -635,89 +443,16 @@ class MemoryPipeline:
         candidates and the .bak copies; then the database and its WAL are compacted, so a byte
         search of the root no longer finds the value. A forget request in a turn purges too.
         """
-        udir = UserDir(self.root, user_id)
-        turn_id = f"forget-{uuid.uuid4().hex[:12]}"
-        with udir.lock(recover=self._committed(user_id)):
-            current = self._load(udir)
-            refused = current.user_refused or current.memory_refused
-            if refused:
-                raise ValueError(refused)
-            erased = erase_from_ledgers(current.profile, current.log, key_or_text)
-            written = WriteResult(profile=current.profile, log=current.log)
-            if purge:
-                written.changes = [_purge_record(c) for c in erased.changes]
-            else:
-                written.changes = erased.changes
-                written.archive = [
-                    Change(c.target, "removed", c.key, c.old, None, "forgotten at the user's request")
-                    for c in erased.changes
-                ]
-            files = self._changed_files(current, written)
-            ts = _now()
-            counts: dict[str, int] = {}
-
-            def store_commit() -> None:
-                with self.store.transaction() as conn:
-                    self._record(conn, user_id, turn_id, None, written, None, ts)
-                    purged = 0
-                    if purge:
-                        purged = self.store.purge_text(conn, user_id, erased.needles, erased.keys)
-                    else:
-                        self.store.purge_candidates(conn, user_id, key_or_text)
-                    counts["rows_erased"] = purged
-                    self.store.mark_turn(conn, user_id=user_id, turn_id=turn_id, conversation_id=None, status="done", ts=ts)
-
-            udir.commit(turn_id, files, store_commit)
-            if purge:
-                self._finish_erasure(udir, erased)
-        return {
-            "success": True,
-            "removed": erased.labels,
-            "purged": purge,
-            "rows_erased": counts.get("rows_erased", 0),
-            "message": (
-                f"removed {len(erased.labels)} item(s)" + (" and erased every copy" if purge else " (kept in history and archive)")
-                if erased
-                else "nothing in USER.md or MEMORY.md matched" + ("; other copies erased" if purge else "")
-            ),
-        }
+        return manual.forget(self, user_id, key_or_text, purge=purge)
 
     def delete_user(self, user_id: str) -> dict[str, Any]:
         """Erase everything held about the user: both files and their folder, and every row in
         every table (then the database and its WAL are compacted)."""
-        import shutil
-
-        udir = UserDir(self.root, user_id)
-        with udir.lock(recover=self._committed(user_id)):
-            with self.store.transaction() as conn:
-                rows = self.store.purge_user(conn, user_id)
-            for child in udir.path.iterdir():
-                if child.name == ".lock":
-                    continue
-                if child.is_dir() and not child.is_symlink():
-                    shutil.rmtree(child)
-                else:
-                    child.unlink()
-        shutil.rmtree(udir.path, ignore_errors=True)
-        self.store.compact()
-        return {"success": True, "user_id": user_id, "rows_erased": rows}
+        return manual.delete_user(self, user_id)
 
     def export_all(self, user_id: str) -> dict[str, Any]:
         """Everything memroute holds about the user (subject access), as JSON-ready data."""
-        udir = UserDir(self.root, user_id)
-        current = self._load(udir, reader=True)
-        texts = current.texts
-        return {
-            "user_id": user_id,
-            "warnings": current.warnings,
-            "files": {USER_FILE: texts.user, MEMORY_FILE: texts.memory},
-            "backups": {p.name: p.read_bytes().decode("utf-8", errors="replace") for p in sorted(udir.path.glob("*.bak"))},
-            "store": self.store.everything_about(user_id),
-        }
-
-    def _finish_erasure(self, udir: UserDir, erased: Erased) -> None:
-        scrub_backups(udir.path, erased.needles)
-        self.store.compact()
+        return manual.export_all(self, user_id)
 
     # ---- direct edits (Hermes-style tool), consolidation on demand, import/export --------
 
@@ -735,64 +470,8 @@ class MemoryPipeline:
         return run_tool(self, user_id, action, target, content=content, old_text=old_text, section=section)
 
     def consolidate(self, user_id: str) -> dict[str, Any]:
-        udir = UserDir(self.root, user_id)
-        turn_id = f"consolidate-{uuid.uuid4().hex[:12]}"
-        usage_parts: list[Usage] = []
-        with udir.lock(recover=self._committed(user_id)):
-            current = self._load(udir)
-            if current.memory_refused:
-                raise ConsolidationError(current.memory_refused)
-            before = current.log.render()
-            if not current.log.entries:
-                return {
-                    "success": True,
-                    "message": "MEMORY.md has no entries: nothing to consolidate",
-                    "before": usage_line(before, self.memory_limit),
-                    "after": usage_line(before, self.memory_limit),
-                    "entry_count": 0,
-                    "archived": 0,
-                }
-            changes, archive = consolidate_log(
-                current.log,
-                self.engine,
-                memory_limit=self.memory_limit,
-                today=datetime.now(timezone.utc).date(),
-                usage_sink=usage_parts,
-            )
-            written = WriteResult(profile=current.profile, log=current.log, changes=changes, archive=archive)
-            if current.log.render() != before:  # a plan that keeps every entry as it was changes nothing
-                self.commit_manual(udir, turn_id, {MEMORY_FILE: current.log.render()}, written)
-        after = current.log.render()
-        return {
-            "success": True,
-            "before": usage_line(before, self.memory_limit),
-            "after": usage_line(after, self.memory_limit),
-            "entry_count": len(current.log.entries),
-            "archived": len(archive),
-        }
-
-    def commit_manual(
-        self,
-        udir: UserDir,
-        turn_id: str,
-        files: dict[str, str],
-        written: WriteResult,
-        extra: Callable[[Any], object] | None = None,
-    ) -> None:
-        """Commit a change that did not come from a chat turn (tool, consolidate, import). Call under lock.
-        `extra(conn)` adds records of its own to the same transaction."""
-        ts = _now()
-
-        def store_commit() -> None:
-            with self.store.transaction() as conn:
-                if extra is not None:
-                    extra(conn)
-                self._record(conn, udir.user_id, turn_id, None, written, None, ts)
-                self.store.mark_turn(
-                    conn, user_id=udir.user_id, turn_id=turn_id, conversation_id=None, status="done", ts=ts
-                )
-
-        udir.commit(turn_id, files, store_commit)
+        """Rewrite MEMORY.md below its cap now (nothing lost: what leaves goes to the archive)."""
+        return manual.consolidate(self, user_id)
 
 
 def _without_hostile_lines(text: str, policy: guards.GuardPolicy) -> str:
@@ -801,10 +480,6 @@ def _without_hostile_lines(text: str, policy: guards.GuardPolicy) -> str:
     for number, rule in guards.scan_for_prompt(text, policy):  # numbered from 1
         lines[number - 1] = f"[blocked by memroute: {rule}]"
     return "\n".join(lines)
-
-
-class CandidateNotFound(MemrouteError, LookupError):
-    """confirm_candidate: no candidate, or more than one, answers to the reference."""
 
 
 def _candidate_view(row: dict[str, Any], ttl_days: float | None = None) -> dict[str, Any]:
@@ -818,63 +493,6 @@ def _candidate_view(row: dict[str, Any], ttl_days: float | None = None) -> dict[
         last = datetime.fromisoformat(str(row["last_seen_at"]))
         view["expires_at"] = cands.iso(last + timedelta(days=ttl_days))
     return view
-
-
-def _refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
-    """A file that does not round-trip is never rewritten: mark the decisions that would have."""
-    for d in written.decisions:
-        if d.outcome != "written":
-            continue
-        refusal = current.user_refused if d.route == "user" else current.memory_refused
-        if refusal:
-            d.outcome = f"refused: {refusal}"
-    if current.user_refused:
-        written.changes = [c for c in written.changes if c.target != "user"]
-        written.archive = [c for c in written.archive if c.target != "user"]
-    if current.memory_refused:
-        written.changes = [c for c in written.changes if c.target != "memory"]
-        written.archive = [c for c in written.archive if c.target != "memory"]
-
-
-def _keys(user_md: str) -> set[str]:
-    return {norm_key(f.key) for f in UserProfile.parse(user_md).fields() if f.key}
-
-
-def _purge_plan(written: WriteResult) -> Erased:
-    """The values the turn's forget decisions took out of the files. Their removal is recorded
-    without the value, and nothing of them goes to the archive: the store then erases every copy."""
-    erased = erased_by_turn(written)
-    if not erased:
-        return erased
-    for d in written.decisions:  # "forget that I use Vue": the words named are erased too
-        if d.op == "remove" and d.outcome == "written" and d.match and not erased.keys:
-            erased.add_needle(d.match)
-    written.changes = [_purge_record(c) if c.op == "remove" and not is_change_of_fact(c.why) else c
-                       for c in written.changes]
-    written.archive = [a for a in written.archive if a.op != "removed" or is_change_of_fact(a.why)]
-    return erased
-
-
-def _purge_record(c: Change) -> Change:
-    """History keeps that something was erased (and its key), never what."""
-    key = c.key if c.target == "user" and c.key != c.old else None
-    return Change(c.target, "purge", key, None, None, "erased at the user's request")
-
-
-def _usage_of(error: BaseException) -> Usage:
-    """What a failed engine call spent (LLMError carries it; a ConsolidationError wraps one)."""
-    for candidate in (error, error.__cause__):
-        usage = getattr(candidate, "usage", None)
-        if isinstance(usage, Usage):
-            return usage
-    return Usage()
-
-
-def _total(parts: list[Usage]) -> Usage:
-    total = Usage()
-    for part in parts:
-        total = total + part
-    return total
 
 
 def _ttl_days(value: float | None) -> float:
@@ -895,4 +513,4 @@ def _model_name(engine: Engine) -> str | None:
     return model if isinstance(model, str) or model is None else type(model).__name__
 
 
-__all__ = ["MemoryPipeline", "default_root"]
+__all__ = ["CandidateNotFound", "MemoryPipeline", "default_root", "usage_line"]

@@ -13,11 +13,9 @@ Dataset -> run -> score, in that order:
 from __future__ import annotations
 
 import contextvars
-import json
 import logging
 import os
 import re
-import sys
 import tempfile
 import threading
 import time
@@ -26,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -780,142 +778,3 @@ def gate_problems(report: dict[str, Any], min_accuracy: float | None) -> list[st
     return problems
 
 
-# ---------------------------------------------------------------------------------------------
-# CLI entry point
-
-
-def _fail(message: str) -> int:
-    print(f"memroute eval: {message}", file=sys.stderr)
-    return 2
-
-
-def run_eval_cli(
-    files: list[str],
-    engines: list[tuple[str, str | None]],
-    json_out: str | None,
-    report_out: str | None,
-    min_accuracy: float | None,
-    concurrency: int,
-    cache: bool,
-    api_base: str | None,
-    user_limit: int | None,
-    memory_limit: int | None,
-    *,
-    factory: PipelineFactory = default_pipeline_factory,
-    specs: Sequence[EngineSpec] | None = None,
-) -> int:
-    """`memroute eval`: 0 all gates met, 1 a gate missed or a leak, 2 bad input (one line on stderr)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from pipeline.eval_report import print_table, write_html
-
-    if not files:
-        return _fail("no eval files given")
-    if min_accuracy is not None and not 0.0 <= min_accuracy <= 1.0:
-        return _fail(f"--min-accuracy {min_accuracy:g} must be a fraction between 0 and 1 (e.g. 0.85)")
-    if concurrency < 1:
-        return _fail("--concurrency must be at least 1")
-    try:
-        cases = load_cases(files)
-    except EvalInputError as exc:
-        return _fail(str(exc))
-    if not cases:
-        return _fail(f"no eval cases in {', '.join(files)}")
-    if specs is None:
-        pairs: list[tuple[str | None, str | None]] = list(engines) or [(None, None)]
-        specs = [EngineSpec(engine=e or _default_engine_name(m), model=m) for e, m in pairs]
-    options: dict[str, Any] = {"api_base": api_base}
-    if user_limit is not None:
-        options["user_limit"] = user_limit
-    if memory_limit is not None:
-        options["memory_limit"] = memory_limit
-    problem = _check_engines(specs, api_base)
-    if problem:
-        return _fail(problem)
-    cache_dir = default_cache_dir() if cache else None
-
-    started = datetime.now(timezone.utc)
-    t0 = time.perf_counter()
-    err = Console(stderr=True)
-    try:
-        with Progress(
-            TextColumn("[bold]eval[/]"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("{task.fields[failed]} failed"),
-            console=err,
-            disable=not err.is_terminal,
-            transient=True,
-        ) as progress:
-            task = progress.add_task("eval", total=len(cases) * len(specs), failed=0)
-            failed = 0
-
-            def on_done(o: CaseOutcome) -> None:
-                nonlocal failed
-                failed += o.failed
-                progress.update(task, advance=1, failed=failed)
-
-            outcomes = run_eval(
-                cases,
-                specs,
-                concurrency=concurrency,
-                factory=factory,
-                cache_dir=cache_dir,
-                options=options,
-                on_done=on_done,
-            )
-    except EvalInputError as exc:
-        return _fail(str(exc))
-    runs = [score_run(outcomes[s.name], s) for s in specs]
-    report = build_report(runs, files, started, time.perf_counter() - t0)
-
-    # --json -: the report is stdout's only content (like every --json output); the table goes to stderr.
-    print_table(report, err if json_out == "-" else Console())
-    try:
-        if json_out == "-":
-            sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
-        elif json_out:
-            _write_text(json_out, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
-        if report_out:
-            write_html(report, report_out, min_accuracy)
-    except OSError as exc:
-        return _fail(f"cannot write the report: {exc}")
-    problems = gate_problems(report, min_accuracy)
-    for p in problems:
-        print(f"memroute eval: gate missed: {p}", file=sys.stderr)
-    return 1 if problems else 0
-
-
-def _write_text(path: str, text: str) -> None:
-    target = Path(path)
-    if target.parent and not target.parent.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
-
-
-def _default_engine_name(model: str | None) -> str:
-    env = os.environ.get("MEMROUTE_ENGINE")
-    if env:
-        return env
-    model = model or os.environ.get("MEMROUTE_MODEL") or None
-    return "llm" if model else "offline"
-
-
-def _check_engines(specs: Sequence[EngineSpec], api_base: str | None) -> str | None:
-    """Fail fast on an engine/model that cannot work at all, before running hundreds of cases."""
-    try:
-        from pipeline.engines import EngineConfigError, make_engine
-    except ImportError:
-        return None
-    for spec in specs:
-        if not isinstance(spec.engine, str):
-            continue
-        try:
-            make_engine(spec.engine, model=spec.model, api_base=api_base)
-        except EngineConfigError as exc:
-            return str(exc)
-        except ImportError:
-            continue  # the engine module is not there yet; each case will report it
-    return None

@@ -1,100 +1,42 @@
 """Fake models for tests, shipped with the package (in the spirit of pydantic-ai's TestModel).
 
 Give an `LLMEngine` a `FakeModel` (scripted answers) or a `FunctionModel` (computed answers)
-instead of a litellm model string. The engine runs its normal path (prompt building,
-instructor validation and re-asks, transport retries, usage accounting); only litellm's HTTP
-call is replaced by an OpenAI-shaped completion built here.
+instead of a model name: both are transports (pipeline.engines.llm.transports), so the engine
+runs its normal path (prompt building, instructor validation and re-asks, transport retries,
+usage accounting); only the HTTP call is replaced by an OpenAI-shaped completion built here.
 
-`ALLOW_MODEL_REQUESTS = False` (or env MEMROUTE_ALLOW_MODEL_REQUESTS=0) makes every real
+`allow_model_requests(False)` (or env MEMROUTE_ALLOW_MODEL_REQUESTS=0) makes every real
 model request raise `ModelRequestsDisabled`, so a test suite cannot reach a network by mistake;
 requests to a loopback api_base (a local scripted server) stay allowed.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import json
-import os
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
 from pipeline.engines.base import Engine
-
+from pipeline.engines.llm.network import (  # re-exported: the switch tests use
+    ModelRequestsDisabled as ModelRequestsDisabled,
+)
+from pipeline.engines.llm.network import allow_model_requests as allow_model_requests
+from pipeline.engines.llm.network import check_model_request as check_model_request
+from pipeline.engines.llm.network import model_requests_allowed as model_requests_allowed
+from pipeline.engines.llm.transports import CallInfo, Transport, TransportSetupError
 from pipeline.errors import MemrouteError
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion
 
 
-def _env_allows() -> bool:
-    return os.environ.get("MEMROUTE_ALLOW_MODEL_REQUESTS", "1").strip().lower() not in ("0", "false", "no", "off")
-
-
-# None follows env MEMROUTE_ALLOW_MODEL_REQUESTS (default: allowed); True/False overrides it.
-ALLOW_MODEL_REQUESTS: bool | None = None
-
-
-class ModelRequestsDisabled(MemrouteError, RuntimeError):
-    """A real model request was attempted while model requests are disabled (tests)."""
-
-
-def _is_loopback(api_base: str | None) -> bool:
-    if not api_base:
-        return False
-    host = urlsplit(api_base).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def model_requests_allowed() -> bool:
-    return ALLOW_MODEL_REQUESTS if ALLOW_MODEL_REQUESTS is not None else _env_allows()
-
-
-def check_model_request(model: str, api_base: str | None = None) -> None:
-    """Refuse a real model request when disabled; a loopback endpoint (a local test server) is no network."""
-    if model_requests_allowed() or _is_loopback(api_base):
-        return
-    raise ModelRequestsDisabled(
-        f"real model requests are disabled (pipeline.testing.ALLOW_MODEL_REQUESTS / "
-        f"MEMROUTE_ALLOW_MODEL_REQUESTS=0); refused a request to {model!r}"
-    )
-
-
-@contextmanager
-def allow_model_requests(allow: bool = True) -> Iterator[None]:
-    """Temporarily allow (or forbid) real model requests, whatever the env var says."""
-    global ALLOW_MODEL_REQUESTS
-    before = ALLOW_MODEL_REQUESTS
-    ALLOW_MODEL_REQUESTS = allow
-    try:
-        yield
-    finally:
-        ALLOW_MODEL_REQUESTS = before
-
-
-class FakeQueueEmpty(MemrouteError, AssertionError):
+class FakeQueueEmpty(TransportSetupError, MemrouteError, AssertionError):
     """The engine asked a FakeModel for more answers than the test enqueued."""
-
-
-@dataclass(frozen=True)
-class CallInfo:
-    """What a fake model is told about the call it answers."""
-
-    stage: str  # classify | consolidate | compact_user
-    model: str  # the model name the engine asked for (a stage override, or the fake's name)
-    response_model: type[BaseModel]
-    tool_name: str | None  # the tool the engine forces (instructor TOOLS mode), else None
 
 
 @dataclass
@@ -107,8 +49,11 @@ class ModelCall:
     messages: list[dict[str, Any]]
 
 
-class ScriptedModel:
-    """Base of the fakes: turns an answer into an OpenAI-shaped completion with token counts."""
+class ScriptedModel(Transport):
+    """Base of the fakes: a transport that turns an answer into an OpenAI-shaped completion with
+    token counts, so the engine runs its whole path (instructor, re-asks, retries, usage) offline."""
+
+    kind = "fake"
 
     def __init__(
         self,
@@ -136,6 +81,9 @@ class ScriptedModel:
         if isinstance(answer, BaseException):
             raise answer
         return build_completion(answer, info, messages)
+
+    def send(self, request: dict[str, Any], info: CallInfo) -> Any:
+        return self.complete(request["messages"], info)
 
     def cost(self, input_tokens: int, output_tokens: int) -> float | None:
         if self.input_cost_per_token is None or self.output_cost_per_token is None:

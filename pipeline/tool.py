@@ -1,10 +1,9 @@
 """`memroute tool` and Hermes import/export: direct edits that go through the same guards,
-caps, lock and commit as chat turns."""
+caps and write path (`pipe.edit()`) as chat turns."""
 
 from __future__ import annotations
 
 import re
-import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +15,7 @@ from pipeline.ledgers.errors import CapExceeded, LedgerError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import USER_SECTIONS, UserProfile, canonical_section
 from pipeline.stages.write import Change, WriteResult
-from pipeline.userdir import MEMORY_FILE, USER_FILE, UserDir
+from pipeline.userdir import MEMORY_FILE, USER_FILE
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -62,11 +61,10 @@ def run_tool(
         if not verdict.allowed:
             return {"success": False, "error": f"blocked ({verdict.rule}): {verdict.message}", "target": target}
 
-    udir = UserDir(pipe.root, user_id)
     limit = pipe.user_limit if target == "user" else pipe.memory_limit
     name = USER_FILE if target == "user" else MEMORY_FILE
-    with udir.lock(recover=pipe._committed(user_id)):
-        current = pipe._load(udir)
+    with pipe.edit(user_id, kind="tool") as tx:
+        current = tx.current
         refused = current.user_refused if target == "user" else current.memory_refused
         if refused and action in ("replace", "remove"):
             return {"success": False, "error": refused, "target": target}
@@ -85,7 +83,7 @@ def run_tool(
         if old is not None:
             written.archive.append(Change(target, "replaced" if action == "replace" else "removed", None, old, None, f"tool {action}"))
         if after != before:
-            pipe.commit_manual(udir, f"tool-{uuid.uuid4().hex[:12]}", {name: after}, written)
+            tx.stage(written, files={name: after})
     return {
         "success": True,
         "target": target,
@@ -172,9 +170,8 @@ def import_hermes(pipe: MemoryPipeline, source: Path, user_id: str) -> dict[str,
                 bucket.append(entry)
             else:
                 blocked.append({"entry": guards.redact(entry), "rule": verdict.rule or ""})
-    udir = UserDir(pipe.root, user_id)
-    with udir.lock(recover=pipe._committed(user_id)):
-        current = pipe._load(udir)
+    with pipe.edit(user_id, kind="import") as tx:
+        current = tx.current
         if current.user_refused or current.memory_refused:
             raise LedgerError(current.user_refused or current.memory_refused or "")
         profile, user_left = hermes.profile_from_entries(safe_user, limit=pipe.user_limit, base=current.profile)
@@ -188,7 +185,7 @@ def import_hermes(pipe: MemoryPipeline, source: Path, user_id: str) -> dict[str,
             files[MEMORY_FILE] = memory.render()
             written.changes.append(Change("memory", "import", None, None, f"{len(safe_memory) - len(memory_left)} entries", "import-hermes"))
         if files:
-            pipe.commit_manual(udir, f"import-{uuid.uuid4().hex[:12]}", files, written)
+            tx.stage(written, files=files)
     return {
         "success": not (user_left or memory_left or blocked),
         "imported_user": len(safe_user) - len(user_left),
@@ -201,7 +198,7 @@ def import_hermes(pipe: MemoryPipeline, source: Path, user_id: str) -> dict[str,
 
 
 def export_hermes(pipe: MemoryPipeline, user_id: str, out: Path) -> dict[str, Any]:
-    current = pipe._load(UserDir(pipe.root, user_id))
+    current = pipe.load(user_id)
     user_entries = current.profile.entries()
     memory_entries = current.log.entry_strings()
     hermes.write_hermes(out, user_entries, memory_entries)

@@ -1,4 +1,5 @@
-"""One user's folder: id validation, the cross-process lock, and crash-safe commits.
+"""The file side of the store: one user's folder (id validation, the cross-process lock, crash-safe
+commits). `FileDocuments` is the `DocumentStore` (pipeline/store/interface.py) of a root of files.
 
 A commit writes both ledger files and the store's records as one unit (Hermes-style: lock,
 re-read under the lock, temp file, fsync, rename), with the store as the commit point:
@@ -24,10 +25,10 @@ import stat
 import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import MemrouteError
+from pipeline.store.interface import LedgerTexts
 
 USER_FILE = "USER.md"
 MEMORY_FILE = "MEMORY.md"
@@ -97,16 +98,6 @@ def _read_if_there(path: Path) -> bytes | None:
             return f.read()
     except FileNotFoundError:
         return None
-
-
-@dataclass
-class LedgerTexts:
-    """The two files as read; `None` when the file does not exist yet."""
-
-    user: str | None
-    memory: str | None
-    user_raw: bytes | None
-    memory_raw: bytes | None
 
 
 class UnreadableFile(MemrouteError):
@@ -180,6 +171,38 @@ class UserDir:
             raise UnreadableFile(
                 f"{path} is not valid UTF-8 (byte {e.start}); left as is, copy kept at {path.name}.bak"
             ) from None
+
+    def keep_copy(self, name: str, raw: bytes) -> str:
+        """Keep a copy of a document that will not be rewritten (it does not round-trip); its name."""
+        return self.backup(self.path / name, raw).name
+
+    def copies(self) -> dict[str, str]:
+        """The kept copies (subject access), by name."""
+        return {p.name: p.read_bytes().decode("utf-8", errors="replace") for p in sorted(self.path.glob("*.bak"))}
+
+    def erase_from_copies(self, needles: list[str]) -> int:
+        """Scrub erased values out of the kept copies (forget --purge)."""
+        from pipeline.erasure import scrub_backups
+
+        return scrub_backups(self.path, needles)
+
+    def delete_all(self) -> None:
+        """Remove the user's folder and everything in it (delete-user). Call under lock()."""
+        import shutil
+
+        for child in self.path.iterdir():
+            if child.name == ".lock":
+                continue
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
+
+    def drop(self) -> None:
+        """After delete_all() and the lock's release: the emptied folder (and its lock file) go."""
+        import shutil
+
+        shutil.rmtree(self.path, ignore_errors=True)
 
     def backup(self, path: Path, raw: bytes) -> Path:
         """Keep a .bak copy of a file we refuse to rewrite blindly (the first copy wins)."""
@@ -255,3 +278,22 @@ class UserDir:
             os.replace(self.path / temp_name, self.path / final_name)
         _fsync_dir(self.path)
         journal.unlink(missing_ok=True)
+
+
+class FileDocuments:
+    """USER.md and MEMORY.md as files under ROOT/<user id>/ (the DocumentStore of a file root)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def documents(self, user_id: str) -> UserDir:
+        return UserDir(self.root, user_id)
+
+    def has_any_documents(self) -> bool:
+        if not self.root.is_dir():
+            return False
+        return any(
+            (p / USER_FILE).exists() or (p / MEMORY_FILE).exists()
+            for p in self.root.iterdir()
+            if p.is_dir() and not p.name.startswith(".")
+        )

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from pipeline.batch import BatchOptions, BatchRunner, TokenBucket, run_batch_cli
+from pipeline.batch import BatchOptions, BatchRunner, TokenBucket
+from pipeline.cli.batch_run import run_batch_cli
 from pipeline.core import MemoryPipeline
 from pipeline.engines.offline import OfflineEngine
 from pipeline.transcripts import BadLine, Conversation, read_conversations
@@ -248,7 +249,7 @@ def test_killed_and_resumed_gives_the_same_files_as_an_uninterrupted_run(
 
     killed = tmp_path / "b"
     child = (
-        "import sys\nfrom pipeline.batch import run_batch_cli\n"
+        "import sys\nfrom pipeline.cli.batch_run import run_batch_cli\n"
         f"sys.exit(run_batch_cli([{str(src)!r}], {str(killed)!r}, fmt=None, concurrency=4, rpm=None, restart=False,"
         " json_out=True, decisions_out=None, max_failures=None, engine='offline', model=None, api_base=None,"
         f" user_limit=None, memory_limit=None, progress=False, workers={workers}))\n"

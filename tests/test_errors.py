@@ -16,6 +16,8 @@ from pipeline.errors import MemrouteError
 def _exception_classes() -> list[type[BaseException]]:
     found: list[type[BaseException]] = []
     for info in pkgutil.walk_packages(pipeline.__path__, "pipeline."):
+        if info.name.endswith("__main__"):  # runs the command on import
+            continue
         module = importlib.import_module(info.name)
         for _, obj in inspect.getmembers(module, inspect.isclass):
             if issubclass(obj, BaseException) and obj.__module__ == module.__name__:

@@ -15,9 +15,10 @@ import pytest
 from rich.console import Console
 
 from pipeline import evals
+from pipeline.cli.eval_run import run_eval_cli
 from pipeline.engines.base import Engine
 from pipeline.eval_report import print_table, render_html
-from pipeline.evals import EngineSpec, load_cases, run_eval_cli
+from pipeline.evals import EngineSpec, load_cases
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
 DESIGN_KEYS = (

@@ -15,7 +15,7 @@ import pytest
 
 from pipeline import testing
 from pipeline.engines.base import Engine
-from pipeline.engines.llm import LLMEngine, LLMError
+from pipeline.engines.llm import LLMEngine, LLMError, OpenAIHTTPTransport
 from pipeline.prompts import load_prompt, prompt_path
 from pipeline.testing import CallInfo, FakeModel, FakeQueueEmpty, FunctionModel, ModelRequestsDisabled
 from pipeline.types import Decision, MemoryItem, Message, Turn
@@ -404,15 +404,16 @@ def test_openai_models_are_posted_directly_and_other_providers_go_through_litell
         classify_model="anthropic/claude-3-5-haiku-latest",
         consolidate_model="ollama/qwen2.5",
     )
-    assert (engine._default.transport, engine._default.openai_model) == ("openai", "gpt-4o-mini")
-    assert engine._classify.transport == "litellm" and engine._consolidate.transport == "litellm"
+    direct = engine._default
+    assert isinstance(direct, OpenAIHTTPTransport) and direct.openai_model == "gpt-4o-mini"
+    assert engine._classify.kind == "litellm" and engine._consolidate.kind == "litellm"
     # reasoning models reject temperature 0: litellm's per-model parameter rules keep them
-    assert LLMEngine("openai/o3-mini")._default.transport == "litellm"
-    assert LLMEngine("gpt-4o-mini")._default.transport == "litellm"  # no provider prefix: litellm decides
-    assert LLMEngine(FakeModel())._default.transport == "fake"
+    assert LLMEngine("openai/o3-mini")._default.kind == "litellm"
+    assert LLMEngine("gpt-4o-mini")._default.kind == "litellm"  # no provider prefix: litellm decides
+    assert LLMEngine(FakeModel())._default.kind == "fake"
 
-    client = engine._http.sync()
-    assert client is engine._http.sync()  # built once: its connection pool is reused
+    client = direct._http.sync()
+    assert client is direct._http.sync()  # built once: its connection pool is reused
     assert client.endpoint.timeout == 7.5 and client.endpoint.url == "http://127.0.0.1:9/v1/chat/completions"
     assert client.endpoint.headers["Authorization"] == "Bearer sk-test-not-a-key"
 

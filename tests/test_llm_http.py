@@ -261,11 +261,11 @@ def test_valid_consolidation_over_http(server: ScriptedServer) -> None:
 
 def via_litellm(eng: LLMEngine) -> LLMEngine:
     """The same engine sending through litellm, as models of other providers do."""
-    from pipeline.engines.llm import _Target
+    from pipeline.engines.llm import LiteLLMTransport
 
-    for attr in ("_default", "_classify", "_consolidate"):
-        target = getattr(eng, attr)
-        setattr(eng, attr, _Target(target.model, None, None))
+    direct = eng._default
+    litellm = LiteLLMTransport(direct.name, api_base=eng.api_base, api_key=eng.api_key, timeout=eng.timeout)
+    eng._default = eng._classify = eng._consolidate = litellm
     return eng
 
 
@@ -289,7 +289,7 @@ def test_openai_models_never_load_litellm() -> None:
         "a = eng.classify(TURN, '', '')\n"
         "b = asyncio.run(eng.aclassify(TURN, '', ''))\n"
         "print(len(a.decisions), len(b.decisions), a.usage.calls, a.usage.cost_usd > 0, b.usage.cost_usd > 0)\n"
-        "print('litellm' in sys.modules, eng._classify.transport)\n"
+        "print('litellm' in sys.modules, eng._classify.kind)\n"
     )
     assert fresh_python(code).stdout.split("\n")[:2] == ["3 3 2 True True", "False openai"]
 
@@ -369,7 +369,7 @@ def test_asyncio_run_callers_need_no_aclose_and_see_no_unclosed_session_warning(
         f"eng = LLMEngine('openai/gpt-4o-mini', api_base='{server.api_base}', api_key='sk-test-not-a-key')\n"
         "print(sum(len(asyncio.run(eng.aclassify(TURN, '', '')).decisions) for _ in range(2)))\n"
         "gc.collect()\n"
-        "print(len(eng._http._async))\n"
+        "print(len(eng._default._http._async))\n"
     )
     server.then(Reply(arguments=CLASSIFIED), Reply(arguments=CLASSIFIED))
     out = fresh_python(code)
@@ -378,7 +378,7 @@ def test_asyncio_run_callers_need_no_aclose_and_see_no_unclosed_session_warning(
 
 
 def test_proxies_come_from_the_environment_and_no_proxy_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pipeline.engines.openai_http import env_proxy
+    from pipeline.engines.llm.openai_http import env_proxy
 
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.internal:3128")
     monkeypatch.setenv("NO_PROXY", "localhost,127.0.0.1")
@@ -402,7 +402,7 @@ def test_pipeline_aclose_closes_the_loops_session_on_a_hand_made_loop(server: Sc
         "r = loop.run_until_complete(pipe.aprocess_turn('jasmin', msgs))\n"
         "loop.run_until_complete(pipe.aclose())\n"
         "loop.close(); del loop; gc.collect()\n"
-        "print(r.status, len(eng._http._async))\n"
+        "print(r.status, len(eng._default._http._async))\n"
     )
     server.then(Reply(arguments=CLASSIFIED))
     out = fresh_python(code)

@@ -1,4 +1,4 @@
-"""pipeline/store.py: migrations, tenant isolation, FTS recall in four languages, redaction, concurrency."""
+"""pipeline/store/ (SQLite): migrations, tenant isolation, FTS recall in four languages, redaction, concurrency."""
 
 from __future__ import annotations
 

@@ -19,13 +19,13 @@ from pipeline.store.interface import (
     UserDocuments,
 )
 from pipeline.store.migrations import MIGRATIONS
-from pipeline.store.sqlite import (
+from pipeline.store.sqlite import SQLiteStore
+from pipeline.store.sqlite_db import (
     BUSY_TIMEOUT_S,
     DB_NAME,
     MIN_FTS_CHARS,
     SQLITE_VERSION,
     WRITER_LOCK_NAME,
-    SQLiteStore,
     StoreError,
     database_texts,
 )

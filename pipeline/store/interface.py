@@ -147,6 +147,26 @@ class UserDocuments(Protocol):
         records in one `MemoryStore.transaction()`) as one unit: both land, or neither. Under lock()."""
         ...
 
+    def keep_copy(self, name: str, raw: bytes) -> str:
+        """Keep a copy of a document that will not be rewritten (it does not round-trip); its name."""
+        ...
+
+    def copies(self) -> dict[str, str]:
+        """The kept copies, by name (subject access)."""
+        ...
+
+    def erase_from_copies(self, needles: list[str]) -> int:
+        """Scrub erased values out of the kept copies (forget --purge)."""
+        ...
+
+    def delete_all(self) -> None:
+        """Delete both documents and every copy (delete-user). Under lock()."""
+        ...
+
+    def drop(self) -> None:
+        """After delete_all() and the lock's release: whatever still names the user goes."""
+        ...
+
 
 class DocumentStore(Protocol):
     def documents(self, user_id: str) -> UserDocuments:
@@ -177,6 +197,10 @@ class MemoryStore(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @abstractmethod
+    def exists(self) -> bool:
+        """Whether the store holds anything yet (a read-only store of a fresh root does not)."""
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[Tx]:

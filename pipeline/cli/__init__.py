@@ -1,0 +1,70 @@
+"""The `memroute` command: this package owns all argument parsing and printing; the work is done
+by the library (pipeline.core, pipeline.batch, pipeline.evals, ...). One module per command
+family (memory, batch, evals, admin); common.py holds the shared options and settings; errors.py
+the one mapping from errors to exit codes (0 success, 1 the work failed, 2 usage error).
+Handlers import their machinery lazily so `memroute --help` stays fast and never imports litellm."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+from collections.abc import Sequence
+
+from pipeline.cli import admin, batch, evals, memory
+from pipeline.cli.common import Handler, add_common
+from pipeline.cli.errors import CommandFailed, UsageError, exit_code, report_error
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from pipeline import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="memroute",
+        description="Route what a user says after each chat turn to USER.md, MEMORY.md or the skip list.",
+        epilog="Exit codes: 0 success, 1 the work failed, 2 usage error. `memroute COMMAND --help` for each command.",
+    )
+    parser.add_argument("--version", action="version", version=f"memroute {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def add(name: str, help_text: str, handler: Handler, side_by_side: bool = False) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        add_common(p, side_by_side=side_by_side)
+        p.set_defaults(handler=handler)
+        return p
+
+    memory.register(add)
+    batch.register(add)
+    evals.register(add)
+    admin.register(add, sub, parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    # pydantic scans every installed package's entry points for plugins when the first model is
+    # built; the CLI uses none, and the scan is a large share of `memroute turn`'s start.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    # Importing pydantic, the rules and the guards allocates a lot and triggers many cyclic-GC
+    # passes that find nothing; collection is switched back on once the pipeline is built (or
+    # when a long job such as eval or batch starts).
+    gc.disable()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+        return code
+    except KeyboardInterrupt:
+        print("memroute: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `memroute ... | head`: the reader left; nothing to report
+        sys.stdout = open(os.devnull, "w")  # silences the flush at exit
+        return 0
+    except Exception as e:
+        return report_error(e)
+    finally:
+        gc.enable()
+
+
+__all__ = ["CommandFailed", "UsageError", "build_parser", "exit_code", "main"]

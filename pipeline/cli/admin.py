@@ -1,0 +1,91 @@
+"""The commands about the whole root: status, users, doctor, completion."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from pipeline.cli.common import AddCommand, note, print_json, resolve_settings
+
+
+def register(add: AddCommand, sub: Any, parser: argparse.ArgumentParser) -> None:
+    add(
+        "status",
+        "post-turn hook queue (queued, done, failed, parked), failed turns waiting for `retry`, and the last error",
+        _cmd_status,
+    )
+    add("users", "list the users under the root: file sizes and last change", _cmd_users)
+    add("doctor", "check the root, database, queue and model, and show versions and settings (for bug reports)", _cmd_doctor)
+    p = sub.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description='print a shell completion script: eval "$(memroute completion bash)" in ~/.bashrc',
+    )
+    p.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete in")
+    p.set_defaults(handler=lambda args: _cmd_completion(args, parser))
+
+
+def _cmd_status(args: argparse.Namespace) -> int:
+    from pipeline.hook import hook_status
+    from pipeline.store import DB_NAME, Store
+
+    root = resolve_settings(args).root
+    status = hook_status(root)
+    # Turns that failed in process_turn (CLI, batch, API) wait in the store, not in the hook's queue.
+    failed_turns: list[dict[str, Any]] = []
+    if (root / DB_NAME).exists():
+        with Store(root, read_only=True) as store:
+            failed_turns = store.failed_turns()
+    status["failed_turns"] = len(failed_turns)
+    if args.as_json:
+        print_json(status)
+    else:
+        counts = ", ".join(f"{k} {status[k]}" for k in ("queued", "running", "done", "failed", "parked"))
+        print(f"hook queue: {counts}")
+        print(f"failed turns waiting for `memroute retry`: {len(failed_turns)}")
+        if failed_turns:
+            last = failed_turns[-1]
+            print(f"last failed turn ({last['user_id']}, {last['updated_at']}): {last['error']}")
+        if status.get("last_error"):
+            print(f"last hook error ({status.get('last_error_at')}): {status['last_error']}")
+    return 0
+
+
+def _cmd_users(args: argparse.Namespace) -> int:
+    from pipeline.doctor import list_users
+
+    settings = resolve_settings(args)
+    users = list_users(settings.root)
+    if args.as_json:
+        print_json(users)
+        return 0
+    if not users:
+        note(f"no users under {settings.root}")
+        return 0
+    width = max(len(u["user_id"]) for u in users)
+    print(f"{'user':<{width}}  {'USER.md':>13}  {'MEMORY.md':>13}  last change")
+    for u in users:
+        user_usage = f"{u['user_chars']:,}/{settings.user_limit:,}"
+        memory_usage = f"{u['memory_chars']:,}/{settings.memory_limit:,}"
+        print(f"{u['user_id']:<{width}}  {user_usage:>13}  {memory_usage:>13}  {u['last_change'] or '-'}")
+    return 0
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from pipeline.doctor import render, report
+
+    data = report(resolve_settings(args))
+    if args.as_json:
+        print_json(data)
+    else:
+        print(render(data))
+    return 0 if data["ok"] else 1
+
+
+def _cmd_completion(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from pipeline.cli.completion import SHELLS
+
+    print(SHELLS[args.shell](parser), end="")
+    return 0
+
+

@@ -1,0 +1,136 @@
+"""What every command shares: the common options, settings resolved from flags/env/config file,
+the pipeline built from them, and small printing helpers. Parsing and printing only."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pipeline.cli.errors import CommandFailed, UsageError
+
+if TYPE_CHECKING:
+    from pipeline.core import MemoryPipeline
+    from pipeline.settings import Settings
+
+Handler = Callable[[argparse.Namespace], int]
+# add(name, help, handler, side_by_side=False) -> the command's parser, with the common options
+AddCommand = Callable[..., argparse.ArgumentParser]
+USER_HELP = "the user id (a folder name under the root)"
+LOG_QUOTES_HELP = "debugging: keep the (redacted) words of skipped statements in the decision log"
+
+
+def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False) -> None:
+    """The options every command takes. Their defaults are None: pipeline/settings.py fills in the
+    environment, the config file (memroute.toml) and the defaults, in that order."""
+    g = p.add_argument_group("common options (also settable by env MEMROUTE_* and memroute.toml: see `memroute doctor`)")
+    g.add_argument("--root", metavar="DIR", help="memory root (default: $MEMROUTE_HOME or ~/.memroute)")
+    engines = ["offline", "llm", "hybrid"]
+    if side_by_side:  # eval: --engine/--model may repeat, --json names the report file
+        g.add_argument("--engine", action="append", choices=engines, help="may repeat: engines run side by side")
+        g.add_argument("--model", action="append", help="may repeat: litellm model strings run side by side")
+        g.add_argument("--json", dest="json_out", metavar="OUT", help="write the JSON report here (- for stdout)")
+    else:
+        g.add_argument("--engine", choices=engines, help="default: llm if a model is set, else offline (env MEMROUTE_ENGINE)")
+        g.add_argument("--model", help="litellm model string, e.g. openai/gpt-4o-mini (env MEMROUTE_MODEL)")
+        g.add_argument("--json", action="store_true", dest="as_json", help="print data as JSON")
+    g.add_argument("--api-base", metavar="URL", help="base URL of an OpenAI-compatible server (env MEMROUTE_API_BASE)")
+    g.add_argument("--user-limit", type=int, metavar="CHARS", help="USER.md cap in characters (default 1,375)")
+    g.add_argument("--memory-limit", type=int, metavar="CHARS", help="MEMORY.md cap in characters (default 2,200)")
+    g.add_argument("--timeout", type=float, metavar="SECONDS", help="seconds per model request (default 30)")
+    g.add_argument("--max-retries", type=int, metavar="N", help="transport retries per model request (default 3)")
+
+
+def resolve_settings(args: argparse.Namespace) -> Settings:
+    """Flags > env > config file > defaults (pipeline/settings.py); resolved once per command."""
+    from pipeline.settings import resolve
+
+    flags = {
+        name: getattr(args, name, None)
+        for name in ("root", "engine", "model", "api_base", "user_limit", "memory_limit", "timeout", "max_retries")
+    }
+    if isinstance(flags["engine"], list) or isinstance(flags["model"], list):  # eval: runs side by side
+        flags["engine"] = flags["model"] = None
+    for name in ("user_limit", "memory_limit"):
+        value = flags[name]
+        if value is not None and value <= 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be a positive number of characters")
+    return resolve(flags)
+
+
+def open_pipeline(args: argparse.Namespace, *, write: bool, **overrides: Any) -> MemoryPipeline:
+    """The pipeline for one command, built from the resolved settings. `write=False`: a root this
+    process may not write is opened read-only; `write=True`: such a root is refused, naming it."""
+    from pipeline.core import MemoryPipeline
+    from pipeline.doctor import root_writable
+    from pipeline.engines import make_engine
+
+    settings = resolve_settings(args)
+    root = Path(overrides.pop("root", settings.root))
+    writable = root_writable(root)
+    if write and not writable:
+        raise CommandFailed(f"memory root {root} is not writable: `memroute {args.command}` needs to write there")
+    engine = make_engine(
+        overrides.pop("engine", settings.engine),
+        model=settings.model,
+        api_base=settings.api_base,
+        timeout=settings.timeout,
+        max_retries=settings.max_retries,
+    )
+    pipe = MemoryPipeline(
+        root=root,
+        engine=engine,
+        user_limit=settings.user_limit,
+        memory_limit=settings.memory_limit,
+        read_only=not writable,
+        **overrides,
+    )
+    gc.enable()  # see main(): the imports are done
+    return pipe
+
+
+def require_user(args: argparse.Namespace) -> None:
+    """Commands about one existing user say so when there is none (and create nothing)."""
+    from pipeline.doctor import user_exists
+
+    root = resolve_settings(args).root
+    if not user_exists(root, args.user):
+        raise CommandFailed(f"no user {args.user!r} under {root} (`memroute users --root {root}` lists them)")
+
+
+def note(message: str) -> None:
+    """What a command did when it changed nothing, on stderr so stdout stays data."""
+    print(f"memroute: {message}", file=sys.stderr)
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def read_messages(source: str) -> Any:
+    try:
+        raw = sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")
+    except OSError as e:
+        raise UsageError(f"cannot read messages from {source}: {e.strerror}") from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"messages are not valid JSON ({e.msg} at line {e.lineno})") from None
+
+
+def format_decision(d: Any) -> str:
+    if d.route == "user":
+        what = f"{d.section} / {d.key}: {d.value}" if d.op == "upsert" else f"forget {d.match!r}"
+    elif d.route == "memory":
+        what = f"[{d.date}] {d.topic + ': ' if d.topic else ''}{d.entry}" if d.op == "append" else f"forget {d.match!r}"
+    else:
+        what = f"reason={d.reason}" + (f", candidate {d.section} / {d.key}: {d.value}" if d.candidate else "")
+    why = f" ({d.detail})" if d.detail else ""
+    outcome = f" -> {d.outcome}" if d.outcome else ""
+    return f"  {d.route.upper():6} {d.quote!r}\n         {what}{why}{outcome}"
+
+

@@ -1,0 +1,173 @@
+"""`memroute eval` at work: checks the options, runs the suites (pipeline.evals) with a progress
+bar on stderr, prints the table, writes the JSON and HTML reports and applies the gates.
+Exit codes: 0 all gates met, 1 a gate missed or a leak, 2 bad input (one line on stderr)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pipeline.cli.errors import UsageError, report_error
+from pipeline.errors import MemrouteError
+from pipeline.eval_report import print_table, write_html
+from pipeline.evals import (
+    CaseOutcome,
+    EngineSpec,
+    PipelineFactory,
+    build_report,
+    default_cache_dir,
+    default_pipeline_factory,
+    gate_problems,
+    load_cases,
+    run_eval,
+    score_run,
+)
+
+PROG = "memroute eval"
+
+
+def run_eval_cli(
+    files: list[str],
+    engines: list[tuple[str, str | None]],
+    json_out: str | None,
+    report_out: str | None,
+    min_accuracy: float | None,
+    concurrency: int,
+    cache: bool,
+    api_base: str | None,
+    user_limit: int | None,
+    memory_limit: int | None,
+    *,
+    factory: PipelineFactory = default_pipeline_factory,
+    specs: Sequence[EngineSpec] | None = None,
+) -> int:
+    """`memroute eval` (runs: (engine, model) pairs; `specs` replaces them, for tests)."""
+    try:
+        return _run_eval_cli(
+            files, engines, json_out, report_out, min_accuracy, concurrency, cache, api_base, user_limit,
+            memory_limit, factory=factory, specs=specs,
+        )
+    except MemrouteError as e:
+        return report_error(e, PROG)
+
+
+def _run_eval_cli(
+    files: list[str],
+    engines: list[tuple[str, str | None]],
+    json_out: str | None,
+    report_out: str | None,
+    min_accuracy: float | None,
+    concurrency: int,
+    cache: bool,
+    api_base: str | None,
+    user_limit: int | None,
+    memory_limit: int | None,
+    *,
+    factory: PipelineFactory = default_pipeline_factory,
+    specs: Sequence[EngineSpec] | None = None,
+) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    if not files:
+        raise UsageError("no eval files given")
+    if min_accuracy is not None and not 0.0 <= min_accuracy <= 1.0:
+        raise UsageError(f"--min-accuracy {min_accuracy:g} must be a fraction between 0 and 1 (e.g. 0.85)")
+    if concurrency < 1:
+        raise UsageError("--concurrency must be at least 1")
+    cases = load_cases(files)  # EvalInputError: exit code 2
+    if not cases:
+        raise UsageError(f"no eval cases in {', '.join(files)}")
+    if specs is None:
+        pairs: list[tuple[str | None, str | None]] = list(engines) or [(None, None)]
+        specs = [EngineSpec(engine=e or ("llm" if m else "offline"), model=m) for e, m in pairs]
+    options: dict[str, Any] = {"api_base": api_base}
+    if user_limit is not None:
+        options["user_limit"] = user_limit
+    if memory_limit is not None:
+        options["memory_limit"] = memory_limit
+    problem = _check_engines(specs, api_base)
+    if problem:
+        raise UsageError(problem)
+    cache_dir = default_cache_dir() if cache else None
+
+    started = datetime.now(timezone.utc)
+    t0 = time.perf_counter()
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]eval[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[failed]} failed"),
+        console=err,
+        disable=not err.is_terminal,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("eval", total=len(cases) * len(specs), failed=0)
+        failed = 0
+
+        def on_done(o: CaseOutcome) -> None:
+            nonlocal failed
+            failed += o.failed
+            progress.update(task, advance=1, failed=failed)
+
+        outcomes = run_eval(
+            cases,
+            specs,
+            concurrency=concurrency,
+            factory=factory,
+            cache_dir=cache_dir,
+            options=options,
+            on_done=on_done,
+        )
+    runs = [score_run(outcomes[s.name], s) for s in specs]
+    report = build_report(runs, files, started, time.perf_counter() - t0)
+
+    # --json -: the report is stdout's only content (like every --json output); the table goes to stderr.
+    print_table(report, err if json_out == "-" else Console())
+    try:
+        if json_out == "-":
+            sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        elif json_out:
+            _write_text(json_out, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        if report_out:
+            write_html(report, report_out, min_accuracy)
+    except OSError as exc:
+        raise UsageError(f"cannot write the report: {exc}") from None
+    problems = gate_problems(report, min_accuracy)
+    for p in problems:
+        print(f"memroute eval: gate missed: {p}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _write_text(path: str, text: str) -> None:
+    target = Path(path)
+    if target.parent and not target.parent.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+
+
+def _check_engines(specs: Sequence[EngineSpec], api_base: str | None) -> str | None:
+    """Fail fast on an engine/model that cannot work at all, before running hundreds of cases."""
+    try:
+        from pipeline.engines import EngineConfigError, make_engine
+    except ImportError:
+        return None
+    for spec in specs:
+        if not isinstance(spec.engine, str):
+            continue
+        try:
+            make_engine(spec.engine, model=spec.model, api_base=api_base)
+        except EngineConfigError as exc:
+            return str(exc)
+        except ImportError:
+            continue  # the engine module is not there yet; each case will report it
+    return None
+
+

@@ -1,0 +1,61 @@
+"""`memroute eval`: its options and how repeated --engine/--model pair into runs. The run and its
+printing are in eval_run.py (imported when the command runs)."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+
+from pipeline.cli.common import AddCommand, resolve_settings
+from pipeline.cli.errors import UsageError
+
+
+def register(add: AddCommand) -> None:
+    p = add("eval", "measure routing accuracy on eval suites (JSONL; docs/eval-cases.md)", _cmd_eval, side_by_side=True)
+    p.add_argument("files", nargs="+", metavar="FILE", help="eval suites, one case per line")
+    p.add_argument("--report", metavar="HTML", help="write a self-contained HTML report here")
+    p.add_argument("--min-accuracy", type=float, metavar="FRACTION", help="exit 1 below this route accuracy, e.g. 0.85")
+    p.add_argument("--concurrency", type=int, default=4, help="cases run at once (default 4)")
+    p.add_argument("--no-cache", action="store_true", help="do not reuse cached model answers")
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from pipeline.cli.eval_run import run_eval_cli
+
+    if args.root:
+        raise UsageError("eval takes no --root: every case runs in its own temporary root, so no memory root is read or written")
+    settings = resolve_settings(args)
+    if args.engine or args.model:
+        runs = eval_runs(args.engine or [], args.model or [])
+    else:  # env and memroute.toml name one engine
+        runs = [(settings.engine_name, None if settings.engine_name == "offline" else settings.model)]
+    gc.enable()
+    return run_eval_cli(
+        files=args.files,
+        engines=runs,
+        json_out=args.json_out,
+        report_out=args.report,
+        min_accuracy=args.min_accuracy,
+        concurrency=args.concurrency,
+        cache=not args.no_cache,
+        api_base=settings.api_base,
+        user_limit=settings.user_limit,
+        memory_limit=settings.memory_limit,
+    )
+
+
+def eval_runs(engines: list[str], models: list[str]) -> list[tuple[str, str | None]]:
+    """Pair repeated --engine/--model: llm and hybrid take the models in order; spare models run as llm."""
+    spare = list(models)
+    runs: list[tuple[str, str | None]] = []
+    for engine in engines:
+        if engine == "offline":
+            runs.append(("offline", None))
+        elif spare:
+            runs.append((engine, spare.pop(0)))
+        else:
+            raise UsageError(f"--engine {engine} needs a --model")
+    runs += [("llm", m) for m in spare]
+    return runs or [("offline", None)]
+
+

@@ -1,0 +1,308 @@
+"""The commands about one user's memory: demo, turn, show, confirm, tool, history, recall,
+consolidate, retry, import-hermes, export, forget, delete-user."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from pipeline.cli.common import (
+    LOG_QUOTES_HELP,
+    USER_HELP,
+    AddCommand,
+    format_decision,
+    note,
+    open_pipeline,
+    print_json,
+    read_messages,
+    require_user,
+)
+from pipeline.cli.errors import UsageError
+
+
+def register(add: AddCommand) -> None:
+    add("demo", "run the bundled example conversation turn by turn on the offline engine", _cmd_demo)
+    p = add("turn", "process one chat turn for USER", _cmd_turn)
+    p.add_argument("user", help=USER_HELP)
+    p.add_argument("--log-quotes", action="store_true", help=LOG_QUOTES_HELP)
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--text", help="the user's message")
+    src.add_argument(
+        "--messages",
+        metavar="FILE",
+        help="JSON list of {role, content} (content a string or OpenAI content parts); a file, or - for stdin",
+    )
+    p.add_argument("--timestamp", help="ISO 8601 time of the turn (default: now)")
+    p.add_argument("--conversation", metavar="ID", help="conversation id (part of the turn's identity)")
+
+    p = add("show", "print both files of USER and their usage", _cmd_show)
+    p.add_argument("user", help=USER_HELP)
+    p.add_argument("--candidates", action="store_true", help="list the facts waiting for confirmation instead")
+
+    p = add("confirm", "write a candidate to USER.md: the user confirmed it", _cmd_confirm)
+    p.add_argument("user", help=USER_HELP)
+    p.add_argument("candidate", metavar="ID|KEY", help="the candidate's id or key (see show --candidates)")
+
+    p = add("tool", "add, replace or remove an entry (mirrors the Hermes Agent memory tool)", _cmd_tool)
+    p.add_argument("user", help=USER_HELP)
+    p.add_argument("--action", required=True, help="add | replace | remove")
+    p.add_argument("--target", required=True, help="user | memory")
+    p.add_argument("--content", help="the new entry (add, replace): 'Key: value' for user, '[YYYY-MM-DD] text' for memory")
+    p.add_argument("--old-text", help="a unique substring of the entry to replace or remove")
+    p.add_argument("--section", help="USER.md section for add (default: Identity)")
+
+    p = add("history", "every change to USER's files, old -> new, with its source", _cmd_history)
+    p.add_argument("user", help=USER_HELP)
+
+    p = add("recall", "full-text search over USER's files and archive", _cmd_recall)
+    p.add_argument("user", help=USER_HELP)
+    p.add_argument("query", help="words that must all appear (case-insensitive, any script)")
+    p.add_argument("-k", type=int, default=5, help="at most this many hits (default 5)")
+
+    p = add("consolidate", "rewrite USER's MEMORY.md now (what leaves it goes to the archive)", _cmd_consolidate)
+    p.add_argument("user", help=USER_HELP)
+
+    p = add("retry", "run failed turns again", _cmd_retry)
+    p.add_argument("user", nargs="?", help="only this user's failed turns (default: every user's)")
+    p.add_argument("--log-quotes", action="store_true", help=LOG_QUOTES_HELP)
+
+    p = add("import-hermes", "import a Hermes Agent store (DIR/memories/USER.md, MEMORY.md)", _cmd_import)
+    p.add_argument("dir", help="the Hermes home, e.g. ~/.hermes (holding memories/USER.md and MEMORY.md)")
+    p.add_argument("--user", required=True, help="the memroute user id to import into")
+
+    p = add("export", "export USER's files (--format hermes), or everything held about USER (--all)", _cmd_export)
+    p.add_argument("user", help=USER_HELP)
+    p.add_argument("--format", choices=["hermes"], help="hermes: OUT/memories/USER.md and MEMORY.md")
+    p.add_argument("--out", help="folder for --format hermes; file for --all (default: stdout)")
+    p.add_argument("--all", action="store_true", dest="everything",
+                   help="subject access: both files, backups and every record held about USER, as JSON")
+
+    p = add("forget", "take a key (e.g. Email) or a text out of USER's files; --purge erases every copy", _cmd_forget)
+    p.add_argument("user", help=USER_HELP)
+    p.add_argument("key_or_text", metavar="KEY|TEXT", help="a USER.md key (e.g. Email) or words of the value or entry to forget")
+    p.add_argument("--purge", action="store_true",
+                   help="also erase it from history, provenance, archive, decision log, failed turns, queue, "
+                        "candidates and backups, and compact the database")
+
+    p = add("delete-user", "erase everything held about USER (files, records, queue), then compact the database",
+            _cmd_delete_user)
+    p.add_argument("user", help=USER_HELP)
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    import tempfile
+    from importlib import resources
+
+    convo = json.loads(resources.files("pipeline").joinpath("data/demo_conversation.json").read_text("utf-8"))
+    engine = args.engine or "offline"
+    say = (lambda *a, **k: None) if args.as_json else print  # --json: one JSON document, nothing else
+    turns: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="memroute-demo-") as tmp:
+        root = args.root or tmp
+        with open_pipeline(args, write=True, root=root, engine=engine) as pipe:
+            user = convo["user_id"]
+            history: list[dict[str, str]] = []
+            say(f"memroute demo: {len(convo['turns'])} turns of {user!r} on the {pipe.engine.name} engine\n")
+            for n, turn in enumerate(convo["turns"], 1):
+                messages = [*history, {"role": "user", "content": turn["user"]}]
+                result = pipe.process_turn(user, messages, timestamp=turn["timestamp"], conversation_id=convo["conversation_id"])
+                turns.append({"turn": n, "timestamp": turn["timestamp"], "user": turn["user"], **result.model_dump(mode="json")})
+                say(f"Turn {n} [{turn['timestamp']}] user: {turn['user']}")
+                for d in result.decisions:
+                    say(format_decision(d))
+                if result.status == "failed":
+                    say(f"  FAILED: {result.error}")
+                say()
+                history = [*messages, {"role": "assistant", "content": turn["assistant"]}]
+            shown = pipe.show(user)
+            say(f"── USER.md ({shown['user_usage']} chars) ──\n{shown['user_md']}")
+            say(f"── MEMORY.md ({shown['memory_usage']} chars) ──\n{shown['memory_md']}")
+            if args.root:
+                say(f"Files are in {Path(args.root) / user}")
+    if args.as_json:
+        print_json({"engine": pipe.engine.name, "turns": turns, **shown, "root": args.root})
+    return 0
+
+
+def _cmd_turn(args: argparse.Namespace) -> int:
+    messages = [{"role": "user", "content": args.text}] if args.text is not None else read_messages(args.messages)
+    with open_pipeline(args, write=True, **({"log_quotes": True} if args.log_quotes else {})) as pipe:
+        result = pipe.process_turn(args.user, messages, timestamp=args.timestamp, conversation_id=args.conversation)
+    if args.as_json:
+        print_json(result.model_dump(mode="json"))
+    else:
+        for d in result.decisions:
+            print(format_decision(d))
+        if result.status == "duplicate_turn":
+            print(f"duplicate turn {result.turn_id}: already applied, nothing changed")
+        elif result.status != "failed" and not result.decisions:
+            print("nothing to route in this turn: no file changed")
+        if result.status == "failed":
+            print(f"failed: {result.error} (run `memroute retry {args.user}` later)")
+    return 1 if result.status == "failed" else 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    if args.candidates:
+        return _show_candidates(args)
+    require_user(args)
+    with open_pipeline(args, write=False) as pipe:
+        shown = pipe.show(args.user)
+    for warning in shown.get("warnings") or []:
+        print(f"memroute: warning: {warning}", file=sys.stderr)
+    if args.as_json:
+        print_json(shown)
+    else:
+        print(f"── USER.md ({shown['user_usage']} chars) ──\n{shown['user_md']}")
+        print(f"── MEMORY.md ({shown['memory_usage']} chars) ──\n{shown['memory_md']}")
+    return 0
+
+
+def _show_candidates(args: argparse.Namespace) -> int:
+    require_user(args)
+    with open_pipeline(args, write=False) as pipe:
+        rows = pipe.candidates(args.user)
+    if args.as_json:
+        print_json({"user_id": args.user, "candidates": rows})
+        return 0
+    if not rows:
+        print(f"no candidates for {args.user}")
+    for r in rows:
+        seen = f"seen {r['times_seen']}x, first {r['first_seen_at'][:10]}, last {r['last_seen_at'][:10]}"
+        print(f"#{r['id']} {r['section'] or '-'} / {r['key']}: {r['value']}  ({seen}; expires {r['expires_at'][:10]})")
+    return 0
+
+
+def _cmd_confirm(args: argparse.Namespace) -> int:
+    require_user(args)
+    with open_pipeline(args, write=True) as pipe:
+        payload = pipe.confirm_candidate(args.user, args.candidate)
+    print_json(payload)
+    return 0 if payload["success"] else 1
+
+
+def _cmd_tool(args: argparse.Namespace) -> int:
+    with open_pipeline(args, write=True) as pipe:
+        payload = pipe.tool(args.user, args.action, args.target, args.content, args.old_text, args.section)
+    print_json(payload)
+    return 0 if payload.get("success") else 1
+
+
+def _cmd_history(args: argparse.Namespace) -> int:
+    require_user(args)
+    with open_pipeline(args, write=False) as pipe:
+        rows = pipe.history(args.user)
+    if args.as_json:
+        print_json(rows)
+        return 0
+    if not rows:
+        note(f"no changes recorded for {args.user!r} (files edited by hand have no history)")
+    for r in rows:
+        source = f" — from {r.get('quote')!r}" if r.get("quote") else ""
+        key = f"{r.get('key')}: " if r.get("key") else ""
+        print(f"{r.get('ts')} {r.get('target')} {r.get('op')} {key}{r.get('old_value')!r} -> {r.get('new_value')!r} ({r.get('why')}){source}")
+    return 0
+
+
+def _cmd_recall(args: argparse.Namespace) -> int:
+    require_user(args)
+    if args.k < 1:
+        raise UsageError("-k must be at least 1")
+    with open_pipeline(args, write=False) as pipe:
+        hits = pipe.recall(args.user, args.query, k=args.k)
+    if not hits:
+        note(f"no matches for {args.query!r} in {args.user}'s files or archive")
+    if args.as_json:
+        print_json(hits)
+    else:
+        for h in hits:
+            print(f"[{h['source']}] {h['text']}")
+    return 0
+
+
+def _cmd_consolidate(args: argparse.Namespace) -> int:
+    require_user(args)  # never creates a folder for a user who is not there
+    with open_pipeline(args, write=True) as pipe:
+        print_json(pipe.consolidate(args.user))
+    return 0
+
+
+def _cmd_retry(args: argparse.Namespace) -> int:
+    from pipeline.hook import run_parked
+
+    with open_pipeline(args, write=True, **({"log_quotes": True} if args.log_quotes else {})) as pipe:
+        results = pipe.retry(args.user)  # turns that failed in process_turn (CLI, batch, API)
+        parked = run_parked(pipe, args.user)  # turns the post-turn hook parked after its retries
+    failed = [r for r in results if r.status == "failed"]
+    if not results and not parked["retried"]:
+        note("no failed turns to retry" + (f" for {args.user!r}" if args.user else ""))
+    print_json(
+        {
+            "retried": len(results) + parked["retried"],
+            "failed": len(failed) + len(parked["parked"]),
+            "errors": [r.error for r in failed],
+            "still_parked": parked["parked"],
+        }
+    )
+    return 1 if failed or parked["parked"] else 0
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    from pipeline.tool import import_hermes
+
+    source = Path(args.dir)
+    if not source.is_dir():
+        raise UsageError(f"{source} is not a directory")
+    if not any((source / "memories" / name).is_file() for name in ("USER.md", "MEMORY.md")):
+        raise UsageError(f"no Hermes store in {source}: expected {source / 'memories'}/USER.md or MEMORY.md")
+    with open_pipeline(args, write=True) as pipe:
+        report = import_hermes(pipe, source, args.user)
+    if not (report["imported_user"] or report["imported_memory"] or report["blocked"]):
+        note(f"nothing imported: {source / 'memories'} holds no new entries")
+    print_json(report)
+    return 0 if report["success"] else 1
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from pipeline.tool import export_hermes
+
+    if args.everything == bool(args.format):
+        raise UsageError("export needs exactly one of --format hermes (with --out DIR) or --all")
+    if args.format and not args.out:
+        raise UsageError("--format hermes needs --out DIR")
+    require_user(args)
+    with open_pipeline(args, write=False) as pipe:
+        if not args.everything:
+            print_json(export_hermes(pipe, args.user, Path(args.out)))
+            return 0
+        data = pipe.export_all(args.user)
+    text = json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    # Everything held about a person: readable by the owner only.
+    fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote everything held about {args.user} to {args.out}")
+    return 0
+
+
+def _cmd_forget(args: argparse.Namespace) -> int:
+    require_user(args)
+    with open_pipeline(args, write=True) as pipe:
+        print_json(pipe.forget(args.user, args.key_or_text, purge=args.purge))
+    return 0
+
+
+def _cmd_delete_user(args: argparse.Namespace) -> int:
+    require_user(args)
+    with open_pipeline(args, write=True) as pipe:
+        print_json(pipe.delete_user(args.user))
+    return 0
+
+

@@ -1,0 +1,588 @@
+"""LLMEngine: classify, consolidate and compact USER.md with a model; instructor for structured
+output, tenacity for faults, a Transport for the wire.
+
+Two bounded loops, one per kind of fault:
+- transport (429, timeouts, 5xx, connection errors): tenacity around each model request,
+  exponential backoff with jitter, `max_retries` retries;
+- validation (bad JSON, missing fields, a consolidation that breaks the rules): instructor
+  feeds the error back to the model, `max_reasks` re-asks.
+When both are spent the engine raises one error type, `LLMError`, carrying attempts and usage.
+
+instructor clients and tenacity settings are built once per engine; the request in flight
+reaches the shared send functions through `_CALL`. Under asyncio each HTTP request holds a
+`REQUEST_SLOTS` slot when the caller set one (the batch runner does).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError
+
+from pipeline.engines.base import REQUEST_SLOTS, Engine, Result
+from pipeline.engines.llm.messages import ClassifyMessages
+from pipeline.engines.llm.patches import _instructor, _prepared
+from pipeline.engines.llm.schemas import (
+    CompactProfile,
+    ConsolidatedLog,
+    Statements,
+    _validating,
+    render_entry,
+    rendered_size,
+)
+from pipeline.engines.llm.transports import CallInfo, Transport, TransportSetupError, is_transient, transport_for
+from pipeline.errors import MemrouteError
+from pipeline.llm_cache import ResponseCache, cache_key
+from pipeline.prompts import Prompt, load_prompt
+from pipeline.types import (
+    Classification,
+    ConsolidatedEntry,
+    ConsolidationPlan,
+    Decision,
+    MemoryItem,
+    Turn,
+    Usage,
+)
+
+log = logging.getLogger("memroute.engines.llm")
+
+_FIELD_LINE = re.compile(r"^- ([^:\n]+?): (.+)$")
+# instructor's own parse failures (no tool call, wrong tool, ...), matched by name: it is imported lazily.
+_PARSE_ERRORS = ("ResponseParsingError", "AsyncValidationError", "IncompleteOutputException")
+
+
+class LLMError(MemrouteError):
+    """A stage that still failed after its transport retries and validation re-asks."""
+
+    def __init__(
+        self,
+        message: str,
+        attempts: int = 0,
+        usage: Usage | None = None,
+        last_completion: str | None = None,
+        *,
+        kind: Literal["transport", "validation", "other"] = "other",
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.attempts = attempts  # model requests sent, failed ones included
+        self.usage = usage or Usage()
+        # The model's last raw answer, for debugging only: it may quote the user, never persist it.
+        self.last_completion = last_completion
+        self.kind = kind
+
+
+@dataclass
+class _Request:
+    stage: str
+    target: Transport
+    prompt: Prompt
+    messages: list[dict[str, str]]
+    response_model: type[BaseModel]
+    context: dict[str, Any]
+
+
+@dataclass
+class _Meter:
+    """Usage across every request of one stage call, failed ones included."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0
+    latency_s: float = 0.0  # time spent waiting for the model, backoff sleeps excluded
+
+    @contextmanager
+    def request(self) -> Iterator[None]:
+        """One model request: counted, and timed whether it answers or fails."""
+        self.calls += 1
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.latency_s += time.perf_counter() - started
+
+    def usage(self) -> Usage:
+        return Usage(
+            calls=self.calls,
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            cost_usd=self.cost_usd,
+            latency_s=round(self.latency_s, 6),
+        )
+
+
+@dataclass
+class _Call:
+    """The stage call in flight, read by the send functions the (shared) instructor client calls."""
+
+    req: _Request
+    meter: _Meter
+
+
+_CALL: ContextVar[_Call | None] = ContextVar("memroute_llm_call", default=None)
+
+
+def _current_call() -> _Call:
+    call = _CALL.get()
+    if call is None:
+        raise RuntimeError("a model request outside LLMEngine._run/_arun")
+    return call
+
+
+class LLMEngine(ClassifyMessages, Engine):
+    """An Engine backed by any model a transport reaches: a model name (`openai/NAME` is POSTed
+    directly, every other name goes through litellm) or a Transport object (tests plug in fakes)."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        model: str | Transport,
+        *,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        classify_model: str | Transport | None = None,
+        consolidate_model: str | Transport | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 3,
+        max_reasks: int = 2,
+        cache_dir: Path | str | None = None,
+        backoff: float = 0.5,
+        backoff_max: float = 8.0,
+        history_messages: int = 4,
+        history_chars: int = 400,
+    ) -> None:
+        def route(spec: str | Transport) -> Transport:
+            return transport_for(spec, api_base=api_base, api_key=api_key, timeout=timeout)
+
+        self._default = route(model)
+        self.model: str | None = self._default.name
+        self._classify = route(classify_model) if classify_model is not None else self._default
+        self._consolidate = route(consolidate_model) if consolidate_model is not None else self._default
+        self.api_base = api_base
+        self.api_key = api_key
+        self.timeout = timeout
+        self.max_retries = max(0, max_retries)
+        self.max_reasks = max(0, max_reasks)
+        self.backoff = backoff
+        self.backoff_max = backoff_max
+        self.history_messages = history_messages
+        self.history_chars = history_chars
+        self.cache = ResponseCache(cache_dir) if cache_dir is not None else None
+        # Built on first use, then reused: instructor clients (sync/async) and tenacity settings.
+        self._instructors: dict[bool, Any] = {}
+        self._retry_kwargs: dict[str, Any] | None = None
+
+    def _transports(self) -> list[Transport]:
+        return list({id(t): t for t in (self._default, self._classify, self._consolidate)}.values())
+
+    # -- classify --
+
+    def _classify_request(self, turn: Turn, user_md: str, memory_md: str) -> _Request:
+        return _Request(
+            "classify",
+            self._classify,
+            load_prompt("classify"),
+            self.classify_messages(turn, user_md, memory_md),
+            Statements,
+            {"today": turn.today.isoformat()},
+        )
+
+    def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        if not turn.user_text.strip():
+            return self._classification(load_prompt("classify"), self._classify, [], Usage())
+        req = self._classify_request(turn, user_md, memory_md)
+        result, usage = self._run(req)
+        return self._classification(req.prompt, req.target, _decisions(result), usage)
+
+    async def aclassify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        if not turn.user_text.strip():
+            return self._classification(load_prompt("classify"), self._classify, [], Usage())
+        req = self._classify_request(turn, user_md, memory_md)
+        result, usage = await self._arun(req)
+        return self._classification(req.prompt, req.target, _decisions(result), usage)
+
+    def _classification(
+        self, prompt: Prompt, target: Transport, decisions: list[Decision], usage: Usage
+    ) -> Classification:
+        return Classification(
+            decisions=decisions, usage=usage, engine=self.name, model=target.name, prompt_version=prompt.version
+        )
+
+    # -- consolidate --
+
+    def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
+        prompt = load_prompt("consolidate")
+        if not items:
+            return ConsolidationPlan(
+                entries=[], engine=self.name, model=self._consolidate.name, prompt_version=prompt.version
+            )
+        listing = "\n".join(
+            f"[{it.index}] " + render_entry(it.date, it.topic, " ".join(it.text.split()))[2:] for it in items
+        )
+        current = rendered_size([(it.date, it.topic, it.text) for it in items])
+        req = _Request(
+            "consolidate",
+            self._consolidate,
+            prompt,
+            prompt.render(
+                today=today.isoformat(), target_chars=str(target_chars), current_chars=str(current), entries=listing
+            ),
+            ConsolidatedLog,
+            {"indexes": [it.index for it in items], "target_chars": target_chars},
+        )
+        result, usage = self._run(req)
+        assert isinstance(result, ConsolidatedLog)
+        return ConsolidationPlan(
+            entries=[
+                ConsolidatedEntry(date=e.date, topic=e.topic, text=e.text, sources=sorted(set(e.sources)))
+                for e in result.entries
+            ],
+            archived=result.archived,
+            usage=usage,
+            engine=self.name,
+            model=self._consolidate.name,
+            prompt_version=prompt.version,
+        )
+
+    # -- compact USER.md --
+
+    def compact(
+        self, user_md: str, needed_chars: int, *, protected: frozenset[str] = frozenset(), goal_chars: int | None = None
+    ) -> Result[str | None]:
+        """USER.md rewritten at least `needed_chars` shorter, every field kept; None if the model cannot
+        (with the usage of its attempts). The model shortens values only, so `protected` keys stay.
+
+        Only `- Key: value` lines change; headings and lines the parser does not know stay verbatim.
+        Transport failures raise LLMError (the turn fails and can be retried).
+        """
+        lines = user_md.split("\n")
+        found = [(i, m.group(1), m.group(2)) for i, line in enumerate(lines) if (m := _FIELD_LINE.match(line))]
+        if not found or needed_chars <= 0:
+            return Result(user_md if needed_chars <= 0 else None)
+        prompt = load_prompt("compact_user")
+        values = {n: value for n, (_, _, value) in enumerate(found, 1)}
+        listing = "\n".join(f"[{n}] {key}: {value}" for n, (_, key, value) in enumerate(found, 1))
+        req = _Request(
+            "compact_user",
+            self._consolidate,
+            prompt,
+            prompt.render(needed_chars=str(needed_chars), current_chars=str(len(user_md)), fields=listing),
+            CompactProfile,
+            {"values": values, "needed": needed_chars},
+        )
+        try:
+            result, usage = self._run(req)
+        except LLMError as exc:
+            if exc.kind == "validation":
+                log.info("compact_user: the model could not shorten USER.md enough (%d calls)", exc.attempts)
+                return Result(None, exc.usage)
+            raise
+        assert isinstance(result, CompactProfile)
+        new = {f.n: f.value for f in result.values}
+        for n, (line_no, key, _) in enumerate(found, 1):
+            lines[line_no] = f"- {key}: {new[n]}"
+        text = "\n".join(lines)
+        return Result(text if len(text) <= len(user_md) - needed_chars else None, usage)
+
+    # -- the one call path --
+
+    def _cached(self, req: _Request) -> tuple[BaseModel, Usage] | None:
+        if self.cache is None:
+            return None
+        hit = self.cache.get(self._cache_key(req))
+        if hit is None:
+            return None
+        try:
+            with _validating(req.context):
+                return req.response_model.model_validate(hit["response"]), Usage(cost_usd=0.0)
+        except ValidationError:
+            return None
+
+    def _cache_key(self, req: _Request) -> str:
+        return cache_key(
+            stage=req.stage,
+            model=req.target.name,
+            prompt_version=req.prompt.version,
+            response_model=req.response_model.__name__,
+            messages=req.messages,
+        )
+
+    def _store(self, req: _Request, result: BaseModel, usage: Usage) -> None:
+        # Sensitive text must not reach the disk, not even in the cache: such answers are not cached.
+        if self.cache is None:
+            return
+        if isinstance(result, Statements) and any(s.reason == "sensitive" for s in result.statements):
+            return
+        data = result.model_dump(mode="json")
+        if _looks_sensitive(json.dumps(data, ensure_ascii=False)):
+            return
+        self.cache.put(self._cache_key(req), data, usage.model_dump())
+
+    def _run(self, req: _Request) -> tuple[BaseModel, Usage]:
+        cached = self._cached(req)
+        if cached is not None:
+            return cached
+        with self._calling(req) as meter:
+            result = self._instructor_client(async_client=False).create(**_create_args(req, self.max_reasks))
+        return self._finished(req, result, meter)
+
+    async def _arun(self, req: _Request) -> tuple[BaseModel, Usage]:
+        cached = self._cached(req)
+        if cached is not None:
+            return cached
+        with self._calling(req) as meter:
+            result = await self._instructor_client(async_client=True).create(**_create_args(req, self.max_reasks))
+        return self._finished(req, result, meter)
+
+    @contextmanager
+    def _calling(self, req: _Request) -> Iterator[_Meter]:
+        """The scope of one stage call (sync or async): its meter, the request in flight for the
+        send functions, and any failure turned into LLMError."""
+        req.target.check()
+        meter = _Meter()
+        token = _CALL.set(_Call(req, meter))
+        try:
+            with _validating(req.context):
+                yield meter
+        except Exception as exc:
+            raise self._failure(req, exc, meter) from exc
+        finally:
+            _CALL.reset(token)
+
+    def _finished(self, req: _Request, result: BaseModel, meter: _Meter) -> tuple[BaseModel, Usage]:
+        usage = meter.usage()
+        self._store(req, result, usage)
+        return result, usage
+
+    # -- clients, built once per engine (per process) and reused --
+
+    def _instructor_client(self, *, async_client: bool) -> Any:
+        """instructor over our send functions, which read the request in flight from `_CALL`.
+
+        Built once: `from_litellm(fn)` is instructor's OpenAI provider in TOOLS mode over any
+        callable (exactly what `from_openai(client)` builds over `client.chat.completions.create`);
+        a callable of ours keeps tenacity and usage metering around every HTTP request.
+        """
+        client = self._instructors.get(async_client)
+        if client is None:
+            send = self._async_send if async_client else self._sync_send
+            client = _instructor().from_litellm(send, async_client=async_client)
+            self._instructors[async_client] = client
+        return client
+
+    def preload(self) -> None:
+        """Import now what the first model request would (instructor, the openai SDK's types, the
+        HTTP client): ~1.5 s of CPU that a batch worker spends before it takes users, and can then
+        exempt from garbage collection."""
+        _instructor()
+        for model in (Statements, ConsolidatedLog, CompactProfile):
+            _prepared(model)
+        self._instructor_client(async_client=True)
+        for transport in self._transports():
+            transport.preload()
+
+    async def aclose(self) -> None:
+        """Close the running loop's pooled connections. Under asyncio.run they close by themselves
+        when the loop shuts down; a loop you close yourself needs this first."""
+        for transport in self._transports():
+            await transport.aclose()
+
+    def close(self) -> None:
+        """Close the sync client's pooled connections (optional: they close with the process)."""
+        for transport in self._transports():
+            transport.close()
+
+    def _retrying(self) -> dict[str, Any]:
+        """tenacity's settings, built once; the request in flight comes from `_CALL`."""
+        if self._retry_kwargs is not None:
+            return self._retry_kwargs
+        from tenacity import retry_if_exception, stop_after_attempt, wait_exponential_jitter
+
+        def before_sleep(state: Any) -> None:
+            exc = state.outcome.exception() if state.outcome else None
+            call = _CALL.get()
+            log.warning(
+                "%s: %s from %s, retry %d/%d",
+                call.req.stage if call else "?",
+                type(exc).__name__,
+                call.req.target.name if call else "?",
+                state.attempt_number,
+                self.max_retries,
+            )
+
+        backoff = wait_exponential_jitter(multiplier=self.backoff, max=self.backoff_max, jitter=self.backoff)
+
+        def wait(state: Any) -> float:
+            # A server's Retry-After (429/503) is honoured, within backoff_max.
+            delay = float(backoff(state))
+            hinted = _retry_after(state.outcome.exception() if state.outcome else None)
+            return max(delay, min(hinted, self.backoff_max)) if hinted is not None else delay
+
+        self._retry_kwargs = {
+            "stop": stop_after_attempt(self.max_retries + 1),
+            "wait": wait,
+            "retry": retry_if_exception(is_transient),
+            "reraise": True,
+            "before_sleep": before_sleep,
+        }
+        return self._retry_kwargs
+
+    # -- one model request (instructor calls these; tenacity retries inside) --
+
+    def _sync_send(self, **kwargs: Any) -> Any:
+        from tenacity import Retrying
+
+        call = _current_call()
+        req, meter, target = call.req, call.meter, call.req.target
+        response: Any = None
+        for attempt in Retrying(**self._retrying()):
+            with attempt:
+                with meter.request():
+                    response = target.send(kwargs, _call_info(req, kwargs))
+                self._account(target, meter, response)
+        return response
+
+    async def _async_send(self, **kwargs: Any) -> Any:
+        from tenacity import AsyncRetrying
+
+        call = _current_call()
+        req, meter, target = call.req, call.meter, call.req.target
+        response: Any = None
+        async for attempt in AsyncRetrying(**self._retrying()):
+            with attempt:
+                with meter.request():
+                    async with REQUEST_SLOTS.get() or contextlib.nullcontext():
+                        response = await target.asend(kwargs, _call_info(req, kwargs))
+                self._account(target, meter, response)
+        return response
+
+    def _account(self, target: Transport, meter: _Meter, response: Any) -> None:
+        usage = getattr(response, "usage", None)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+        meter.input_tokens += prompt_tokens
+        meter.output_tokens += completion_tokens
+        cost = target.cost(prompt_tokens, completion_tokens)
+        meter.cost_usd = None if cost is None or meter.cost_usd is None else meter.cost_usd + cost
+
+    def _failure(self, req: _Request, exc: Exception, meter: _Meter) -> BaseException:
+        cause: BaseException = exc
+        while cause.__cause__ is not None and type(cause).__module__.startswith("instructor"):
+            cause = cause.__cause__
+        if isinstance(cause, TransportSetupError):
+            return cause  # a setup mistake (requests disabled, a fake out of answers): show it as is
+        if isinstance(cause, (ValidationError, json.JSONDecodeError)) or type(cause).__name__ in _PARSE_ERRORS:
+            kind: Literal["transport", "validation", "other"] = "validation"
+        elif is_transient(cause):
+            kind = "transport"
+        else:
+            kind = "other"
+        message = f"{req.stage} with {req.target.name} failed after {meter.calls} model call(s): {_describe(cause)}"
+        log.info("%s", message)  # the caller records the failure; no user text in the message
+        return LLMError(
+            message, meter.calls, meter.usage(), _completion_text(getattr(exc, "last_completion", None)), kind=kind
+        )
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _create_args(req: _Request, max_reasks: int) -> dict[str, Any]:
+    """instructor's create() arguments for a request; re-asks are instructor's loop."""
+    return {
+        "messages": req.messages,
+        "response_model": _prepared(req.response_model),
+        "max_retries": max_reasks,
+        "strict": False,
+    }
+
+
+def _retry_after(exc: BaseException | None) -> float | None:
+    response = getattr(exc, "response", None)
+    headers = (
+        getattr(exc, "headers", None)  # openai_http.ModelHTTPError
+        or getattr(response, "headers", None)
+        or getattr(exc, "litellm_response_headers", None)
+    )
+    if not headers:
+        return None
+    try:
+        value = headers.get("retry-after")
+        return max(0.0, float(value)) if value is not None else None
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def _looks_sensitive(text: str) -> bool:
+    from pipeline import guards  # the same detector the write path uses
+
+    return bool(guards.find_sensitive(text))
+
+
+def _call_info(req: _Request, kwargs: dict[str, Any]) -> CallInfo:
+    tools = kwargs.get("tools") or []
+    tool_name = tools[0]["function"]["name"] if tools else None
+    return CallInfo(stage=req.stage, model=req.target.name, response_model=req.response_model, tool_name=tool_name)
+
+
+def _describe(exc: BaseException) -> str:
+    """A short reason without user text (pydantic errors are listed without their input values)."""
+    if isinstance(exc, ValidationError):
+        parts = [
+            f"{'.'.join(str(p) for p in e['loc']) or 'response'}: {e['msg']}" for e in exc.errors(include_input=False)
+        ]
+        return "invalid response: " + "; ".join(parts)[:400]
+    if isinstance(exc, json.JSONDecodeError):
+        return "invalid JSON in the response"
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:300]}"
+
+
+def _completion_text(completion: Any) -> str | None:
+    try:
+        message = completion.choices[0].message
+    except (AttributeError, IndexError, TypeError):
+        return None
+    tool_calls = getattr(message, "tool_calls", None)
+    if tool_calls:
+        return str(tool_calls[0].function.arguments)
+    content = getattr(message, "content", None)
+    return None if content is None else str(content)
+
+
+def _decisions(result: BaseModel) -> list[Decision]:
+    assert isinstance(result, Statements)
+    out: list[Decision] = []
+    for s in result.statements:
+        has_field = s.route == "user" or s.candidate
+        out.append(
+            Decision(
+                quote=s.quote,
+                route=s.route,
+                op=s.op or "none",
+                reason=s.reason,
+                candidate=s.candidate,
+                section=s.section if has_field else None,
+                key=s.key.strip() if has_field and s.key else None,
+                value=s.value.strip() if has_field and s.value else None,
+                entry=" ".join(s.entry.split()) if s.route == "memory" and s.entry else None,
+                date=s.date if s.route == "memory" else None,
+                topic=(s.topic or "").strip() or None if s.route == "memory" else None,
+                match=s.match,
+                confidence=s.confidence,
+            )
+        )
+    return out

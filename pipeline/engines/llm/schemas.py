@@ -1,0 +1,243 @@
+"""What the model must return: instructor response models, their validators, MEMORY.md line rendering.
+
+The validators check answers against the request (the turn's date, the entries to account for, the
+needed saving); a failed check is fed back to the model as a re-ask.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from pipeline.shortening import is_faithful_shortening
+from pipeline.types import USER_SECTIONS
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+MEMORY_HEADER = "# MEMORY\n\n"
+
+# What the validators check against (the turn's date, the entries to account for, ...). Not passed
+# as instructor's `context=`: instructor renders every message as a Jinja template when it gets one,
+# which would evaluate `{{ ... }}` typed by the user or stored in the files.
+_VALIDATION_CONTEXT: ContextVar[dict[str, Any] | None] = ContextVar("memroute_validation_context", default=None)
+
+
+def _validation_context() -> dict[str, Any]:
+    return _VALIDATION_CONTEXT.get() or {}
+
+
+@contextmanager
+def _validating(context: dict[str, Any]) -> Iterator[None]:
+    token = _VALIDATION_CONTEXT.set(context)
+    try:
+        yield
+    finally:
+        _VALIDATION_CONTEXT.reset(token)
+
+
+def _compact_schema(schema: dict[str, Any]) -> None:
+    """Drop field titles and `null` branches: the tool schema is sent with every call and costs tokens."""
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+        branches = prop.get("anyOf")
+        if isinstance(branches, list) and {"type": "null"} in branches:
+            rest = [b for b in branches if b != {"type": "null"}]
+            if len(rest) == 1:
+                del prop["anyOf"]
+                prop.update(rest[0])
+            if prop.get("default", 0) is None:
+                del prop["default"]
+
+
+_SCHEMAS: dict[Any, str] = {}
+
+
+class _Compact(BaseModel):
+    model_config = ConfigDict(json_schema_extra=_compact_schema)
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """Cached: instructor asks for the schema on every call, and building it costs milliseconds."""
+        # instructor wraps the model in a fresh subclass per call (functools.wraps sets __wrapped__).
+        try:
+            key = (cls.__dict__.get("__wrapped__", cls), args, tuple(sorted(kwargs.items())))
+            hash(key)
+        except TypeError:
+            return super().model_json_schema(*args, **kwargs)
+        if key not in _SCHEMAS:
+            _SCHEMAS[key] = json.dumps(super().model_json_schema(*args, **kwargs))
+        schema: dict[str, Any] = json.loads(_SCHEMAS[key])  # a fresh copy: callers may mutate it
+        return schema
+
+
+def _normalize_date(value: str | None, default: str | None) -> str | None:
+    if value is None or not value.strip():
+        return default
+    value = value.strip()[:10]
+    if not _DATE.match(value):
+        raise ValueError(f"date {value!r} is not YYYY-MM-DD")
+    try:
+        date.fromisoformat(value)
+    except ValueError as exc:
+        raise ValueError(f"date {value!r} is not a real date") from exc
+    return value
+
+
+def _section(value: str | None) -> str:
+    for name in USER_SECTIONS:
+        if value and value.strip().casefold() == name.casefold():
+            return name
+    raise ValueError(f"section must be one of {', '.join(USER_SECTIONS)}, not {value!r}")
+
+
+class Statement(_Compact):
+    quote: str
+    route: Literal["user", "memory", "skip"]
+    reason: Literal["mood", "one_off", "vague", "inferable", "sensitive"] | None = None
+    section: str | None = None
+    key: str | None = None
+    value: str | None = None
+    entry: str | None = None
+    date: str | None = None
+    topic: str | None = None
+    op: Literal["upsert", "append", "remove", "none"] | None = None
+    match: str | None = None
+    confidence: float = 1.0
+    candidate: bool = False  # a skip that looks durable but is stated too weakly: kept aside, not written
+
+    @model_validator(mode="after")
+    def _complete(self) -> Statement:
+        today = _validation_context().get("today")
+        self.confidence = min(1.0, max(0.0, self.confidence))
+        if self.route == "skip":
+            if self.reason is None:
+                raise ValueError("a skip needs a reason: mood, one_off, vague, inferable or sensitive")
+            self.op = "none"
+            # A candidate needs a field to become; never for sensitive data. Anything less is a plain skip.
+            if self.candidate:
+                try:
+                    self.section = _section(self.section)
+                except ValueError:
+                    self.candidate = False
+                has_field = bool((self.key or "").strip() and (self.value or "").strip())
+                self.candidate = self.candidate and has_field and self.reason != "sensitive"
+            return self
+        self.reason = None
+        if self.op == "remove":
+            self.match = (self.match or self.key or "").strip() or None
+            if self.match is None:
+                raise ValueError("op remove needs match: the key or a distinctive part of the entry to forget")
+            return self
+        if self.route == "user":
+            self.op = "upsert"
+            self.section = _section(self.section)
+            if not (self.key or "").strip() or not (self.value or "").strip():
+                raise ValueError("a user statement needs a key and a value")
+        else:
+            self.op = "append"
+            if not (self.entry or "").strip():
+                raise ValueError("a memory statement needs an entry")
+            self.date = _normalize_date(self.date, today)
+        return self
+
+
+class Statements(_Compact):
+    """Every statement of the turn, in order, with its route."""
+
+    statements: list[Statement]
+
+
+class LogEntry(_Compact):
+    date: str | None = None
+    topic: str | None = None
+    text: str
+    sources: list[int]
+
+
+def render_entry(entry_date: str | None, topic: str | None, text: str) -> str:
+    """One MEMORY.md line, as the ledger renders it: `- [DATE] TOPIC: TEXT`."""
+    return "- " + (f"[{entry_date}] " if entry_date else "") + (f"{topic}: " if topic else "") + text
+
+
+def rendered_size(entries: list[tuple[str | None, str | None, str]]) -> int:
+    return len(MEMORY_HEADER) + sum(len(render_entry(*e)) + 1 for e in entries)
+
+
+class ConsolidatedLog(_Compact):
+    """The rewritten MEMORY.md: entries naming their sources, and the numbers archived."""
+
+    entries: list[LogEntry]
+    archived: list[int] = []
+
+    @model_validator(mode="after")
+    def _check(self) -> ConsolidatedLog:
+        ctx = _validation_context()
+        indexes: set[int] = set(ctx.get("indexes", ()))
+        target: int | None = ctx.get("target_chars")
+        problems: list[str] = []
+        for e in self.entries:
+            e.text = " ".join(e.text.split())
+            e.topic = (e.topic or "").strip() or None
+            e.date = _normalize_date(e.date, None)
+        if indexes and not self.entries:
+            problems.append("entries is empty")
+        if any(not e.text for e in self.entries):
+            problems.append("every entry needs text")
+        sourced = {i for e in self.entries for i in e.sources}
+        unknown = (sourced | set(self.archived)) - indexes
+        if indexes and unknown:
+            problems.append(f"unknown entry numbers {sorted(unknown)}")
+        missing = indexes - sourced - set(self.archived)
+        if missing:
+            problems.append(f"entries {sorted(missing)} appear in no sources and not in archived")
+        self.archived = sorted(set(self.archived) - sourced)
+        if target is not None:
+            size = rendered_size([(e.date, e.topic, e.text) for e in self.entries])
+            if size > target:
+                problems.append(
+                    f"the file would be {size} characters, over {target}: merge or archive more, shorten text"
+                )
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+
+class ProfileValue(_Compact):
+    n: int
+    value: str
+
+
+class CompactProfile(_Compact):
+    """USER.md's fields, by number, with shorter values."""
+
+    values: list[ProfileValue]
+
+    @model_validator(mode="after")
+    def _check(self) -> CompactProfile:
+        ctx = _validation_context()
+        old: dict[int, str] = ctx.get("values", {})
+        needed: int = ctx.get("needed", 0)
+        new = {f.n: " ".join(f.value.split()) for f in self.values}
+        problems: list[str] = []
+        if missing := sorted(set(old) - set(new)):
+            problems.append(f"fields {missing} are missing: return every field")
+        if unknown := sorted(set(new) - set(old)):
+            problems.append(f"unknown field numbers {unknown}")
+        if any(not v for v in new.values()):
+            problems.append("every value needs text")
+        if cut := sorted(n for n, value in new.items() if n in old and not is_faithful_shortening(old[n], value)):
+            problems.append(f"fields {cut} cut, change or add words: shorten only by dropping whole words")
+        saved = sum(len(old[n]) - len(new.get(n, old[n])) for n in old)
+        if saved < needed:
+            problems.append(f"values shrank by {saved} characters, need {needed}: shorten more")
+        if problems:
+            raise ValueError("; ".join(problems))
+        for f in self.values:
+            f.value = new[f.n]
+        return self
