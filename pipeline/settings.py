@@ -12,6 +12,7 @@ The config file is `$MEMROUTE_CONFIG`, else `memroute.toml` in the memory root. 
     memory_limit = 2200
     timeout = 30          # seconds per model request
     max_retries = 3       # transport retries per model request
+    store = "postgresql://memroute@db.internal/memroute"   # memory in PostgreSQL (pip install 'memroute[postgres]')
 
 The root itself is not read from the file (the file lives in the root): `--root`, else
 `$MEMROUTE_HOME`, else `~/.memroute`.
@@ -43,6 +44,7 @@ ENV_NAMES: dict[str, str] = {
     "memory_limit": "MEMROUTE_MEMORY_LIMIT",
     "timeout": "MEMROUTE_TIMEOUT",
     "max_retries": "MEMROUTE_MAX_RETRIES",
+    "store": "MEMROUTE_STORE",
 }
 FILE_KEYS = tuple(name for name in ENV_NAMES if name != "root")
 
@@ -66,13 +68,23 @@ class Settings(BaseModel):
     memory_limit: int = Field(2200, gt=0, description="MEMORY.md cap in characters")
     timeout: float = Field(30.0, gt=0, description="seconds per model request")
     max_retries: int = Field(3, ge=0, description="transport retries per model request")
+    store: str | None = Field(
+        None, description="a postgresql:// URL: keep memory in PostgreSQL (default: files and SQLite under the root)"
+    )
     config_file: Path | None = Field(None, description="the config file that was read, if any")
     sources: dict[str, Source] = Field(default_factory=dict, description="where each setting came from")
 
-    @field_validator("model", "api_base", mode="before")
+    @field_validator("model", "api_base", "store", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if value == "" else value
+
+    @field_validator("store")
+    @classmethod
+    def _a_database_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("expected a postgresql:// URL (a folder is chosen with --root)")
+        return value
 
     @property
     def engine_name(self) -> str:
@@ -87,6 +99,10 @@ class Settings(BaseModel):
             source = self.sources.get(name, "default")
             if name == "engine" and value is None:
                 value = f"{self.engine_name} (llm when a model is set, else offline)"
+            if name == "store" and value:
+                from pipeline.store.postgres import shown_url
+
+                value = shown_url(value)  # never a password on screen or in a bug report
             where = {"env": f"env {ENV_NAMES[name]}", "file": f"file {self.config_file}"}.get(source, source)
             rows.append((name, "" if value is None else str(value), where))
         return rows

@@ -29,6 +29,8 @@ def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False) -> Non
     environment, the config file (memroute.toml) and the defaults, in that order."""
     g = p.add_argument_group("common options (also settable by env MEMROUTE_* and memroute.toml: see `memroute doctor`)")
     g.add_argument("--root", metavar="DIR", help="memory root (default: $MEMROUTE_HOME or ~/.memroute)")
+    g.add_argument("--store", metavar="URL", help="postgresql://...: keep memory in PostgreSQL instead of the root "
+                   "(env MEMROUTE_STORE; needs memroute[postgres])")
     engines = ["offline", "llm", "hybrid"]
     if side_by_side:  # eval: --engine/--model may repeat, --json names the report file
         g.add_argument("--engine", action="append", choices=engines, help="may repeat: engines run side by side")
@@ -51,7 +53,8 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
 
     flags = {
         name: getattr(args, name, None)
-        for name in ("root", "engine", "model", "api_base", "user_limit", "memory_limit", "timeout", "max_retries")
+        for name in ("root", "engine", "model", "api_base", "user_limit", "memory_limit", "timeout", "max_retries",
+                     "store")
     }
     if isinstance(flags["engine"], list) or isinstance(flags["model"], list):  # eval: runs side by side
         flags["engine"] = flags["model"] = None
@@ -70,8 +73,13 @@ def open_pipeline(args: argparse.Namespace, *, write: bool, **overrides: Any) ->
     from pipeline.engines import make_engine
 
     settings = resolve_settings(args)
+    explicit_root = "root" in overrides  # a command's own root (demo's temporary one) is a root, never the store
     root = Path(overrides.pop("root", settings.root))
-    writable = root_writable(root)
+    if settings.store and not explicit_root:
+        overrides.update(open_database(settings.store))  # the documents and records live there, not in the root
+        writable = True
+    else:
+        writable = root_writable(root)
     if write and not writable:
         raise CommandFailed(f"memory root {root} is not writable: `memroute {args.command}` needs to write there")
     engine = make_engine(
@@ -93,11 +101,39 @@ def open_pipeline(args: argparse.Namespace, *, write: bool, **overrides: Any) ->
     return pipe
 
 
+def open_database(url: str) -> dict[str, Any]:
+    """store= and documents= for MemoryPipeline on the PostgreSQL store at `url`; a clear error when the
+    extra is missing or the server cannot be reached."""
+    from pipeline.store.postgres import open_postgres, shown_url
+
+    try:
+        store, documents = open_postgres(url)
+    except ImportError:
+        raise CommandFailed("--store postgresql://... needs psycopg: pip install 'memroute[postgres]'") from None
+    except Exception as e:  # psycopg's OperationalError and friends: one line, never the password
+        raise CommandFailed(f"cannot open the store {shown_url(url)}: {type(e).__name__}: "
+                            f"{str(e).strip().splitlines()[0] if str(e).strip() else 'no detail'}") from None
+    return {"store": store, "documents": documents}
+
+
 def require_user(args: argparse.Namespace) -> None:
     """Commands about one existing user say so when there is none (and create nothing)."""
     from pipeline.doctor import user_exists
 
-    root = resolve_settings(args).root
+    settings = resolve_settings(args)
+    if settings.store:
+        from pipeline.store.postgres import shown_url
+        from pipeline.userdir import validate_user_id
+
+        validate_user_id(args.user)
+        opened = open_database(settings.store)
+        try:
+            if opened["store"].has_user(args.user):
+                return
+        finally:
+            opened["store"].close()
+        raise CommandFailed(f"no user {args.user!r} in {shown_url(settings.store)}")
+    root = settings.root
     if not user_exists(root, args.user):
         raise CommandFailed(f"no user {args.user!r} under {root} (`memroute users --root {root}` lists them)")
 

@@ -14,6 +14,18 @@ def is_postgres_url(location: str) -> bool:
     return location.startswith(("postgresql://", "postgres://"))
 
 
+def shown_url(url: str) -> str:
+    """The URL with its password masked, for messages and `memroute doctor` (no psycopg needed)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def open_postgres(dsn: str, *, read_only: bool = False, log_quotes: bool = False) -> tuple[Any, Any]:
     """The PostgreSQL store and its documents, for MemoryPipeline(store=..., documents=...)."""
     from pipeline.store.postgres.documents import PgDocumentStore

@@ -117,6 +117,15 @@ class PostgresStore(Records, MemoryStore):
             (user_id, name, text, now_iso()),
         )
 
+    def has_user(self, user_id: str) -> bool:
+        """Whether the user has a document or any record (what `show` and friends need to exist)."""
+        row = self.db.one(
+            """SELECT EXISTS (SELECT 1 FROM documents WHERE user_id = %s)
+                      OR EXISTS (SELECT 1 FROM turns WHERE user_id = %s) AS found""",
+            (user_id, user_id),
+        )
+        return bool(row and row["found"])
+
     def users(self) -> list[str]:
         """Every user with a document, in id order (what `export --all` and the Hermes export walk)."""
         return [r["user_id"] for r in self.db.rows("SELECT DISTINCT user_id FROM documents ORDER BY user_id")]

@@ -1,0 +1,123 @@
+"""`memroute --store postgresql://...` (and MEMROUTE_STORE, and memroute.toml's `store`): the commands a
+user runs, on the PostgreSQL store, with the same answers as on a root; export-store / import-store;
+worker."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+SAYS = [
+    "I'm Jasmin, a frontend engineer. I like conclusion-first answers.",
+    "I moved to Lyon last month.",
+    "Yesterday we shipped the new checkout page for the global site.",
+    "I now live in Berlin.",
+]
+
+
+def _turns(capsys: pytest.CaptureFixture[str], *where: str) -> None:
+    for i, text in enumerate(SAYS):
+        code, _, err = run(capsys, "turn", "jasmin", "--text", text, "--timestamp", f"2026-11-2{i}T10:00:00Z",
+                           "--json", *where)
+        assert code == 0, err
+
+
+def test_the_same_commands_give_the_same_answers_on_a_root_and_on_postgresql(
+    pg_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown = {}
+    for name, where in (("root", ("--root", str(tmp_path / "root"))), ("pg", ("--store", pg_dsn))):
+        _turns(capsys, *where)
+        code, out, _ = run(capsys, "show", "jasmin", "--json", *where)
+        assert code == 0
+        data = json.loads(out)
+        code, out, _ = run(capsys, "recall", "jasmin", "Lyon", "--json", *where)
+        recalled = [h["text"] for h in json.loads(out)]
+        code, out, _ = run(capsys, "history", "jasmin", "--json", *where)
+        history = [(h["target"], h["op"], h["key"], h["old_value"], h["new_value"]) for h in json.loads(out)]
+        shown[name] = (data["user_md"], data["memory_md"], recalled, history)
+    assert shown["pg"] == shown["root"]
+    assert "Berlin" in shown["pg"][0] and any("Lyon" in t for t in shown["pg"][2])
+    assert not (tmp_path / "pg-has-no-folder").exists()
+
+
+def test_hermes_export_forget_purge_and_delete_user_on_postgresql(
+    pg_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = ("--store", pg_dsn)
+    _turns(capsys, *where)
+    code, out, _ = run(capsys, "export", "jasmin", "--format", "hermes", "--out", str(tmp_path / "hermes"), *where)
+    assert code == 0
+    exported = (tmp_path / "hermes" / "memories" / "USER.md").read_text("utf-8")
+    assert "Berlin" in exported  # rendered from the database
+    code, out, _ = run(capsys, "forget", "jasmin", "Lyon", "--purge", *where)
+    assert code == 0 and json.loads(out)["purged"]
+    code, out, _ = run(capsys, "export", "jasmin", "--all", *where)
+    assert code == 0 and "Lyon" not in out and "Berlin" in out
+    code, out, _ = run(capsys, "delete-user", "jasmin", *where)
+    assert code == 0
+    code, _, err = run(capsys, "show", "jasmin", *where)
+    assert code == 1 and "no user 'jasmin'" in err
+
+
+def test_the_store_comes_from_the_environment_or_the_config_file_and_a_bad_one_is_a_usage_error(
+    pg_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "root"
+    monkeypatch.setenv("MEMROUTE_STORE", pg_dsn)
+    assert run(capsys, "turn", "amy", "--text", "I'm Amy, a nurse.", "--root", str(root))[0] == 0
+    monkeypatch.delenv("MEMROUTE_STORE")
+    assert not (root / "amy").exists()  # it went to the database
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "memroute.toml").write_text(f'store = "{pg_dsn}"\n', "utf-8")
+    code, out, _ = run(capsys, "show", "amy", "--json", "--root", str(root))
+    assert code == 0 and "nurse" in json.loads(out)["user_md"]
+    code, _, err = run(capsys, "show", "amy", "--store", "mysql://nowhere/db", "--root", str(root))
+    assert code == 2 and "postgresql://" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "show", "amy", "--store", "postgresql://memroute:s3cret@/nodb?host=/nonexistent")
+    assert code == 1 and "s3cret" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_export_store_then_import_store_round_trip_through_the_cli(
+    pg_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, back = tmp_path / "first", tmp_path / "back"
+    _turns(capsys, "--root", str(first))
+    code, out, err = run(capsys, "export-store", pg_dsn, "--root", str(first))
+    assert code == 0, err
+    assert "copied 1 user(s)" in out
+    code, _, err = run(capsys, "export-store", pg_dsn, "--root", str(first))  # never into a store with data
+    assert code == 1 and "already holds data" in err
+    code, out, err = run(capsys, "import-store", pg_dsn, "--root", str(back))
+    assert code == 0, err
+    for name in ("USER.md", "MEMORY.md"):
+        assert (back / "jasmin" / name).read_bytes() == (first / "jasmin" / name).read_bytes()
+    code, _, err = run(capsys, "export-store", str(tmp_path / "elsewhere"), "--root", str(first))
+    assert code == 1 and "not between two root folders" in err
+
+
+def test_worker_applies_what_app_servers_queued(pg_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.store.postgres.store import PostgresStore
+    from pipeline.store.postgres.worker import submit
+
+    with PostgresStore(pg_dsn) as store:
+        for i, text in enumerate(SAYS):
+            submit(store.queue(), "jasmin", [{"role": "user", "content": text}], turn_id=f"t{i}")
+    code, out, err = run(capsys, "worker", "--store", pg_dsn, "--until-empty", "--threads", "2", "--json")
+    assert code == 0, err
+    assert json.loads(out)["done"] == len(SAYS)
+    code, out, _ = run(capsys, "show", "jasmin", "--json", "--store", pg_dsn)
+    assert "Berlin" in json.loads(out)["user_md"]
+    code, _, err = run(capsys, "worker", "--until-empty")
+    assert code == 2 and "--store" in err
