@@ -121,3 +121,22 @@ def test_worker_applies_what_app_servers_queued(pg_dsn: str, capsys: pytest.Capt
     assert "Berlin" in json.loads(out)["user_md"]
     code, _, err = run(capsys, "worker", "--until-empty")
     assert code == 2 and "--store" in err
+
+
+def test_status_users_and_doctor_read_the_postgresql_store(
+    pg_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = ("--store", pg_dsn)
+    code, _, err = run(capsys, "users", *where)
+    assert code == 0 and "no users in postgresql://" in err
+    _turns(capsys, *where)
+    code, out, _ = run(capsys, "users", "--json", *where)
+    [row] = json.loads(out)
+    assert row["user_id"] == "jasmin" and row["user_chars"] > 0 and row["last_change"]
+    code, out, _ = run(capsys, "status", "--json", *where)
+    assert code == 0 and json.loads(out)["failed_turns"] == 0
+    code, out, _ = run(capsys, "doctor", "--json", *where)
+    data = json.loads(out)
+    assert code == 0 and data["ok"]
+    assert any(c["name"] == "database" and "migrations applied" in c["detail"] for c in data["checks"])
+    assert any(s["name"] == "store" and s["value"].startswith("postgresql://") for s in data["settings"])

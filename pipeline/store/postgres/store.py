@@ -135,6 +135,17 @@ class PostgresStore(Records, MemoryStore):
         row = self.db.one("SELECT to_regclass('migrations') IS NOT NULL AS ok")
         return bool(row and row["ok"])
 
+    def user_summaries(self) -> list[dict[str, Any]]:
+        """Every user with a document: its sizes (characters) and last change (`memroute users`)."""
+        rows = self.db.rows(
+            """SELECT user_id,
+                      COALESCE(MAX(char_length(text)) FILTER (WHERE name = 'USER.md'), 0) AS user_chars,
+                      COALESCE(MAX(char_length(text)) FILTER (WHERE name = 'MEMORY.md'), 0) AS memory_chars,
+                      MAX(updated_at) AS last_change
+               FROM documents GROUP BY user_id ORDER BY user_id"""
+        )
+        return [{**r, "user_chars": int(r["user_chars"]), "memory_chars": int(r["memory_chars"])} for r in rows]
+
     # ---- health --------------------------------------------------------------------------
 
     def quick_check(self) -> str:
