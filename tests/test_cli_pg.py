@@ -140,3 +140,20 @@ def test_status_users_and_doctor_read_the_postgresql_store(
     assert code == 0 and data["ok"]
     assert any(c["name"] == "database" and "migrations applied" in c["detail"] for c in data["checks"])
     assert any(s["name"] == "store" and s["value"].startswith("postgresql://") for s in data["settings"])
+
+
+def test_import_pipeline_the_cli_start_and_the_offline_path_never_load_psycopg(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import pipeline, pipeline.cli\n"
+        "from pipeline.cli import main\n"
+        f"assert main(['turn', 'amy', '--text', 'I am a nurse.', '--root', {str(tmp_path)!r}]) == 0\n"
+        "pipeline.cli.build_parser().format_help()\n"
+        "print(sorted(m for m in sys.modules if m.startswith('psycopg')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
