@@ -746,12 +746,7 @@ def holds_foreign_memory(pipe: Any) -> bool:
         return False
     if store.has_turns():
         return True
-    root: Path = pipe.root
-    return any(
-        (p / "USER.md").exists() or (p / "MEMORY.md").exists()
-        for p in root.iterdir()
-        if p.is_dir() and not p.name.startswith(".")
-    )
+    return bool(pipe.documents.has_any_documents())
 
 
 def _pipeline(
@@ -761,11 +756,19 @@ def _pipeline(
     api_base: str | None,
     user_limit: int | None,
     memory_limit: int | None,
+    store: str | None = None,
 ) -> Any:
+    """`store`: a postgresql:// URL to write to instead of the root (each worker process opens its own)."""
     from pipeline.core import MemoryPipeline
 
+    where: dict[str, Any] = {}
+    if store:
+        from pipeline.store.postgres import open_postgres
+
+        where["store"], where["documents"] = open_postgres(store)
     return MemoryPipeline(
-        root=root, engine=engine, model=model, api_base=api_base, user_limit=user_limit, memory_limit=memory_limit
+        root=root, engine=engine, model=model, api_base=api_base, user_limit=user_limit, memory_limit=memory_limit,
+        **where,
     )
 
 

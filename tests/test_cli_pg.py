@@ -157,3 +157,39 @@ def test_import_pipeline_the_cli_start_and_the_offline_path_never_load_psycopg(t
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_batch_writes_to_postgresql_resumes_from_its_checkpoints_and_matches_a_root(
+    pg_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        {"id": "earlier", "user_id": "jasmin", "messages": [
+            {"role": "user", "content": "I live in Berlin.", "timestamp": "2025-06-01T09:00:00Z"},
+            {"role": "assistant", "content": "Noted."},
+            {"role": "user", "content": "Yesterday we shipped the new pricing page.", "timestamp": "2025-06-01T09:05:00Z"},
+        ]},
+        {"id": "later", "user_id": "jasmin", "messages": [
+            {"role": "user", "content": "I live in Hamburg now.", "timestamp": "2025-06-02T09:00:00Z"}]},
+        {"id": "k", "user_id": "kai", "messages": [
+            {"role": "user", "content": "I'm Kai, a nurse.", "timestamp": "2025-06-01T08:00:00Z"}]},
+    ]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
+    code, out, err = run(capsys, "batch", str(source), "--store", pg_dsn, "--engine", "offline", "--json")
+    assert code == 0, err
+    assert json.loads(out)["turns"]["done"] == 4
+    code, out, err = run(capsys, "batch", str(source), "--store", pg_dsn, "--engine", "offline", "--json")
+    assert code == 0 and json.loads(out)["turns"]["done"] == 0  # every conversation checkpointed: nothing again
+    code, _, err = run(capsys, "batch", str(source), "--out", str(tmp_path / "root"), "--engine", "offline")
+    assert code == 0, err
+    shown = {}
+    for user in ("jasmin", "kai"):
+        code, out, _ = run(capsys, "show", user, "--json", "--store", pg_dsn)
+        shown[user] = json.loads(out)
+        assert shown[user]["user_md"] == (tmp_path / "root" / user / "USER.md").read_text("utf-8")
+        root_memory = tmp_path / "root" / user / "MEMORY.md"
+        if root_memory.exists():
+            assert shown[user]["memory_md"] == root_memory.read_text("utf-8")
+    assert "Hamburg" in shown["jasmin"]["user_md"] and "Berlin" not in shown["jasmin"]["user_md"]  # in time order
+    code, _, err = run(capsys, "batch", str(source), "--store", pg_dsn, "--restart")
+    assert code == 2 and "--restart" in err

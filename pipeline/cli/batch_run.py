@@ -35,6 +35,7 @@ def run_batch_cli(
     memory_limit: int | None,
     progress: bool | None = None,
     workers: int | None = None,
+    store: str | None = None,
 ) -> int:
     """`memroute batch`. Exit codes: 0 all good, 1 anything failed (bad lines, failed turns), 2 usage error.
 
@@ -46,6 +47,8 @@ def run_batch_cli(
         )
         if workers is not None and workers < 1:
             raise UsageError("--workers must be at least 1")
+        if store and restart:
+            raise UsageError("--restart moves a root's contents aside; it does not apply to --store")
         root = Path(out)
         moved = move_aside(root) if restart else None
         options.workers = workers
@@ -56,8 +59,9 @@ def run_batch_cli(
             "api_base": api_base,
             "user_limit": user_limit,
             "memory_limit": memory_limit,
+            "store": store,
         }
-        pipe = _pipeline(root, engine, model, api_base, user_limit, memory_limit)
+        pipe = _pipeline(root, engine, model, api_base, user_limit, memory_limit, store)
     except MemrouteError as e:  # bad options or input, an unusable engine or user id
         return report_error(e, PROG)
     with pipe:
