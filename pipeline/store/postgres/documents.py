@@ -53,10 +53,15 @@ class PgUserDocuments:
         unknown = set(files) - {USER_FILE, MEMORY_FILE}
         if unknown:
             raise ValueError(f"unknown document(s): {', '.join(sorted(unknown))}")
-        with self.store.transaction() as conn:
+        if not self.store.db.in_transaction():  # not under lock(): still one transaction
+            with self.store.transaction():
+                self.commit(turn_id, files, store_commit)
+            return
+        # Under lock(): its transaction is the unit (no savepoint of our own: an error here ends it).
+        with self.store.db.connection() as conn:
             for name, text in files.items():
                 self.store.write_document(conn, self.user_id, name, text)
-            store_commit()
+        store_commit()
 
 
     # ---- kept copies (a root's .bak files) --------------------------------------------------
