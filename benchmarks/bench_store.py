@@ -20,7 +20,8 @@ How the workers share the work:
 Timing starts when every worker process has imported, connected and run one warm-up turn (a
 barrier) and ends when the last one has finished its last turn (before it closes and exits):
 turns/s = turns / that span. Prints figures, asserts nothing. Without a
---dsn, a throwaway PostgreSQL cluster is started in /tmp (needs PostgreSQL installed).
+--dsn, a throwaway PostgreSQL cluster is started in /tmp (needs PostgreSQL installed), with fsync
+on, as a production server runs (the test suite's clusters run with fsync off).
 """
 
 from __future__ import annotations
@@ -165,7 +166,8 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
         reason = unavailable_reason()
         if reason:
             raise SystemExit(f"bench_store: {reason}")
-        cluster = start_cluster()
+        cluster = start_cluster(durable=True)  # fsync on: commits as durable as SQLite's and the files'
+
     results = []
     try:
         with FakeServer(args.delay) as server:

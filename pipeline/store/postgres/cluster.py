@@ -59,6 +59,7 @@ def unavailable_reason() -> str | None:
 class Cluster:
     folder: Path
     bindir: Path
+    durable: bool = False
 
     @property
     def socket_dir(self) -> Path:
@@ -81,8 +82,10 @@ class Cluster:
         )
         if done.returncode:
             raise RuntimeError(f"initdb failed: {done.stderr.strip() or done.stdout.strip()}")
-        # fsync off: a throwaway cluster need not survive a power cut; the tests kill workers, not the host.
-        options = f"-k {self.folder} -c listen_addresses='' -c fsync=off -c max_connections=200"
+        # Tests: fsync off (a throwaway cluster need not survive a power cut; they kill workers, not the
+        # host). Benchmarks: durable, as a production server is (every commit flushed to disk).
+        fsync = "on" if self.durable else "off"
+        options = f"-k {self.folder} -c listen_addresses='' -c fsync={fsync} -c max_connections=200"
         done = self._run(
             str(self.bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(self.folder / "server.log"),
             "-w", "-t", "60", "start",
@@ -111,8 +114,9 @@ class Cluster:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start_cluster() -> Cluster:
-    """initdb + start a cluster in a new temp folder (short path: a unix socket path has ~100 bytes)."""
+def start_cluster(*, durable: bool = False) -> Cluster:
+    """initdb + start a cluster in a new temp folder (short path: a unix socket path has ~100 bytes).
+    `durable`: fsync on, as in production (benchmarks); off by default (tests)."""
     bindir = find_bindir()
     if bindir is None:
         raise RuntimeError(unavailable_reason() or "PostgreSQL is not installed")
@@ -121,7 +125,7 @@ def start_cluster() -> Cluster:
         account = pwd.getpwnam(SERVER_USER)
         os.chown(folder, account.pw_uid, account.pw_gid)
     os.chmod(folder, 0o755)  # clients (root, the test user) reach the socket inside
-    cluster = Cluster(folder, bindir)
+    cluster = Cluster(folder, bindir, durable)
     try:
         cluster.start()
     except BaseException:
