@@ -138,8 +138,9 @@ def batch_in_child(kwargs: dict[str, Any]) -> tuple[dict[str, Any], float]:
     code = (
         "import json, re, resource, sys\n"
         "from pipeline.cli.batch_run import run_batch_cli\n"
+        "from pipeline.settings import Settings\n"
         f"kw = json.loads({json.dumps(json.dumps(kwargs))})\n"
-        "rc = run_batch_cli(**kw)\n"
+        "s = Settings(**kw.pop('settings'))\nrc = run_batch_cli(**kw, settings=s)\n"
         "hwm = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"
         "workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
         "sys.stderr.write('RSS_KB=%d WORKERS_KB=%d\\n' % (hwm, workers))\n"
@@ -166,11 +167,7 @@ def batch_kwargs(inputs: list[str], out: str, **overrides: Any) -> dict[str, Any
         "json_out": True,
         "decisions_out": None,
         "max_failures": None,
-        "engine": None,
-        "model": None,
-        "api_base": None,
-        "user_limit": None,
-        "memory_limit": None,
+        "settings": {},  # Settings fields: engine, model, limits (their defaults when absent)
         "progress": False,
     }
     kw.update(overrides)
@@ -199,13 +196,15 @@ def bench_offline(turns: int, concurrency: int, workers: int | None) -> None:
 _TIMED_CHILD = """
 import json, sys, time
 from pathlib import Path
-from pipeline.batch import BatchOptions, BatchRunner, Hooks, _pipeline
+from pipeline.batch import BatchOptions, BatchRunner, Hooks
+from pipeline.settings import Settings, build_pipeline
 args, data, concurrency, workers = json.loads(sys.argv[1])
+settings = Settings(**args)
 class Timeline(Hooks):
     def __init__(self): self.points, self.t0 = [], time.perf_counter()
     def turn(self, report): self.points.append((time.perf_counter() - self.t0, report.turns_done))
 timeline = Timeline()
-runner = BatchRunner(_pipeline(**args), [Path(data)], BatchOptions(concurrency=concurrency, workers=workers, pipeline_args=args), timeline)
+runner = BatchRunner(build_pipeline(settings), [Path(data)], BatchOptions(concurrency=concurrency, workers=workers, settings=settings), timeline)
 report = runner.run()
 print(json.dumps({"summary": report.to_json(), "points": timeline.points}))
 """
@@ -232,8 +231,6 @@ def bench_llm(turns: int, concurrency: int, delay: float, workers: int | None) -
             "engine": "llm",
             "model": "openai/gpt-4o-mini",
             "api_base": server.api_base,
-            "user_limit": None,
-            "memory_limit": None,
         }
         env = {**os.environ, "OPENAI_API_KEY": os.environ.get("OPENAI_API_KEY", "sk-bench-local-not-a-key")}
         before = resource.getrusage(resource.RUSAGE_CHILDREN)  # the server child is reaped only later

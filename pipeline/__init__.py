@@ -1,28 +1,94 @@
 """memroute: after each chat turn, route what the user said to USER.md, MEMORY.md or the skip list.
 
-Exports are lazy so that `import pipeline` stays light (and never imports litellm).
+The public API, importable from here (`from pipeline import MemoryPipeline`): the pipeline and the
+post-turn hook, the results they return, the settings, and the errors (all derive from
+MemrouteError). Exports are lazy, so `import pipeline` stays light and never imports litellm;
+each name loads its module the first time it is used.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-if TYPE_CHECKING:
-    from pipeline.core import MemoryPipeline
-    from pipeline.hook import PostTurnHook
+# public name -> the module that defines it
+_EXPORTS: dict[str, str] = {
+    # the pipeline and the hook
+    "MemoryPipeline": "pipeline.core",
+    "PostTurnHook": "pipeline.hook",
+    "RetryPolicy": "pipeline.hook",
+    # what they take and return
+    "Message": "pipeline.types",
+    "Turn": "pipeline.types",
+    "Decision": "pipeline.types",
+    "TurnResult": "pipeline.types",
+    "Usage": "pipeline.types",
+    # settings
+    "Settings": "pipeline.settings",
+    # errors
+    "MemrouteError": "pipeline.errors",
+    "BadTurn": "pipeline.turns",
+    "InvalidUserId": "pipeline.userdir",
+    "CandidateNotFound": "pipeline.core",
+    "NothingToForget": "pipeline.erasure",
+    "ToolUsageError": "pipeline.tool",
+    "HookQueueFull": "pipeline.hook",
+    "HookClosed": "pipeline.hook",
+    "EngineConfigError": "pipeline.engines",
+    "SettingsError": "pipeline.settings",
+    "LedgerError": "pipeline.ledgers.errors",
+    "CapExceeded": "pipeline.ledgers.errors",
+}
 
-__all__ = ["MemoryPipeline", "PostTurnHook", "__version__"]
+if TYPE_CHECKING:
+    from pipeline.core import CandidateNotFound, MemoryPipeline
+    from pipeline.engines import EngineConfigError
+    from pipeline.erasure import NothingToForget
+    from pipeline.errors import MemrouteError
+    from pipeline.hook import HookClosed, HookQueueFull, PostTurnHook, RetryPolicy
+    from pipeline.ledgers.errors import CapExceeded, LedgerError
+    from pipeline.settings import Settings, SettingsError
+    from pipeline.tool import ToolUsageError
+    from pipeline.turns import BadTurn
+    from pipeline.types import Decision, Message, Turn, TurnResult, Usage
+    from pipeline.userdir import InvalidUserId
+
+__all__ = [
+    "BadTurn",
+    "CandidateNotFound",
+    "CapExceeded",
+    "Decision",
+    "EngineConfigError",
+    "HookClosed",
+    "HookQueueFull",
+    "InvalidUserId",
+    "LedgerError",
+    "MemoryPipeline",
+    "MemrouteError",
+    "Message",
+    "NothingToForget",
+    "PostTurnHook",
+    "RetryPolicy",
+    "Settings",
+    "SettingsError",
+    "ToolUsageError",
+    "Turn",
+    "TurnResult",
+    "Usage",
+    "__version__",
+]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "MemoryPipeline":
-        from pipeline.core import MemoryPipeline
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next access skips __getattr__
+    return value
 
-        return MemoryPipeline
-    if name == "PostTurnHook":
-        from pipeline.hook import PostTurnHook
 
-        return PostTurnHook
-    raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

@@ -22,10 +22,10 @@ from pipeline import manual_edits as manual
 from pipeline.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.engines import make_engine
 from pipeline.engines.base import Engine
+from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.manual_edits import CandidateNotFound, usage_line
-from pipeline.redaction import refuse_marked_writes
 from pipeline.stages.consolidate import ConsolidationError
 from pipeline.stages.write import apply_decisions
 from pipeline.store import Store
@@ -496,13 +496,9 @@ def _candidate_view(row: dict[str, Any], ttl_days: float | None = None) -> dict[
 
 
 def _ttl_days(value: float | None) -> float:
-    """candidate_ttl_days: the argument, else env MEMROUTE_CANDIDATE_TTL_DAYS, else 60 days."""
+    """candidate_ttl_days: the argument, else 60 days (the CLI resolves MEMROUTE_CANDIDATE_TTL_DAYS)."""
     if value is None:
-        raw = os.environ.get("MEMROUTE_CANDIDATE_TTL_DAYS", "").strip()
-        try:
-            value = float(raw) if raw else float(cands.DEFAULT_TTL_DAYS)
-        except ValueError:
-            raise ValueError(f"MEMROUTE_CANDIDATE_TTL_DAYS must be a number of days, not {raw!r}") from None
+        value = float(cands.DEFAULT_TTL_DAYS)
     if not value > 0:
         raise ValueError(f"candidate_ttl_days must be a positive number of days, not {value!r}")
     return float(value)

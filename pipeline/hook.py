@@ -27,7 +27,7 @@ Guarantees and choices (the why is in the code below):
   CLI) runs it again, after that user's newer turns, which have gone ahead.
 - Privacy: the queue row holds the turn's real text only until the turn is done (then the
   payload is cleared, with SQLite's secure_delete, and `close` truncates the WAL) or fails
-  (then only its redacted text stays, pipeline/redaction.py); logs name the error type only.
+  (then only its redacted text stays, pipeline/guards/redaction.py); logs name the error type only.
 - Durability level: WAL with synchronous=NORMAL survives any process crash (SIGKILL, OOM);
   only an OS crash or power loss can drop the last submits. `fsync_submits=True` closes
   that gap at a few ms per submit.

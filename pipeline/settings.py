@@ -1,7 +1,9 @@
 """One settings model for the CLI: command-line flags > environment > config file > defaults.
 
-The CLI resolves it once and passes the values down explicitly; the library itself reads no
-config file. Each value remembers where it came from, so `memroute doctor` can show it.
+The CLI resolves it once (`resolve`, the only place that reads MEMROUTE_* and the config file)
+and passes it down explicitly: `build_pipeline(settings)` / `build_engine(settings)` turn it into
+the objects, and batch worker processes receive the same Settings. Each value remembers where it
+came from, so `memroute doctor` can show it.
 
 The config file is `$MEMROUTE_CONFIG`, else `memroute.toml` in the memory root. Example:
 
@@ -13,6 +15,9 @@ The config file is `$MEMROUTE_CONFIG`, else `memroute.toml` in the memory root. 
     timeout = 30          # seconds per model request
     max_retries = 3       # transport retries per model request
     store = "postgresql://memroute@db.internal/memroute"   # memory in PostgreSQL (pip install 'memroute[postgres]')
+    log_quotes = false    # keep the redacted words of skipped statements in the decision log
+    candidate_ttl_days = 60
+    cache_dir = "~/.cache/memroute/evals"   # cached model answers of `memroute eval`
 
 The root itself is not read from the file (the file lives in the root): `--root`, else
 `$MEMROUTE_HOME`, else `~/.memroute`.
@@ -24,11 +29,15 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pipeline.errors import MemrouteError
+
+if TYPE_CHECKING:
+    from pipeline.core import MemoryPipeline
+    from pipeline.engines.base import Engine
 
 CONFIG_NAME = "memroute.toml"
 CONFIG_ENV = "MEMROUTE_CONFIG"
@@ -45,6 +54,9 @@ ENV_NAMES: dict[str, str] = {
     "timeout": "MEMROUTE_TIMEOUT",
     "max_retries": "MEMROUTE_MAX_RETRIES",
     "store": "MEMROUTE_STORE",
+    "log_quotes": "MEMROUTE_LOG_QUOTES",
+    "candidate_ttl_days": "MEMROUTE_CANDIDATE_TTL_DAYS",
+    "cache_dir": "MEMROUTE_CACHE",
 }
 FILE_KEYS = tuple(name for name in ENV_NAMES if name != "root")
 
@@ -59,8 +71,8 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     root: Path = Field(default_factory=lambda: Path.home() / ".memroute", description="memory root")
-    engine: Literal["offline", "llm", "hybrid"] | None = Field(
-        None, description="routing engine (default: llm when a model is set, else offline)"
+    engine: str | None = Field(
+        None, description="routing engine: offline, llm, hybrid or an installed one (default: llm when a model is set, else offline)"
     )
     model: str | None = Field(None, description="litellm model string")
     api_base: str | None = Field(None, description="base URL of an OpenAI-compatible server")
@@ -71,6 +83,11 @@ class Settings(BaseModel):
     store: str | None = Field(
         None, description="a postgresql:// URL: keep memory in PostgreSQL (default: files and SQLite under the root)"
     )
+    log_quotes: bool = Field(False, description="keep the redacted words of skipped statements in the decision log")
+    candidate_ttl_days: float | None = Field(
+        None, gt=0, description="days a candidate waits for confirmation (default: the library's, 60)"
+    )
+    cache_dir: Path = Field(default_factory=lambda: default_cache_dir({}), description="cached model answers of eval")
     config_file: Path | None = Field(None, description="the config file that was read, if any")
     sources: dict[str, Source] = Field(default_factory=dict, description="where each setting came from")
 
@@ -130,6 +147,7 @@ def resolve(flags: Mapping[str, Any], environ: Mapping[str, str] | None = None) 
     if config_file is not None:
         for name, value in read_config(config_file).items():
             take(name, value, "file")
+    values["cache_dir"] = Path(values["cache_dir"]).expanduser() if "cache_dir" in values else default_cache_dir(env)
     try:
         return Settings(**{**values, "root": root}, config_file=config_file, sources=sources)
     except ValidationError as e:
@@ -139,6 +157,50 @@ def resolve(flags: Mapping[str, Any], environ: Mapping[str, str] | None = None) 
         raise SettingsError(
             f"bad setting {name} from {where.get(sources.get(name, 'default'), 'default')}: {first['msg']}"
         ) from None
+
+
+def default_cache_dir(env: Mapping[str, str]) -> Path:
+    """Root-independent, so a second run of the same eval suite reuses the LLM engine's cache."""
+    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "memroute" / "evals"
+
+
+def build_engine(settings: Settings, engine: str | Engine | None = None) -> Engine:
+    """The engine the settings name (`engine` overrides it), with their model, server, timeout and retries."""
+    from pipeline.engines import make_engine
+
+    return make_engine(
+        engine or settings.engine_name,
+        model=settings.model,
+        api_base=settings.api_base,
+        timeout=settings.timeout,
+        max_retries=settings.max_retries,
+    )
+
+
+def build_pipeline(
+    settings: Settings,
+    *,
+    root: str | Path | None = None,
+    engine: str | Engine | None = None,
+    **options: Any,
+) -> MemoryPipeline:
+    """A MemoryPipeline with everything passed explicitly from the settings (`root`, `engine` and
+    any MemoryPipeline keyword override them)."""
+    from pipeline.core import MemoryPipeline
+
+    kwargs: dict[str, Any] = {
+        "user_limit": settings.user_limit,
+        "memory_limit": settings.memory_limit,
+        "log_quotes": settings.log_quotes,
+        "candidate_ttl_days": settings.candidate_ttl_days,
+        **options,
+    }
+    if settings.store and "documents" not in kwargs:  # memory in PostgreSQL (batch workers build theirs here)
+        from pipeline.store.postgres import open_postgres
+
+        kwargs["store"], kwargs["documents"] = open_postgres(settings.store, log_quotes=settings.log_quotes)
+    return MemoryPipeline(root=root if root is not None else settings.root, engine=build_engine(settings, engine), **kwargs)
 
 
 def _config_path(root: Path, env: Mapping[str, str]) -> Path | None:
@@ -174,4 +236,15 @@ def read_config(path: Path) -> dict[str, Any]:
     return data
 
 
-__all__ = ["CONFIG_ENV", "CONFIG_NAME", "ENV_NAMES", "Settings", "SettingsError", "read_config", "resolve"]
+__all__ = [
+    "CONFIG_ENV",
+    "CONFIG_NAME",
+    "ENV_NAMES",
+    "Settings",
+    "SettingsError",
+    "build_engine",
+    "build_pipeline",
+    "default_cache_dir",
+    "read_config",
+    "resolve",
+]

@@ -19,6 +19,7 @@ from pipeline.batch import BatchOptions, BatchRunner, TokenBucket
 from pipeline.cli.batch_run import run_batch_cli
 from pipeline.core import MemoryPipeline
 from pipeline.engines.offline import OfflineEngine
+from pipeline.settings import Settings
 from pipeline.transcripts import BadLine, Conversation, read_conversations
 from pipeline.types import Classification, Turn
 
@@ -46,11 +47,7 @@ def batch(
         "json_out": True,
         "decisions_out": None,
         "max_failures": None,
-        "engine": "offline",
-        "model": None,
-        "api_base": None,
-        "user_limit": None,
-        "memory_limit": None,
+        "settings": Settings(engine="offline"),
         "progress": False,
     }
     options.update(kw)
@@ -249,10 +246,10 @@ def test_killed_and_resumed_gives_the_same_files_as_an_uninterrupted_run(
 
     killed = tmp_path / "b"
     child = (
-        "import sys\nfrom pipeline.cli.batch_run import run_batch_cli\n"
+        "import sys\nfrom pipeline.cli.batch_run import run_batch_cli\nfrom pipeline.settings import Settings\n"
         f"sys.exit(run_batch_cli([{str(src)!r}], {str(killed)!r}, fmt=None, concurrency=4, rpm=None, restart=False,"
-        " json_out=True, decisions_out=None, max_failures=None, engine='offline', model=None, api_base=None,"
-        f" user_limit=None, memory_limit=None, progress=False, workers={workers}))\n"
+        " json_out=True, decisions_out=None, max_failures=None, settings=Settings(engine='offline'),"
+        f" progress=False, workers={workers}))\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     db = killed / "memroute.db"

@@ -117,7 +117,7 @@ def test_memroute_config_names_the_file(
         ("memory_limit = \n", "not valid TOML"),
         ("memory_limt = 300\n", "unknown setting 'memory_limt'"),
         ("memory_limit = -5\n", "bad setting memory_limit"),
-        ('engine = "gpt"\n', "bad setting engine"),
+        ('engine = "gpt"\n', "unknown engine 'gpt': choose one of offline, llm, hybrid"),
     ],
 )
 def test_a_bad_config_file_is_one_line_and_exit_2(

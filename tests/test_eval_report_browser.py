@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.eval_report import write_html
 from pipeline.evals import CaseOutcome, EngineSpec, EvalCase, build_report, score_case, score_run
+from pipeline.evals.render import write_html
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium (apt-get install chromium)")

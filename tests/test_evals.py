@@ -17,8 +17,8 @@ from rich.console import Console
 from pipeline import evals
 from pipeline.cli.eval_run import run_eval_cli
 from pipeline.engines.base import Engine
-from pipeline.eval_report import print_table, render_html
 from pipeline.evals import EngineSpec, load_cases
+from pipeline.evals.render import print_table, render_html
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
 DESIGN_KEYS = (
@@ -134,7 +134,7 @@ def run_cli(
         str(html_out),
         min_accuracy,
         concurrency,
-        False,
+        None,
         None,
         None,
         None,
@@ -284,7 +284,9 @@ def test_leak_search_reads_every_table(tmp_path: Path) -> None:
     conn.execute("INSERT INTO a VALUES (?, ?)", ("nothing here", b"Hidden TOKEN"))
     conn.commit()
     conn.close()
-    texts = evals.database_texts(db)
+    from pipeline.store import database_texts
+
+    texts = database_texts(db)
     assert evals.find_leaks(["token"], {f"db table {k}": v for k, v in texts.items()}) == [("token", "db table a")]
 
 

@@ -122,7 +122,7 @@ def test_failed_migration_leaves_nothing_half_applied(tmp_path: Path) -> None:
 
 
 def test_default_redact_is_the_one_redaction(tmp_path: Path) -> None:
-    from pipeline.redaction import redact_for_storage
+    from pipeline.guards.redaction import redact_for_storage
 
     s = Store(tmp_path)
     assert s.redact is redact_for_storage

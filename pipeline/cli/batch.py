@@ -57,11 +57,6 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         json_out=args.as_json,
         decisions_out=args.decisions,
         max_failures=args.max_failures,
-        engine=settings.engine,
-        model=settings.model,
-        api_base=settings.api_base,
-        user_limit=settings.user_limit,
-        memory_limit=settings.memory_limit,
+        settings=settings,
         workers=args.workers,
-        store=settings.store,
     )

@@ -9,9 +9,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pipeline.batch import BatchOptions, BatchReport, BatchRunner, Hooks, _pipeline, holds_foreign_memory, move_aside
+from pipeline.batch import BatchOptions, BatchReport, BatchRunner, Hooks, holds_foreign_memory, move_aside
 from pipeline.cli.errors import UsageError, report_error
 from pipeline.errors import MemrouteError
+from pipeline.settings import Settings, build_pipeline
 from pipeline.transcripts import FORMATS, BadLine, expand_inputs
 
 PROG = "memroute batch"
@@ -28,40 +29,26 @@ def run_batch_cli(
     json_out: bool,
     decisions_out: str | None,
     max_failures: int | None,
-    engine: str | None,
-    model: str | None,
-    api_base: str | None,
-    user_limit: int | None,
-    memory_limit: int | None,
+    settings: Settings,
     progress: bool | None = None,
     workers: int | None = None,
-    store: str | None = None,
 ) -> int:
     """`memroute batch`. Exit codes: 0 all good, 1 anything failed (bad lines, failed turns), 2 usage error.
 
-    `progress` None: draw the bar when stderr is a terminal. `workers` None: automatic (BatchOptions.workers).
+    `settings`: engine, model, limits (its root is replaced by `out`). `progress` None: draw the bar
+    when stderr is a terminal. `workers` None: automatic (BatchOptions.workers).
     """
     try:
-        paths, options = _check_options(
-            inputs, out, fmt, concurrency, rpm, max_failures, decisions_out, restart, user_limit, memory_limit
-        )
+        paths, options = _check_options(inputs, out, fmt, concurrency, rpm, max_failures, decisions_out, restart)
         if workers is not None and workers < 1:
             raise UsageError("--workers must be at least 1")
-        if store and restart:
+        if settings.store and restart:
             raise UsageError("--restart moves a root's contents aside; it does not apply to --store")
         root = Path(out)
         moved = move_aside(root) if restart else None
         options.workers = workers
-        options.pipeline_args = {
-            "root": str(root),
-            "engine": engine,
-            "model": model,
-            "api_base": api_base,
-            "user_limit": user_limit,
-            "memory_limit": memory_limit,
-            "store": store,
-        }
-        pipe = _pipeline(root, engine, model, api_base, user_limit, memory_limit, store)
+        options.settings = settings.model_copy(update={"root": root})
+        pipe = build_pipeline(options.settings)
     except MemrouteError as e:  # bad options or input, an unusable engine or user id
         return report_error(e, PROG)
     with pipe:
@@ -93,8 +80,6 @@ def _check_options(
     max_failures: int | None,
     decisions_out: str | None,
     restart: bool,
-    user_limit: int | None,
-    memory_limit: int | None,
 ) -> tuple[list[Path], BatchOptions]:
     if fmt is not None and fmt not in FORMATS:
         raise UsageError(f"unknown --format {fmt!r}: choose one of {', '.join(FORMATS)}")
@@ -104,9 +89,6 @@ def _check_options(
         raise UsageError("--rpm must be a positive number of requests per minute")
     if max_failures is not None and max_failures < 1:
         raise UsageError("--max-failures must be at least 1")
-    for name, value in (("--user-limit", user_limit), ("--memory-limit", memory_limit)):
-        if value is not None and value <= 0:
-            raise UsageError(f"{name} must be a positive number of characters")
     if Path(out).exists() and not Path(out).is_dir():
         raise UsageError(f"--out {out} is a file, not a folder")
     if decisions_out is not None and Path(decisions_out).is_dir():

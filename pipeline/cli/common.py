@@ -24,6 +24,15 @@ USER_HELP = "the user id (a folder name under the root)"
 LOG_QUOTES_HELP = "debugging: keep the (redacted) words of skipped statements in the decision log"
 
 
+class _EngineNames(list[str]):
+    """The built-in engine names, for shell completion; parsing accepts any name, because engines
+    come from the registry (built-ins and `memroute.engines` entry points): an unknown one fails in
+    make_engine with one line naming the known ones (exit 2)."""
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, str)
+
+
 def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False) -> None:
     """The options every command takes. Their defaults are None: pipeline/settings.py fills in the
     environment, the config file (memroute.toml) and the defaults, in that order."""
@@ -31,13 +40,18 @@ def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False) -> Non
     g.add_argument("--root", metavar="DIR", help="memory root (default: $MEMROUTE_HOME or ~/.memroute)")
     g.add_argument("--store", metavar="URL", help="postgresql://...: keep memory in PostgreSQL instead of the root "
                    "(env MEMROUTE_STORE; needs memroute[postgres])")
-    engines = ["offline", "llm", "hybrid"]
+    engines = _EngineNames(["offline", "llm", "hybrid"])
     if side_by_side:  # eval: --engine/--model may repeat, --json names the report file
-        g.add_argument("--engine", action="append", choices=engines, help="may repeat: engines run side by side")
+        g.add_argument(
+            "--engine", action="append", choices=engines, metavar="NAME", help="offline, llm, hybrid or an installed engine; may repeat"
+        )
         g.add_argument("--model", action="append", help="may repeat: litellm model strings run side by side")
         g.add_argument("--json", dest="json_out", metavar="OUT", help="write the JSON report here (- for stdout)")
     else:
-        g.add_argument("--engine", choices=engines, help="default: llm if a model is set, else offline (env MEMROUTE_ENGINE)")
+        g.add_argument(
+            "--engine", choices=engines, metavar="NAME",
+            help="offline, llm, hybrid or an installed engine; default: llm if a model is set, else offline (env MEMROUTE_ENGINE)",
+        )
         g.add_argument("--model", help="litellm model string, e.g. openai/gpt-4o-mini (env MEMROUTE_MODEL)")
         g.add_argument("--json", action="store_true", dest="as_json", help="print data as JSON")
     g.add_argument("--api-base", metavar="URL", help="base URL of an OpenAI-compatible server (env MEMROUTE_API_BASE)")
@@ -58,6 +72,7 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
     }
     if isinstance(flags["engine"], list) or isinstance(flags["model"], list):  # eval: runs side by side
         flags["engine"] = flags["model"] = None
+    flags["log_quotes"] = True if getattr(args, "log_quotes", False) else None  # absent: env, then file
     for name in ("user_limit", "memory_limit"):
         value = flags[name]
         if value is not None and value <= 0:
@@ -68,46 +83,34 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
 def open_pipeline(args: argparse.Namespace, *, write: bool, **overrides: Any) -> MemoryPipeline:
     """The pipeline for one command, built from the resolved settings. `write=False`: a root this
     process may not write is opened read-only; `write=True`: such a root is refused, naming it."""
-    from pipeline.core import MemoryPipeline
     from pipeline.doctor import root_writable
-    from pipeline.engines import make_engine
+    from pipeline.settings import build_pipeline
 
     settings = resolve_settings(args)
     explicit_root = "root" in overrides  # a command's own root (demo's temporary one) is a root, never the store
     root = Path(overrides.pop("root", settings.root))
     if settings.store and not explicit_root:
-        overrides.update(open_database(settings.store))  # the documents and records live there, not in the root
+        # the documents and records live there, not in the root
+        overrides.update(open_database(settings.store, log_quotes=settings.log_quotes))
         writable = True
     else:
         writable = root_writable(root)
     if write and not writable:
         raise CommandFailed(f"memory root {root} is not writable: `memroute {args.command}` needs to write there")
-    engine = make_engine(
-        overrides.pop("engine", settings.engine),
-        model=settings.model,
-        api_base=settings.api_base,
-        timeout=settings.timeout,
-        max_retries=settings.max_retries,
-    )
-    pipe = MemoryPipeline(
-        root=root,
-        engine=engine,
-        user_limit=settings.user_limit,
-        memory_limit=settings.memory_limit,
-        read_only=not writable,
-        **overrides,
-    )
+    if explicit_root:
+        settings = settings.model_copy(update={"store": None})
+    pipe = build_pipeline(settings, root=root, read_only=not writable, **overrides)
     gc.enable()  # see main(): the imports are done
     return pipe
 
 
-def open_database(url: str) -> dict[str, Any]:
+def open_database(url: str, *, log_quotes: bool = False) -> dict[str, Any]:
     """store= and documents= for MemoryPipeline on the PostgreSQL store at `url`; a clear error when the
     extra is missing or the server cannot be reached."""
     from pipeline.store.postgres import open_postgres, shown_url
 
     try:
-        store, documents = open_postgres(url)
+        store, documents = open_postgres(url, log_quotes=log_quotes)
     except ImportError:
         raise CommandFailed("--store postgresql://... needs psycopg: pip install 'memroute[postgres]'") from None
     except Exception as e:  # psycopg's OperationalError and friends: one line, never the password

@@ -14,19 +14,18 @@ from typing import Any
 
 from pipeline.cli.errors import UsageError, report_error
 from pipeline.errors import MemrouteError
-from pipeline.eval_report import print_table, write_html
 from pipeline.evals import (
     CaseOutcome,
     EngineSpec,
     PipelineFactory,
     build_report,
-    default_cache_dir,
     default_pipeline_factory,
     gate_problems,
     load_cases,
     run_eval,
     score_run,
 )
+from pipeline.evals.render import print_table, write_html
 
 PROG = "memroute eval"
 
@@ -38,19 +37,21 @@ def run_eval_cli(
     report_out: str | None,
     min_accuracy: float | None,
     concurrency: int,
-    cache: bool,
+    cache_dir: Path | None,
     api_base: str | None,
     user_limit: int | None,
     memory_limit: int | None,
     *,
     factory: PipelineFactory = default_pipeline_factory,
     specs: Sequence[EngineSpec] | None = None,
+    log_quotes: bool | None = None,
 ) -> int:
-    """`memroute eval` (runs: (engine, model) pairs; `specs` replaces them, for tests)."""
+    """`memroute eval` (runs: (engine, model) pairs; `specs` replaces them, for tests). `cache_dir`
+    None: no cache of model answers."""
     try:
         return _run_eval_cli(
-            files, engines, json_out, report_out, min_accuracy, concurrency, cache, api_base, user_limit,
-            memory_limit, factory=factory, specs=specs,
+            files, engines, json_out, report_out, min_accuracy, concurrency, cache_dir, api_base, user_limit,
+            memory_limit, factory=factory, specs=specs, log_quotes=log_quotes,
         )
     except MemrouteError as e:
         return report_error(e, PROG)
@@ -63,13 +64,14 @@ def _run_eval_cli(
     report_out: str | None,
     min_accuracy: float | None,
     concurrency: int,
-    cache: bool,
+    cache_dir: Path | None,
     api_base: str | None,
     user_limit: int | None,
     memory_limit: int | None,
     *,
     factory: PipelineFactory = default_pipeline_factory,
     specs: Sequence[EngineSpec] | None = None,
+    log_quotes: bool | None = None,
 ) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -91,10 +93,11 @@ def _run_eval_cli(
         options["user_limit"] = user_limit
     if memory_limit is not None:
         options["memory_limit"] = memory_limit
+    if log_quotes is not None:
+        options["log_quotes"] = log_quotes
     problem = _check_engines(specs, api_base)
     if problem:
         raise UsageError(problem)
-    cache_dir = default_cache_dir() if cache else None
 
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()

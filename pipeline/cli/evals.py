@@ -37,10 +37,11 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         report_out=args.report,
         min_accuracy=args.min_accuracy,
         concurrency=args.concurrency,
-        cache=not args.no_cache,
+        cache_dir=None if args.no_cache else settings.cache_dir,
         api_base=settings.api_base,
         user_limit=settings.user_limit,
         memory_limit=settings.memory_limit,
+        log_quotes=settings.log_quotes,
     )
 
 

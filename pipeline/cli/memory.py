@@ -130,7 +130,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_turn(args: argparse.Namespace) -> int:
     messages = [{"role": "user", "content": args.text}] if args.text is not None else read_messages(args.messages)
-    with open_pipeline(args, write=True, **({"log_quotes": True} if args.log_quotes else {})) as pipe:
+    with open_pipeline(args, write=True) as pipe:
         result = pipe.process_turn(args.user, messages, timestamp=args.timestamp, conversation_id=args.conversation)
     if args.as_json:
         print_json(result.model_dump(mode="json"))
@@ -234,7 +234,7 @@ def _cmd_consolidate(args: argparse.Namespace) -> int:
 def _cmd_retry(args: argparse.Namespace) -> int:
     from pipeline.hook import run_parked
 
-    with open_pipeline(args, write=True, **({"log_quotes": True} if args.log_quotes else {})) as pipe:
+    with open_pipeline(args, write=True) as pipe:
         results = pipe.retry(args.user)  # turns that failed in process_turn (CLI, batch, API)
         parked = run_parked(pipe, args.user)  # turns the post-turn hook parked after its retries
     failed = [r for r in results if r.status == "failed"]

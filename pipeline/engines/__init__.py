@@ -1,4 +1,6 @@
-"""Engines turn a chat turn into decisions. Only engines/llm.py imports litellm, lazily."""
+"""Engines turn a chat turn into decisions. Found by name through the registry (registry.py: the
+built-ins offline/llm/hybrid and any `memroute.engines` entry point). Only engines/llm/ imports
+litellm, lazily."""
 
 from __future__ import annotations
 
@@ -7,13 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.engines.base import Engine
-from pipeline.errors import MemrouteError
+from pipeline.engines.registry import BUILTIN, EngineConfigError, EngineOptions, build, engine_names
 
-ENGINE_NAMES = ("offline", "llm", "hybrid")
+ENGINE_NAMES = tuple(BUILTIN)  # the built-ins; engine_names() adds installed ones
 
-
-class EngineConfigError(MemrouteError, ValueError):
-    """An engine name or model setting that cannot work."""
+__all__ = ["ENGINE_NAMES", "Engine", "EngineConfigError", "EngineOptions", "engine_names", "make_engine"]
 
 
 def make_engine(
@@ -32,34 +32,18 @@ def make_engine(
     The default is `llm` when a model is configured, else the offline engine.
     """
     if engine is not None and not isinstance(engine, str):
+        if not isinstance(engine, Engine):
+            raise EngineConfigError(f"{type(engine).__name__} is not an engine: subclass pipeline.engines.base.Engine")
         return engine
     model = model if model is not None else (os.environ.get("MEMROUTE_MODEL") or None)
     name = engine or os.environ.get("MEMROUTE_ENGINE") or ("llm" if model is not None else "offline")
-    if name not in ENGINE_NAMES:
-        raise EngineConfigError(f"unknown engine {name!r}: choose one of {', '.join(ENGINE_NAMES)}")
-    if name == "offline":
-        from pipeline.engines.offline import OfflineEngine
-
-        return OfflineEngine()
-    if model is None:
-        raise EngineConfigError(f"engine {name!r} needs a model: pass --model or set MEMROUTE_MODEL")
-    from pipeline.engines.llm import LLMEngine
-
-    limits: dict[str, Any] = {}  # None: the engine's own defaults
-    if timeout is not None:
-        limits["timeout"] = timeout
-    if max_retries is not None:
-        limits["max_retries"] = max_retries
-    llm = LLMEngine(
-        model,
+    options = EngineOptions(
+        model=model,
         api_base=api_base,
         cache_dir=cache_dir,
         classify_model=classify_model,
         consolidate_model=consolidate_model,
-        **limits,
+        timeout=timeout,
+        max_retries=max_retries,
     )
-    if name == "llm":
-        return llm
-    from pipeline.engines.hybrid import HybridEngine
-
-    return HybridEngine(llm)
+    return build(name, options)

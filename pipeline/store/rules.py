@@ -28,7 +28,7 @@ def redact_turn_payload(
 ) -> dict[str, Any]:
     """A turn kept for retry: every string redacted, except the contact kinds the turn itself asked
     to store (a retried "please save my email ..." must still be able to save it)."""
-    from pipeline.redaction import redact_for_storage, redact_json, requested_kinds
+    from pipeline.guards.redaction import redact_for_storage, redact_json, requested_kinds
 
     if not default_redact:
         return dict(redact_json(payload, redact))
@@ -57,7 +57,7 @@ def decision_rows(
     """The decisions table's values for a turn, in column order (user_id ... ts). All text redacted; a
     skipped statement was not kept: only its route, reason, detail and a digest of its quote, unless
     `log_quotes` (debugging) keeps its redacted quote and fields too."""
-    from pipeline.redaction import quote_digest
+    from pipeline.guards.redaction import quote_digest
 
     def r(text: str | None) -> str | None:
         return None if text is None else redact(text)

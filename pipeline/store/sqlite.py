@@ -8,7 +8,7 @@ and `memroute retry`).
 
 Connections, transactions and migrations: pipeline/store/sqlite_db.py.
 
-Privacy: every user-text column goes through `redact` (pipeline/redaction.py, the one
+Privacy: every user-text column goes through `redact` (pipeline/guards/redaction.py, the one
 redaction) before it is stored, except the history old/new values, provenance values and the
 archive text, which are exactly what the ledger files held. A skipped statement keeps its route
 and reason and only a digest of its quote, unless `log_quotes` (debugging) is on. `purge_user`,
@@ -77,11 +77,11 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         log_quotes: bool = False,
     ) -> None:
         """`read_only`: see SQLiteDatabase. `redact`: what every user-text column goes through
-        (default: pipeline/redaction.py's redact_for_storage)."""
+        (default: pipeline/guards/redaction.py's redact_for_storage)."""
         self._default_redact = redact is None
         if redact is None:
             # Lazy: guards may import heavier things; fail closed if it is missing rather than store secrets.
-            from pipeline.redaction import redact_for_storage
+            from pipeline.guards.redaction import redact_for_storage
 
             redact = redact_for_storage
         self.redact: Callable[[str], str] = redact

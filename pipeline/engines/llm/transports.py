@@ -17,6 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from pipeline.errors import MemrouteError
+
 
 @dataclass(frozen=True)
 class CallInfo:
@@ -28,7 +30,7 @@ class CallInfo:
     tool_name: str | None  # the tool the engine forces (instructor TOOLS mode), else None
 
 
-class TransportSetupError(Exception):
+class TransportSetupError(MemrouteError):
     """A mistake in how a transport was set up (requests disabled, a fake with no answer left), not a
     model failure: the engine raises it as is instead of wrapping it in LLMError."""
 

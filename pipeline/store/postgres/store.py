@@ -56,7 +56,7 @@ class PostgresStore(Records, MemoryStore):
     ) -> None:
         self._default_redact = redact is None
         if redact is None:
-            from pipeline.redaction import redact_for_storage
+            from pipeline.guards.redaction import redact_for_storage
 
             redact = redact_for_storage
         self.redact = redact

@@ -1,6 +1,6 @@
 """Eval reports for people: a rich table on the terminal and one self-contained HTML page.
 
-Both read the JSON report built by pipeline.evals (so a saved `--json` file can be rendered
+Both read the JSON report built by pipeline.evals.report (so a saved `--json` file can be rendered
 again later). The HTML page has inline CSS only, no scripts and no external assets, so it can
 be attached to a CI run or mailed; every piece of case text goes through html.escape.
 """
@@ -17,7 +17,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-ROUTES: tuple[str, ...] = ("user", "memory", "skip", "mixed")
+from pipeline.evals.cases import ROUTES
+
 MAX_TERMINAL_FAILURES = 15
 
 

@@ -1,53 +1,9 @@
-"""`memroute batch`: transcripts in, USER.md and MEMORY.md for every user out.
-
-How a run goes:
-
-1. Index (one streaming pass). Every input line is parsed once; bad lines (malformed JSON,
-   unknown role, missing user id, invalid UTF-8, oversized messages) are reported with
-   file:line, counted and skipped. For each good conversation only its location (file, byte
-   offset, line), user id, start time and turn count go into a temporary SQLite index on disk,
-   never the text, so memory stays bounded whatever the input size. Conversations already
-   checkpointed as done in the store are counted but not replayed.
-2. Replay. The index yields each user's conversations sorted by start time (input order breaks
-   ties; conversations without any timestamp come after the timed ones, in input order), so the
-   input does not need to be sorted. Each conversation is read again from its offset and
-   replayed turn by turn: the turn's user message and what follows it, with the earlier
-   messages as history, and the turn's timestamp (the user message's, else the
-   conversation's), so dates in MEMORY.md come from the transcript. Users run concurrently on
-   an asyncio loop (through `aprocess_turn`); one user's turns never overlap. With the offline
-   engine `concurrency` is the number of users at a time. With a model it is the number of
-   requests in flight (what a provider's limits count): engines hold a `REQUEST_SLOTS` slot
-   per HTTP request, and 1.5x as many users are kept going, so one user's file work, prompt
-   and parsing overlap the others' waits and no slot sits idle. Users with the most turns
-   start first, so one long user does not finish last. Big batches also spread the users over
-   worker processes (one core each: the offline engine and the client side of model calls are
-   CPU bound); each worker imports the model stack before it takes users and freezes it for
-   the garbage collector; the parent hands out users, merges counts and writes the audit file.
-   Results are the same whatever the number of processes.
-3. Checkpoints. A conversation whose turns all committed is marked done in the store table
-   `batch_conversations`; a rerun skips it. Turn ids are stable ("b-<hash of user and
-   conversation id>-<turn index>"), so a conversation interrupted mid-way resumes through the
-   pipeline's turn idempotency and no turn is ever applied twice. When a turn fails (model
-   error), its conversation is marked failed and the user's later conversations wait for the
-   next run (counted as deferred), so a user's turns are never applied out of order.
-
-Memory use: the index lives on disk, a conversation's text is held only while it is replayed,
-and a line longer than 8 MiB is skipped unread, so RAM is bounded by the users in progress
-(concurrency, x1.5 with a model) x the largest conversation, not by the input size. Files of
-any order work; no input sorting is required.
-`--rpm` applies to the llm and hybrid engines (one token per turn, shared by the processes).
-
-Where the memory goes (`--out`): a root that already holds memory not written by a batch (a
-live hook's, say) is refused, because replaying older transcripts onto it would overwrite newer
-facts with older ones. `--restart` never deletes anything: it moves the root's current contents
-into `OUT/.before-restart-<UTC time>/` and starts over on an empty root.
-"""
+"""The batch runner: index the inputs, replay each user's conversations in order through the
+pipeline, checkpoint what is done (the steps are in pipeline/batch/__init__.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import gc
 import hashlib
 import json
 import logging
@@ -59,12 +15,21 @@ import threading
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import timezone
 from pathlib import Path
 from typing import IO, Any
 
 from pipeline import guards
+from pipeline.batch.options import (
+    EXTRA_USERS_PER_MODEL_SLOT,
+    FILE_THREADS,
+    MAX_AUTO_WORKERS,
+    TURNS_PER_AUTO_WORKER,
+    BatchOptions,
+    Hooks,
+    TokenBucket,
+)
+from pipeline.batch.report import MAX_REPORTED_BAD_LINES, BatchReport
 from pipeline.engines.base import REQUEST_SLOTS
 from pipeline.store.batch_index import ConversationIndex
 from pipeline.transcripts import (
@@ -77,186 +42,6 @@ from pipeline.transcripts import (
 from pipeline.types import Decision, TurnResult
 
 log = logging.getLogger("memroute.batch")
-
-DEFAULT_CONCURRENCY = 8  # users at a time: polite to API rate limits
-MAX_AUTO_WORKERS = 4  # processes chosen automatically (see BatchOptions.workers)
-# A process costs ~1 s to start (~2 s with the model stack, ~5 s with litellm): not worth it for
-# small batches. A model call costs ~2-4 ms of client CPU (instructor, HTTP, the commit), so LLM
-# batches split sooner.
-TURNS_PER_AUTO_WORKER = {"offline": 2000, "llm": 500, "hybrid": 500}
-EXTRA_USERS_PER_MODEL_SLOT = 0.5  # users kept going beyond the model requests in flight (see _replay)
-FILE_THREADS = 4  # per process: commits overlap each other's fsyncs, few enough to spare the GIL
-MAX_REPORTED_BAD_LINES = 1000  # the JSON summary lists this many; all are counted
-RESTART_PREFIX = ".before-restart-"
-
-
-# ---- the report ------------------------------------------------------------------------------
-
-
-@dataclass
-class BatchReport:
-    users: int = 0
-    conversations: int = 0  # good conversations found in the input
-    conversations_done: int = 0  # completed in this run
-    conversations_skipped: int = 0  # already done in an earlier run
-    conversations_failed: int = 0
-    conversations_deferred: int = 0  # left for the next run (a failure earlier for that user, or a stop)
-    untimed_conversations: int = 0  # no timestamp anywhere: their turns are dated today
-    turns_total: int = 0  # turns of the conversations this run replays
-    turns_done: int = 0
-    turns_duplicate: int = 0  # already applied by an interrupted earlier run
-    turns_failed: int = 0
-    writes: dict[str, int] = field(default_factory=lambda: {"user": 0, "memory": 0})
-    skips: dict[str, int] = field(default_factory=dict)
-    outcomes: dict[str, int] = field(default_factory=dict)  # other outcomes: duplicate, unchanged, over_cap...
-    bad_lines: int = 0
-    bad_line_list: list[str] = field(default_factory=list)
-    turn_errors: list[str] = field(default_factory=list)
-    calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float | None = 0.0
-    wall_s: float = 0.0
-    stopped_early: bool = False
-    moved_aside: str | None = None
-    worker_crashes: int = 0  # worker processes that died without reporting (counted as failures)
-    unreadable: int = 0  # conversations that could not be read again in pass 2 (also bad lines)
-    workers: int = 1
-
-    @property
-    def failures(self) -> int:
-        return self.bad_lines + self.turns_failed + self.worker_crashes
-
-    @property
-    def turns_per_s(self) -> float:
-        return self.turns_done / self.wall_s if self.wall_s > 0 else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "users": self.users,
-            "conversations": {
-                "total": self.conversations,
-                "done": self.conversations_done,
-                "skipped_already_done": self.conversations_skipped,
-                "failed": self.conversations_failed,
-                "deferred": self.conversations_deferred,
-                "untimed": self.untimed_conversations,
-            },
-            "turns": {
-                "total": self.turns_total,
-                "done": self.turns_done,
-                "duplicate": self.turns_duplicate,
-                "failed": self.turns_failed,
-            },
-            "writes": dict(self.writes),
-            "skips": dict(sorted(self.skips.items())),
-            "outcomes": dict(sorted(self.outcomes.items())),
-            "failures": self.failures,
-            "bad_lines": self.bad_lines,
-            "bad_line_list": self.bad_line_list,
-            "turn_errors": self.turn_errors,
-            "calls": self.calls,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6),
-            "wall_s": round(self.wall_s, 3),
-            "turns_per_s": round(self.turns_per_s, 2),
-            "stopped_early": self.stopped_early,
-            "moved_aside": self.moved_aside,
-            "workers": self.workers,
-            "worker_crashes": self.worker_crashes,
-        }
-
-    def merged(self, parts: list[dict[str, Any]]) -> BatchReport:
-        """This report (the index pass) plus the replay counts of worker processes (asdict snapshots)."""
-        out = dataclasses.replace(
-            self,
-            writes=dict(self.writes),
-            skips=dict(self.skips),
-            outcomes=dict(self.outcomes),
-            bad_line_list=list(self.bad_line_list),
-            turn_errors=list(self.turn_errors),
-        )
-        for part in parts:
-            for name in _ADDITIVE:
-                setattr(out, name, getattr(out, name) + part[name])
-            for name in ("writes", "skips", "outcomes"):
-                counts = getattr(out, name)
-                for key, value in part[name].items():
-                    counts[key] = counts.get(key, 0) + value
-            for name in ("bad_line_list", "turn_errors"):
-                getattr(out, name).extend(part[name][: MAX_REPORTED_BAD_LINES - len(getattr(out, name))])
-            out.cost_usd = None if out.cost_usd is None or part["cost_usd"] is None else out.cost_usd + part["cost_usd"]
-        return out
-
-
-# Counters a worker process adds to the parent's report (the index pass fills the others).
-_ADDITIVE = (
-    "conversations_done",
-    "conversations_failed",
-    "conversations_deferred",
-    "turns_done",
-    "turns_duplicate",
-    "turns_failed",
-    "bad_lines",
-    "calls",
-    "input_tokens",
-    "output_tokens",
-    "unreadable",
-)
-
-
-@dataclass
-class BatchOptions:
-    fmt: str | None = None
-    concurrency: int = DEFAULT_CONCURRENCY
-    rpm: float | None = None
-    max_failures: int | None = None
-    decisions_out: str | None = None
-    restart: bool = False
-    # Worker processes sharing the users (each runs concurrency/workers users at a time): the
-    # offline engine and litellm's per-call overhead are CPU bound, and one process uses one core.
-    # None: automatic (one per 2,000 turns, 500 with a model; at most min(CPUs, 4)). Needs `pipeline_args`.
-    workers: int | None = 1
-    pipeline_args: dict[str, Any] | None = None  # how a worker process builds its MemoryPipeline
-
-
-class Hooks:
-    """What the runner tells its caller as it goes (the CLI draws a progress bar from it)."""
-
-    def total(self, turns: int) -> None: ...
-
-    def turn(self, report: BatchReport) -> None: ...
-
-    def bad_line(self, bad: BadLine) -> None: ...
-
-
-# ---- rate limit --------------------------------------------------------------------------------
-
-
-class TokenBucket:
-    """At most `rpm` acquisitions per minute, with a burst of up to one second's worth."""
-
-    def __init__(self, rpm: float) -> None:
-        self.rate = rpm / 60.0
-        self.capacity = max(1.0, self.rate)
-        self.tokens = 1.0
-        self.last = time.monotonic()
-        self._lock = asyncio.Lock()
-
-    async def acquire(self) -> None:
-        async with self._lock:  # waiters queue up in order
-            while True:
-                now = time.monotonic()
-                self.tokens = min(self.capacity, self.tokens + (now - self.last) * self.rate)
-                self.last = now
-                if self.tokens >= 1.0:
-                    self.tokens -= 1.0
-                    return
-                await asyncio.sleep((1.0 - self.tokens) / self.rate)
-
-
-# ---- the runner -----------------------------------------------------------------------------------
 
 
 def turn_id_for(user_id: str, conversation_key: str, index: int) -> str:
@@ -366,7 +151,7 @@ class BatchRunner:
 
     def _worker_count(self) -> int:
         wanted = self.options.workers
-        if self.options.pipeline_args is None:
+        if self.options.settings is None:
             return 1  # an engine object given in Python cannot travel to another process
         if wanted is None:
             by_size = self.report.turns_total // TURNS_PER_AUTO_WORKER.get(self.pipe.engine.name, 2000)
@@ -545,13 +330,15 @@ class BatchRunner:
 
     def _replay_in_processes(self, index_path: Path, workers: int) -> None:
         """Share the users among worker processes; merge their counts; stop them on --max-failures."""
+        from pipeline.batch.workers import _feed_users, _worker_main  # they import this module
+
         ctx = multiprocessing.get_context("spawn")  # never fork a process holding SQLite connections and threads
         users_q: Any = ctx.Queue(maxsize=workers * 4)
         events: Any = ctx.Queue()
         stop = ctx.Event()
         per_worker = max(1, -(-self.options.concurrency // workers))
         spec = {
-            "pipeline": self.options.pipeline_args,
+            "settings": self.options.settings,
             "paths": [str(p) for p in self.paths],
             "index": str(index_path),
             "fmt": self.options.fmt,
@@ -608,85 +395,6 @@ class BatchRunner:
             self.report.turn_errors.append(f"worker process {proc.pid} exited with code {proc.exitcode}")
 
 
-def _feed_users(index_path: Path, users_q: Any, stop: Any, procs: list[Any]) -> None:
-    """Parent thread: hand out users, busiest first, then one end marker per worker."""
-    index = ConversationIndex.open_read_only(index_path)
-    try:
-        for user_id in index.users():
-            while not stop.is_set():
-                try:
-                    users_q.put(user_id, timeout=0.2)
-                    break
-                except queue.Full:
-                    if all(not p.is_alive() for p in procs):
-                        return
-            if stop.is_set():
-                break
-    finally:
-        index.close()
-    for _ in procs:
-        while any(p.is_alive() for p in procs):
-            try:
-                users_q.put(None, timeout=0.2)
-                break
-            except queue.Full:
-                continue
-
-
-class _WorkerHooks(Hooks):
-    """A worker process reports its counts to the parent (at most five times a second, and at the end)."""
-
-    def __init__(self, events: Any) -> None:
-        self.events = events
-        self.last = 0.0
-
-    def turn(self, report: BatchReport) -> None:
-        now = time.monotonic()
-        if now - self.last >= 0.2:
-            self.last = now
-            self.events.put(("report", os.getpid(), dataclasses.asdict(report)))
-
-    def bad_line(self, bad: BadLine) -> None:
-        self.events.put(("bad", os.getpid(), (bad.path, bad.line, bad.reason)))
-
-
-def _worker_main(spec: dict[str, Any], users_q: Any, events: Any, stop: Any) -> None:
-    """A worker process: replay the users the parent hands out, with its own pipeline and threads."""
-    pipe = _pipeline(**spec["pipeline"])
-    pipe.engine.preload()
-    # Everything imported so far lives as long as the process: keep the cyclic collector from
-    # walking it again on every full collection (~6% of a worker's CPU otherwise).
-    gc.freeze()
-    with pipe:
-        options = BatchOptions(fmt=spec["fmt"], concurrency=spec["concurrency"], rpm=spec["rpm"])
-        hooks = _WorkerHooks(events)
-        runner = BatchRunner(pipe, [Path(p) for p in spec["paths"]], options, hooks)
-        runner._stop_event = stop
-        runner._parent_pid = os.getppid()
-        if spec["decisions"]:
-            runner._emit_decisions = lambda text: events.put(("decisions", os.getpid(), text))
-        index = ConversationIndex.open_read_only(Path(spec["index"]))
-        try:
-            asyncio.run(runner._replay(index, _remote_users(users_q, runner)))
-        finally:
-            index.close()
-        events.put(("final", os.getpid(), dataclasses.asdict(runner.report)))
-
-
-async def _remote_users(users_q: Any, runner: BatchRunner) -> AsyncIterator[str]:
-    def take() -> str | None:
-        while not runner._stopping():
-            try:
-                user: str | None = users_q.get(timeout=0.2)
-                return user
-            except queue.Empty:
-                continue
-        return None
-
-    while (user_id := await asyncio.to_thread(take)) is not None:
-        yield user_id
-
-
 def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict[str, Any]:
     """One audit line. Every piece of user text goes through guards.redact."""
 
@@ -716,60 +424,3 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "model": result.model,
     }
 
-
-# ---- the root ---------------------------------------------------------------------------------
-
-
-def move_aside(out: Path) -> Path | None:
-    """--restart: move what the root holds into OUT/.before-restart-<time>/ (nothing is deleted)."""
-    if not out.is_dir():
-        return None
-    entries = [p for p in out.iterdir() if not p.name.startswith(RESTART_PREFIX)]
-    if not entries:
-        return None
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    target = out / f"{RESTART_PREFIX}{stamp}"
-    n = 1
-    while target.exists():
-        n += 1
-        target = out / f"{RESTART_PREFIX}{stamp}-{n}"
-    target.mkdir()
-    for p in entries:
-        p.rename(target / p.name)
-    return target
-
-
-def holds_foreign_memory(pipe: Any) -> bool:
-    """Memory in the root and no trace of a batch (no checkpoint, no batch turn id) in its store."""
-    store = pipe.store
-    if store.has_batch_trace():
-        return False
-    if store.has_turns():
-        return True
-    return bool(pipe.documents.has_any_documents())
-
-
-def _pipeline(
-    root: Path | str,
-    engine: str | None,
-    model: str | None,
-    api_base: str | None,
-    user_limit: int | None,
-    memory_limit: int | None,
-    store: str | None = None,
-) -> Any:
-    """`store`: a postgresql:// URL to write to instead of the root (each worker process opens its own)."""
-    from pipeline.core import MemoryPipeline
-
-    where: dict[str, Any] = {}
-    if store:
-        from pipeline.store.postgres import open_postgres
-
-        where["store"], where["documents"] = open_postgres(store)
-    return MemoryPipeline(
-        root=root, engine=engine, model=model, api_base=api_base, user_limit=user_limit, memory_limit=memory_limit,
-        **where,
-    )
-
-
-__all__ = ["BatchOptions", "BatchReport", "BatchRunner", "Hooks", "holds_foreign_memory", "move_aside", "turn_id_for"]

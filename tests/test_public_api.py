@@ -1,0 +1,44 @@
+"""The curated public API: every name in pipeline.__all__ imports from `pipeline`, and importing
+the package (or any of its names) never imports litellm."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import pipeline
+
+
+@pytest.mark.parametrize("name", pipeline.__all__)
+def test_every_public_name_imports_from_pipeline(name: str) -> None:
+    namespace: dict[str, object] = {}
+    exec(f"from pipeline import {name}", namespace)
+    assert namespace[name] is getattr(pipeline, name)
+
+
+def test_all_lists_exactly_the_lazy_exports() -> None:
+    assert set(pipeline.__all__) == {*pipeline._EXPORTS, "__version__"}
+
+
+def test_public_errors_share_the_memroute_base() -> None:
+    errors = [getattr(pipeline, n) for n in pipeline.__all__ if n.endswith(("Error", "Full", "Closed", "Exceeded"))]
+    errors += [pipeline.BadTurn, pipeline.InvalidUserId, pipeline.CandidateNotFound, pipeline.NothingToForget]
+    assert all(issubclass(e, pipeline.MemrouteError) for e in errors)
+
+
+def test_import_pipeline_and_its_api_never_imports_litellm() -> None:
+    code = (
+        "import sys, pipeline\n"
+        "assert 'litellm' not in sys.modules and 'pipeline.core' not in sys.modules, 'eager import'\n"
+        "for name in pipeline.__all__: getattr(pipeline, name)\n"
+        "assert 'litellm' not in sys.modules, 'litellm imported'\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        pipeline.Nope  # noqa: B018
