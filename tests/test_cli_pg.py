@@ -193,3 +193,17 @@ def test_batch_writes_to_postgresql_resumes_from_its_checkpoints_and_matches_a_r
     assert "Hamburg" in shown["jasmin"]["user_md"] and "Berlin" not in shown["jasmin"]["user_md"]  # in time order
     code, _, err = run(capsys, "batch", str(source), "--store", pg_dsn, "--restart")
     assert code == 2 and "--restart" in err
+
+
+def test_a_worker_with_many_threads_has_connections_for_all_of_them(pg_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.store.postgres.store import PostgresStore
+    from pipeline.store.postgres.worker import submit
+
+    with PostgresStore(pg_dsn) as store:
+        for i in range(2):
+            for u in range(10):
+                submit(store.queue(), f"user{u}", [{"role": "user", "content": f"Yesterday we shipped release {i}."}],
+                       turn_id=f"u{u}-t{i}")
+    code, out, err = run(capsys, "worker", "--store", pg_dsn, "--until-empty", "--threads", "10", "--json")
+    assert code == 0, err
+    assert json.loads(out) == {"done": 20, "duplicates": 0, "failed_attempts": 0, "parked": 0}

@@ -63,6 +63,14 @@ class Database:
                     self._pid = os.getpid()
         return self._pool
 
+    def ensure_capacity(self, connections: int) -> None:
+        """Let the pool hold at least this many connections (a worker thread holds two at once: its
+        claim and its turn's write); a pool too small would make threads wait on each other."""
+        if connections > self.pool_max:
+            self.pool_max = connections
+            if self._pool is not None and self._pid == os.getpid():
+                self._pool.resize(min_size=1, max_size=connections)
+
     def close(self) -> None:
         if self._pool is not None and self._pid == os.getpid():
             self._pool.close()

@@ -144,6 +144,7 @@ def serve(pipe: Any, *, threads: int = 1, until_empty: bool = False, stop: threa
         raise ValueError("memroute worker needs the PostgreSQL store (--store postgresql://...); "
                          "a root's turns are processed by the hook or `memroute batch`")
     stop = stop or threading.Event()
+    pipe.store.db.ensure_capacity(2 * max(1, threads) + 2)  # a claim and a write per thread, and reads
     process = pipeline_processor(pipe)
     totals: list[WorkerCounts] = []
     lock = threading.Lock()
