@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipeline.errors import MemrouteError
 from pipeline.store.postgres.records import now_iso
 from pipeline.userdir import MEMORY_FILE, USER_FILE, UserDir, validate_user_id
 
@@ -38,7 +39,7 @@ COPIES = tuple(f"{name}.bak" for name in DOCUMENTS)
 BATCH = 1000
 
 
-class TransferError(Exception):
+class TransferError(MemrouteError):
     """The copy cannot be made (target not empty, a value PostgreSQL cannot hold, ...); nothing was written."""
 
 
