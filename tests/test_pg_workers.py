@@ -48,6 +48,21 @@ def _wait_inside(state: Path, proc: subprocess.Popen[str], timeout_s: float = 60
     raise AssertionError(f"worker {proc.pid} never started a turn: {proc.stderr.read() if proc.stderr else ''}")
 
 
+def _race_and_kill_one(dsn: str, state: Path, mode: str) -> str:
+    """Three workers race through the queue; the first is SIGKILLed in the middle of a turn, the other
+    two finish the queue. Returns the turn the killed one was in."""
+    workers = [_start(dsn, state, mode) for _ in range(3)]
+    _go(state, workers)
+    victim = workers[0]
+    killed_turn = _wait_inside(state, victim)
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait(30)
+    for w in workers[1:]:
+        _, err = w.communicate(timeout=240)
+        assert w.returncode == 0, err
+    return killed_turn
+
+
 def test_three_workers_one_killed_mid_turn_lose_nothing_duplicate_nothing_keep_order(
     pg_dsn: str, tmp_path: Path
 ) -> None:
@@ -56,15 +71,7 @@ def test_three_workers_one_killed_mid_turn_lose_nothing_duplicate_nothing_keep_o
     for i in range(TURNS_PER_USER):  # interleaved users, as chats arrive
         for user in USERS:
             assert queue.submit(user, f"{user}-t{i:02d}", None, {"i": i}) is not None
-    workers = [_start(pg_dsn, tmp_path, "store") for _ in range(3)]
-    _go(tmp_path, workers)
-    victim = workers[0]
-    killed_turn = _wait_inside(tmp_path, victim)
-    os.kill(victim.pid, signal.SIGKILL)
-    victim.wait(30)
-    for w in workers[1:]:
-        out, err = w.communicate(timeout=240)
-        assert w.returncode == 0, err
+    killed_turn = _race_and_kill_one(pg_dsn, tmp_path, "store")
     # every turn applied exactly once, in each user's order
     for user in USERS:
         lines = (store.read_documents(user).memory or "").splitlines()
@@ -95,15 +102,7 @@ def test_three_pipeline_workers_one_killed_apply_every_turn_once_in_order_within
             said = f"Yesterday we shipped release {i} of the {user} app to the staging cluster."
             turns[user].append(submit(queue, user, [{"role": "user", "content": said}], turn_id=f"{user}-t{i:02d}",
                                       timestamp="2026-11-30T12:00:00+00:00"))
-    workers = [_start(pg_dsn, tmp_path, "pipeline") for _ in range(3)]
-    _go(tmp_path, workers)
-    victim = workers[0]
-    _wait_inside(tmp_path, victim)
-    os.kill(victim.pid, signal.SIGKILL)
-    victim.wait(30)
-    for w in workers[1:]:
-        out, err = w.communicate(timeout=240)
-        assert w.returncode == 0, err
+    _race_and_kill_one(pg_dsn, tmp_path, "pipeline")
     for user in USERS:
         applied = [t["turn_id"] for t in store.turns(user)]  # rows are made at each turn's commit
         assert applied == turns[user]  # all, once each, in order

@@ -21,7 +21,7 @@ from typing import Any
 
 from pipeline.store.interface import QueuedTurn
 from pipeline.store.postgres.connection import Database
-from pipeline.store.postgres.queue import SHARED_OWNER
+from pipeline.store.postgres.queue import SHARED_OWNER, insert_turn
 
 OWNER_LOCK_CLASS = 0x686F6F6B  # "hook": the first key of an owner's liveness lock
 
@@ -70,18 +70,10 @@ class PgHookQueue:
     def insert(self, user_id: str, turn_id: str, conversation_id: str | None, payload: dict[str, Any]) -> QueuedTurn | None:
         """Persist a new turn (committed when this returns); None when (user, turn id) was submitted before."""
         now = time.time()
-        with self.db.pool().connection() as conn:
-            row = conn.execute(
-                """INSERT INTO hook_queue (user_id, turn_id, conversation_id, status, payload, owner_pid, owner,
-                                          submitted_at, updated_at)
-                   VALUES (%s, %s, %s, 'queued', %s, %s, %s, %s, %s)
-                   ON CONFLICT (user_id, turn_id) DO NOTHING RETURNING seq""",
-                (user_id, turn_id, conversation_id, json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
-                 self.pid, self.owner, now, now),
-            ).fetchone()
-        if row is None:
+        seq = insert_turn(self.db, user_id, turn_id, conversation_id, payload, self.owner, now)
+        if seq is None:
             return None
-        return QueuedTurn(int(row["seq"]), user_id, turn_id, conversation_id, payload, submitted_at=now)
+        return QueuedTurn(seq, user_id, turn_id, conversation_id, payload, submitted_at=now)
 
     # ---- worker side ---------------------------------------------------------------------
 

@@ -114,17 +114,7 @@ class PgQueue:
     def submit(self, user_id: str, turn_id: str, conversation_id: str | None, payload: dict[str, Any]) -> int | None:
         """Persist a turn (committed when this returns); its seq, or None when this (user, turn id) was
         submitted before."""
-        now = time.time()
-        with self.db.pool().connection() as conn:
-            row = conn.execute(
-                """INSERT INTO hook_queue (user_id, turn_id, conversation_id, status, payload, owner_pid, owner,
-                                          submitted_at, updated_at)
-                   VALUES (%s, %s, %s, 'queued', %s, %s, %s, %s, %s)
-                   ON CONFLICT (user_id, turn_id) DO NOTHING RETURNING seq""",
-                (user_id, turn_id, conversation_id, json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
-                 os.getpid(), SHARED_OWNER, now, now),
-            ).fetchone()
-        return None if row is None else int(row["seq"])
+        return insert_turn(self.db, user_id, turn_id, conversation_id, payload, SHARED_OWNER, time.time())
 
     @contextmanager
     def claim(self, now: float | None = None) -> Iterator[Claim | None]:
@@ -189,6 +179,24 @@ class PgQueue:
         total.pop("_last_ts", None)
         total["users"] = users
         return total
+
+
+def insert_turn(
+    db: Database, user_id: str, turn_id: str, conversation_id: str | None, payload: dict[str, Any], owner: str,
+    now: float,
+) -> int | None:
+    """One queued row, committed (autocommit) before this returns; its seq, or None when (user, turn id)
+    is there already. `owner`: SHARED_OWNER for the shared workers, else the hook instance."""
+    with db.pool().connection() as conn:
+        row = conn.execute(
+            """INSERT INTO hook_queue (user_id, turn_id, conversation_id, status, payload, owner_pid, owner,
+                                      submitted_at, updated_at)
+               VALUES (%s, %s, %s, 'queued', %s, %s, %s, %s, %s)
+               ON CONFLICT (user_id, turn_id) DO NOTHING RETURNING seq""",
+            (user_id, turn_id, conversation_id, json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
+             os.getpid(), owner, now, now),
+        ).fetchone()
+    return None if row is None else int(row["seq"])
 
 
 def _iso(ts: float | None) -> str | None:
