@@ -207,3 +207,23 @@ def test_a_worker_with_many_threads_has_connections_for_all_of_them(pg_dsn: str,
     code, out, err = run(capsys, "worker", "--store", pg_dsn, "--until-empty", "--threads", "10", "--json")
     assert code == 0, err
     assert json.loads(out) == {"done": 20, "duplicates": 0, "failed_attempts": 0, "parked": 0}
+
+
+@pytest.mark.parametrize("kind", ["root", "postgresql"])
+def test_import_hermes_then_export_gives_back_the_same_hermes_files_on_both_stores(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], request: pytest.FixtureRequest
+) -> None:
+    where = ("--root", str(tmp_path / "root")) if kind == "root" else ("--store", str(request.getfixturevalue("pg_dsn")))
+    source = tmp_path / "hermes" / "memories"
+    source.mkdir(parents=True)
+    (source / "USER.md").write_bytes("\n§\n".join(["Name: Jasmin", "Role: Frontend engineer"]).encode())
+    (source / "MEMORY.md").write_bytes("\n§\n".join([
+        "[2026-07-30] agent-demo: hero section changed to an animated gradient.",
+        "ลูกค้าต้องการเปิดตัวเว็บไซต์ภาษาไทย\nภายในเดือนกันยายน",
+    ]).encode())
+    code, _, err = run(capsys, "import-hermes", str(tmp_path / "hermes"), "--user", "jasmin", *where)
+    assert code == 0, err
+    code, _, err = run(capsys, "export", "jasmin", "--format", "hermes", "--out", str(tmp_path / "out"), *where)
+    assert code == 0, err
+    for name in ("USER.md", "MEMORY.md"):
+        assert (tmp_path / "out" / "memories" / name).read_bytes() == (source / name).read_bytes()
