@@ -227,3 +227,16 @@ def test_import_hermes_then_export_gives_back_the_same_hermes_files_on_both_stor
     assert code == 0, err
     for name in ("USER.md", "MEMORY.md"):
         assert (tmp_path / "out" / "memories" / name).read_bytes() == (source / name).read_bytes()
+
+
+def test_batch_refuses_a_database_that_holds_memory_no_batch_wrote(
+    pg_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "turn", "amy", "--text", "I'm Amy, a nurse.", "--store", pg_dsn)[0] == 0
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "c", "user_id": "amy", "messages": [
+        {"role": "user", "content": "I'm a teacher.", "timestamp": "2025-01-01T09:00:00Z"}]}) + "\n", "utf-8")
+    code, _, err = run(capsys, "batch", str(source), "--store", pg_dsn)
+    assert code == 2 and "already holds memory that no batch wrote" in err and "--restart" not in err
+    code, out, _ = run(capsys, "show", "amy", "--json", "--store", pg_dsn)
+    assert "nurse" in json.loads(out)["user_md"]

@@ -52,6 +52,14 @@ def run_batch_cli(
     except MemrouteError as e:  # bad options or input, an unusable engine or user id
         return report_error(e, PROG)
     with pipe:
+        if not restart and settings.store and holds_foreign_memory(pipe):
+            from pipeline.store.postgres import shown_url
+
+            return report_error(UsageError(
+                f"{shown_url(settings.store)} already holds memory that no batch wrote; replaying older "
+                "transcripts onto it could overwrite newer facts. Batch into an empty database (then "
+                "`memroute export-store` / your own copy), or into a root with --out"
+            ), PROG)
         if not restart and holds_foreign_memory(pipe):
             return report_error(UsageError(
                 f"{out} already holds memory that no batch wrote; replaying older "
