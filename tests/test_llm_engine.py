@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import subprocess
 import sys
 from datetime import date, datetime, timezone
@@ -366,30 +365,6 @@ def test_fake_path_never_imports_litellm() -> None:
     root = Path(__file__).resolve().parent.parent
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
-
-
-def test_classify_prompt_fits_the_token_budget_with_both_files_full() -> None:
-    """At most 1,500 prompt tokens besides the turn, with USER.md and MEMORY.md at their caps."""
-    from instructor.v2.providers.openai.schema import generate_openai_schema
-
-    from pipeline.engines.llm import Statements, _litellm
-
-    user_md = "# USER\n\n## Identity\n- Name: Jasmin\n\n## Preferences\n"
-    while len(user_md) < 1375:
-        user_md += f"- Preference {len(user_md)}: concise answers with code first, tests after\n"
-    memory_md = "# MEMORY\n\n"
-    while len(memory_md) < 2200:
-        memory_md += f"- [2026-07-{len(memory_md) % 28 + 1:02d}] agent-demo: hero changed to an animated gradient.\n"
-    history = [Message(role="user", content="what do you think of the spacing on the pricing page? " * 4)] * 6
-    engine = LLMEngine(FakeModel())
-    messages = engine.classify_messages(turn("X"), user_md[:1375], memory_md[:2200])
-    tools = [{"type": "function", "function": generate_openai_schema(Statements)}]
-    litellm = _litellm()
-    messages = engine.classify_messages(turn("X", history), user_md[:1375], memory_md[:2200])
-    total = litellm.token_counter(model="gpt-4o-mini", messages=messages, tools=tools)
-    turn_tokens = litellm.token_counter(model="gpt-4o-mini", text="user: X")
-    assert total - turn_tokens <= 1500, total
-    print(json.dumps({"classify_prompt_tokens_besides_turn": total - turn_tokens}))
 
 
 # --- transports ------------------------------------------------------------------------------------

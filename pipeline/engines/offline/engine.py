@@ -9,6 +9,7 @@ from pipeline.engines.base import Engine
 from pipeline.engines.offline import dates, sensitive
 from pipeline.engines.offline.consolidate import plan_consolidation
 from pipeline.engines.offline.gate import Gate, apply_gate, default_gate, turn_features
+from pipeline.engines.offline.keyer import Keyer, default_keyer, propose
 from pipeline.engines.offline.lexicon_en import LEXICON as EN
 from pipeline.engines.offline.profile import parse_memory, parse_user
 from pipeline.engines.offline.rules import (
@@ -37,9 +38,12 @@ class OfflineEngine(Engine):
     model: str | None = None
     prompt_version = RULES_VERSION
 
-    def __init__(self, *, gate: Gate | None | bool = True) -> None:
+    def __init__(self, *, gate: Gate | None | bool = True, keyer: Keyer | bool | None = None) -> None:
         # gate=True: the shipped learned gate (rules alone if its weights file is absent); False: rules alone.
         self.gate: Gate | None = default_gate() if gate is True else (gate or None)
+        # keyer: proposes the profile facts the rules cannot name (keyer.py); by default on with the gate.
+        wanted = gate is not False if keyer is None else keyer
+        self.keyer: Keyer | None = default_keyer() if wanted is True else (wanted or None)
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
         text = turn.user_text
@@ -83,6 +87,9 @@ class OfflineEngine(Engine):
                                        detail="weak remark in a turn that carries sensitive data") for d in decisions]
         if self.gate is not None and any(d.route != "skip" for d in decisions):
             decisions = self._gated(turn, decisions, ctx.default_lang, self.gate)
+        if self.keyer is not None:
+            decisions = propose(self.keyer, decisions, text, assistant_line(turn), ctx.default_lang,
+                                {k: (f.key, f.value) for k, f in ctx.fields.items()})
         return Classification(decisions=decisions, usage=Usage(calls=0, cost_usd=0.0), engine=self.name,
                               model=None, prompt_version=RULES_VERSION)
 

@@ -70,7 +70,7 @@ _EVALUATIVE = lazy_compile(r"^(?:(?:that's|thats|that is|so|very|how)\s+)?(?:coo
 _SHARING = lazy_compile(r"\b(?:too|also|as well|me too|same here|juga|sama)\b|也|ด้วย|เหมือนกัน", re.I)
 _POINTER = lazy_compile(r"^(?:this|that|it|these|ini|itu|这个|这|นี้|นี่)?[\s:：,]*$", re.I)
 _STOP = {"the", "a", "an", "is", "are", "was", "to", "of", "in", "on", "for", "and", "or", "my", "about", "that", "this", "it",
-         "note", "entry", "bit", "part", "yang", "di", "ke", "dan", "itu", "ini", "saya", "aku", "soal", "tentang", "dead", "off"}
+         "note", "entry", "bit", "part", "yang", "di", "ke", "dan", "itu", "ini", "saya", "aku", "gue", "gua", "gw", "soal", "tentang", "dead", "off"}
 
 
 # Skip details the engine reads when it settles one sentence: a hedge makes the whole sentence vague; a loose
