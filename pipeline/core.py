@@ -100,7 +100,7 @@ class MemoryPipeline:
         `log_quotes=True` (the CLI's MEMROUTE_LOG_QUOTES / --log-quotes) keeps the redacted words of skipped
         statements in the decision log, for debugging; by default only a digest of them is kept."""
         self.root = Path(root) if root is not None else default_root()
-        if not read_only:
+        if not read_only and documents is None:  # documents kept elsewhere (a database) need no folder
             self.root.mkdir(parents=True, exist_ok=True)
         if engine is None:  # no env lookup here (MEMROUTE_ENGINE/MODEL): the CLI resolves its settings
             engine = "offline" if model is None else "llm"

@@ -74,6 +74,11 @@ def root_writable(root: Path) -> bool:
 
 
 def run_checks(settings: Settings) -> list[Check]:
+    if settings.store:
+        checks = _postgres_checks(settings.store)
+        if settings.model and settings.engine_name != "offline":
+            checks.append(probe_model(settings))
+        return checks
     root = settings.root
     checks = [Check("root", True, f"{root} ({'exists' if root.is_dir() else 'not created yet'})")]
     if root.exists() and not root.is_dir():
@@ -87,6 +92,31 @@ def run_checks(settings: Settings) -> list[Check]:
     if settings.model and settings.engine_name != "offline":
         checks.append(probe_model(settings))
     return checks
+
+
+def _postgres_checks(url: str) -> list[Check]:
+    """The PostgreSQL store: reachable, schema applied, queue and failed turns (no password shown)."""
+    from pipeline.store.postgres import open_postgres, shown_url
+
+    where = shown_url(url)
+    try:
+        store, _ = open_postgres(url, read_only=True)
+    except Exception as e:  # no psycopg, no server, bad credentials: one line
+        detail = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        return [Check("database", False, f"{where}: {detail}")]
+    with store:
+        if not store.exists():
+            return [Check("database", True, f"{where}: reachable, no memroute schema yet (the first write creates it)")]
+        applied = store.applied_migrations()
+        status = store.hook_queue_status()
+        failed = len(store.failed_turns())
+    return [
+        Check("database", True, f"{where}: reachable, {len(applied)} migrations applied"),
+        Check("hook queue", status["parked"] == 0,
+              f"queued {status['queued']}, running {status['running']}, failed {status['failed']}, parked "
+              f"{status['parked']}" + (" (run `memroute retry`)" if status["parked"] else "")),
+        Check("failed turns", failed == 0, f"{failed} waiting for `memroute retry`" if failed else "none"),
+    ]
 
 
 def _database_checks(root: Path) -> list[Check]:

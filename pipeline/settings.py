@@ -15,6 +15,7 @@ The config file is `$MEMROUTE_CONFIG`, else `memroute.toml` in the memory root. 
     timeout = 30          # seconds per model request
     deadline = 60         # seconds one turn may spend on model calls in all (retries included)
     max_retries = 3       # transport retries per model request
+    store = "postgresql://memroute@db.internal/memroute"   # memory in PostgreSQL (pip install 'memroute[postgres]')
     log_quotes = false    # keep the redacted words of skipped statements in the decision log
     candidate_ttl_days = 60
     cache_dir = "~/.cache/memroute/evals"   # cached model answers of `memroute eval`
@@ -54,6 +55,7 @@ ENV_NAMES: dict[str, str] = {
     "timeout": "MEMROUTE_TIMEOUT",
     "deadline": "MEMROUTE_DEADLINE",
     "max_retries": "MEMROUTE_MAX_RETRIES",
+    "store": "MEMROUTE_STORE",
     "log_quotes": "MEMROUTE_LOG_QUOTES",
     "candidate_ttl_days": "MEMROUTE_CANDIDATE_TTL_DAYS",
     "cache_dir": "MEMROUTE_CACHE",
@@ -81,6 +83,9 @@ class Settings(BaseModel):
     timeout: float = Field(30.0, gt=0, description="seconds per model request")
     deadline: float = Field(60.0, gt=0, description="seconds one turn may spend on model calls in all (retries, backoff included)")
     max_retries: int = Field(3, ge=0, description="transport retries per model request")
+    store: str | None = Field(
+        None, description="a postgresql:// URL: keep memory in PostgreSQL (default: files and SQLite under the root)"
+    )
     log_quotes: bool = Field(False, description="keep the redacted words of skipped statements in the decision log")
     candidate_ttl_days: float | None = Field(
         None, gt=0, description="days a candidate waits for confirmation (default: the library's, 60)"
@@ -89,10 +94,17 @@ class Settings(BaseModel):
     config_file: Path | None = Field(None, description="the config file that was read, if any")
     sources: dict[str, Source] = Field(default_factory=dict, description="where each setting came from")
 
-    @field_validator("model", "api_base", mode="before")
+    @field_validator("model", "api_base", "store", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if value == "" else value
+
+    @field_validator("store")
+    @classmethod
+    def _a_database_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("expected a postgresql:// URL (a folder is chosen with --root)")
+        return value
 
     @property
     def engine_name(self) -> str:
@@ -107,6 +119,10 @@ class Settings(BaseModel):
             source = self.sources.get(name, "default")
             if name == "engine" and value is None:
                 value = f"{self.engine_name} (llm when a model is set, else offline)"
+            if name == "store" and value:
+                from pipeline.store.postgres import shown_url
+
+                value = shown_url(value)  # never a password on screen or in a bug report
             where = {"env": f"env {ENV_NAMES[name]}", "file": f"file {self.config_file}"}.get(source, source)
             rows.append((name, "" if value is None else str(value), where))
         return rows
@@ -184,6 +200,10 @@ def build_pipeline(
         "candidate_ttl_days": settings.candidate_ttl_days,
         **options,
     }
+    if settings.store and "documents" not in kwargs:  # memory in PostgreSQL (batch workers build theirs here)
+        from pipeline.store.postgres import open_postgres
+
+        kwargs["store"], kwargs["documents"] = open_postgres(settings.store, log_quotes=settings.log_quotes)
     return MemoryPipeline(root=root if root is not None else settings.root, engine=build_engine(settings, engine), **kwargs)
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+pytest_plugins = ["pg_fixtures"]  # the PostgreSQL cluster fixtures (tests/pg_fixtures.py)
+
 # Real (non-fake) model calls raise in tests; fake models and the local scripted server still work.
 os.environ["MEMROUTE_ALLOW_MODEL_REQUESTS"] = "0"
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")

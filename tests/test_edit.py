@@ -1,7 +1,9 @@
-"""The one write path: `with pipe.edit(user) as tx:` commits what the block staged, or nothing."""
+"""The one write path: `with pipe.edit(user) as tx:` commits what the block staged, or nothing; on both
+stores (a root, PostgreSQL)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,15 +12,31 @@ from pipeline.core import MemoryPipeline
 from pipeline.stages.write import Change, WriteResult
 
 
-def _files(root: Path, user: str) -> dict[str, bytes]:
-    folder = root / user
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()} if folder.exists() else {}
+def _documents(pipe: MemoryPipeline, user: str) -> tuple[bytes | None, bytes | None]:
+    texts = pipe.documents.documents(user).read()
+    return texts.user_raw, texts.memory_raw
 
 
-def test_an_exception_inside_edit_writes_nothing(tmp_path: Path) -> None:
-    with MemoryPipeline(root=tmp_path) as pipe:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def open_pipe(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], MemoryPipeline]:
+    """A pipeline on a root, or on PostgreSQL (skipped when not installed): the write path is the same."""
+    if request.param == "sqlite":
+        return lambda: MemoryPipeline(root=tmp_path)
+    from pipeline.store.postgres import open_postgres
+
+    dsn = str(request.getfixturevalue("pg_dsn"))
+
+    def on_postgres() -> MemoryPipeline:
+        store, documents = open_postgres(dsn)
+        return MemoryPipeline(root=tmp_path, store=store, documents=documents)
+
+    return on_postgres
+
+
+def test_an_exception_inside_edit_writes_nothing(open_pipe: Callable[[], MemoryPipeline]) -> None:
+    with open_pipe() as pipe:
         assert pipe.tool("ana", "add", "user", "Name: Ana")["success"]
-        files_before, history_before = _files(tmp_path, "ana"), pipe.history("ana")
+        files_before, history_before = _documents(pipe, "ana"), pipe.history("ana")
         with pytest.raises(RuntimeError, match="boom"):
             with pipe.edit("ana", kind="test") as tx:
                 tx.current.profile.add_entry("City: Lisbon")
@@ -26,13 +44,13 @@ def test_an_exception_inside_edit_writes_nothing(tmp_path: Path) -> None:
                 written.changes.append(Change("user", "add", None, None, "City: Lisbon", "test", None))
                 tx.stage(written)
                 raise RuntimeError("boom")
-        assert _files(tmp_path, "ana") == files_before
+        assert _documents(pipe, "ana") == files_before
         assert pipe.history("ana") == history_before
         assert "Lisbon" not in pipe.show("ana")["user_md"]
 
 
-def test_edit_commits_documents_history_and_turn_record_together(tmp_path: Path) -> None:
-    with MemoryPipeline(root=tmp_path) as pipe:
+def test_edit_commits_documents_history_and_turn_record_together(open_pipe: Callable[[], MemoryPipeline]) -> None:
+    with open_pipe() as pipe:
         with pipe.edit("ana", kind="test") as tx:
             tx.current.profile.add_entry("City: Lisbon")
             written = WriteResult(profile=tx.current.profile, log=tx.current.log)
@@ -45,8 +63,8 @@ def test_edit_commits_documents_history_and_turn_record_together(tmp_path: Path)
         assert pipe.store.turn_status("ana", tx.turn_id) == "done"
 
 
-def test_an_edit_that_stages_nothing_writes_nothing(tmp_path: Path) -> None:
-    with MemoryPipeline(root=tmp_path) as pipe:
+def test_an_edit_that_stages_nothing_writes_nothing(open_pipe: Callable[[], MemoryPipeline]) -> None:
+    with open_pipe() as pipe:
         with pipe.edit("ana") as tx:
             tx.current.profile.add_entry("City: Lisbon")  # changed in memory, never staged
         assert not tx.committed

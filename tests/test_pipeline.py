@@ -1,9 +1,10 @@
-"""The orchestration: decisions in, files + history out, all or nothing."""
+"""The orchestration: decisions in, files + history out, all or nothing; on both stores (a root, PostgreSQL)."""
 
 from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from seed import JASMIN_MEMORY_MD, JASMIN_SAYS, JASMIN_USER_MD
@@ -41,6 +42,49 @@ class ScriptedEngine(Engine):
         return self.plan
 
 
+class Memory:
+    """Where a test's memory lives: a root (files + SQLite) or a PostgreSQL database; both answer alike."""
+
+    def __init__(self, tmp_path: Path, dsn: str | None) -> None:
+        self.root, self.dsn = tmp_path, dsn
+
+    def pipeline(self, engine: Any) -> MemoryPipeline:
+        if self.dsn is None:
+            return MemoryPipeline(root=self.root, engine=engine)
+        from pipeline.store.postgres import open_postgres
+
+        store, documents = open_postgres(self.dsn)
+        return MemoryPipeline(root=self.root, engine=engine, store=store, documents=documents)
+
+    def read(self, user_id: str, name: str) -> str | None:
+        """A document's text as stored (None: never written)."""
+        if self.dsn is None:
+            path = self.root / user_id / name
+            return path.read_text("utf-8") if path.exists() else None
+        from pipeline.store.postgres.store import PostgresStore
+
+        with PostgresStore(self.dsn) as store:
+            docs = store.read_documents(user_id)
+        return docs.user if name == "USER.md" else docs.memory
+
+    def seed(self, user_id: str, name: str, text: str) -> None:
+        """A document as a user or an import left it."""
+        if self.dsn is None:
+            (self.root / user_id).mkdir(parents=True, exist_ok=True)
+            (self.root / user_id / name).write_text(text, "utf-8")
+            return
+        from pipeline.store.postgres.store import PostgresStore
+
+        with PostgresStore(self.dsn) as store, store.transaction() as conn:
+            store.write_document(conn, user_id, name, text)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def mem(request: pytest.FixtureRequest, tmp_path: Path) -> Memory:
+    """Every test that takes `mem` runs on both stores (PostgreSQL: skipped when not installed)."""
+    return Memory(tmp_path, None if request.param == "sqlite" else str(request.getfixturevalue("pg_dsn")))
+
+
 def user(key: str, value: str, section: str = "Identity", quote: str = "") -> Decision:
     return Decision(quote=quote or value, route="user", op="upsert", section=section, key=key, value=value)
 
@@ -60,66 +104,66 @@ def jasmin_decisions() -> list[Decision]:
     ]
 
 
-def test_seed_example_yields_the_design_files(tmp_path: Path) -> None:
-    with MemoryPipeline(root=tmp_path, engine=ScriptedEngine(jasmin_decisions())) as pipe:
+def test_seed_example_yields_the_design_files(mem: Memory) -> None:
+    with mem.pipeline(ScriptedEngine(jasmin_decisions())) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": JASMIN_SAYS}], timestamp="2026-08-06T10:00:00Z")
         history = pipe.history("jasmin")
     assert result.status == "done" and result.user_changed and result.memory_changed
-    assert (tmp_path / "jasmin" / "USER.md").read_text("utf-8") == JASMIN_USER_MD
-    assert (tmp_path / "jasmin" / "MEMORY.md").read_text("utf-8") == JASMIN_MEMORY_MD
+    assert mem.read("jasmin", "USER.md") == JASMIN_USER_MD
+    assert mem.read("jasmin", "MEMORY.md") == JASMIN_MEMORY_MD
     assert [d.outcome for d in result.decisions] == ["written"] * 6
     assert len(history) == 6 and all(h["turn_id"] == result.turn_id for h in history)
 
 
-def test_overwrite_replaces_in_place_and_archives_the_old_value(tmp_path: Path) -> None:
+def test_overwrite_replaces_in_place_and_archives_the_old_value(mem: Memory) -> None:
     engine = ScriptedEngine(jasmin_decisions(), [user("role", "Backend engineer", quote="I'm a backend engineer now")])
-    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+    with mem.pipeline(engine) as pipe:
         pipe.process_turn("jasmin", [{"role": "user", "content": JASMIN_SAYS}], timestamp="2026-08-06T10:00:00Z")
         pipe.process_turn("jasmin", [{"role": "user", "content": "I'm a backend engineer now"}])
         recalled = pipe.recall("jasmin", "Frontend")
-    text = (tmp_path / "jasmin" / "USER.md").read_text("utf-8")
+    text = mem.read("jasmin", "USER.md")
     assert text == JASMIN_USER_MD.replace("Frontend engineer", "Backend engineer")
     assert any(hit["source"] == "archive" and "Frontend engineer" in hit["text"] for hit in recalled)
 
 
-def test_forget_removes_the_field_and_duplicates_are_not_appended(tmp_path: Path) -> None:
+def test_forget_removes_the_field_and_duplicates_are_not_appended(mem: Memory) -> None:
     forget = Decision(quote="forget my stack", route="user", op="remove", match="usual stack")
     again = memory("hero section on the global site changed to an animated gradient.", "2026-08-07", "agent-demo")
     engine = ScriptedEngine(jasmin_decisions(), [forget, again])
-    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+    with mem.pipeline(engine) as pipe:
         pipe.process_turn("jasmin", [{"role": "user", "content": JASMIN_SAYS}], timestamp="2026-08-06T10:00:00Z")
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "forget my stack"}])
     assert [d.outcome for d in result.decisions] == ["written", "duplicate"]
-    assert "Next.js" not in (tmp_path / "jasmin" / "USER.md").read_text("utf-8")
-    assert (tmp_path / "jasmin" / "MEMORY.md").read_text("utf-8") == JASMIN_MEMORY_MD
+    assert "Next.js" not in mem.read("jasmin", "USER.md")
+    assert mem.read("jasmin", "MEMORY.md") == JASMIN_MEMORY_MD
 
 
-def test_same_turn_submitted_twice_is_applied_once(tmp_path: Path) -> None:
+def test_same_turn_submitted_twice_is_applied_once(mem: Memory) -> None:
     engine = ScriptedEngine([memory("deployed v2", "2026-08-06")], [memory("deployed v2 again", "2026-08-06")])
     messages = [{"role": "user", "content": "we deployed v2"}]
-    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+    with mem.pipeline(engine) as pipe:
         first = pipe.process_turn("jasmin", messages, timestamp="2026-08-06T10:00:00Z", conversation_id="c1")
         second = pipe.process_turn("jasmin", messages, timestamp="2026-08-06T10:00:00Z", conversation_id="c1")
     assert first.status == "done" and second.status == "duplicate_turn"
-    assert (tmp_path / "jasmin" / "MEMORY.md").read_text("utf-8").count("deployed v2") == 1
+    assert mem.read("jasmin", "MEMORY.md").count("deployed v2") == 1
 
 
-def test_a_failing_engine_records_the_turn_and_touches_nothing(tmp_path: Path) -> None:
+def test_a_failing_engine_records_the_turn_and_touches_nothing(mem: Memory) -> None:
     class Broken(ScriptedEngine):
         def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
             raise TimeoutError("model timed out")
 
-    with MemoryPipeline(root=tmp_path, engine=Broken()) as pipe:
+    with mem.pipeline(Broken()) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "my mail is jane@example.com"}])
         failed = pipe.store.failed_turns("jasmin")
     assert result.status == "failed" and "timed out" in (result.error or "")
-    assert not (tmp_path / "jasmin" / "USER.md").exists() and not (tmp_path / "jasmin" / "MEMORY.md").exists()
+    assert mem.read("jasmin", "USER.md") is None and mem.read("jasmin", "MEMORY.md") is None
     assert len(failed) == 1
     # The failure record keeps the turn for retry, with the sensitive value redacted.
     assert "jane@example.com" not in str(failed[0])
 
 
-def test_retry_runs_failed_turns_again(tmp_path: Path) -> None:
+def test_retry_runs_failed_turns_again(mem: Memory) -> None:
     class FlakyOnce(ScriptedEngine):
         calls = 0
 
@@ -130,12 +174,12 @@ def test_retry_runs_failed_turns_again(tmp_path: Path) -> None:
             return super().classify(turn, user_md, memory_md)
 
     engine = FlakyOnce([memory("chose Postgres for agent-demo", "2026-08-06")])
-    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+    with mem.pipeline(engine) as pipe:
         assert pipe.process_turn("jasmin", [{"role": "user", "content": "we chose Postgres"}]).status == "failed"
         results = pipe.retry("jasmin")
         assert [r.status for r in results] == ["done"]
         assert pipe.store.failed_turns("jasmin") == []
-    assert "Postgres" in (tmp_path / "jasmin" / "MEMORY.md").read_text("utf-8")
+    assert "Postgres" in mem.read("jasmin", "MEMORY.md")
 
 
 def _full_memory(n: int) -> str:
@@ -143,11 +187,9 @@ def _full_memory(n: int) -> str:
     return "# MEMORY\n\n" + "\n".join(lines) + "\n"
 
 
-def test_near_cap_consolidation_archives_what_leaves_and_keeps_the_new_fact(tmp_path: Path) -> None:
-    folder = tmp_path / "jasmin"
-    folder.mkdir()
+def test_near_cap_consolidation_archives_what_leaves_and_keeps_the_new_fact(mem: Memory) -> None:
     initial = _full_memory(28)
-    (folder / "MEMORY.md").write_text(initial, "utf-8")
+    mem.seed("jasmin", "MEMORY.md", initial)
     assert 2000 < len(initial) <= 2200
     plan = ConsolidationPlan(
         entries=[
@@ -163,40 +205,38 @@ def test_near_cap_consolidation_archives_what_leaves_and_keeps_the_new_fact(tmp_
         engine="scripted",
     )
     engine = ScriptedEngine([memory("moved docs to Vercel", "2026-08-06", "docs")], plan=plan)
-    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+    with mem.pipeline(engine) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "we moved the docs to Vercel"}])
         archived = pipe.recall("jasmin", "milestone 17")
-    text = (folder / "MEMORY.md").read_text("utf-8")
+    text = mem.read("jasmin", "MEMORY.md")
     assert result.consolidated and "moved docs to Vercel" in text and len(text) <= 2200
     assert any("milestone 17 reached" in hit["text"] for hit in archived)
 
 
-def test_an_invalid_consolidation_is_not_applied_and_the_turn_lands_by_the_fallback(tmp_path: Path) -> None:
-    folder = tmp_path / "jasmin"
-    folder.mkdir()
+def test_an_invalid_consolidation_is_not_applied_and_the_turn_lands_by_the_fallback(mem: Memory) -> None:
     initial = _full_memory(28)
-    (folder / "MEMORY.md").write_text(initial, "utf-8")
+    mem.seed("jasmin", "MEMORY.md", initial)
     dropped = ConsolidationPlan(entries=[ConsolidatedEntry(text="only one", sources=[0])], engine="scripted")
     engine = ScriptedEngine([memory("moved docs to Vercel", "2026-08-06")], plan=dropped)
-    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+    with mem.pipeline(engine) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "we moved the docs to Vercel"}])
-    text = (folder / "MEMORY.md").read_text("utf-8")  # the rule-based consolidation ran instead (issue 14)
+    text = mem.read("jasmin", "MEMORY.md")  # the rule-based consolidation ran instead (issue 14)
     assert result.status == "done" and "only one" not in text and "moved docs to Vercel" in text and len(text) <= 2200
 
 
-def test_over_cap_user_fact_is_refused_and_others_still_land(tmp_path: Path) -> None:
+def test_over_cap_user_fact_is_refused_and_others_still_land(mem: Memory) -> None:
     engine = ScriptedEngine([user("Bio", "x" * 2000), user("Name", "Jasmin")])
-    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+    with mem.pipeline(engine) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "..."}])
     outcomes = [d.outcome or "" for d in result.decisions]
     assert outcomes[0].startswith("over_cap") and outcomes[1] == "written"
-    text = (tmp_path / "jasmin" / "USER.md").read_text("utf-8")
+    text = mem.read("jasmin", "USER.md")
     assert "Jasmin" in text and len(text) <= 1375
 
 
 @pytest.mark.parametrize("bad", [[], [{"role": "assistant", "content": "hi"}], [{"content": "x"}], "text"])
-def test_bad_messages_raise_a_clear_error(tmp_path: Path, bad: object) -> None:
+def test_bad_messages_raise_a_clear_error(mem: Memory, bad: object) -> None:
     from pipeline.turns import BadTurn
 
-    with MemoryPipeline(root=tmp_path, engine=ScriptedEngine()) as pipe, pytest.raises(BadTurn):
+    with mem.pipeline(ScriptedEngine()) as pipe, pytest.raises(BadTurn):
         pipe.process_turn("jasmin", bad)

@@ -25,15 +25,34 @@ def fake_redact(text: str) -> str:
     return re.sub(r"[\w.+-]+@[\w-]+\.[\w.]+", "[REDACTED:email]", text)
 
 
-def open_store(root: Path, **kw: Any) -> Store:
+def open_store(root: Path | str, **kw: Any) -> Any:
+    """The store at `root`: a folder (SQLite), or a postgresql:// database (the PostgreSQL store)."""
+    if str(root).startswith("postgresql://"):
+        from pipeline.store.postgres.store import PostgresStore
+
+        return PostgresStore(str(root), redact=fake_redact, **kw)
     return Store(root, redact=fake_redact, **kw)
 
 
+# The tests that take `store` or `location` run on both stores (PostgreSQL: skipped when not installed).
+@pytest.fixture(params=["sqlite", "postgresql"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return str(tmp_path) if request.param == "sqlite" else str(request.getfixturevalue("pg_dsn"))
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> Any:
-    s = open_store(tmp_path)
+def store(location: str) -> Any:
+    s = open_store(location)
     yield s
     s.close()
+
+
+def _integrity_errors() -> tuple[type[Exception], ...]:
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - the PostgreSQL cases are skipped then
+        return (sqlite3.IntegrityError,)
+    return (sqlite3.IntegrityError, psycopg.IntegrityError)
 
 
 def change(store: Store, conn: sqlite3.Connection, user_id: str, **kw: Any) -> None:
@@ -152,7 +171,7 @@ def test_transaction_rolls_back_every_record_of_a_failed_turn(store: Store) -> N
     assert store.history("jasmin") == []
     assert store.archive("jasmin") == []
     assert store.turn_status("jasmin", "t1") is None
-    with pytest.raises(sqlite3.IntegrityError):  # an invalid target is refused by the schema
+    with pytest.raises(_integrity_errors()):  # an invalid target is refused by the schema
         with store.transaction() as conn:
             change(store, conn, "jasmin", target="elsewhere")
     with store.transaction() as conn:  # and the store stays usable after both failures
@@ -389,7 +408,7 @@ WRITES_PER_WORKER = 40
 def _write_turns(root: str, worker: int, start: Any, errors: Any) -> None:
     try:
         start.wait(timeout=30)
-        s = Store(root, redact=fake_redact)  # every process migrates a fresh db at the same moment
+        s = open_store(root)  # every process migrates a fresh db at the same moment
         user = f"user{worker % 2}"  # two workers share each user
         for i in range(WRITES_PER_WORKER):
             turn = f"w{worker}-t{i}"
@@ -424,11 +443,11 @@ def _check_all_written(s: Store, workers: int) -> None:
 
 
 @pytest.mark.timeout(120)
-def test_several_processes_write_at_once_and_lose_nothing(tmp_path: Path) -> None:
+def test_several_processes_write_at_once_and_lose_nothing(location: str) -> None:
     workers = 6
     ctx = multiprocessing.get_context("fork")
     start, errors = ctx.Event(), ctx.Queue()
-    procs = [ctx.Process(target=_write_turns, args=(str(tmp_path), w, start, errors)) for w in range(workers)]
+    procs = [ctx.Process(target=_write_turns, args=(location, w, start, errors)) for w in range(workers)]
     for p in procs:
         p.start()
     start.set()
@@ -439,15 +458,16 @@ def test_several_processes_write_at_once_and_lose_nothing(tmp_path: Path) -> Non
         problems.append(errors.get())
     assert problems == []
     assert [p.exitcode for p in procs] == [0] * workers
-    s = open_store(tmp_path)
-    assert s.applied_migrations() == [name for name, _ in MIGRATIONS]
+    s = open_store(location)
+    if isinstance(s, Store):
+        assert s.applied_migrations() == [name for name, _ in MIGRATIONS]
     _check_all_written(s, workers)
     s.close()
 
 
 @pytest.mark.timeout(120)
-def test_threads_share_one_store(tmp_path: Path) -> None:
-    s = open_store(tmp_path)
+def test_threads_share_one_store(store: Any) -> None:
+    s = store
     workers = 8
     errors: list[str] = []
     barrier = threading.Barrier(workers)

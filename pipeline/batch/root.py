@@ -36,10 +36,5 @@ def holds_foreign_memory(pipe: Any) -> bool:
         return False
     if store.has_turns():
         return True
-    root: Path = pipe.root
-    return any(
-        (p / "USER.md").exists() or (p / "MEMORY.md").exists()
-        for p in root.iterdir()
-        if p.is_dir() and not p.name.startswith(".")
-    )
+    return bool(pipe.documents.has_any_documents())  # files under the root, or rows in a database
 

@@ -37,12 +37,16 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     # --out names the root batch writes; --root is the same thing under its common name.
     if args.out and args.root and Path(args.out).resolve() != Path(args.root).resolve():
         raise UsageError(f"--out {args.out} and --root {args.root} disagree: batch writes one root; give one of them")
+    settings = resolve_settings(args)
     out = args.out or args.root
+    if settings.store and args.out:
+        raise UsageError("--out names a root to write; with --store the memory goes to the database: give one of them")
+    if settings.store:
+        out = str(settings.root)  # unused for the memory itself: the store holds it
     if not out:
-        raise UsageError("batch needs the memory root to write: --out DIR (or --root DIR)")
+        raise UsageError("batch needs the memory root to write: --out DIR (or --root DIR), or --store postgresql://...")
     from pipeline.cli.batch_run import run_batch_cli
 
-    settings = resolve_settings(args)
     return run_batch_cli(
         args.inputs,
         out,

@@ -42,6 +42,8 @@ def run_batch_cli(
         paths, options = _check_options(inputs, out, fmt, concurrency, rpm, max_failures, decisions_out, restart)
         if workers is not None and workers < 1:
             raise UsageError("--workers must be at least 1")
+        if settings.store and restart:
+            raise UsageError("--restart moves a root's contents aside; it does not apply to --store")
         root = Path(out)
         moved = move_aside(root) if restart else None
         options.workers = workers
@@ -50,6 +52,14 @@ def run_batch_cli(
     except MemrouteError as e:  # bad options or input, an unusable engine or user id
         return report_error(e, PROG)
     with pipe:
+        if not restart and settings.store and holds_foreign_memory(pipe):
+            from pipeline.store.postgres import shown_url
+
+            return report_error(UsageError(
+                f"{shown_url(settings.store)} already holds memory that no batch wrote; replaying older "
+                "transcripts onto it could overwrite newer facts. Batch into an empty database (then "
+                "`memroute export-store` / your own copy), or into a root with --out"
+            ), PROG)
         if not restart and holds_foreign_memory(pipe):
             return report_error(UsageError(
                 f"{out} already holds memory that no batch wrote; replaying older "

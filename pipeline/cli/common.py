@@ -38,6 +38,8 @@ def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False) -> Non
     environment, the config file (memroute.toml) and the defaults, in that order."""
     g = p.add_argument_group("common options (also settable by env MEMROUTE_* and memroute.toml: see `memroute doctor`)")
     g.add_argument("--root", metavar="DIR", help="memory root (default: $MEMROUTE_HOME or ~/.memroute)")
+    g.add_argument("--store", metavar="URL", help="postgresql://...: keep memory in PostgreSQL instead of the root "
+                   "(env MEMROUTE_STORE; needs memroute[postgres])")
     engines = _EngineNames(["offline", "llm", "hybrid"])
     if side_by_side:  # eval: --engine/--model may repeat, --json names the report file
         g.add_argument(
@@ -67,7 +69,8 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
 
     flags = {
         name: getattr(args, name, None)
-        for name in ("root", "engine", "model", "api_base", "user_limit", "memory_limit", "timeout", "deadline", "max_retries")
+        for name in ("root", "engine", "model", "api_base", "user_limit", "memory_limit", "timeout", "deadline",
+                     "max_retries", "store")
     }
     if isinstance(flags["engine"], list) or isinstance(flags["model"], list):  # eval: runs side by side
         flags["engine"] = flags["model"] = None
@@ -86,20 +89,56 @@ def open_pipeline(args: argparse.Namespace, *, write: bool, **overrides: Any) ->
     from pipeline.settings import build_pipeline
 
     settings = resolve_settings(args)
+    explicit_root = "root" in overrides  # a command's own root (demo's temporary one) is a root, never the store
     root = Path(overrides.pop("root", settings.root))
-    writable = root_writable(root)
+    if settings.store and not explicit_root:
+        # the documents and records live there, not in the root
+        overrides.update(open_database(settings.store, log_quotes=settings.log_quotes))
+        writable = True
+    else:
+        writable = root_writable(root)
     if write and not writable:
         raise CommandFailed(f"memory root {root} is not writable: `memroute {args.command}` needs to write there")
+    if explicit_root:
+        settings = settings.model_copy(update={"store": None})
     pipe = build_pipeline(settings, root=root, read_only=not writable, **overrides)
     gc.enable()  # see main(): the imports are done
     return pipe
+
+
+def open_database(url: str, *, log_quotes: bool = False) -> dict[str, Any]:
+    """store= and documents= for MemoryPipeline on the PostgreSQL store at `url`; a clear error when the
+    extra is missing or the server cannot be reached."""
+    from pipeline.store.postgres import open_postgres, shown_url
+
+    try:
+        store, documents = open_postgres(url, log_quotes=log_quotes)
+    except ImportError:
+        raise CommandFailed("--store postgresql://... needs psycopg: pip install 'memroute[postgres]'") from None
+    except Exception as e:  # psycopg's OperationalError and friends: one line, never the password
+        raise CommandFailed(f"cannot open the store {shown_url(url)}: {type(e).__name__}: "
+                            f"{str(e).strip().splitlines()[0] if str(e).strip() else 'no detail'}") from None
+    return {"store": store, "documents": documents}
 
 
 def require_user(args: argparse.Namespace) -> None:
     """Commands about one existing user say so when there is none (and create nothing)."""
     from pipeline.doctor import user_exists
 
-    root = resolve_settings(args).root
+    settings = resolve_settings(args)
+    if settings.store:
+        from pipeline.store.postgres import shown_url
+        from pipeline.userdir import validate_user_id
+
+        validate_user_id(args.user)
+        opened = open_database(settings.store)
+        try:
+            if opened["store"].has_user(args.user):
+                return
+        finally:
+            opened["store"].close()
+        raise CommandFailed(f"no user {args.user!r} in {shown_url(settings.store)}")
+    root = settings.root
     if not user_exists(root, args.user):
         raise CommandFailed(f"no user {args.user!r} under {root} (`memroute users --root {root}` lists them)")
 

@@ -26,6 +26,16 @@ from typing import Any
 from pipeline.store.hook_queue import SQLiteHookQueue, queue_status
 from pipeline.store.interface import TARGETS, TURN_STATUSES, HookQueue, MemoryStore
 from pipeline.store.migrations import MIGRATIONS
+from pipeline.store.rules import (
+    DECISION_COLUMNS,
+    USER_TABLES,
+    decision_rows,
+    finish_usage,
+    needles_of_keys,
+    purge_covers,
+    redact_turn_payload,
+    search_candidate_rows,
+)
 from pipeline.store.sqlite_db import (
     BUSY_TIMEOUT_S,
     DB_NAME,
@@ -157,32 +167,15 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         usage: Usage | None,
         ts: str,
     ) -> None:
-        """Log every decision of a turn (all text redacted: skipped values are often the sensitive ones).
-
-        A skipped statement was not kept: only its route, reason, detail and a digest of its quote
-        are logged, unless `log_quotes` is on (then its redacted quote and fields too)."""
-        r = self._r
-        from pipeline.guards.redaction import quote_digest
-
-        def quote_of(d: Decision) -> str | None:
-            if d.quote is None or self.log_quotes or d.route != "skip":
-                return r(d.quote)
-            return quote_digest(d.quote)
-
-        def kept(d: Decision, text: str | None) -> str | None:
-            return r(text) if self.log_quotes or d.route != "skip" else None
-        conn.executemany(
-            """INSERT INTO decisions (user_id, turn_id, conversation_id, position, quote, route, op, reason,
-                                      section, key, value, entry, date, topic, match_text, confidence, detail,
-                                      outcome, engine, model, prompt_version, ts)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            [
-                (user_id, turn_id, conversation_id, i, quote_of(d), d.route, d.op, d.reason, d.section,
-                 kept(d, d.key), kept(d, d.value), kept(d, d.entry), d.date, kept(d, d.topic), kept(d, d.match),
-                 d.confidence, r(d.detail), d.outcome, engine, model, prompt_version, ts)
-                for i, d in enumerate(decisions)
-            ],
-        )
+        """Log every decision of a turn (all text redacted: skipped values are often the sensitive ones;
+        pipeline/store/rules.py decides what a skipped statement keeps)."""
+        rows = decision_rows(decisions, user_id=user_id, turn_id=turn_id, conversation_id=conversation_id,
+                             engine=engine, model=model, prompt_version=prompt_version, ts=ts, redact=self.redact,
+                             log_quotes=self.log_quotes)
+        if rows:
+            conn.executemany(
+                f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES ({', '.join('?' * len(rows[0]))})", rows
+            )
         if usage is not None:
             self.add_usage(conn, user_id=user_id, turn_id=turn_id, stage="classify", engine=engine,
                            model=model, prompt_version=prompt_version, usage=usage, ts=ts)
@@ -243,15 +236,7 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
     def redact_payload(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A turn kept for retry: every string redacted, except the contact kinds the turn itself
         asked to store (a retried "please save my email ..." must still be able to save it)."""
-        from pipeline.guards.redaction import redact_for_storage, redact_json, requested_kinds
-
-        if not self._default_redact:
-            return dict(redact_json(payload, self.redact))
-        said = " ".join(
-            str(m.get("content", "")) for m in payload.get("messages") or [] if isinstance(m, dict) and m.get("role") == "user"
-        )
-        keep = requested_kinds(said)
-        return dict(redact_json(payload, lambda text: redact_for_storage(text, keep)))
+        return redact_turn_payload(payload, self.redact, self._default_redact)
 
     # ---- reads (always scoped to one user) ---------------------------------------------
 
@@ -378,13 +363,9 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
                   COALESCE(SUM(cost_usd), 0.0) AS cost_usd_known, COUNT(*) - COUNT(cost_usd) AS cost_unknown_rows,
                   COALESCE(SUM(latency_s), 0.0) AS latency_s"""
 
-        def finish(row: dict[str, Any]) -> dict[str, Any]:
-            row["cost_usd"] = None if row["cost_unknown_rows"] else row["cost_usd_known"]
-            return row
-
-        total = finish(self._rows(f"SELECT {cols} FROM usage {where}", params)[0])
+        total = finish_usage(self._rows(f"SELECT {cols} FROM usage {where}", params)[0])
         total["by_model"] = [
-            finish(row)
+            finish_usage(row)
             for row in self._rows(
                 f"SELECT engine, model, {cols} FROM usage {where} GROUP BY engine, model ORDER BY engine, model",
                 params,
@@ -392,25 +373,14 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         ]
         # classify, compact, consolidate, and failed:<stage> for turns that failed (their cost too)
         total["by_stage"] = [
-            finish(row)
+            finish_usage(row)
             for row in self._rows(f"SELECT stage, {cols} FROM usage {where} GROUP BY stage ORDER BY stage", params)
         ]
         return total
 
     # ---- erasure (forget --purge, delete-user, export --all) --------------------------
 
-    # Every table that holds rows of one user, and the text columns of each (what a purge searches).
-    USER_TABLES: dict[str, tuple[str, ...]] = {
-        "turns": ("payload", "error"),
-        "history": ("key", "old_value", "new_value", "why"),
-        "provenance": ("key", "value", "quote"),
-        "archive": ("text", "why"),
-        "decisions": ("quote", "key", "value", "entry", "topic", "match_text", "detail"),
-        "usage": (),
-        "batch_conversations": (),
-        "hook_queue": ("payload", "error"),
-        "annotations": ("value",),
-    }
+    USER_TABLES = USER_TABLES  # every table holding rows of one user, and its text columns (rules.py)
 
     def purge_user(self, conn: sqlite3.Connection, user_id: str) -> int:
         """Delete every row of the user in every table (inside transaction()); then compact()."""
@@ -428,13 +398,14 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         wanted_keys = {k.casefold() for k in keys}
         found = [n for n in needles if n]
         if wanted_keys:  # every value the key ever had is a needle too
-            for row in conn.execute(
-                """SELECT key, old_value, new_value FROM history WHERE user_id = ?
-                   UNION ALL SELECT key, value, NULL FROM provenance WHERE user_id = ?""",
-                (user_id, user_id),
-            ):
-                if row[0] is not None and row[0].casefold() in wanted_keys:
-                    found += [v for v in (row[1], row[2]) if v]
+            found += needles_of_keys(
+                conn.execute(
+                    """SELECT key, old_value, new_value FROM history WHERE user_id = ?
+                       UNION ALL SELECT key, value, NULL FROM provenance WHERE user_id = ?""",
+                    (user_id, user_id),
+                ),
+                wanted_keys,
+            )
         lowered = [n.casefold() for n in found]
         deleted = 0
         for table, columns in self.USER_TABLES.items():
@@ -447,12 +418,7 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
             for row in conn.execute(
                 f"SELECT {rowid}, {', '.join(columns)} FROM {table} WHERE user_id = ?{spare}", (user_id,)
             ):
-                texts = [v.casefold() for v in row[1:] if isinstance(v, str)]
-                by_key = "key" in columns and row[1 + columns.index("key")] is not None and (
-                    row[1 + columns.index("key")].casefold() in wanted_keys
-                )
-                by_key = by_key or (table == "archive" and any(t.split(":", 1)[0].strip() in wanted_keys for t in texts[:1]))
-                if by_key or any(n in t for n in lowered for t in texts):
+                if purge_covers(table, columns, row[1:], wanted_keys, lowered):
                     doomed.append((row[0],))
             conn.executemany(f"DELETE FROM {table} WHERE {rowid} = ?", doomed)
             deleted += len(doomed)
@@ -634,14 +600,4 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
     def search_candidates(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
         """Candidates whose section, key and value hold every word of the query (case-insensitive),
         most recently seen first."""
-        from pipeline.candidates import norm
-
-        terms = [norm(t) for t in query.split() if norm(t)]
-        if not terms or k <= 0:
-            return []
-        hits = []
-        for row in self.candidates(user_id):
-            text = norm(f"{row['section'] or ''} {row['key']} {row['value']}")
-            if all(t in text for t in terms):
-                hits.append(row)
-        return hits[:k]
+        return search_candidate_rows(self.candidates(user_id), query, k)

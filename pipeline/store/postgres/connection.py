@@ -1,0 +1,130 @@
+"""Connections to one PostgreSQL database: a psycopg 3 pool per process, and transactions.
+
+A transaction is per thread: while a thread is inside `transaction()`, every read of the store on
+that thread uses the same connection (it sees its own uncommitted writes, under its own locks);
+nested use becomes a savepoint. Outside a transaction a read borrows a pooled connection for the
+one statement. A forked child opens its own pool: the parent's sockets are not its to use.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+POOL_MAX = 8
+CONNECT_TIMEOUT_S = 30.0
+
+
+def redact_dsn(dsn: str) -> str:
+    """The DSN with its password replaced, for messages and logs."""
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    try:
+        parts = conninfo_to_dict(dsn)
+    except Exception:
+        return "postgresql://..."
+    if parts.get("password"):
+        parts["password"] = "***"
+    return make_conninfo("", **parts)
+
+
+class Database:
+    """A pool of autocommit connections (rows as dicts) and per-thread transactions."""
+
+    def __init__(self, dsn: str, *, pool_max: int = POOL_MAX, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+        self.dsn = dsn
+        self.pool_max = pool_max
+        self.timeout_s = timeout_s
+        self._pid = -1
+        self._pool: Any = None
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def pool(self) -> Any:
+        if self._closed:
+            raise RuntimeError("the PostgreSQL store is closed")
+        if self._pool is None or self._pid != os.getpid():
+            with self._lock:
+                if self._pool is None or self._pid != os.getpid():
+                    from psycopg.rows import dict_row
+                    from psycopg_pool import ConnectionPool
+
+                    # A forked child drops the parent's pool without closing it (its sockets are the parent's).
+                    self._local = threading.local()
+                    self._pool = ConnectionPool(
+                        self.dsn, min_size=1, max_size=self.pool_max, timeout=self.timeout_s, open=False,
+                        kwargs={"autocommit": True, "row_factory": dict_row}, name="memroute",
+                    )
+                    self._pool.open(wait=True, timeout=self.timeout_s)
+                    self._pid = os.getpid()
+        return self._pool
+
+    def ensure_capacity(self, connections: int) -> None:
+        """Let the pool hold at least this many connections (a worker thread holds two at once: its
+        claim and its turn's write); a pool too small would make threads wait on each other."""
+        if connections > self.pool_max:
+            self.pool_max = connections
+            if self._pool is not None and self._pid == os.getpid():
+                self._pool.resize(min_size=1, max_size=connections)
+
+    def close(self) -> None:
+        if self._pool is not None and self._pid == os.getpid():
+            self._pool.close()
+        self._pool = None
+        self._closed = True
+
+    @contextmanager
+    def connection(self) -> Iterator[Any]:
+        """The thread's transaction connection when inside one, else a pooled one."""
+        current = getattr(self._local, "conn", None)
+        if current is not None and self._pid == os.getpid():
+            yield current
+            return
+        with self.pool().connection() as conn:
+            yield conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """BEGIN ... COMMIT (ROLLBACK on error) on one connection; nested: a savepoint."""
+        current = getattr(self._local, "conn", None)
+        if current is not None and self._pid == os.getpid():
+            with current.transaction():
+                yield current
+            return
+        with self.pool().connection() as conn:
+            self._local.conn = conn
+            self._local.after = []
+            try:
+                with conn.transaction():
+                    yield conn
+            except BaseException:
+                self._local.after = []
+                raise
+            finally:
+                self._local.conn = None
+            after, self._local.after = self._local.after, []
+        for fn in after:
+            fn()
+
+    def after_commit(self, fn: Callable[[], None]) -> None:
+        """Run `fn` once this thread's transaction commits (at once when there is none); dropped on rollback."""
+        if self.in_transaction():
+            self._local.after.append(fn)
+        else:
+            fn()
+
+    def in_transaction(self) -> bool:
+        return getattr(self._local, "conn", None) is not None and self._pid == os.getpid()
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self.connection() as conn:
+            return list(conn.execute(sql, params).fetchall())
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        with self.connection() as conn:
+            row: dict[str, Any] | None = conn.execute(sql, params).fetchone()
+            return row

@@ -1,0 +1,240 @@
+"""Move a whole store between a root (files + SQLite) and PostgreSQL, either way, losslessly:
+`memroute export-store TARGET` / `memroute import-store SOURCE`.
+
+Every row of every table keeps its id, its timestamps and its text exactly (JSON payloads are
+copied as the text they are, never re-encoded); USER.md and MEMORY.md move byte for byte between
+files and the `documents` table, and the kept copies of documents memroute refused to rewrite
+(USER.md.bak, MEMORY.md.bak) between files and `document_copies`. The target must be empty
+(nothing is merged or overwritten), and the copy into PostgreSQL is one transaction. Other files
+in a user's folder (hand-made notes) are not part of the store and do not move.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import MemrouteError
+from pipeline.store.postgres.records import now_iso
+from pipeline.userdir import MEMORY_FILE, USER_FILE, UserDir, validate_user_id
+
+# Copy order: a provenance row names its history row.
+TABLES: dict[str, str] = {
+    "turns": "id",
+    "history": "id",
+    "provenance": "id",
+    "archive": "id",
+    "decisions": "id",
+    "usage": "id",
+    "batch_conversations": "user_id, conversation_key",
+    "hook_queue": "seq",
+    "candidates": "id",
+    "annotations": "id",
+}
+IDENTITY = {t: k for t, k in TABLES.items() if k in ("id", "seq")}
+DOCUMENTS = (USER_FILE, MEMORY_FILE)
+COPIES = tuple(f"{name}.bak" for name in DOCUMENTS)
+BATCH = 1000
+
+
+class TransferError(MemrouteError):
+    """The copy cannot be made (target not empty, a value PostgreSQL cannot hold, ...); nothing was written."""
+
+
+@dataclass
+class TransferReport:
+    rows: dict[str, int] = field(default_factory=dict)
+    documents: int = 0
+    copies: int = 0
+    users: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"rows": self.rows, "documents": self.documents, "copies": self.copies, "users": self.users}
+
+
+# ---- reading ------------------------------------------------------------------------------
+
+
+def _sqlite_rows(root: Path, table: str) -> Iterator[list[dict[str, Any]]]:
+    from pipeline.store import DB_NAME
+
+    path = root / DB_NAME
+    if not path.exists():
+        return
+    conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        cur = conn.execute(f"SELECT * FROM {table} ORDER BY {TABLES[table]}")
+        while batch := cur.fetchmany(BATCH):
+            yield [dict(r) for r in batch]
+    finally:
+        conn.close()
+
+
+def _root_documents(root: Path) -> Iterator[tuple[str, str, str]]:
+    """(user_id, name, text) for every USER.md / MEMORY.md under the root, users in id order."""
+    if not root.is_dir():
+        return
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        try:
+            user_id = validate_user_id(folder.name)
+        except ValueError:
+            continue
+        for name in DOCUMENTS:
+            path = folder / name
+            if not path.is_file():
+                continue
+            raw = path.read_bytes()
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise TransferError(f"{path} is not valid UTF-8 (byte {e.start}): fix it, then copy again") from None
+            yield user_id, name, text
+
+
+def _root_copies(root: Path) -> Iterator[tuple[str, str, bytes]]:
+    """(user_id, name, raw) for every kept copy (USER.md.bak, MEMORY.md.bak) under the root."""
+    if not root.is_dir():
+        return
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        for name in COPIES:
+            if (folder / name).is_file():
+                yield folder.name, name, (folder / name).read_bytes()
+
+
+def _pg_rows(store: Any, table: str) -> Iterator[list[dict[str, Any]]]:
+    with store.db.connection() as conn, conn.cursor() as cur:
+        cur.execute(f"SELECT * FROM {table} ORDER BY {TABLES[table]}")
+        while batch := cur.fetchmany(BATCH):
+            yield list(batch)
+
+
+def _pg_documents(store: Any) -> Iterator[tuple[str, str, str]]:
+    for row in store.db.rows("SELECT user_id, name, text FROM documents ORDER BY user_id, name"):
+        yield row["user_id"], row["name"], row["text"]
+
+
+# ---- writing ------------------------------------------------------------------------------
+
+
+def _check_text(table: str, row: dict[str, Any]) -> None:
+    for column, value in row.items():
+        if isinstance(value, str) and "\x00" in value:
+            raise TransferError(f"{table}.{column} of row {row.get('id', row.get('seq'))} holds a NUL character, "
+                                "which PostgreSQL text cannot store")
+
+
+def root_to_postgres(root: Path, store: Any) -> TransferReport:
+    """Copy a root's SQLite records and files into an empty PostgreSQL store, in one transaction."""
+    report = TransferReport()
+    if not _pg_empty(store):
+        raise TransferError(f"the target {store.location} already holds data: import-store needs an empty store")
+    users: set[str] = set()
+    with store.transaction() as conn:
+        for table in TABLES:
+            count = 0
+            for batch in _sqlite_rows(root, table):
+                for row in batch:
+                    _check_text(table, row)
+                columns = list(batch[0])
+                placeholders = ", ".join(["%s"] * len(columns))
+                with conn.cursor() as cur:
+                    cur.executemany(
+                        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({placeholders})",
+                        [tuple(r[c] for c in columns) for r in batch],
+                    )
+                count += len(batch)
+            report.rows[table] = count
+            if table in IDENTITY and count:
+                key = IDENTITY[table]
+                conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{key}'), "
+                             f"(SELECT max({key}) FROM {table}))")
+        for user_id, name, text in _root_documents(root):
+            _check_text("documents", {"text": text})
+            store.write_document(conn, user_id, name, text)
+            report.documents += 1
+            users.add(user_id)
+        for user_id, name, raw in _root_copies(root):
+            conn.execute(
+                "INSERT INTO document_copies (user_id, name, raw, created_at) VALUES (%s, %s, %s, %s)",
+                (user_id, name, raw, now_iso()),
+            )
+            report.copies += 1
+    report.users = len(users)
+    return report
+
+
+def postgres_to_root(store: Any, root: Path) -> TransferReport:
+    """Copy a PostgreSQL store into an empty root: its SQLite records first, then the files."""
+    from pipeline.store import Store
+
+    report = TransferReport()
+    root.mkdir(parents=True, exist_ok=True)
+    with Store(root) as target:
+        if not _root_empty(root, target):
+            raise TransferError(f"the target {root} already holds data: export-store needs an empty root")
+        with target.transaction() as conn:
+            for table in TABLES:
+                count = 0
+                for batch in _pg_rows(store, table):
+                    columns = list(batch[0])
+                    conn.executemany(
+                        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                        [tuple(r[c] for c in columns) for r in batch],
+                    )
+                    count += len(batch)
+                report.rows[table] = count
+    users: dict[str, dict[str, str]] = {}
+    for user_id, name, text in _pg_documents(store):
+        users.setdefault(user_id, {})[name] = text
+    for user_id, files in users.items():
+        udir = UserDir(root, user_id)
+        with udir.lock():
+            udir.commit("import-store", files, lambda: None)
+        report.documents += len(files)
+    for row in store.db.rows("SELECT user_id, name, raw FROM document_copies ORDER BY user_id, name"):
+        folder = UserDir(root, row["user_id"]).path
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / row["name"]).write_bytes(bytes(row["raw"]))
+        report.copies += 1
+    report.users = len(users)
+    return report
+
+
+def _pg_empty(store: Any) -> bool:
+    for table in [*TABLES, "documents", "document_copies"]:
+        if store.db.one(f"SELECT 1 AS x FROM {table} LIMIT 1") is not None:
+            return False
+    return True
+
+
+def _root_empty(root: Path, target: Any) -> bool:
+    for table in TABLES:
+        if target.conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None:
+            return False
+    return next(_root_documents(root), None) is None and next(_root_copies(root), None) is None
+
+
+def copy_store(source: str, target: str) -> TransferReport:
+    """`memroute export-store` / `import-store`: copy the store at `source` to the empty store at
+    `target`; one of them a root folder, the other a postgresql:// URL."""
+    from pipeline.store.postgres import is_postgres_url
+    from pipeline.store.postgres.store import PostgresStore
+
+    from_pg, to_pg = is_postgres_url(source), is_postgres_url(target)
+    if from_pg == to_pg:
+        kind = "PostgreSQL databases (use pg_dump)" if from_pg else "root folders (copy the folder)"
+        raise TransferError(f"export-store/import-store move a store between a root and PostgreSQL, not between two {kind}")
+    if from_pg:
+        with PostgresStore(source, read_only=True) as store:
+            if not store.exists():
+                raise TransferError(f"{store.location} holds no memroute store")
+            return postgres_to_root(store, Path(target).expanduser())
+    root = Path(source).expanduser()
+    if not root.is_dir():
+        raise TransferError(f"{root} is not a folder")
+    with PostgresStore(target) as store:
+        return root_to_postgres(root, store)

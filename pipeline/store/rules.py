@@ -1,0 +1,121 @@
+"""What every store decides the same way, whatever its SQL: how a record is redacted, which rows an
+erasure covers, how candidates are searched. SQLite (sqlite.py) and PostgreSQL (postgres/) both
+call these, so the two stores cannot drift apart on privacy or on answers. No SQL here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from pipeline.types import Decision
+
+# Every table that holds rows of one user, and the text columns of each (what a purge searches).
+USER_TABLES: dict[str, tuple[str, ...]] = {
+    "turns": ("payload", "error"),
+    "history": ("key", "old_value", "new_value", "why"),
+    "provenance": ("key", "value", "quote"),
+    "archive": ("text", "why"),
+    "decisions": ("quote", "key", "value", "entry", "topic", "match_text", "detail"),
+    "usage": (),
+    "batch_conversations": (),
+    "hook_queue": ("payload", "error"),
+    "annotations": ("value",),
+}
+
+
+def redact_turn_payload(
+    payload: dict[str, Any], redact: Callable[[str], str], default_redact: bool
+) -> dict[str, Any]:
+    """A turn kept for retry: every string redacted, except the contact kinds the turn itself asked
+    to store (a retried "please save my email ..." must still be able to save it)."""
+    from pipeline.guards.redaction import redact_for_storage, redact_json, requested_kinds
+
+    if not default_redact:
+        return dict(redact_json(payload, redact))
+    said = " ".join(
+        str(m.get("content", ""))
+        for m in payload.get("messages") or []
+        if isinstance(m, dict) and m.get("role") == "user"
+    )
+    keep = requested_kinds(said)
+    return dict(redact_json(payload, lambda text: redact_for_storage(text, keep)))
+
+
+def decision_rows(
+    decisions: Sequence[Decision],
+    *,
+    user_id: str,
+    turn_id: str,
+    conversation_id: str | None,
+    engine: str | None,
+    model: str | None,
+    prompt_version: str | None,
+    ts: str,
+    redact: Callable[[str], str],
+    log_quotes: bool,
+) -> list[tuple[Any, ...]]:
+    """The decisions table's values for a turn, in column order (user_id ... ts). All text redacted; a
+    skipped statement was not kept: only its route, reason, detail and a digest of its quote, unless
+    `log_quotes` (debugging) keeps its redacted quote and fields too."""
+    from pipeline.guards.redaction import quote_digest
+
+    def r(text: str | None) -> str | None:
+        return None if text is None else redact(text)
+
+    def quote_of(d: Decision) -> str | None:
+        if d.quote is None or log_quotes or d.route != "skip":
+            return r(d.quote)
+        return quote_digest(d.quote)
+
+    def kept(d: Decision, text: str | None) -> str | None:
+        return r(text) if log_quotes or d.route != "skip" else None
+
+    return [
+        (user_id, turn_id, conversation_id, i, quote_of(d), d.route, d.op, d.reason, d.section, kept(d, d.key),
+         kept(d, d.value), kept(d, d.entry), d.date, kept(d, d.topic), kept(d, d.match), d.confidence,
+         r(d.detail), d.outcome, engine, model, prompt_version, ts)
+        for i, d in enumerate(decisions)
+    ]
+
+
+DECISION_COLUMNS = (
+    "user_id, turn_id, conversation_id, position, quote, route, op, reason, section, key, value, entry, date, "
+    "topic, match_text, confidence, detail, outcome, engine, model, prompt_version, ts"
+)
+
+
+def needles_of_keys(rows: Iterable[tuple[str | None, str | None, str | None]], keys: set[str]) -> list[str]:
+    """Every value a USER.md key ever had, from (key, old, new) rows of history and provenance."""
+    found: list[str] = []
+    for key, old, new in rows:
+        if key is not None and key.casefold() in keys:
+            found += [v for v in (old, new) if v]
+    return found
+
+
+def purge_covers(table: str, columns: Sequence[str], values: Sequence[Any], keys: set[str], lowered: list[str]) -> bool:
+    """Whether a row (its text `values`, in `columns` order) holds an erased needle or records an erased key."""
+    texts = [v.casefold() for v in values if isinstance(v, str)]
+    key = values[columns.index("key")] if "key" in columns else None
+    by_key = isinstance(key, str) and key.casefold() in keys
+    by_key = by_key or (table == "archive" and any(t.split(":", 1)[0].strip() in keys for t in texts[:1]))
+    return by_key or any(n in t for n in lowered for t in texts)
+
+
+def finish_usage(row: dict[str, Any]) -> dict[str, Any]:
+    """A usage sum: cost_usd is None as soon as one row's price is unknown (Usage addition's rule)."""
+    row["cost_usd"] = None if row["cost_unknown_rows"] else row["cost_usd_known"]
+    return row
+
+
+def search_candidate_rows(rows: Iterable[dict[str, Any]], query: str, k: int) -> list[dict[str, Any]]:
+    """Candidates whose section, key and value hold every word of the query (case-insensitive), in
+    the order given (most recently seen first)."""
+    from pipeline.candidates import norm
+
+    terms = [norm(t) for t in query.split() if norm(t)]
+    if not terms or k <= 0:
+        return []
+    hits = [r for r in rows if all(t in norm(f"{r['section'] or ''} {r['key']} {r['value']}") for t in terms)]
+    return hits[:k]
