@@ -289,6 +289,9 @@ class FileDocuments:
     def documents(self, user_id: str) -> UserDir:
         return UserDir(self.root, user_id)
 
+    def has_user(self, user_id: str) -> bool:
+        return (self.root / validate_user_id(user_id)).is_dir()
+
     def has_any_documents(self) -> bool:
         if not self.root.is_dir():
             return False

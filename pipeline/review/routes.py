@@ -74,13 +74,11 @@ def _visible(request: Request, grant: Grant) -> tuple[list[str], list[str]]:
 
 
 def _allowed(request: Request, grant: Grant, user: str) -> bool:
-    from pipeline.doctor import user_exists
-
     try:
         validate_user_id(user)
     except InvalidUserId:
         return False
-    return grant.allows(user) and user_exists(_pipe(request).root, user)
+    return grant.allows(user) and _pipe(request).documents.has_user(user)
 
 
 @router.get("/", response_class=HTMLResponse)

@@ -60,10 +60,8 @@ def _config(request: Request) -> ServeConfig:
 
 def _existing(request: Request, user: str) -> MemoryPipeline:
     """The pipeline, when the user exists (else 404 user_not_found)."""
-    from pipeline.doctor import user_exists
-
     pipe = _pipe(request)
-    if not user_exists(pipe.root, user):
+    if not pipe.documents.has_user(user):
         raise ApiError(404, "user_not_found", f"no user {user!r}")
     return pipe
 

@@ -177,6 +177,10 @@ class DocumentStore(Protocol):
         """Whether any user holds a USER.md or MEMORY.md."""
         ...
 
+    def has_user(self, user_id: str) -> bool:
+        """Whether the user exists here (a validated id; what a server answers 404 for)."""
+        ...
+
 
 # ---- the records -----------------------------------------------------------------------------
 

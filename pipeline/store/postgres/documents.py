@@ -124,3 +124,6 @@ class PgDocumentStore:
 
     def has_any_documents(self) -> bool:
         return bool(self.store.users())
+
+    def has_user(self, user_id: str) -> bool:
+        return self.store.has_user(validate_user_id(user_id))
