@@ -149,18 +149,11 @@ class MemoryPipeline:
         conversation_id: str | None = None,
         turn_id: str | None = None,
     ) -> TurnResult:
-        token = TURN_STARTED.set([])  # an engine's deadline spans all the turn's stages
-        try:
+        with _turn_clock():
             return self._process_turn(user_id, messages, timestamp, conversation_id, turn_id)
-        finally:
-            TURN_STARTED.reset(token)
 
     def _process_turn(
-        self,
-        user_id: str,
-        messages: Any,
-        timestamp: datetime | str | None,
-        conversation_id: str | None,
+        self, user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
         turn_id: str | None,
     ) -> TurnResult:
         turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
@@ -188,18 +181,11 @@ class MemoryPipeline:
     ) -> TurnResult:
         """process_turn for asyncio apps: the model call is awaited; the two small files are read
         inline, and the write and commit (locks, fsyncs, SQLite) run in a thread."""
-        token = TURN_STARTED.set([])  # threads started below copy it
-        try:
+        with _turn_clock():  # threads started below copy it
             return await self._aprocess_turn(user_id, messages, timestamp, conversation_id, turn_id)
-        finally:
-            TURN_STARTED.reset(token)
 
     async def _aprocess_turn(
-        self,
-        user_id: str,
-        messages: Any,
-        timestamp: datetime | str | None,
-        conversation_id: str | None,
+        self, user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
         turn_id: str | None,
     ) -> TurnResult:
         import asyncio  # here, not at the top: asyncio costs a CLI start ~60 ms
@@ -605,3 +591,13 @@ def _model_name(engine: Engine) -> str | None:
 
 
 __all__ = ["CandidateNotFound", "MemoryPipeline", "default_root", "usage_line"]
+
+
+@contextmanager
+def _turn_clock() -> Iterator[None]:
+    """An engine's deadline spans all of one turn's stages: they share the turn's start."""
+    token = TURN_STARTED.set([])
+    try:
+        yield
+    finally:
+        TURN_STARTED.reset(token)

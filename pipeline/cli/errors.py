@@ -3,7 +3,10 @@ is told to the user: one line on stderr, never a traceback."""
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable
+from typing import ParamSpec
 
 from pipeline.errors import MemrouteError, ModelConfigError
 
@@ -44,4 +47,24 @@ def report_error(e: BaseException, prog: str = "memroute") -> int:
     return exit_code(e)
 
 
-__all__ = ["CommandFailed", "UsageError", "exit_code", "report_error"]
+P = ParamSpec("P")
+
+
+def reports_errors(prog: str) -> Callable[[Callable[P, int]], Callable[P, int]]:
+    """For the commands callable from Python too (batch, eval): a memroute error becomes its one
+    line on stderr and its exit code, as from `main`."""
+
+    def wrap(run: Callable[P, int]) -> Callable[P, int]:
+        @functools.wraps(run)
+        def reporting(*args: P.args, **kwargs: P.kwargs) -> int:
+            try:
+                return run(*args, **kwargs)
+            except MemrouteError as e:
+                return report_error(e, prog)
+
+        return reporting
+
+    return wrap
+
+
+__all__ = ["CommandFailed", "UsageError", "exit_code", "report_error", "reports_errors"]

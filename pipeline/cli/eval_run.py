@@ -12,8 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline.cli.errors import UsageError, report_error
-from pipeline.errors import MemrouteError
+from pipeline.cli.errors import UsageError, reports_errors
 from pipeline.evals import (
     CaseOutcome,
     EngineSpec,
@@ -30,6 +29,7 @@ from pipeline.evals.render import print_table, write_html
 PROG = "memroute eval"
 
 
+@reports_errors(PROG)
 def run_eval_cli(
     files: list[str],
     engines: list[tuple[str, str | None]],
@@ -48,31 +48,6 @@ def run_eval_cli(
 ) -> int:
     """`memroute eval` (runs: (engine, model) pairs; `specs` replaces them, for tests). `cache_dir`
     None: no cache of model answers."""
-    try:
-        return _run_eval_cli(
-            files, engines, json_out, report_out, min_accuracy, concurrency, cache_dir, api_base, user_limit,
-            memory_limit, factory=factory, specs=specs, log_quotes=log_quotes,
-        )
-    except MemrouteError as e:
-        return report_error(e, PROG)
-
-
-def _run_eval_cli(
-    files: list[str],
-    engines: list[tuple[str, str | None]],
-    json_out: str | None,
-    report_out: str | None,
-    min_accuracy: float | None,
-    concurrency: int,
-    cache_dir: Path | None,
-    api_base: str | None,
-    user_limit: int | None,
-    memory_limit: int | None,
-    *,
-    factory: PipelineFactory = default_pipeline_factory,
-    specs: Sequence[EngineSpec] | None = None,
-    log_quotes: bool | None = None,
-) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
