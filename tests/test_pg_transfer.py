@@ -39,6 +39,8 @@ def _make_root(root: Path) -> None:
             store.upsert_candidate(conn, user_id="ming", section="Work", key="Employer", value="Initech",
                                    quote="maybe Initech?", turn_id="m1", conversation_id=None,
                                    seen_at="2026-11-20T10:00:00+00:00")
+            store.add_annotation(conn, user_id="jasmin", target="user", ref="role", kind="pin", value="",
+                                 ts="2026-11-21T00:00:00+00:00")
             conn.execute(
                 """INSERT INTO batch_conversations (user_id, conversation_key, conversation_id, turns, status, source,
                    updated_at) VALUES ('ming', 'k1', 'c', 2, 'done', 'in.jsonl:3', '2026-11-21T00:00:00+00:00')"""
