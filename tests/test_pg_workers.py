@@ -33,31 +33,35 @@ def _go(state: Path, workers: list[subprocess.Popen[str]], timeout_s: float = 12
     (state / "go").touch()
 
 
-def _wait_inside(state: Path, proc: subprocess.Popen[str], timeout_s: float = 60.0) -> str:
-    """The turn id `proc` is in the middle of, once it is in one."""
-    marker = state / f"{proc.pid}.inside"
+def _wait_inside(state: Path, workers: list[subprocess.Popen[str]], timeout_s: float = 60.0) -> tuple[
+    subprocess.Popen[str], str
+]:
+    """The first of `workers` found in the middle of a turn, and that turn's id. Any of them will do:
+    which worker the queue hands a turn first is the race under test."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        try:
-            turn = marker.read_text()
+        for proc in workers:
+            try:
+                turn = (state / f"{proc.pid}.inside").read_text()
+            except FileNotFoundError:
+                continue
             if turn:
-                return turn
-        except FileNotFoundError:
-            pass
+                return proc, turn
         time.sleep(0.002)
-    raise AssertionError(f"worker {proc.pid} never started a turn: {proc.stderr.read() if proc.stderr else ''}")
+    raise AssertionError("no worker started a turn: " + " | ".join(w.stderr.read() if w.stderr else "" for w in workers))
 
 
 def _race_and_kill_one(dsn: str, state: Path, mode: str) -> str:
-    """Three workers race through the queue; the first is SIGKILLed in the middle of a turn, the other
-    two finish the queue. Returns the turn the killed one was in."""
+    """Three workers race through the queue; the first found in the middle of a turn is SIGKILLed,
+    the other two finish the queue. Returns the turn the killed one was in."""
     workers = [_start(dsn, state, mode) for _ in range(3)]
     _go(state, workers)
-    victim = workers[0]
-    killed_turn = _wait_inside(state, victim)
+    victim, killed_turn = _wait_inside(state, workers)
     os.kill(victim.pid, signal.SIGKILL)
     victim.wait(30)
-    for w in workers[1:]:
+    for w in workers:
+        if w is victim:
+            continue
         _, err = w.communicate(timeout=240)
         assert w.returncode == 0, err
     return killed_turn
