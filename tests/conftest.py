@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-pytest_plugins = ["pg_fixtures"]  # the PostgreSQL cluster fixtures (tests/pg_fixtures.py)
+# The PostgreSQL cluster fixtures (tests/pg_fixtures.py) and `mem`, one test on both stores (tests/memory_fixture.py).
+pytest_plugins = ["pg_fixtures", "memory_fixture"]
 
 # Real (non-fake) model calls raise in tests; fake models and the local scripted server still work.
 os.environ["MEMROUTE_ALLOW_MODEL_REQUESTS"] = "0"

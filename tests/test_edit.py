@@ -3,10 +3,10 @@ stores (a root, PostgreSQL)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from memory_fixture import Memory
 
 from pipeline.core import MemoryPipeline
 from pipeline.stages.write import Change, WriteResult
@@ -17,24 +17,8 @@ def _documents(pipe: MemoryPipeline, user: str) -> tuple[bytes | None, bytes | N
     return texts.user_raw, texts.memory_raw
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def open_pipe(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], MemoryPipeline]:
-    """A pipeline on a root, or on PostgreSQL (skipped when not installed): the write path is the same."""
-    if request.param == "sqlite":
-        return lambda: MemoryPipeline(root=tmp_path)
-    from pipeline.store.postgres import open_postgres
-
-    dsn = str(request.getfixturevalue("pg_dsn"))
-
-    def on_postgres() -> MemoryPipeline:
-        store, documents = open_postgres(dsn)
-        return MemoryPipeline(root=tmp_path, store=store, documents=documents)
-
-    return on_postgres
-
-
-def test_an_exception_inside_edit_writes_nothing(open_pipe: Callable[[], MemoryPipeline]) -> None:
-    with open_pipe() as pipe:
+def test_an_exception_inside_edit_writes_nothing(mem: Memory) -> None:
+    with mem.pipeline() as pipe:
         assert pipe.tool("ana", "add", "user", "Name: Ana")["success"]
         files_before, history_before = _documents(pipe, "ana"), pipe.history("ana")
         with pytest.raises(RuntimeError, match="boom"):
@@ -49,8 +33,8 @@ def test_an_exception_inside_edit_writes_nothing(open_pipe: Callable[[], MemoryP
         assert "Lisbon" not in pipe.show("ana")["user_md"]
 
 
-def test_edit_commits_documents_history_and_turn_record_together(open_pipe: Callable[[], MemoryPipeline]) -> None:
-    with open_pipe() as pipe:
+def test_edit_commits_documents_history_and_turn_record_together(mem: Memory) -> None:
+    with mem.pipeline() as pipe:
         with pipe.edit("ana", kind="test") as tx:
             tx.current.profile.add_entry("City: Lisbon")
             written = WriteResult(profile=tx.current.profile, log=tx.current.log)
@@ -63,8 +47,8 @@ def test_edit_commits_documents_history_and_turn_record_together(open_pipe: Call
         assert pipe.store.turn_status("ana", tx.turn_id) == "done"
 
 
-def test_an_edit_that_stages_nothing_writes_nothing(open_pipe: Callable[[], MemoryPipeline]) -> None:
-    with open_pipe() as pipe:
+def test_an_edit_that_stages_nothing_writes_nothing(mem: Memory) -> None:
+    with mem.pipeline() as pipe:
         with pipe.edit("ana") as tx:
             tx.current.profile.add_entry("City: Lisbon")  # changed in memory, never staged
         assert not tx.committed
@@ -80,7 +64,7 @@ def test_the_pipeline_reads_no_model_from_the_environment(tmp_path: Path, monkey
         assert pipe.engine.name == "offline"
 
 
-def test_a_model_compaction_runs_only_when_a_write_does_not_fit(tmp_path: Path) -> None:
+def test_a_model_compaction_runs_only_when_a_write_does_not_fit(mem: Memory) -> None:
     # USER.md at ~95% of its cap: the rule-based compaction would shrink it ahead of time; an
     # engine with its own (paid) compaction is asked only when a fact does not fit.
     from pipeline.engines.base import Result
@@ -93,7 +77,7 @@ def test_a_model_compaction_runs_only_when_a_write_does_not_fit(tmp_path: Path) 
             type(self).calls += 1
             return Result(None)
 
-    with MemoryPipeline(root=tmp_path, engine=OwnCompaction(), user_limit=1000) as pipe:
+    with mem.pipeline(OwnCompaction(), user_limit=1000) as pipe:
         n = 0
         while len(pipe.show("ana")["user_md"]) < 910:
             assert pipe.tool("ana", "add", "user", f"Pet {n}: a cat named Whiskers")["success"]

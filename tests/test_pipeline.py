@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
-from typing import Any
 
 import pytest
+from memory_fixture import Memory
 from seed import JASMIN_MEMORY_MD, JASMIN_SAYS, JASMIN_USER_MD
 
-from pipeline.core import MemoryPipeline
 from pipeline.engines.base import Engine
 from pipeline.types import (
     Classification,
@@ -40,49 +38,6 @@ class ScriptedEngine(Engine):
         if self.plan is None:
             raise RuntimeError("model unavailable")
         return self.plan
-
-
-class Memory:
-    """Where a test's memory lives: a root (files + SQLite) or a PostgreSQL database; both answer alike."""
-
-    def __init__(self, tmp_path: Path, dsn: str | None) -> None:
-        self.root, self.dsn = tmp_path, dsn
-
-    def pipeline(self, engine: Any) -> MemoryPipeline:
-        if self.dsn is None:
-            return MemoryPipeline(root=self.root, engine=engine)
-        from pipeline.store.postgres import open_postgres
-
-        store, documents = open_postgres(self.dsn)
-        return MemoryPipeline(root=self.root, engine=engine, store=store, documents=documents)
-
-    def read(self, user_id: str, name: str) -> str | None:
-        """A document's text as stored (None: never written)."""
-        if self.dsn is None:
-            path = self.root / user_id / name
-            return path.read_text("utf-8") if path.exists() else None
-        from pipeline.store.postgres.store import PostgresStore
-
-        with PostgresStore(self.dsn) as store:
-            docs = store.read_documents(user_id)
-        return docs.user if name == "USER.md" else docs.memory
-
-    def seed(self, user_id: str, name: str, text: str) -> None:
-        """A document as a user or an import left it."""
-        if self.dsn is None:
-            (self.root / user_id).mkdir(parents=True, exist_ok=True)
-            (self.root / user_id / name).write_text(text, "utf-8")
-            return
-        from pipeline.store.postgres.store import PostgresStore
-
-        with PostgresStore(self.dsn) as store, store.transaction() as conn:
-            store.write_document(conn, user_id, name, text)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def mem(request: pytest.FixtureRequest, tmp_path: Path) -> Memory:
-    """Every test that takes `mem` runs on both stores (PostgreSQL: skipped when not installed)."""
-    return Memory(tmp_path, None if request.param == "sqlite" else str(request.getfixturevalue("pg_dsn")))
 
 
 def user(key: str, value: str, section: str = "Identity", quote: str = "") -> Decision:
