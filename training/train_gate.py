@@ -126,9 +126,16 @@ def train(xs: list[list[str]], ys: list[int], hyper: Hyper, seed: int = 7) -> tu
 
 
 def _train_numpy(xs: list[list[str]], ys: list[int], hyper: Hyper) -> tuple[list[float], dict[str, list[float]]]:
+    return softmax_adam(xs, ys, len(CLASSES), l2=hyper.l2, steps=hyper.epochs * 25, lr=hyper.rate * 0.1)
+
+
+def softmax_adam(
+    xs: Sequence[Sequence[str]], ys: Sequence[int], k: int, *, l2: float, steps: int, lr: float
+) -> tuple[list[float], dict[str, list[float]]]:
+    """Softmax regression over sparse binary features: mean cross-entropy + l2/2 |W|^2, full-batch
+    Adam (numpy). Returns the bias and each feature's weights (the gate's and the keyer's format)."""
     import numpy as np
 
-    k = len(CLASSES)
     vocab: dict[str, int] = {}
     cols = [[vocab.setdefault(f, len(vocab)) for f in row] for row in xs]
     lengths = np.array([len(c) for c in cols])
@@ -136,13 +143,12 @@ def _train_numpy(xs: list[list[str]], ys: list[int], hyper: Hyper) -> tuple[list
     rows_of = np.repeat(np.arange(len(xs)), lengths)
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
     target = np.zeros((len(xs), k))
-    target[np.arange(len(xs)), ys] = 1.0
+    target[np.arange(len(xs)), list(ys)] = 1.0
     w = np.zeros((len(vocab), k))
     b = np.zeros(k)
     params = [w, b]
     m1 = [np.zeros_like(p) for p in params]
     m2 = [np.zeros_like(p) for p in params]
-    steps = hyper.epochs * 25
     for t in range(1, steps + 1):
         scores = np.add.reduceat(w[indices], starts, axis=0) + b
         scores -= scores.max(axis=1, keepdims=True)
@@ -150,13 +156,13 @@ def _train_numpy(xs: list[list[str]], ys: list[int], hyper: Hyper) -> tuple[list
         probs /= probs.sum(axis=1, keepdims=True)
         delta = (probs - target) / len(xs)
         gw: Any = np.stack([np.bincount(indices, weights=delta[rows_of, c], minlength=len(vocab)) for c in range(k)], axis=1)
-        gw = gw + hyper.l2 * w
+        gw = gw + l2 * w
         for p, g, a, v in zip(params, [gw, delta.sum(axis=0)], m1, m2, strict=True):
             a *= 0.9
             a += 0.1 * g
             v *= 0.999
             v += 0.001 * g * g
-            p -= hyper.rate * 0.1 * (a / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+            p -= lr * (a / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
     names = list(vocab)
     return [float(x) for x in b], {names[i]: [float(x) for x in w[i]] for i in range(len(names))}
 

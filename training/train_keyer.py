@@ -54,37 +54,8 @@ STEPS = 300
 
 
 def fit(xs: Sequence[Sequence[str]], ys: Sequence[int], k: int, l2: float = L2) -> tuple[list[float], dict[str, list[float]]]:
-    """Softmax regression: mean cross-entropy + l2/2 |W|^2, full-batch Adam."""
-    import numpy as np
-
-    vocab: dict[str, int] = {}
-    cols = [[vocab.setdefault(f, len(vocab)) for f in row] for row in xs]
-    lengths = np.array([len(c) for c in cols])
-    indices = np.array([i for c in cols for i in c], dtype=np.int64)
-    rows_of = np.repeat(np.arange(len(xs)), lengths)
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    target = np.zeros((len(xs), k))
-    target[np.arange(len(xs)), list(ys)] = 1.0
-    w = np.zeros((len(vocab), k))
-    b = np.zeros(k)
-    m = [np.zeros_like(w), np.zeros_like(b)]
-    v = [np.zeros_like(w), np.zeros_like(b)]
-    for t in range(1, STEPS + 1):
-        scores = np.add.reduceat(w[indices], starts, axis=0) + b
-        scores -= scores.max(axis=1, keepdims=True)
-        probs = np.exp(scores)
-        probs /= probs.sum(axis=1, keepdims=True)
-        delta = (probs - target) / len(xs)
-        gw = np.stack([np.bincount(indices, weights=delta[rows_of, c], minlength=len(vocab)) for c in range(k)], axis=1)
-        grads = [gw + l2 * w, delta.sum(axis=0)]
-        for p, g, a, s in zip([w, b], grads, m, v, strict=True):
-            a *= 0.9
-            a += 0.1 * g
-            s *= 0.999
-            s += 0.001 * g * g
-            p -= 0.03 * (a / (1 - 0.9 ** t)) / (np.sqrt(s / (1 - 0.999 ** t)) + 1e-8)
-    names = list(vocab)
-    return [float(x) for x in b], {names[i]: [float(x) for x in w[i]] for i in range(len(names))}
+    """The gate's softmax regression (full-batch Adam), with the keyer's own settings."""
+    return tg.softmax_adam(xs, ys, k, l2=l2, steps=STEPS, lr=0.03)
 
 
 def contains_of(paths: Sequence[Path]) -> dict[str, list[str]]:
