@@ -31,9 +31,9 @@ _SCALE = 1000
 _WORD = re.compile(r"[\w']+")
 _SPACE = re.compile(r"\s+")
 # Lexicon patterns read as yes/no shapes of the user's line (and of the assistant's, prefixed "a").
-_SHAPES = ("first_person", "plural_person", "question", "hedge", "phatic", "request", "mood_state", "remember",
+SHAPES = ("first_person", "plural_person", "question", "hedge", "phatic", "request", "mood_state", "remember",
            "standing", "no_longer", "greeting")
-_ASSISTANT_SHAPES = ("question", "first_person")
+ASSISTANT_SHAPES = ("question", "first_person")
 
 
 @dataclass(frozen=True)
@@ -56,14 +56,14 @@ class Verdict:
     skip_reason: SkipReason  # the most likely skip reason, used when the turn is skipped
 
 
-def _buckets(n: int) -> str:
+def buckets(n: int) -> str:
     for edge in (1, 2, 3, 5, 8, 12, 20, 35):
         if n <= edge:
             return str(edge)
     return "more"
 
 
-def _text_grams(prefix: str, text: str, cfg: FeatureConfig, out: list[str]) -> int:
+def text_grams(prefix: str, text: str, cfg: FeatureConfig, out: list[str]) -> int:
     """Words (Latin) or character n-grams (Chinese, Thai) of one line; returns its length in units."""
     norm = _SPACE.sub(" ", text.casefold()).strip()
     if script_of(norm) == "latin":
@@ -83,7 +83,7 @@ def _text_grams(prefix: str, text: str, cfg: FeatureConfig, out: list[str]) -> i
     return len(compact) // 2
 
 
-def _shapes(prefix: str, text: str, lex: Lexicon, names: Iterable[str], out: list[str]) -> None:
+def shapes(prefix: str, text: str, lex: Lexicon, names: Iterable[str], out: list[str]) -> None:
     for name in names:
         pattern = getattr(lex, name, None)
         if isinstance(pattern, re.Pattern) and pattern.search(text):
@@ -104,7 +104,7 @@ def _rule_features(decisions: Sequence[Decision], outcome_too: bool, out: list[s
     writes_memory = any(d.route == "memory" and d.op == "append" for d in decisions)
     outcome = "mixed" if writes_user and writes_memory else "user" if writes_user else "memory" if writes_memory else "skip"
     out.append("r:turn=" + outcome)
-    out.append("r:n=" + _buckets(len(decisions)))
+    out.append("r:n=" + buckets(len(decisions)))
     for d in decisions:
         out.append(f"r:{d.route}:{d.op}")
         out.append(f"r:{d.route}:conf={d.confidence:.1f}")
@@ -114,16 +114,16 @@ def turn_features(user_text: str, assistant_line: str, lex: Lexicon, decisions: 
                   cfg: FeatureConfig) -> list[str]:
     """The gate's view of one turn, as feature names (binary; duplicates count once)."""
     out = ["bias", "lang=" + lex.lang]
-    size = _text_grams("", user_text, cfg, out)
-    out.append("len=" + _buckets(size))
+    size = text_grams("", user_text, cfg, out)
+    out.append("len=" + buckets(size))
     if "?" in user_text or "？" in user_text:
         out.append("has?")
-    _shapes("", user_text, lex, _SHAPES, out)
+    shapes("", user_text, lex, SHAPES, out)
     # No "no assistant line" feature: in the labeled data that marks a conversation's opener (a greeting), but a
     # user of the library often sends a lone statement.
     if cfg.assistant and assistant_line:
-        _text_grams("a", assistant_line, cfg, out)
-        _shapes("a", assistant_line, lex, _ASSISTANT_SHAPES, out)
+        text_grams("a", assistant_line, cfg, out)
+        shapes("a", assistant_line, lex, ASSISTANT_SHAPES, out)
         if assistant_line.rstrip().endswith(("?", "？")):
             out.append("a:ends?")
     if cfg.rules:

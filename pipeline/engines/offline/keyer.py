@@ -27,11 +27,18 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.engines.offline import dates
-from pipeline.engines.offline.gate import _ASSISTANT_SHAPES, _SHAPES, FeatureConfig, _buckets, _shapes, _text_grams
+from pipeline.engines.offline.gate import ASSISTANT_SHAPES, SHAPES, FeatureConfig, buckets, shapes, text_grams
 from pipeline.engines.offline.key_cues import key_asked, key_for, planned
 from pipeline.engines.offline.lexicon import Lexicon
 from pipeline.engines.offline.lexicon_en import LEXICON as EN
-from pipeline.engines.offline.rules import LEXICONS, NO_FACT_SHAPE, NOT_ABOUT_USER, _clean_value, _merge_multi, _strip
+from pipeline.engines.offline.rules import (
+    LEXICONS,
+    NO_FACT_SHAPE,
+    NOT_ABOUT_USER,
+    clean_value,
+    merge_multi,
+    strip_pattern,
+)
 from pipeline.engines.offline.split import script_of
 from pipeline.engines.offline.text import guess_language, tokens
 from pipeline.types import Decision
@@ -48,7 +55,7 @@ _REFERENCE_DAY = date(2026, 1, 15)
 _FILLER_VALUE = re.compile(r"^[\W\d_]*$")
 # The language pack's shapes read on the clause: beside the gate's, the ones that tell an event, a feeling of the
 # moment or a remark about the other speaker from a lasting fact.
-_CLAUSE_SHAPES = (*_SHAPES, "second_person", "done", "temporary", "mood_emotion", "moment", "now_marker", "empty_value")
+_CLAUSE_SHAPES = (*SHAPES, "second_person", "done", "temporary", "mood_emotion", "moment", "now_marker", "empty_value")
 
 
 @dataclass(frozen=True)
@@ -70,14 +77,14 @@ def _key_table() -> dict[str, KeyInfo]:
 def clause_features(clause: str, detail: str, user_text: str, assistant: str, lex: Lexicon, index: int,
                     count: int) -> list[str]:
     """The fact model's view of one clause in its turn (binary feature names)."""
-    out = ["bias", "lang=" + lex.lang, "d:" + detail, "n=" + _buckets(count)]
+    out = ["bias", "lang=" + lex.lang, "d:" + detail, "n=" + buckets(count)]
     if index == 0:
         out.append("first")
     if index == count - 1:
         out.append("last")
-    size = _text_grams("q", clause, _TEXT, out)
-    out.append("len=" + _buckets(size))
-    _shapes("q", clause, lex, _CLAUSE_SHAPES, out)
+    size = text_grams("q", clause, _TEXT, out)
+    out.append("len=" + buckets(size))
+    shapes("q", clause, lex, _CLAUSE_SHAPES, out)
     # A date phrase marks an event or a plan ("just got a job last week", "next Saturday we play"): MEMORY.md's, not a
     # profile fact. Only its presence is read, so any reference day will do.
     if dates.find_date(clause, _REFERENCE_DAY) is not None:
@@ -87,8 +94,8 @@ def clause_features(clause: str, detail: str, user_text: str, assistant: str, le
     if "?" in user_text or "？" in user_text:
         out.append("turn?")
     if assistant:
-        _text_grams("a", assistant, _TEXT, out)
-        _shapes("a", assistant, lex, _ASSISTANT_SHAPES, out)
+        text_grams("a", assistant, _TEXT, out)
+        shapes("a", assistant, lex, ASSISTANT_SHAPES, out)
         if assistant.rstrip().endswith(("?", "？")):
             out.append("a:ends?")
     return list(dict.fromkeys(out))
@@ -125,12 +132,12 @@ def _from_the_fact(text: str, lex: Lexicon) -> str:
 def fact_value(clause: str, lex: Lexicon) -> str | None:
     """The clause as a field value: greeting, discourse words and the leading subject removed, negation and tense
     kept ("I don't eat meat" -> "don't eat meat"); None when nothing concrete is left."""
-    text = _strip(lex.greeting.sub("", clause.strip(), count=1).strip(), lex.discourse)
+    text = strip_pattern(lex.greeting.sub("", clause.strip(), count=1).strip(), lex.discourse)
     for pattern, canonical in lex.spelling:
         text = pattern.sub(canonical, text)
     text = _from_the_fact(text, lex)
     plural = lex.plural_person.match(text)  # "我们喜欢..." keeps its 我们: the subject pattern would leave "们喜欢..."
-    value = _clean_value(text if plural else lex.subject.sub("", text, count=1), lex)
+    value = clean_value(text if plural else lex.subject.sub("", text, count=1), lex)
     if not value or len(value) > MAX_VALUE_CHARS or _FILLER_VALUE.match(value):
         return None
     if lex.second_person.search(value) or EN.second_person.search(value):
@@ -249,7 +256,7 @@ def propose(keyer: Keyer, decisions: list[Decision], user_text: str, assistant: 
     if old is not None:
         if value.casefold() in old[1].casefold() or _overlap(value, old[1]) >= 0.8 or not info.multi:
             return decisions  # already in USER.md, or a stated field the guess must not replace
-        value = _merge_multi(old[1], value)
+        value = merge_multi(old[1], value)
     src = decisions[found.index]
     detail = f"keyer: a fact clause ({found.p_fact:.2f}), key named by its words"
     if found.p_fact >= keyer.write_threshold:

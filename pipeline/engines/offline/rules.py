@@ -104,7 +104,7 @@ def _skip(st: Statement, reason: str, detail: str, confidence: float = 0.8) -> D
     return _decision(st, "skip", reason=reason, detail=detail, confidence=confidence)
 
 
-def _clean_value(value: str, lex: Lexicon) -> str:
+def clean_value(value: str, lex: Lexicon) -> str:
     value = value.strip().strip("\"'“”「」")
     value = _CONTRAST_TAIL.sub("", value)
     value = _TRAILING_PUNCT.sub("", value)
@@ -114,7 +114,7 @@ def _clean_value(value: str, lex: Lexicon) -> str:
     return value.strip()
 
 
-def _strip(text: str, pattern: re.Pattern[str]) -> str:
+def strip_pattern(text: str, pattern: re.Pattern[str]) -> str:
     for _ in range(3):
         stripped = pattern.sub("", text, count=1).strip()
         if stripped == text:
@@ -177,12 +177,12 @@ def _fact_as_written(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | Non
             value = lex.subject.sub("", text, count=1)
         else:
             value = groups.get("v") or groups.get("v2") or groups.get("v3") or ""
-        value = _clean_value(value, lex)
+        value = clean_value(value, lex)
         if not value:
             continue
         key = rule.key
         if "{k}" in key:
-            raw = _clean_value(groups.get("k") or "", lex).casefold()
+            raw = clean_value(groups.get("k") or "", lex).casefold()
             mapped = lex.key_words.get(raw)
             if mapped is None and lex.lang == "en" and raw and len(raw) <= 24:
                 mapped = raw
@@ -193,7 +193,7 @@ def _fact_as_written(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | Non
     return None
 
 
-def _merge_multi(existing: str | None, value: str) -> str:
+def merge_multi(existing: str | None, value: str) -> str:
     if not existing:
         return value
     parts = [p.strip() for p in existing.split(";") if p.strip()]
@@ -264,7 +264,7 @@ def _user_decision(st: Statement, ctx: Context, rule: FactRule, key: str, value:
                                  or (rule.multi and new in (p.strip() for p in old.split(";")))):
         return _skip(st, "inferable", f"already in USER.md ({key})", 0.85)
     if rule.multi:
-        value = _merge_multi(existing.value if existing else None, value)
+        value = merge_multi(existing.value if existing else None, value)
     section = existing.section if existing is not None and existing.section else rule.section
     ctx.fields[key.casefold()] = Field(section, key, value)
     return _decision(st, "user", op="upsert", section=section, key=key, value=value, confidence=confidence, detail=detail)
@@ -272,7 +272,7 @@ def _user_decision(st: Statement, ctx: Context, rule: FactRule, key: str, value:
 
 def _memory_text(text: str, lex: Lexicon, today: date) -> str:
     body = dates.strip_date_phrase(text, today)
-    body = _strip(body, lex.discourse)
+    body = strip_pattern(body, lex.discourse)
     body = _TRAILING_PUNCT.sub("", body).strip()
     m = _LETS.match(body)
     if m:
@@ -286,7 +286,7 @@ def _memory_text(text: str, lex: Lexicon, today: date) -> str:
 def memory_entry(text: str, ctx: Context) -> str:
     """The declarative entry for a whole sentence (date phrase removed, discourse trimmed)."""
     lex = LEXICONS[guess_language(text, ctx.default_lang)]
-    text = _strip(lex.greeting.sub("", text.strip(), count=1), lex.discourse)
+    text = strip_pattern(lex.greeting.sub("", text.strip(), count=1), lex.discourse)
     return _memory_text(text, lex, ctx.today)
 
 
@@ -347,7 +347,7 @@ def _field_named_by(target: str, lex: Lexicon) -> set[str]:
 
 
 def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Decision]:
-    target = _clean_value(re.sub(r"^(?:my|saya|aku|我的|ของ(?:ผม|ฉัน)|that|the|about)\s*", "", target, flags=re.I), lex)
+    target = clean_value(re.sub(r"^(?:my|saya|aku|我的|ของ(?:ผม|ฉัน)|that|the|about)\s*", "", target, flags=re.I), lex)
     target = re.sub(r"\s+(?:anymore|please|lagi|ya)$", "", target, flags=re.I).strip()
     t_fold = target.casefold()
     # USER.md: a field named by its key (in any of our languages) or holding the value the user names.
@@ -408,8 +408,8 @@ def sentence_rule(sentence: Statement, ctx: Context) -> list[Decision] | None:
         m = pattern.search(text)
         if m is None:
             continue
-        old = _clean_value(m.group("old"), lex)
-        new = _clean_value(m.group("new"), lex)
+        old = clean_value(m.group("old"), lex)
+        new = clean_value(m.group("new"), lex)
         if not old or not new:
             continue
         for fld in ctx.fields.values():
@@ -431,7 +431,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         return [_skip(st, "vague", "small-talk opinion", 0.85)]  # "cool!", "keren banget", "不错": an opinion, not a fact
     if not text or lex.phatic.match(text):
         return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
-    text = _strip(text, lex.discourse)
+    text = strip_pattern(text, lex.discourse)
     text = _TRAILING_PUNCT.sub("", text) if lang in ("zh", "th") else text.strip()
     if not text:
         return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
@@ -492,7 +492,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         language = lex.language_word.search(text)
         key = "Response language" if language else "Response style"
         # "reply in Indonesian from now on" -> Indonesian; "from now on, keep answers short" -> keep answers short
-        value = _clean_value(language.group(0) if language else lex.standing.sub("", text, count=1).strip(" ,:;-") or text, lex)
+        value = clean_value(language.group(0) if language else lex.standing.sub("", text, count=1).strip(" ,:;-") or text, lex)
         rule = FactRule("standing", lex.standing, "Preferences", key)
         return [_user_decision(st, ctx, rule, key, value, 0.8, "standing instruction -> preference")]
 
