@@ -56,10 +56,6 @@ def list_users(root: Path) -> list[dict[str, Any]]:
     return users
 
 
-def user_exists(root: Path, user_id: str) -> bool:
-    return (root / validate_user_id(user_id)).is_dir()
-
-
 # ---- doctor ---------------------------------------------------------------------------------
 
 
@@ -216,4 +212,4 @@ def render(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Check", "list_users", "probe_model", "render", "report", "root_writable", "run_checks", "user_exists"]
+__all__ = ["Check", "list_users", "probe_model", "render", "report", "root_writable", "run_checks"]

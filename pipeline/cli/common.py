@@ -123,7 +123,7 @@ def open_database(url: str, *, log_quotes: bool = False) -> dict[str, Any]:
 
 def require_user(args: argparse.Namespace) -> None:
     """Commands about one existing user say so when there is none (and create nothing)."""
-    from pipeline.doctor import user_exists
+    from pipeline.userdir import FileDocuments
 
     settings = resolve_settings(args)
     if settings.store:
@@ -139,7 +139,7 @@ def require_user(args: argparse.Namespace) -> None:
             opened["store"].close()
         raise CommandFailed(f"no user {args.user!r} in {shown_url(settings.store)}")
     root = settings.root
-    if not user_exists(root, args.user):
+    if not FileDocuments(root).has_user(args.user):
         raise CommandFailed(f"no user {args.user!r} under {root} (`memroute users --root {root}` lists them)")
 
 
