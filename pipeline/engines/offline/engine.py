@@ -64,6 +64,7 @@ class OfflineEngine(Engine):
         entries = entries_of(memory_md)  # no second parse: the pipeline passes parsed views
         history = [m.content for m in turn.history if m.content]
         fields = fields_of(user_md)
+        initial = dict(fields)  # the rules update ctx.fields as they go; the extractor's merge starts again from here
         ctx = Context(
             today=turn.today_in(dates.user_time_zone(fields)),  # the user's local day: "yesterday" is theirs
             fields=fields,
@@ -102,8 +103,9 @@ class OfflineEngine(Engine):
         if self.extractor is not None:
             reading = read(self.extractor, text, assistant_line(turn), decisions, LEXICONS, ctx.default_lang,
                            guess_language, protected)
-            fields = plan_fields(reading, self.extractor.thresholds, self.extractor.multi)
-            decisions = merge(text, decisions, reading, fields, self.extractor, ctx)
+            planned = plan_fields(reading, self.extractor.thresholds, self.extractor.multi)
+            decisions = merge(text, decisions, reading, planned, self.extractor, ctx, initial)
+        decisions = _what_it_was_about(decisions)
         if self.gate is not None and any(d.route != "skip" for d in decisions):
             decisions = self._gated(turn, decisions, ctx.default_lang, self.gate)
         if self.keyer is not None:
@@ -232,29 +234,37 @@ def _located(text: str, decisions: list[Decision]) -> list[tuple[int, int]]:
 
 
 def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[FieldGuess], ex: Extractor,
-          ctx: Context) -> list[Decision]:
+          ctx: Context, initial: dict[str, Field]) -> list[Decision]:
     """The extractor's fields replace the rules' decisions on their statements; elsewhere the rules' USER.md writes
     stand only on a turn the stacker rates a profile fact (`user`), and their dated MEMORY.md entries need the gate's
-    P(memory). Protected decisions (see `protected`) stand as they are, and their statements get no field."""
+    P(memory). Protected decisions (see `protected`) stand as they are, and their statements get no field.
+    `initial` is USER.md before the turn (the rules' own upserts are replayed on it as they are kept)."""
     th = ex.thresholds
     where = _located(text, decisions)
     guarded = [w for d, w in zip(decisions, where, strict=True) if protected(d)]
     fields = [g for g in fields if not any(a <= g.start < b for a, b in guarded)]
-    placed: set[int] = set()
+    home: dict[int, tuple[int, int]] = {}  # field index -> the statement it replaces
+    for i, g in enumerate(fields):
+        home[i] = next((w for w in where if w[0] <= g.start < w[1]), (g.start, g.end))
+    replaced = set(home.values())
     skip_reason = reading.skip_reason()
+    current = dict(initial)
+    ctx.fields.clear()
+    ctx.fields.update(current)
     out: list[Decision] = []
-    for d, (a, b) in zip(decisions, where, strict=True):
+    emitted: set[tuple[int, int]] = set()
+    for d, w in zip(decisions, where, strict=True):
         if protected(d):
             out.append(d)
+            _replay(d, ctx)
             continue
-        mine = [i for i, g in enumerate(fields) if a <= g.start < b and i not in placed]
-        if mine:
-            placed.update(mine)
-            out.extend(_field_decision(d.quote, text, fields[i], ex, ctx) for i in mine)
+        if w in replaced:
+            if w not in emitted:
+                emitted.add(w)
+                out.extend(_field_decision(d.quote, text, fields[i], ex, ctx) for i, h in home.items() if h == w)
             continue
         if d.route == "user" and d.op == "upsert":
             if reading.p_field < th.user:
-                _forget_pending(d, ctx)
                 out.append(Decision(quote=d.quote, route="skip", reason=skip_reason,  # type: ignore[arg-type]
                                     confidence=round(1 - reading.p_field, 2),
                                     detail=f"gate: {skip_reason} (profile fact {reading.p_field:.2f}; the rules said user)"))
@@ -267,7 +277,41 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
             out.append(d.model_copy(update={"reason": skip_reason}))
             continue
         out.append(d)
+        _replay(d, ctx)
     return out
+
+
+# A sentence that says what the one before it was about: "It was my mother's old house.", "Itu rumah lama ibuku.",
+# "那是我妈妈的老房子。", "มันคือบ้านเก่าของแม่"
+_ABOUT_BEFORE = lazy_compile(r"^(?:it was|it's|it is|that was|that's|this was|turned out (?:it was|to be)|itu|ternyata|"
+                             r"那是|那个是|原来是|มันคือ|นั่นคือ|มันเป็น)(?![a-z])", re.IGNORECASE)
+
+
+def _what_it_was_about(decisions: list[Decision]) -> list[Decision]:
+    """A MEMORY.md entry keeps the sentence after it that says what it was about ("I visited a place that holds
+    memories. It was my mother's old house." keeps the house): that sentence, skipped on its own, joins the entry."""
+    out = list(decisions)
+    for i in range(len(out) - 1):
+        d, nxt = out[i], out[i + 1]
+        if (d.route != "memory" or d.op != "append" or not d.entry or nxt.route != "skip"
+                or nxt.reason in ("sensitive", "blocked") or not _ABOUT_BEFORE.match(nxt.quote.strip())):
+            continue
+        about = nxt.quote.strip().rstrip(".!。！")
+        entry = d.entry.rstrip(" .。") + (". " if d.entry.isascii() else "。") + about[:1].upper() + about[1:]
+        out[i] = d.model_copy(update={"entry": entry + ("." if entry.isascii() else ""),
+                                      "detail": (d.detail or "") + ", with the sentence that says what it was about"})
+        out[i + 1] = nxt.model_copy(update={"detail": "joined the entry before it (says what it was about)"})
+    return out
+
+
+def _replay(d: Decision, ctx: Context) -> None:
+    """Keep ctx.fields in step with a kept rule decision (its value already merged by the rules)."""
+    if d.route != "user" or not d.key:
+        return
+    if d.op == "upsert" and d.value is not None:
+        ctx.fields[d.key.casefold()] = Field(d.section or "Identity", d.key, d.value)
+    elif d.op == "remove":
+        ctx.fields.pop(d.key.casefold(), None)
 
 
 def _field_decision(quote: str, text: str, g: FieldGuess, ex: Extractor, ctx: Context) -> Decision:

@@ -27,6 +27,7 @@ import json
 import math
 import re
 from array import array
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.engines.offline.gate import SHAPES, FeatureConfig, shapes, text_grams
-from pipeline.engines.offline.key_cues import key_asked, key_for
+from pipeline.engines.offline.key_cues import compiled, key_asked, key_for
 from pipeline.engines.offline.lexicon import Lexicon
 from pipeline.types import Decision
 
@@ -165,10 +166,34 @@ def _ctx(toks: Sequence[Token], i: int) -> str:
     return toks[i].norm
 
 
-def token_features(toks: Sequence[Token], clauses: Sequence[Clause]) -> list[list[str]]:
+_SUBJECT_WORDS = frozenset({"i", "i'm", "im", "my", "i've", "me", "saya", "aku", "gue", "gw", "我", "ผม", "ฉัน"})
+
+
+def cue_marks(text: str, toks: Sequence[Token], lang: str) -> list[list[str]]:
+    """Per token, the keys whose cue words (key_cues.py) cover it ("cue=Pets") or end just before it ("acue=Pets")."""
+    marks: list[list[str]] = [[] for _ in toks]
+    if not toks:
+        return marks
+    starts = [t.start for t in toks]
+    for key, pattern in compiled(lang if lang in ("en", "id", "zh", "th") else "en"):
+        for m in pattern.finditer(text):
+            i = bisect_right(starts, m.start()) - 1
+            i = max(i, 0)
+            while i < len(toks) and toks[i].start < m.end():
+                if toks[i].end > m.start():
+                    marks[i].append("cue=" + key)
+                i += 1
+            while i < len(toks) and toks[i].start - m.end() <= 12:
+                marks[i].append("acue=" + key)
+                i += 1
+    return marks
+
+
+def token_features(toks: Sequence[Token], clauses: Sequence[Clause], marks: Sequence[list[str]] | None = None
+                   ) -> list[list[str]]:
     """The tagger's view of every token (binary feature names)."""
     out: list[list[str]] = []
-    owner = [None] * len(toks)  # type: list[Clause | None]
+    owner: list[Clause | None] = [None] * len(toks)
     for c in clauses:
         for i in range(c.first, c.last):
             owner[i] = c
@@ -185,14 +210,22 @@ def token_features(toks: Sequence[Token], clauses: Sequence[Clause]) -> list[lis
                  "b-=" + wm2 + " " + wm1, "b0=" + wm1 + " " + w0, "b+=" + w0 + " " + wp1, "k=" + t.kind]
             if t.kind == "w" and _DIGIT.search(w0):
                 f.append("num")
-        c = owner[i]
-        if c is not None:
-            f.extend(c.feats)
-            if i == c.first:
+            if t.kind == "w" and len(w0) > 4:
+                f.append("suf3=" + w0[-3:])
+            f.append("b--=" + _ctx(toks, i - 3) + " " + wm2 + " " + wm1)
+        d = next((k for k in range(1, 5) if i - k >= 0 and toks[i - k].norm in _SUBJECT_WORDS), 0)
+        if d:
+            f.append(f"fpd={d}")
+        if marks is not None:
+            f.extend(marks[i])
+        own = owner[i]
+        if own is not None:
+            f.extend(own.feats)
+            if i == own.first:
                 f.append("st:first")
-            if c.rule_value is not None and c.rule_value[0] <= t.start < c.rule_value[1]:
+            if own.rule_value is not None and own.rule_value[0] <= t.start < own.rule_value[1]:
                 f.append("r:in")
-                if t.start <= c.rule_value[0] + 1:
+                if t.start <= own.rule_value[0] + 1:
                     f.append("r:b")
         if i == n - 1:
             f.append("last")
@@ -207,12 +240,25 @@ def cap_features(text: str, toks: Sequence[Token], feats: list[list[str]]) -> No
             feats[i].append("cap")
 
 
+def assistant_words(assistant: str) -> list[str]:
+    """The words of the other speaker's line (its last 15 tokens; character pairs in Chinese and Thai): what the user's
+    bare answer is about ("where are you from?" -> "lahore")."""
+    toks = [t for t in tokenize(assistant)[-15:] if t.kind != "p"]
+    out = ["a:" + t.norm for t in toks if t.kind == "w"]
+    chars = [t.norm for t in toks if t.kind == "c"]
+    out.extend("a:" + chars[i] + chars[i + 1] for i in range(len(chars) - 1))
+    if assistant.rstrip().endswith(("?", "？")):
+        out.append("a:?")
+    return out
+
+
 def span_features(text: str, toks: Sequence[Token], clause: Clause | None, a: int, b: int, assistant_key: str | None,
-                  lang: str) -> list[str]:
-    """The key classifier's view of the value span toks[a:b] in its statement."""
+                  lang: str, assistant: Sequence[str] = ()) -> list[str]:
+    """The key classifier's view of the value span toks[a:b] in its statement (and `assistant_words` of the line
+    it answers)."""
     span = toks[a:b]
     chars = all(t.kind == "c" for t in span)
-    f = ["bias", "lang=" + lang, "len=" + str(min(b - a, 6))]
+    f = ["bias", "lang=" + lang, "len=" + str(min(b - a, 6)), *assistant]
     if chars:
         joined = "".join(t.norm for t in span)
         f.extend("sc=" + joined[i:i + 2] for i in range(max(1, len(joined) - 1)))
@@ -227,6 +273,8 @@ def span_features(text: str, toks: Sequence[Token], clause: Clause | None, a: in
         f.append("n2=" + _ctx(toks, b) + _ctx(toks, b + 1))
     else:
         f.extend("s=" + t.norm for t in span if t.kind != "p")
+        f.extend("s4=" + t.norm[:4] for t in span if t.kind == "w" and len(t.norm) > 5)
+        f.extend("x3=" + t.norm[-3:] for t in span if t.kind == "w" and len(t.norm) > 4)
         f.append("sf=" + span[0].norm)
         f.append("sl=" + span[-1].norm)
         if b - a <= 3:
@@ -267,7 +315,7 @@ def span_features(text: str, toks: Sequence[Token], clause: Clause | None, a: in
 
 
 class Linear:
-    """A multinomial logistic regression over named binary features; weights stored as int16 times 1/scale."""
+    """A multinomial logistic regression over named binary features; weights stored as int8 times 1/scale."""
 
     def __init__(self, classes: Sequence[str], bias: Sequence[float], names: Sequence[str], weights: array,
                  scale: float) -> None:
@@ -303,7 +351,7 @@ class Linear:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Linear:
-        w = array("h")
+        w = array("b")
         w.frombytes(base64.b64decode(data["weights"]))
         names = data["names"].split("\n") if data["names"] else []
         return cls(data["classes"], data["bias"], names, w, float(data["scale"]))
@@ -311,12 +359,12 @@ class Linear:
     @classmethod
     def from_float(cls, classes: Sequence[str], bias: Sequence[float], weights: dict[str, Sequence[float]],
                    min_abs: float = 0.0) -> Linear:
-        """Quantise float weights (int16, one scale for the whole model); rows under min_abs everywhere drop."""
+        """Quantise float weights (int8, one scale for the whole model); rows under min_abs everywhere drop."""
         kept = {n: w for n, w in weights.items() if max(abs(x) for x in w) >= min_abs}
-        top = max([abs(x) for w in kept.values() for x in w] + [abs(b) for b in bias] + [1e-6])
-        scale = 32000.0 / top
+        top = max([abs(x) for w in kept.values() for x in w] + [1e-6])
+        scale = 127.0 / top
         names = sorted(kept)
-        arr = array("h", [round(x * scale) for n in names for x in kept[n]])
+        arr = array("b", [round(x * scale) for n in names for x in kept[n]])
         return cls(classes, bias, names, arr, scale)
 
 
@@ -606,24 +654,25 @@ def read(ex: Extractor, text: str, assistant: str, decisions: Sequence[Decision]
             else:
                 rule_user = True
     asked = key_asked(assistant, lang) if assistant else None
+    a_words = assistant_words(assistant) if assistant else []
     stack_guesses: list[FieldGuess] = []
     if toks and gate[0] >= TAG_FLOOR:
         clauses = clauses_of(text, toks, decisions, lexicons, lang, guess, asked)
         reading.clauses = clauses
-        feats = token_features(toks, clauses)
+        feats = token_features(toks, clauses, cue_marks(text, toks, lang))
         cap_features(text, toks, feats)
         reading.tag_probs = [ex.tagger.probs(f) for f in feats]
         stack_guesses = guesses_for(ex, text, toks, clauses, spans_of(reading.tag_probs, STACK_INSIDE, toks), asked,
-                                    lang)
+                                    lang, a_words)
     reading.p_field = ex.stacker.p(stack_values(gate, reading.tag_probs, stack_guesses, rule_user, protected_user,
                                                 lang, len(toks)))
     th = ex.thresholds
     if reading.p_field >= th.user and reading.tag_probs:
         reading.guesses = stack_guesses if th.inside == STACK_INSIDE else guesses_for(
-            ex, text, toks, reading.clauses, spans_of(reading.tag_probs, th.inside, toks), asked, lang)
+            ex, text, toks, reading.clauses, spans_of(reading.tag_probs, th.inside, toks), asked, lang, a_words)
         if not reading.guesses:
             reading.guesses = guesses_for(ex, text, toks, reading.clauses, spans_of(reading.tag_probs, th.inside / 2, toks),
-                                          asked, lang)
+                                          asked, lang, a_words)
     return reading
 
 
@@ -635,7 +684,7 @@ def clause_at(clauses: Sequence[Clause], i: int) -> Clause | None:
 
 
 def guesses_for(ex: Extractor, text: str, toks: Sequence[Token], clauses: Sequence[Clause], spans: Sequence[Span],
-                asked: str | None, lang: str) -> list[FieldGuess]:
+                asked: str | None, lang: str, assistant: Sequence[str] = ()) -> list[FieldGuess]:
     out: list[FieldGuess] = []
     none_at = ex.keyer.classes.index(NONE_KEY) if NONE_KEY in ex.keyer.classes else -1
     for sp in spans:
@@ -644,7 +693,7 @@ def guesses_for(ex: Extractor, text: str, toks: Sequence[Token], clauses: Sequen
             continue
         a, b = cut
         clause = clause_at(clauses, a)
-        probs = ex.keyer.probs(span_features(text, toks, clause, a, b, asked, lang))
+        probs = ex.keyer.probs(span_features(text, toks, clause, a, b, asked, lang, assistant))
         best = max((i for i in range(len(probs)) if i != none_at), key=probs.__getitem__)
         out.append(FieldGuess(ex.keyer.classes[best], toks[a].start, toks[b - 1].end,
                               min(sp.confidence, probs[best]), probs[best], sp.confidence))
