@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import re
 import sys
 import time
@@ -51,7 +52,7 @@ FOLDS = 5
 DEFAULT_TS = datetime(2026, 7, 30, 9, 0, tzinfo=timezone.utc)
 XP_GROUPS = ROOT / "training" / "xpersona_groups.json"
 MIN_KEY_SUPPORT = 4  # a key with fewer labeled values is not learned (its values still teach the tagger)
-MIN_PRECISION = 0.93  # USER.md precision the operating point must keep in CV (the bar is 0.92 on new data)
+MIN_PRECISION = 0.94  # USER.md precision the operating point must keep in CV (the bar: 0.92 on new data; CV runs ~1.5 points optimistic)
 HYBRID_RECALL = 0.96  # share of the turns a curator writes that hybrid must send to the model (the bar: 0.95)
 # Keys whose section the vocabulary does not fix get it from KEYS.md; a few keys collect several values.
 MULTI = ("Likes", "Dislikes", "Hobbies", "Music", "Food", "Sports", "Reading", "Shows", "Favorites", "Family", "Pets",
@@ -89,6 +90,7 @@ class Item:
     assistant: str
     gold: list[tuple[str, int, int]]  # key, char start, char end
     toks: list[X.Token] = field(default_factory=list)
+    matches: list[tuple[int, str, int, int]] = field(default_factory=list)  # key cue words (extractor.cue_matches)
     clauses: list[X.Clause] = field(default_factory=list)
     tags: list[int] = field(default_factory=list)
     tok_feats: list[list[str]] = field(default_factory=list)
@@ -96,6 +98,7 @@ class Item:
     protected_user: bool = False
     protected_memory: bool = False
     rule_user: list[tuple[int, int]] = field(default_factory=list)  # statements of the rules' other USER.md writes
+    rule_strong: bool = False  # one of those by the rules' surest fact shapes (extractor.strong_rule)
     rule_memory: list[tuple[int, int]] = field(default_factory=list)  # ... and of their MEMORY.md entries
     entries: int = 0
 
@@ -173,11 +176,13 @@ def prepare(item: Item, decisions: Sequence[Decision], gate_rules: bool = True) 
     text = item.text
     lang = guess_language(text)
     lex = LEXICONS.get(lang, LEXICONS["en"])
-    item.gate_feats = X.gate_features(text, item.assistant, lex, decisions, X.GATE_TEXT, gate_rules)
     item.toks = X.tokenize(text)
+    item.matches = X.cue_matches(text, lang)
+    item.gate_feats = X.gate_features(text, item.assistant, lex, decisions, X.GATE_TEXT, gate_rules,
+                                      X.first_key(item.matches))
     asked = X.key_asked(item.assistant, lang) if item.assistant else None
-    item.clauses = X.clauses_of(text, item.toks, decisions, LEXICONS, lang, guess_language, asked)
-    item.tok_feats = X.token_features(item.toks, item.clauses, X.cue_marks(text, item.toks, lang))
+    item.clauses = X.clauses_of(text, item.toks, decisions, LEXICONS, lang, guess_language, asked, item.matches)
+    item.tok_feats = X.token_features(item.toks, item.clauses, X.cue_marks(item.toks, item.matches))
     X.cap_features(text, item.toks, item.tok_feats)
     tags = [0] * len(item.toks)
     for _, a, b in item.gold:
@@ -195,6 +200,7 @@ def prepare(item: Item, decisions: Sequence[Decision], gate_rules: bool = True) 
             item.protected_memory |= writes_memory
         elif writes_user:
             item.rule_user.append(where)
+            item.rule_strong |= X.strong_rule(d)
         elif writes_memory:
             item.rule_memory.append(where)
 
@@ -286,7 +292,7 @@ def key_examples(items: Sequence[Item], negatives: dict[int, list[tuple[int, int
         for (a, b), y in spans:
             cut = X.clean_span(it.text, it.toks, a, b) or (a, b)
             xs.append(X.span_features(it.text, it.toks, X.clause_at(it.clauses, cut[0]), cut[0], cut[1], asked,
-                                      guess_language(it.text), a_words))
+                                      guess_language(it.text), a_words, it.matches))
             ys.append(y)
     return xs, ys
 
@@ -378,25 +384,21 @@ def read_out(models: Models, item: Item) -> Out:
     a_words = X.assistant_words(item.assistant) if item.assistant else []
     lang = guess_language(item.text)
     out = Out(gate=gate, tag_probs=[])
-    stack_guesses: list[X.FieldGuess] = []
     if item.toks and gate[0] >= X.TAG_FLOOR:
-        out.tag_probs = [models.tagger.probs(f) for f in item.tok_feats]
+        out.tag_probs = X.tag(ex, item.text, item.toks, item.clauses, item.matches)
         for inside in INSIDES:
-            g = X.guesses_for(ex, item.text, item.toks, item.clauses, X.spans_of(out.tag_probs, inside, item.toks),
-                              asked, lang, a_words)
-            if inside == X.STACK_INSIDE:
-                stack_guesses = g
-            if not g:
-                g = X.guesses_for(ex, item.text, item.toks, item.clauses,
-                                  X.spans_of(out.tag_probs, inside / 2, item.toks), asked, lang, a_words)
+            for bar in (inside, inside / 2):
+                g = X.guesses_for(ex, item.text, item.toks, item.clauses, X.spans_of(out.tag_probs, bar, item.toks),
+                                  asked, lang, a_words, item.matches)
+                if g:
+                    break
             out.guesses[inside] = g
-    out.stack = X.stack_values(gate, out.tag_probs, stack_guesses, bool(item.rule_user), item.protected_user, lang,
-                               len(item.toks))
+    out.stack = X.stack_values(gate, out.tag_probs, bool(item.rule_user), item.protected_user, lang, len(item.toks),
+                               item.rule_strong, not item.assistant)
     return out
 
 
-STACK_NAMES = ("pu", "pm", "pw", "maxin", "sumin", "maxb", "best", "bestkey", "nguess", "rule", "prot", "n",
-               "pu_maxin", "lang_en", "lang_id", "lang_zh", "lang_th")
+STACK_NAMES = ("pu", "pm", "pw", "maxin", "sumin", "maxb", "rule", "prot", "n", "pu_maxin", "lang_en", "lang_id", "lang_zh", "lang_th", "strong", "alone")
 
 
 def fit_stacker(rows: Sequence[dict[str, float]], ys: Sequence[bool], l2: float = 1e-3, steps: int = 500,
@@ -467,7 +469,7 @@ def cross_validate(items: Sequence[Item], hyper: Hyper) -> list[Out]:
 
 
 def oof_negatives(items: Sequence[Item], probs: Sequence[list[list[float]]]) -> dict[int, list[tuple[int, int]]]:
-    return {n: [(s.first, s.last) for s in X.spans_of(p, X.STACK_INSIDE, items[n].toks)] for n, p in enumerate(probs)}
+    return {n: [(s.first, s.last) for s in X.spans_of(p, 0.5, items[n].toks)] for n, p in enumerate(probs)}
 
 
 # --- the engine's decision, simulated -------------------------------------------------------------------------------
@@ -479,7 +481,8 @@ def outcome(item: Item, out: Out, th: X.Thresholds, multi: frozenset[str]) -> tu
                         p_field=out.p_field)
     fields = X.plan_fields(reading, th, multi)
     covered = [g.start for g in fields]
-    user = item.protected_user or bool(fields) or (bool(item.rule_user) and out.p_field >= th.user)
+    user = item.protected_user or bool(fields) or (bool(item.rule_user) and out.p_field >= th.user) or (
+        item.rule_strong and out.p_field >= th.veto)
     memory = item.protected_memory or (reading.p_memory >= th.memory and any(
         not any(a <= c < b for c in covered) for a, b in item.rule_memory))
     route = "mixed" if user and memory else "user" if user else "memory" if memory else "skip"
@@ -528,8 +531,11 @@ GRID = {
     "inside": list(INSIDES),
     "span": [0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
     "key": [0.2, 0.3, 0.4, 0.5, 0.6, 0.7],
+    "junk": [0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0],
     "span_low": [0.0, 0.1, 0.2, 0.3],
     "key_low": [0.0, 0.1, 0.2, 0.3],
+    "junk_low": [0.5, 0.8, 0.9, 0.95, 0.99, 1.0],
+    "veto": [x / 20 for x in range(2, 19)],
     "memory": [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.01],
 }
 
@@ -606,6 +612,8 @@ def main(argv: list[str] | None = None) -> int:
                     "beside the checkout, ../shared/data/real_train_conv.jsonl)")
     ap.add_argument("--cv-only", action="store_true", help="cross-validate and report, write nothing")
     ap.add_argument("--out", type=Path, default=X.WEIGHTS_PATH)
+    ap.add_argument("--cache", type=Path, help="save the loaded turns and their cross-validated output here (pickle)")
+    ap.add_argument("--from-cache", type=Path, help="read them back instead of loading and cross-validating again")
     args = ap.parse_args(argv)
     real = args.real_train or next((p for p in (corpus.REAL_TRAIN, ROOT.parent.parent / "shared" / "data" /
                                                 "real_train_conv.jsonl", Path("/work/shared/data/real_train_conv.jsonl"))
@@ -613,13 +621,21 @@ def main(argv: list[str] | None = None) -> int:
     if real is not None and "real_dev" in real.name:
         raise SystemExit("real_dev_conv.jsonl is the measure: never trained on")
     t0 = time.time()
-    items = load(args.data, real)
-    print(f"data: {args.data} + {real} ({time.time() - t0:.0f}s)")
-    report(items)
     hyper = Hyper()
+    if args.from_cache:
+        with args.from_cache.open("rb") as f:
+            items, outs = pickle.load(f)
+    else:
+        items = load(args.data, real)
+        print(f"data: {args.data} + {real} ({time.time() - t0:.0f}s)")
+    report(items)
     multi = frozenset(MULTI)
     classes = key_classes(items)
-    outs = cross_validate(items, hyper)
+    if not args.from_cache:
+        outs = cross_validate(items, hyper)
+    if args.cache:
+        with args.cache.open("wb") as f:
+            pickle.dump((items, outs), f)
     th = choose(items, outs, multi, MIN_PRECISION)
     ht, hr, hn = hybrid_threshold(items, outs, HYBRID_RECALL)
     th = replace(th, hybrid=ht)

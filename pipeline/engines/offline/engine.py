@@ -8,7 +8,15 @@ from datetime import date
 from pipeline.engines.base import Engine
 from pipeline.engines.offline import dates, sensitive
 from pipeline.engines.offline.consolidate import plan_consolidation
-from pipeline.engines.offline.extractor import Extractor, FieldGuess, Reading, default_extractor, plan_fields, read
+from pipeline.engines.offline.extractor import (
+    Extractor,
+    FieldGuess,
+    Reading,
+    default_extractor,
+    plan_fields,
+    read,
+    strong_rule,
+)
 from pipeline.engines.offline.gate import Gate, apply_gate, default_gate, turn_features
 from pipeline.engines.offline.keyer import Keyer, default_keyer, propose
 from pipeline.engines.offline.lexicon_en import LEXICON as EN
@@ -236,7 +244,8 @@ def _located(text: str, decisions: list[Decision]) -> list[tuple[int, int]]:
 def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[FieldGuess], ex: Extractor,
           ctx: Context, initial: dict[str, Field]) -> list[Decision]:
     """The extractor's fields replace the rules' decisions on their statements; elsewhere the rules' USER.md writes
-    stand only on a turn the stacker rates a profile fact (`user`), and their dated MEMORY.md entries need the gate's
+    stand only on a turn the stacker rates a profile fact (`user`; `veto` for their surest fact shapes, see
+    `strong_rule`), and their dated MEMORY.md entries need the gate's
     P(memory). Protected decisions (see `protected`) stand as they are, and their statements get no field.
     `initial` is USER.md before the turn (the rules' own upserts are replayed on it as they are kept)."""
     th = ex.thresholds
@@ -264,7 +273,7 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
                 out.extend(_field_decision(d.quote, text, fields[i], ex, ctx) for i, h in home.items() if h == w)
             continue
         if d.route == "user" and d.op == "upsert":
-            if reading.p_field < th.user:
+            if reading.p_field < (th.veto if strong_rule(d) else th.user):
                 out.append(Decision(quote=d.quote, route="skip", reason=skip_reason,  # type: ignore[arg-type]
                                     confidence=round(1 - reading.p_field, 2),
                                     detail=f"gate: {skip_reason} (profile fact {reading.p_field:.2f}; the rules said user)"))

@@ -31,12 +31,11 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import add
 from pathlib import Path
 from typing import Any
 
 from pipeline.engines.offline.gate import SHAPES, FeatureConfig, shapes, text_grams
-from pipeline.engines.offline.key_cues import compiled, key_asked, key_for
+from pipeline.engines.offline.key_cues import compiled, key_asked
 from pipeline.engines.offline.lexicon import Lexicon
 from pipeline.types import Decision
 
@@ -104,7 +103,8 @@ def _detail_class(detail: str | None) -> str:
 
 
 def clauses_of(text: str, toks: Sequence[Token], decisions: Sequence[Decision], lexicons: dict[str, Lexicon],
-               default_lang: str, guess: Any, asked: str | None) -> list[Clause]:
+               default_lang: str, guess: Any, asked: str | None, matches: Sequence[tuple[int, str, int, int]] = ()
+               ) -> list[Clause]:
     """The turn's statements as the rules decided them (located by their quotes), with their token ranges."""
     out: list[Clause] = []
     cursor = 0
@@ -128,7 +128,7 @@ def clauses_of(text: str, toks: Sequence[Token], decisions: Sequence[Decision], 
             feats.append("st:sp")
         if lex.question.search(quote) or "?" in quote or "？" in quote:
             feats.append("st:q")
-        cue = key_for(quote, lang)
+        cue = first_key(matches, at, end)
         if cue:
             feats.append("st:kc=" + cue)
         if asked:
@@ -169,34 +169,57 @@ def _ctx(toks: Sequence[Token], i: int) -> str:
 _SUBJECT_WORDS = frozenset({"i", "i'm", "im", "my", "i've", "me", "saya", "aku", "gue", "gw", "我", "ผม", "ฉัน"})
 
 
-def cue_marks(text: str, toks: Sequence[Token], lang: str) -> list[list[str]]:
-    """Per token, the keys whose cue words (key_cues.py) cover it ("cue=Pets") or end just before it ("acue=Pets")."""
+def cue_matches(text: str, lang: str) -> list[tuple[int, str, int, int]]:
+    """Every match of the key cue words (key_cues.py) in the text: (the key's rank, key, start, end)."""
+    out: list[tuple[int, str, int, int]] = []
+    for rank, (key, pattern) in enumerate(compiled(lang if lang in ("en", "id", "zh", "th") else "en")):
+        out.extend((rank, key, m.start(), m.end()) for m in pattern.finditer(text))
+    return out
+
+
+def first_key(matches: Sequence[tuple[int, str, int, int]], start: int = 0, end: int = 1 << 30) -> str | None:
+    """What key_cues.key_for says of text[start:end]: the first key, in the cues' order, with a match inside it."""
+    best: tuple[int, str] | None = None
+    for rank, key, a, b in matches:
+        if a >= start and b <= end and (best is None or rank < best[0]):
+            best = (rank, key)
+    return best[1] if best else None
+
+
+def cue_marks(toks: Sequence[Token], matches: Sequence[tuple[int, str, int, int]]) -> list[list[str]]:
+    """Per token, the keys whose cue words cover it ("cue=Pets") or end just before it ("acue=Pets")."""
     marks: list[list[str]] = [[] for _ in toks]
     if not toks:
         return marks
     starts = [t.start for t in toks]
-    for key, pattern in compiled(lang if lang in ("en", "id", "zh", "th") else "en"):
-        for m in pattern.finditer(text):
-            i = bisect_right(starts, m.start()) - 1
-            i = max(i, 0)
-            while i < len(toks) and toks[i].start < m.end():
-                if toks[i].end > m.start():
-                    marks[i].append("cue=" + key)
-                i += 1
-            while i < len(toks) and toks[i].start - m.end() <= 12:
-                marks[i].append("acue=" + key)
-                i += 1
+    for _, key, m_start, m_end in matches:
+        i = max(bisect_right(starts, m_start) - 1, 0)
+        while i < len(toks) and toks[i].start < m_end:
+            if toks[i].end > m_start:
+                marks[i].append("cue=" + key)
+            i += 1
+        while i < len(toks) and toks[i].start - m_end <= 12:
+            marks[i].append("acue=" + key)
+            i += 1
     return marks
 
 
 def token_features(toks: Sequence[Token], clauses: Sequence[Clause], marks: Sequence[list[str]] | None = None
                    ) -> list[list[str]]:
-    """The tagger's view of every token (binary feature names)."""
+    """The tagger's view of every token (binary feature names): its own and its statement's."""
+    local, owner = token_local_features(toks, clauses, marks)
+    return [f + clauses[c].feats if c >= 0 else f for f, c in zip(local, owner, strict=True)]
+
+
+def token_local_features(toks: Sequence[Token], clauses: Sequence[Clause], marks: Sequence[list[str]] | None = None
+                         ) -> tuple[list[list[str]], list[int]]:
+    """Each token's own features, and the index of the statement whose features it also carries (-1: none); the
+    engine scores a statement's features once for all its tokens."""
     out: list[list[str]] = []
-    owner: list[Clause | None] = [None] * len(toks)
-    for c in clauses:
+    owner = [-1] * len(toks)
+    for ci, c in enumerate(clauses):
         for i in range(c.first, c.last):
-            owner[i] = c
+            owner[i] = ci
     n = len(toks)
     for i, t in enumerate(toks):
         w0, wm1, wp1 = t.norm, _ctx(toks, i - 1), _ctx(toks, i + 1)
@@ -207,20 +230,22 @@ def token_features(toks: Sequence[Token], clauses: Sequence[Clause], marks: Sequ
                  "ccc-=" + _ctx(toks, i - 3) + wm2 + wm1, "ccc+=" + w0 + wp1 + wp2]
         else:
             f = ["bias", "w=" + w0, "w-1=" + wm1, "w+1=" + wp1, "w-2=" + wm2, "w+2=" + wp2,
-                 "b-=" + wm2 + " " + wm1, "b0=" + wm1 + " " + w0, "b+=" + w0 + " " + wp1, "k=" + t.kind]
-            if t.kind == "w" and _DIGIT.search(w0):
-                f.append("num")
-            if t.kind == "w" and len(w0) > 4:
-                f.append("suf3=" + w0[-3:])
-            f.append("b--=" + _ctx(toks, i - 3) + " " + wm2 + " " + wm1)
-        d = next((k for k in range(1, 5) if i - k >= 0 and toks[i - k].norm in _SUBJECT_WORDS), 0)
-        if d:
-            f.append(f"fpd={d}")
+                 "b-=" + wm2 + " " + wm1, "b0=" + wm1 + " " + w0, "b+=" + w0 + " " + wp1, "k=" + t.kind,
+                 "b--=" + _ctx(toks, i - 3) + " " + wm2 + " " + wm1]
+            if t.kind == "w":
+                if _DIGIT.search(w0):
+                    f.append("num")
+                if len(w0) > 4:
+                    f.append("suf3=" + w0[-3:])
+        for k in range(1, 5):
+            if i - k >= 0 and toks[i - k].norm in _SUBJECT_WORDS:
+                f.append(f"fpd={k}")
+                break
         if marks is not None:
             f.extend(marks[i])
-        own = owner[i]
-        if own is not None:
-            f.extend(own.feats)
+        ci = owner[i]
+        if ci >= 0:
+            own = clauses[ci]
             if i == own.first:
                 f.append("st:first")
             if own.rule_value is not None and own.rule_value[0] <= t.start < own.rule_value[1]:
@@ -230,7 +255,7 @@ def token_features(toks: Sequence[Token], clauses: Sequence[Clause], marks: Sequ
         if i == n - 1:
             f.append("last")
         out.append(f)
-    return out
+    return out, owner
 
 
 def cap_features(text: str, toks: Sequence[Token], feats: list[list[str]]) -> None:
@@ -253,7 +278,8 @@ def assistant_words(assistant: str) -> list[str]:
 
 
 def span_features(text: str, toks: Sequence[Token], clause: Clause | None, a: int, b: int, assistant_key: str | None,
-                  lang: str, assistant: Sequence[str] = ()) -> list[str]:
+                  lang: str, assistant: Sequence[str] = (), matches: Sequence[tuple[int, str, int, int]] = ()
+                  ) -> list[str]:
     """The key classifier's view of the value span toks[a:b] in its statement (and `assistant_words` of the line
     it answers)."""
     span = toks[a:b]
@@ -287,8 +313,7 @@ def span_features(text: str, toks: Sequence[Token], clause: Clause | None, a: in
             f.append("cap")
         if any(_DIGIT.search(t.norm) for t in span):
             f.append("num")
-    span_text = text[toks[a].start:toks[b - 1].end]
-    cue = key_for(span_text, lang)
+    cue = first_key(matches, toks[a].start, toks[b - 1].end)
     if cue:
         f.append("kcs=" + cue)
     if clause is not None:
@@ -315,27 +340,41 @@ def span_features(text: str, toks: Sequence[Token], clause: Clause | None, a: in
 
 
 class Linear:
-    """A multinomial logistic regression over named binary features; weights stored as int8 times 1/scale."""
+    """A multinomial logistic regression over named binary features; weights stored as int8 times 1/scale, one
+    array per class (summed with `map` over the turn's feature indexes: the fast path in pure Python)."""
 
-    def __init__(self, classes: Sequence[str], bias: Sequence[float], names: Sequence[str], weights: array,
+    def __init__(self, classes: Sequence[str], bias: Sequence[float], names: Sequence[str], columns: Sequence[array],
                  scale: float) -> None:
         self.classes = tuple(classes)
         self.k = len(self.classes)
         self.bias = [b * scale for b in bias]  # kept in the weights' integer units
-        self.index = {n: i * self.k for i, n in enumerate(names)}
-        self.weights = weights
+        self.index = dict(zip(names, range(len(names)), strict=True))
+        self.columns = list(columns)
         self.scale = scale
 
     def scores(self, feats: Sequence[str]) -> list[float]:
-        s = self.bias
         get = self.index.get
-        w = self.weights
-        k = self.k
-        for name in feats:
-            i = get(name)
-            if i is not None:
-                s = list(map(add, s, w[i:i + k]))
-        return [x / self.scale for x in s]
+        rows = [i for i in map(get, feats) if i is not None]
+        scale = self.scale
+        return [(b + sum(map(col.__getitem__, rows))) / scale for b, col in zip(self.bias, self.columns, strict=True)]
+
+    def partial(self, feats: Sequence[str]) -> list[int]:
+        """The features' summed weights per class (integer units, no bias): scores = (bias + partials) / scale."""
+        get = self.index.get
+        rows = [i for i in map(get, feats) if i is not None]
+        return [sum(map(col.__getitem__, rows)) for col in self.columns]
+
+    def probs_plus(self, feats: Sequence[str], extra: Sequence[int]) -> list[float]:
+        """probs(feats + the features whose `partial` is `extra`)."""
+        get = self.index.get
+        rows = [i for i in map(get, feats) if i is not None]
+        scale = self.scale
+        s = [(b + e + sum(map(col.__getitem__, rows))) / scale for b, e, col in
+             zip(self.bias, extra, self.columns, strict=True)]
+        top = max(s)
+        ex = [math.exp(x - top) for x in s]
+        z = sum(ex)
+        return [x / z for x in ex]
 
     def probs(self, feats: Sequence[str]) -> list[float]:
         s = self.scores(feats)
@@ -346,15 +385,21 @@ class Linear:
 
     def to_json(self) -> dict[str, Any]:
         names = sorted(self.index, key=self.index.__getitem__)
+        packed = b"".join(col.tobytes() for col in self.columns)
         return {"classes": list(self.classes), "bias": [b / self.scale for b in self.bias], "scale": self.scale,
-                "names": "\n".join(names), "weights": base64.b64encode(self.weights.tobytes()).decode("ascii")}
+                "names": "\n".join(names), "layout": "by-class", "weights": base64.b64encode(packed).decode("ascii")}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Linear:
-        w = array("b")
-        w.frombytes(base64.b64decode(data["weights"]))
+        raw = base64.b64decode(data["weights"])
         names = data["names"].split("\n") if data["names"] else []
-        return cls(data["classes"], data["bias"], names, w, float(data["scale"]))
+        n = len(names)
+        columns = []
+        for c in range(len(data["classes"])):
+            col = array("b")
+            col.frombytes(raw[c * n:(c + 1) * n])
+            columns.append(col)
+        return cls(data["classes"], data["bias"], names, columns, float(data["scale"]))
 
     @classmethod
     def from_float(cls, classes: Sequence[str], bias: Sequence[float], weights: dict[str, Sequence[float]],
@@ -364,8 +409,8 @@ class Linear:
         top = max([abs(x) for w in kept.values() for x in w] + [1e-6])
         scale = 127.0 / top
         names = sorted(kept)
-        arr = array("b", [round(x * scale) for n in names for x in kept[n]])
-        return cls(classes, bias, names, arr, scale)
+        columns = [array("b", [round(kept[n][c] * scale) for n in names]) for c in range(len(classes))]
+        return cls(classes, bias, names, columns, scale)
 
 
 @dataclass(frozen=True)
@@ -376,8 +421,11 @@ class Thresholds:
     user: float = 0.5  # P(the turn holds a profile fact), the stacker's, over which the turn writes USER.md ...
     span: float = 0.5  # ... every span this sure (its least sure token's P(B) + P(I)) ...
     key: float = 0.5  # ... whose key the key classifier gives this probability;
+    junk: float = 0.5  # ... and that the key classifier does not rate junk (P(none)) over this;
     span_low: float = 0.2  # with no such span, its best span over these lower bars
     key_low: float = 0.2
+    junk_low: float = 0.9
+    veto: float = 0.5  # P(profile fact) under which even the rules' surest fact shapes (`strong_rule`) are dropped
     memory: float = 0.3  # P(memory) of the gate the rules' dated MEMORY.md entries need
     hybrid: float = 0.1  # P(write) of the gate under which --engine hybrid makes no model call
 
@@ -402,7 +450,6 @@ class Stacker:
         return cls(data["names"], data["weights"], float(data["bias"]))
 
 
-STACK_INSIDE = 0.5  # the span threshold the stacker's summaries are read at (fixed: independent of `inside`)
 TAG_FLOOR = 0.02  # under this gate P(user) the tagger does not run (the stacker reads zeros, as in training)
 
 
@@ -411,19 +458,22 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def stack_values(gate: Sequence[float], tag_probs: Sequence[Sequence[float]], guesses: Sequence[FieldGuess],
-                 rule_user: bool, protected_user: bool, lang: str, n_tokens: int) -> dict[str, float]:
+def strong_rule(d: Decision) -> bool:
+    """A USER.md write by one of the rules' explicit fact shapes ("I'm allergic to peanuts", "my time zone is CET")."""
+    return (d.route == "user" and d.op == "upsert" and d.confidence >= 0.8
+            and (d.detail or "").startswith("profile fact") and "implied" not in (d.detail or ""))
+
+
+def stack_values(gate: Sequence[float], tag_probs: Sequence[Sequence[float]], rule_user: bool, protected_user: bool, lang: str, n_tokens: int, strong: bool = False,
+                 alone: bool = False) -> dict[str, float]:
     v = {"pu": _logit(gate[0]), "pm": _logit(gate[1]), "pw": _logit(gate[0] + gate[1]),
-         "rule": float(rule_user), "prot": float(protected_user), "lang_" + lang: 1.0, "n": min(n_tokens, 40) / 40}
+         "rule": float(rule_user), "prot": float(protected_user), "lang_" + lang: 1.0, "n": min(n_tokens, 40) / 40,
+         "strong": float(strong), "alone": float(alone)}
     if tag_probs:
         p_in = [1.0 - p[0] for p in tag_probs]
         v["maxin"] = max(p_in)
         v["sumin"] = min(sum(p_in), 5.0) / 5
         v["maxb"] = max(p[1] for p in tag_probs)
-    if guesses:
-        v["best"] = max(g.score for g in guesses)
-        v["bestkey"] = max(g.p_key for g in guesses)
-        v["nguess"] = min(len(guesses), 3) / 3
     v["pu_maxin"] = v["pu"] * v.get("maxin", 0.0)
     return v
 
@@ -441,8 +491,9 @@ class FieldGuess:
     start: int  # char offsets in the user text
     end: int
     score: float  # min of span confidence and key probability
-    p_key: float
+    p_key: float  # the key's probability among the keys (the "none" class left out)
     span_conf: float
+    p_none: float = 0.0  # the key classifier's P(no fact at all: a span that is no value)
 
 
 @dataclass
@@ -538,7 +589,7 @@ def default_extractor() -> Extractor | None:
 
 
 def gate_features(user_text: str, assistant: str, lex: Lexicon, decisions: Sequence[Decision], cfg: FeatureConfig,
-                  rules: bool) -> list[str]:
+                  rules: bool, cue: str | None = None) -> list[str]:
     """The gate's view of a turn: the old gate's text features plus the rules' decisions (by route and detail)."""
     out = ["bias", "lang=" + lex.lang]
     size = text_grams("", user_text, cfg, out)
@@ -559,8 +610,7 @@ def gate_features(user_text: str, assistant: str, lex: Lexicon, decisions: Seque
             out.append("r:d=" + _detail_class(d.detail))
             if d.key:
                 out.append("r:key=" + d.key.casefold())
-    cue = key_for(user_text, lex.lang)
-    if cue:
+    if cue:  # the first key the turn's cue words name (key_cues.key_for, from `cue_matches`)
         out.append("kc=" + cue)
     return list(dict.fromkeys(out))
 
@@ -637,42 +687,49 @@ def value_text(text: str, toks: Sequence[Token], a: int, b: int) -> str:
 # --- reading a turn ---------------------------------------------------------------------------------------------------
 
 
+def tag(ex: Extractor, text: str, toks: Sequence[Token], clauses: Sequence[Clause],
+        matches: Sequence[tuple[int, str, int, int]]) -> list[list[float]]:
+    """The tagger's O/B/I probabilities per token (a statement's own features scored once for all its tokens)."""
+    local, owner = token_local_features(toks, clauses, cue_marks(toks, matches))
+    cap_features(text, toks, local)
+    shared = [ex.tagger.partial(c.feats) for c in clauses]
+    none = [0] * ex.tagger.k
+    return [ex.tagger.probs_plus(f, shared[c] if c >= 0 else none) for f, c in zip(local, owner, strict=True)]
+
+
 def read(ex: Extractor, text: str, assistant: str, decisions: Sequence[Decision], lexicons: dict[str, Lexicon],
          lang: str, guess: Any, protected: Any) -> Reading:
-    """The models on one turn: the gate; unless it rules a profile fact out, the tagger and the key classifier;
-    then the stacker's P(the turn holds a profile fact). `protected(decision)` names the rules' decisions the
-    extractor leaves alone."""
+    """The models on one turn: the gate; unless it rules a profile fact out, the tagger; the stacker's P(the turn
+    holds a profile fact); and on a turn over the bar, the key classifier on each value span. `protected(decision)`
+    names the rules' decisions the extractor leaves alone."""
     lex = lexicons.get(lang) or lexicons["en"]
-    gate = ex.gate.probs(gate_features(text, assistant, lex, decisions, ex.gate_config, ex.gate_rules))
     toks = tokenize(text)
+    matches = cue_matches(text, lang)
+    gate = ex.gate.probs(gate_features(text, assistant, lex, decisions, ex.gate_config, ex.gate_rules,
+                                       first_key(matches)))
     reading = Reading(gate=gate, toks=toks, clauses=[])
-    rule_user = protected_user = False
+    rule_user = protected_user = strong = False
     for d in decisions:
         if d.route == "user" and d.op == "upsert":
             if protected(d):
                 protected_user = True
             else:
                 rule_user = True
+                strong = strong or strong_rule(d)
     asked = key_asked(assistant, lang) if assistant else None
-    a_words = assistant_words(assistant) if assistant else []
-    stack_guesses: list[FieldGuess] = []
     if toks and gate[0] >= TAG_FLOOR:
-        clauses = clauses_of(text, toks, decisions, lexicons, lang, guess, asked)
-        reading.clauses = clauses
-        feats = token_features(toks, clauses, cue_marks(text, toks, lang))
-        cap_features(text, toks, feats)
-        reading.tag_probs = [ex.tagger.probs(f) for f in feats]
-        stack_guesses = guesses_for(ex, text, toks, clauses, spans_of(reading.tag_probs, STACK_INSIDE, toks), asked,
-                                    lang, a_words)
-    reading.p_field = ex.stacker.p(stack_values(gate, reading.tag_probs, stack_guesses, rule_user, protected_user,
-                                                lang, len(toks)))
+        reading.clauses = clauses_of(text, toks, decisions, lexicons, lang, guess, asked, matches)
+        reading.tag_probs = tag(ex, text, toks, reading.clauses, matches)
+    reading.p_field = ex.stacker.p(stack_values(gate, reading.tag_probs, rule_user, protected_user, lang, len(toks),
+                                                strong, not assistant))
     th = ex.thresholds
     if reading.p_field >= th.user and reading.tag_probs:
-        reading.guesses = stack_guesses if th.inside == STACK_INSIDE else guesses_for(
-            ex, text, toks, reading.clauses, spans_of(reading.tag_probs, th.inside, toks), asked, lang, a_words)
-        if not reading.guesses:
-            reading.guesses = guesses_for(ex, text, toks, reading.clauses, spans_of(reading.tag_probs, th.inside / 2, toks),
-                                          asked, lang, a_words)
+        a_words = assistant_words(assistant) if assistant else []
+        for inside in (th.inside, th.inside / 2):
+            reading.guesses = guesses_for(ex, text, toks, reading.clauses, spans_of(reading.tag_probs, inside, toks),
+                                          asked, lang, a_words, matches)
+            if reading.guesses:
+                break
     return reading
 
 
@@ -684,7 +741,8 @@ def clause_at(clauses: Sequence[Clause], i: int) -> Clause | None:
 
 
 def guesses_for(ex: Extractor, text: str, toks: Sequence[Token], clauses: Sequence[Clause], spans: Sequence[Span],
-                asked: str | None, lang: str, assistant: Sequence[str] = ()) -> list[FieldGuess]:
+                asked: str | None, lang: str, assistant: Sequence[str] = (),
+                matches: Sequence[tuple[int, str, int, int]] = ()) -> list[FieldGuess]:
     out: list[FieldGuess] = []
     none_at = ex.keyer.classes.index(NONE_KEY) if NONE_KEY in ex.keyer.classes else -1
     for sp in spans:
@@ -693,10 +751,12 @@ def guesses_for(ex: Extractor, text: str, toks: Sequence[Token], clauses: Sequen
             continue
         a, b = cut
         clause = clause_at(clauses, a)
-        probs = ex.keyer.probs(span_features(text, toks, clause, a, b, asked, lang, assistant))
+        probs = ex.keyer.probs(span_features(text, toks, clause, a, b, asked, lang, assistant, matches))
         best = max((i for i in range(len(probs)) if i != none_at), key=probs.__getitem__)
+        p_none = probs[none_at] if none_at >= 0 else 0.0
+        p_key = probs[best] / max(1.0 - p_none, 1e-9)
         out.append(FieldGuess(ex.keyer.classes[best], toks[a].start, toks[b - 1].end,
-                              min(sp.confidence, probs[best]), probs[best], sp.confidence))
+                              min(sp.confidence, p_key, 1.0 - p_none), p_key, sp.confidence, p_none))
     return out
 
 
@@ -705,9 +765,10 @@ def plan_fields(reading: Reading, th: Thresholds, multi: frozenset[str]) -> list
     best guess over the lower bars. One value per single-valued key (the surest); no two values overlap."""
     if reading.p_field < th.user:
         return []
-    chosen = [g for g in reading.guesses if g.span_conf >= th.span and g.p_key >= th.key]
+    chosen = [g for g in reading.guesses if g.span_conf >= th.span and g.p_key >= th.key and g.p_none <= th.junk]
     if not chosen:
-        fallback = [g for g in reading.guesses if g.span_conf >= th.span_low and g.p_key >= th.key_low]
+        fallback = [g for g in reading.guesses
+                    if g.span_conf >= th.span_low and g.p_key >= th.key_low and g.p_none <= th.junk_low]
         if fallback:
             chosen = [max(fallback, key=lambda g: g.score)]
     out: list[FieldGuess] = []

@@ -29,7 +29,7 @@ _CUES: tuple[tuple[str, dict[str, str]], ...] = (
                      "suami(?:ku|nya)?", "pacar(?:ku|nya)?", "menikah", "nikah"),
         "zh": _chars("单身", "离婚", "离异", "丧偶", "订婚", "妻子", "老婆", "太太", "丈夫", "老公", "男友", "女友", "男朋友",
                      "女朋友", "结婚"),
-        "th": _chars("โสด", "หย่า", "หมั้น", "ภรรยา", "เมีย", "สามี", "แฟน", "แต่งงาน"),
+        "th": _chars("โสด", "หย่า", "หมั้น", "ภรรยา", "เมีย", "สามี", "แต่งงาน"),  # not แฟน: also "a fan of"
     }),
     ("Family", {
         "en": _words("sons?", "daughters?", "kids?", "child", "children", "babies", "baby", "mom",
