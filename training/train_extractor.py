@@ -99,6 +99,7 @@ class Item:
     protected_memory: bool = False
     rule_user: list[tuple[int, int]] = field(default_factory=list)  # statements of the rules' other USER.md writes
     rule_strong: bool = False  # one of those by the rules' surest fact shapes (extractor.strong_rule)
+    holds_nothing: bool = False  # every statement a greeting, thanks or question (extractor.holds_nothing)
     rule_memory: list[tuple[int, int]] = field(default_factory=list)  # ... and of their MEMORY.md entries
     entries: int = 0
 
@@ -184,6 +185,7 @@ def prepare(item: Item, decisions: Sequence[Decision], gate_rules: bool = True) 
     item.clauses = X.clauses_of(text, item.toks, decisions, LEXICONS, lang, guess_language, asked, item.matches)
     item.tok_feats = X.token_features(item.toks, item.clauses, X.cue_marks(item.toks, item.matches))
     X.cap_features(text, item.toks, item.tok_feats)
+    item.holds_nothing = X.holds_nothing(decisions)
     tags = [0] * len(item.toks)
     for _, a, b in item.gold:
         inside = [i for i, t in enumerate(item.toks) if t.start < b and t.end > a]
@@ -541,8 +543,8 @@ GRID = {
 
 
 def choose(items: Sequence[Item], outs: Sequence[Out], multi: frozenset[str], min_precision: float) -> X.Thresholds:
-    """Coordinate ascent over GRID on the real turns (the measure's kind): the best route accuracy among operating
-    points with USER.md precision >= the bar (ties: the higher USER.md recall)."""
+    """Coordinate ascent over GRID (from three starting points) on the real turns (the measure's kind): the best route
+    accuracy among operating points with USER.md precision >= the bar (ties: the higher USER.md recall)."""
     pairs = [(it, o) for it, o in zip(items, outs, strict=True) if is_real(it)] or list(zip(items, outs, strict=True))
     sub_items, sub_outs = [p[0] for p in pairs], [p[1] for p in pairs]
 
@@ -551,28 +553,36 @@ def choose(items: Sequence[Item], outs: Sequence[Out], multi: frozenset[str], mi
         ok = s["user_p"] >= min_precision
         return (1.0 if ok else 0.0, s["route"] if ok else s["user_p"], s["user_r"])
 
-    th = X.Thresholds()
-    best = value(th)
-    for _ in range(4):
-        moved = False
-        for name, grid in GRID.items():
-            for v in grid:
-                cand = replace(th, **{name: v})
-                val = value(cand)
-                if val > best:
-                    th, best, moved = cand, val, True
-        if not moved:
-            break
-    return th
+    found: list[tuple[tuple[float, float, float], X.Thresholds]] = []
+    for start in (X.Thresholds(), X.Thresholds(user=0.9, veto=0.5), X.Thresholds(user=0.6, span=0.3, key=0.3)):
+        th, best = start, value(start)
+        for _ in range(4):
+            moved = False
+            for name, grid in GRID.items():
+                for v in grid:
+                    cand = replace(th, **{name: v})
+                    val = value(cand)
+                    if val > best:
+                        th, best, moved = cand, val, True
+            if not moved:
+                break
+        found.append((best, th))
+    return max(found, key=lambda f: f[0])[1]
 
 
-def hybrid_threshold(items: Sequence[Item], outs: Sequence[Out], recall: float) -> tuple[float, float, float]:
-    """The highest gate P(write) threshold that keeps `recall` of the turns a curator writes (a turn the rules write on
-    always goes to the model); with its recall and no-call rate."""
+def hybrid_calls(item: Item, out: Out, t: float, writes: bool) -> bool:
+    """What OfflineEngine.needs_model says of the turn at threshold t (`writes`: the offline engine writes)."""
+    return writes or (not item.holds_nothing and out.gate[0] + out.gate[1] >= t)
+
+
+def hybrid_threshold(items: Sequence[Item], outs: Sequence[Out], recall: float, th: X.Thresholds,
+                     multi: frozenset[str]) -> tuple[float, float, float]:
+    """The highest gate P(write) threshold at which hybrid still sends `recall` of the turns a curator writes to the
+    model; with that recall and the share of turns that make no call."""
     best = (0.0, 1.0, 0.0)
+    writes = [outcome(it, o, th, multi)[0] != "skip" for it, o in zip(items, outs, strict=True)]
     for t in [x / 400 for x in range(1, 240)]:
-        kept = [(it.route != "skip", o.gate[0] + o.gate[1] >= t or it.protected_user or it.protected_memory
-                 or bool(it.rule_user) or bool(it.rule_memory)) for it, o in zip(items, outs, strict=True)]
+        kept = [(it.route != "skip", hybrid_calls(it, o, t, w)) for it, o, w in zip(items, outs, writes, strict=True)]
         pos = [k for w, k in kept if w]
         r = sum(pos) / max(len(pos), 1)
         if r >= recall:
@@ -637,18 +647,18 @@ def main(argv: list[str] | None = None) -> int:
         with args.cache.open("wb") as f:
             pickle.dump((items, outs), f)
     th = choose(items, outs, multi, MIN_PRECISION)
-    ht, hr, hn = hybrid_threshold(items, outs, HYBRID_RECALL)
+    real_pairs = [(it, o) for it, o in zip(items, outs, strict=True) if is_real(it)] or list(zip(items, outs, strict=True))
+    ht, hr, hn = hybrid_threshold([a for a, _ in real_pairs], [b for _, b in real_pairs], HYBRID_RECALL, th, multi)
     th = replace(th, hybrid=ht)
     print(f"chosen: {th}")
     print_cv(items, outs, th, multi)
-    real_pairs = [(it, o) for it, o in zip(items, outs, strict=True) if is_real(it)]
-    rt, rr, rn = hybrid_threshold([a for a, _ in real_pairs], [b for _, b in real_pairs], HYBRID_RECALL)
-    print(f"CV hybrid gate: P(write) >= {ht:.4f} sends {hr:.3f} of the turns a curator writes to the model, no call on "
-          f"{hn:.3f} of all turns (real turns at that threshold: see below; real alone would allow {rt:.4f}: {rr:.3f} / {rn:.3f})")
-    kept = [(it.route != "skip", o.gate[0] + o.gate[1] >= ht or it.protected_user or it.protected_memory
-             or bool(it.rule_user) or bool(it.rule_memory)) for it, o in real_pairs]
-    print(f"CV hybrid gate on real turns: sends {sum(k for w, k in kept if w) / max(sum(w for w, _ in kept), 1):.3f} "
-          f"of the written ones, no call on {sum(not k for _, k in kept) / max(len(kept), 1):.3f}")
+    print(f"CV hybrid gate (chosen on the real turns): P(write) >= {ht:.4f} sends {hr:.3f} of the turns a curator writes "
+          f"to the model and makes no call on {hn:.3f} of the turns")
+    for name, keep in (("all", lambda it: True), ("written", lambda it: not is_real(it))):
+        kept = [(it.route != "skip", hybrid_calls(it, o, ht, outcome(it, o, th, multi)[0] != "skip"))
+                for it, o in zip(items, outs, strict=True) if keep(it)]
+        print(f"CV hybrid gate on {name} turns: sends {sum(k for w, k in kept if w) / max(sum(w for w, _ in kept), 1):.3f}"
+              f" of the written ones, no call on {sum(not k for _, k in kept) / max(len(kept), 1):.3f}")
     if args.cv_only:
         return 0
     t0 = time.time()

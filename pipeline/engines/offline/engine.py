@@ -13,6 +13,7 @@ from pipeline.engines.offline.extractor import (
     FieldGuess,
     Reading,
     default_extractor,
+    holds_nothing,
     plan_fields,
     read,
     strong_rule,
@@ -130,7 +131,9 @@ class OfflineEngine(Engine):
         writes = any(d.route != "skip" for d in result.decisions)
         if self.extractor is None or reading is None:
             return writes, result
-        return writes or reading.p_write >= self.extractor.thresholds.hybrid, result
+        if writes:
+            return True, result
+        return not holds_nothing(result.decisions) and reading.p_write >= self.extractor.thresholds.hybrid, result
 
     @staticmethod
     def _gated(turn: Turn, decisions: list[Decision], lang: str, gate: Gate) -> list[Decision]:

@@ -459,9 +459,19 @@ def _logit(p: float) -> float:
 
 
 def strong_rule(d: Decision) -> bool:
-    """A USER.md write by one of the rules' explicit fact shapes ("I'm allergic to peanuts", "my time zone is CET")."""
-    return (d.route == "user" and d.op == "upsert" and d.confidence >= 0.8
-            and (d.detail or "").startswith("profile fact") and "implied" not in (d.detail or ""))
+    """A USER.md write by one of the rules' explicit fact shapes ("I'm allergic to peanuts", "my time zone is CET",
+    pro-drop "แพ้อาหารทะเลค่ะ")."""
+    return (d.route == "user" and d.op == "upsert" and d.confidence >= 0.7
+            and (d.detail or "").startswith("profile fact"))
+
+
+# What the rules say of a statement that holds nothing: a greeting, thanks, an acknowledgement or a question.
+NOTHING_DETAILS = ("greeting, thanks or acknowledgement", "a question for this conversation")
+
+
+def holds_nothing(decisions: Sequence[Decision]) -> bool:
+    """Every statement of the turn is a greeting, thanks, an acknowledgement or a question (hybrid makes no call)."""
+    return bool(decisions) and all(d.route == "skip" and d.detail in NOTHING_DETAILS for d in decisions)
 
 
 def stack_values(gate: Sequence[float], tag_probs: Sequence[Sequence[float]], rule_user: bool, protected_user: bool, lang: str, n_tokens: int, strong: bool = False,
