@@ -151,6 +151,23 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 yield n, json.loads(raw)
 
 
+def user_text_of(case: dict[str, Any]) -> str:
+    return "\n".join(m["content"] for m in case.get("messages", []) if m.get("role") == "user")
+
+
+_TEXTS: dict[str, str] = {}
+
+
+def case_texts() -> dict[str, str]:
+    """The user text of every per-turn case a sidecar may label (the project's and the shared real ones)."""
+    if not _TEXTS:
+        paths = [p for p in DATA.glob("*.jsonl")] + ([REAL_TRAIN] if REAL_TRAIN.exists() else [])
+        for path in paths:
+            for _, row in read_jsonl(path):
+                _TEXTS[row["id"]] = user_text_of(row)
+    return _TEXTS
+
+
 def check_file(path: Path) -> tuple[Counter[str], list[str]]:
     counts: Counter[str] = Counter()
     problems: list[str] = []
@@ -165,15 +182,20 @@ def check_file(path: Path) -> tuple[Counter[str], list[str]]:
                         problems.append(f"{path.name}:{n} ({row['conv']}): {err}: {line[1]!r}")
             continue
         labels = row.get("labels")
-        if labels is None and "id" in row and set(row) == {"id", "labels"}:
+        if LABELS in path.parents:  # a sidecar: check against the case's own text
+            text = case_texts().get(row.get("id", ""))
+            counts["turns"] += 1
+            if text is None:
+                problems.append(f"{path.name}:{n}: no case with id {row.get('id')!r}")
+                continue
+            for err in label_errors(labels, text):
+                problems.append(f"{path.name}:{n} ({row.get('id')}): {err}: {text!r}")
             continue
         if labels is None:
             counts["unlabeled"] += 1
             continue
         counts["turns"] += 1
-        user_text = "\n".join(m["content"] for m in row.get("messages", []) if m.get("role") == "user")
-        if not user_text:  # a real_train_labels line: the text is in the shared file
-            continue
+        user_text = user_text_of(row)
         for err in label_errors(labels, user_text):
             problems.append(f"{path.name}:{n} ({row.get('id')}): {err}: {user_text!r}")
     return counts, problems
