@@ -182,7 +182,7 @@ def check_file(path: Path) -> tuple[Counter[str], list[str]]:
                         problems.append(f"{path.name}:{n} ({row['conv']}): {err}: {line[1]!r}")
             continue
         labels = row.get("labels")
-        if LABELS in path.parents:  # a sidecar: check against the case's own text
+        if LABELS in path.resolve().parents:  # a sidecar: check against the case's own text
             text = case_texts().get(row.get("id", ""))
             counts["turns"] += 1
             if text is None:
