@@ -17,6 +17,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -192,8 +193,8 @@ def check_file(path: Path) -> tuple[Counter[str], list[str]]:
             for err in label_errors(labels, text):
                 problems.append(f"{path.name}:{n} ({row.get('id')}): {err}: {text!r}")
             continue
-        if labels is None:
-            counts["unlabeled"] += 1
+        if labels is None:  # labeled by a sidecar (checked there), or not yet
+            counts["labeled by a sidecar" if row.get("id") in sidecar_labels() else "unlabeled"] += 1
             continue
         counts["turns"] += 1
         user_text = user_text_of(row)
@@ -214,6 +215,7 @@ def build() -> None:
         print(f"{out.relative_to(ROOT)}: {len(cases)} cases")
 
 
+@lru_cache(maxsize=1)
 def sidecar_labels() -> dict[str, dict[str, Any]]:
     """Labels by case id from training/data/labels/*.labels.jsonl."""
     out: dict[str, dict[str, Any]] = {}
@@ -324,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         for p in problems:
             print(p)
         bad += len(problems)
-    print(f"{total['turns']} labeled turns, {total['unlabeled']} unlabeled, {bad} problems")
+    print(f"{total['turns']} labels checked ({total['labeled by a sidecar']} of them on cases labeled by a sidecar), "
+          f"{total['unlabeled']} cases unlabeled, {bad} problems")
     return 1 if bad else 0
 
 
