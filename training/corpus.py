@@ -326,8 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         for p in problems:
             print(p)
         bad += len(problems)
-    print(f"{total['turns']} labels checked ({total['labeled by a sidecar']} of them on cases labeled by a sidecar), "
-          f"{total['unlabeled']} cases unlabeled, {bad} problems")
+    print(f"{total['turns']} labels checked; {total['labeled by a sidecar']} project cases take theirs from a sidecar, "
+          f"{total['unlabeled']} are unlabeled; {bad} problems")
     return 1 if bad else 0
 
 
