@@ -42,9 +42,9 @@ def not_an_engine(options: EngineOptions) -> object:
 def installed(monkeypatch: pytest.MonkeyPatch) -> None:
     """A distribution that declares two engines in the memroute.engines group (and one elsewhere)."""
     points = [
-        metadata.EntryPoint(name="myengine", value="tests.test_engine_registry:ShoutingEngine", group=GROUP),
-        metadata.EntryPoint(name="broken", value="tests.test_engine_registry:not_an_engine", group=GROUP),
-        metadata.EntryPoint(name="other", value="tests.test_engine_registry:ShoutingEngine", group="elsewhere"),
+        metadata.EntryPoint(name="myengine", value="tests.engines.test_engine_registry:ShoutingEngine", group=GROUP),
+        metadata.EntryPoint(name="broken", value="tests.engines.test_engine_registry:not_an_engine", group=GROUP),
+        metadata.EntryPoint(name="other", value="tests.engines.test_engine_registry:ShoutingEngine", group="elsewhere"),
     ]
 
     def entry_points(**params: Any) -> list[metadata.EntryPoint]:

@@ -278,7 +278,7 @@ def _slow_server(tmp_path: Path, root: Path, port: int, sleep: float, max_queued
 
 
 def test_sigkill_with_turns_in_flight_loses_no_accepted_turn_and_keeps_each_users_order(tmp_path: Path) -> None:
-    from test_hook import entries
+    from tests.hook.test_hook import entries
 
     root, port = tmp_path / "root", free_port()
     url = f"http://127.0.0.1:{port}"
@@ -364,7 +364,7 @@ def test_the_cli_start_and_import_pipeline_load_no_web_or_mcp_machinery() -> Non
 
 
 def test_a_full_queue_answers_503_with_retry_after_and_stores_nothing(tmp_path: Path) -> None:
-    from test_hook import entries
+    from tests.hook.test_hook import entries
 
     root, port = tmp_path / "root", free_port()
     proc = _slow_server(tmp_path, root, port, sleep=3.0, max_queued=1)
