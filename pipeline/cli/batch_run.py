@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.batch import BatchOptions, BatchReport, BatchRunner, Hooks, holds_foreign_memory, move_aside
+from pipeline.batch.transcripts import FORMATS, BadLine, expand_inputs
 from pipeline.cli.errors import UsageError, report_error
 from pipeline.errors import MemrouteError
 from pipeline.settings import Settings, build_pipeline
-from pipeline.transcripts import FORMATS, BadLine, expand_inputs
 
 PROG = "memroute batch"
 
