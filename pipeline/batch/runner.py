@@ -39,7 +39,7 @@ from pipeline.batch.transcripts import (
 )
 from pipeline.engines.base import REQUEST_SLOTS
 from pipeline.store.batch_index import ConversationIndex
-from pipeline.types import Decision, TurnResult
+from pipeline.types import Decision, Outcome, TurnResult
 
 log = logging.getLogger("memroute.batch")
 
@@ -299,10 +299,10 @@ class BatchRunner:
             if d.route == "skip":
                 reason = d.reason or "unknown"
                 r.skips[reason] = r.skips.get(reason, 0) + 1
-            elif d.outcome == "written":
+            elif d.outcome is Outcome.WRITTEN:
                 r.writes[d.route] = r.writes.get(d.route, 0) + 1
             else:
-                outcome = (d.outcome or "none").split(":")[0]
+                outcome = d.outcome.value if d.outcome is not None else "none"
                 r.outcomes[outcome] = r.outcomes.get(outcome, 0) + 1
         if (self._decisions is not None or self._emit_decisions is not None) and result.decisions:
             self._write_decisions(conv, result)
@@ -419,7 +419,7 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "quote": r(d.quote),
         "confidence": d.confidence,
         "detail": r(d.detail),
-        "outcome": d.outcome,
+        "outcome": d.outcome_text,
         "engine": result.engine,
         "model": result.model,
     }

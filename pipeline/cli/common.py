@@ -171,7 +171,7 @@ def format_decision(d: Any) -> str:
     else:
         what = f"reason={d.reason}" + (f", candidate {d.section} / {d.key}: {d.value}" if d.candidate else "")
     why = f" ({d.detail})" if d.detail else ""
-    outcome = f" -> {d.outcome}" if d.outcome else ""
+    outcome = f" -> {d.outcome_text}" if d.outcome else ""
     return f"  {d.route.upper():6} {d.quote!r}\n         {what}{why}{outcome}"
 
 

@@ -20,7 +20,7 @@ from pipeline.stages.order import turn_time_payload
 from pipeline.stages.write import WriteResult
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import LedgerTexts, MemoryStore, Tx, UserDocuments
-from pipeline.types import Classification
+from pipeline.types import Classification, Outcome
 
 
 def now_iso() -> str:
@@ -99,11 +99,11 @@ def changed_files(current: Ledgers, written: WriteResult) -> dict[str, str]:
 def refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
     """A document that does not round-trip is never rewritten: mark the decisions that would have."""
     for d in written.decisions:
-        if d.outcome != "written":
+        if d.outcome is not Outcome.WRITTEN:
             continue
         refusal = current.user_refused if d.route == "user" else current.memory_refused
         if refusal:
-            d.outcome = f"refused: {refusal}"
+            d.settle(Outcome.REFUSED, refusal)
     if current.user_refused:
         written.changes = [c for c in written.changes if c.target != "user"]
         written.archive = [c for c in written.archive if c.target != "user"]

@@ -17,7 +17,7 @@ from pipeline.stages.consolidate import ConsolidationError, consolidate_log
 from pipeline.stages.write import Change, WriteResult, apply_decisions
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import Tx
-from pipeline.types import Usage
+from pipeline.types import Outcome, Usage
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -109,9 +109,9 @@ def confirm_candidate(pipe: MemoryPipeline, user_id: str, ref: int | str) -> dic
         written = apply_decisions([cands.confirmation(row)], current.profile, current.log)
         refuse_unsafe_rewrites(written, current)
         decision = written.decisions[0]
-        landed = decision.outcome in ("written", "unchanged")
-        if decision.outcome == "written":
-            decision.outcome = "promoted"
+        landed = decision.outcome in (Outcome.WRITTEN, Outcome.UNCHANGED)
+        if decision.outcome is Outcome.WRITTEN:
+            decision.settle(Outcome.PROMOTED)
         if landed:  # over the cap or a refused file: nothing changes, the candidate keeps waiting
 
             def supersede(t: Tx) -> None:
@@ -120,7 +120,7 @@ def confirm_candidate(pipe: MemoryPipeline, user_id: str, ref: int | str) -> dic
             tx.stage(written, records=supersede)
     return {
         "success": landed,
-        "outcome": decision.outcome,
+        "outcome": decision.outcome_text,
         "field": f"{row['key']}: {row['value']}",
         "usage": usage_line(written.profile.render(), pipe.user_limit),
     }

@@ -18,7 +18,7 @@ from pipeline.stages import candidates as cands
 from pipeline.stages.consolidate import ConsolidationError, archive_oldest, consolidate_log
 from pipeline.stages.write import Change, WriteResult, is_change_of_fact
 from pipeline.store.interface import MemoryStore, Tx
-from pipeline.types import Classification, Turn, Usage
+from pipeline.types import Classification, Outcome, Turn, Usage
 
 log = logging.getLogger("memroute.pipeline")
 
@@ -71,35 +71,35 @@ def update_candidates(
     firm_keys = {
         cands.norm(d.key)
         for d in out
-        if d.route == "user" and d.op == "upsert" and d.key and d.outcome in ("written", "unchanged")
+        if d.route == "user" and d.op == "upsert" and d.key and d.outcome in (Outcome.WRITTEN, Outcome.UNCHANGED)
     }
     keep = dict(plan.keep)
     for i, cid in plan.promoted.items():
-        if out[i].outcome == "written":
-            out[i].outcome = "promoted"
-        elif out[i].outcome != "unchanged":  # not written (cap, refused file): it keeps waiting
+        if out[i].outcome is Outcome.WRITTEN:
+            out[i].settle(Outcome.PROMOTED)
+        elif out[i].outcome is not Outcome.UNCHANGED:  # not written (cap, refused file): it keeps waiting
             if i in plan.waiting:
                 keep[i] = plan.waiting[i]
-                out[i].outcome = f"candidate: {out[i].outcome}"
+                out[i].settle(Outcome.CANDIDATE, out[i].outcome_text)
             continue
         store.delete_candidates(tx, user_id, [cid])
     store.supersede_candidates(tx, user_id, sorted(firm_keys))
     for i, d in sorted(keep.items()):
         if cands.norm(d.key or "") in firm_keys:
-            out[i].outcome = "skipped: the turn states this key firmly"
+            out[i].settle(Outcome.SKIPPED, "the turn states this key firmly")
             continue
         store.upsert_candidate(
             tx, user_id=user_id, section=d.section, key=(d.key or "").strip(), value=(d.value or "").strip(),
             quote=d.quote, turn_id=turn.turn_id, conversation_id=turn.conversation_id, seen_at=seen_at,
         )
         out[i].candidate = True
-        if out[i].outcome in (None, "skipped"):
-            out[i].outcome = "candidate"
+        if out[i].outcome is None or (out[i].outcome is Outcome.SKIPPED and out[i].outcome_detail is None):
+            out[i].settle(Outcome.CANDIDATE)
     # A forget covers the candidates it names, whether or not a file held them.
     for d in out:
         if d.op == "remove" and d.match and store.purge_candidates(tx, user_id, d.match):
-            if d.outcome in (None, "not_found"):
-                d.outcome = "written: candidates erased"
+            if d.outcome in (None, Outcome.NOT_FOUND):
+                d.settle(Outcome.WRITTEN, "candidates erased")
     cutoff = cands.expiry_cutoff(cands.turn_time(turn), ttl_days)
     store.expire_candidates(tx, cutoff, user_id)
 
@@ -190,7 +190,7 @@ def purge_plan(written: WriteResult) -> Erased:
     if not erased:
         return erased
     for d in written.decisions:  # "forget that I use Vue": the words named are erased too
-        if d.op == "remove" and d.outcome == "written" and d.match and not erased.keys:
+        if d.op == "remove" and d.outcome is Outcome.WRITTEN and d.match and not erased.keys:
             erased.add_needle(d.match)
     written.changes = [purge_record(c) if c.op == "remove" and not is_change_of_fact(c.why) else c
                        for c in written.changes]

@@ -16,7 +16,7 @@ from typing import Any
 
 from pipeline import guards
 from pipeline.stages.write import names_key
-from pipeline.types import Decision, Turn
+from pipeline.types import Decision, Outcome, Turn
 
 DEFAULT_TTL_DAYS = 60  # a candidate not seen again for this long is deleted
 
@@ -114,10 +114,12 @@ def plan_turn(
             plan.decisions.append(d)
             continue
         if not keepable(orig, d, policy):
-            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": "skipped: not kept as a candidate"}))
+            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": Outcome.SKIPPED,
+                                                        "outcome_detail": "not kept as a candidate"}))
             continue
         if (norm(d.key or ""), norm(d.value or "")) in known:
-            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": "unchanged: already in USER.md"}))
+            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": Outcome.UNCHANGED,
+                                                        "outcome_detail": "already in USER.md"}))
             continue
         if row is not None and said_again_later(row, turn):
             first_day = str(row["first_seen_at"])[:10]

@@ -13,7 +13,10 @@ from pipeline.ledgers._text import norm_key
 from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
-from pipeline.types import CHANGE_OF_FACT, USER_SECTIONS, Decision
+from pipeline.types import CHANGE_OF_FACT, USER_SECTIONS, Decision, Outcome
+
+# What an op did and why (Decision.settle's arguments).
+Settled = tuple[Outcome, "str | None"]
 
 
 def is_change_of_fact(why: str | None) -> bool:
@@ -73,35 +76,39 @@ def apply_decisions(
         d = decision.model_copy()
         newer = _set_later(d, result.profile, later or {})
         if newer is not None:
-            d.outcome = _keep_stale(result, d, newer)
+            d.settle(*_keep_stale(result, d, newer))
         elif d.route == "user" and d.op == "upsert":
-            d.outcome = _upsert(result, d)
-            if d.outcome.startswith("over_cap") and compact is not None:
+            d.settle(*_upsert(result, d))
+            if d.outcome is Outcome.OVER_CAP and compact is not None:
                 moved = _compact_profile(result, d, compact)
                 if moved is not None:
-                    d.outcome = _upsert(result, d) + (f" (after compacting USER.md: {moved})" if moved else "")
-            if d.outcome.startswith("over_cap"):  # never silently lost: kept where recall finds it
+                    outcome, detail = _upsert(result, d)
+                    after = f"after compacting USER.md ({moved})" if moved else "after compacting USER.md"
+                    d.settle(outcome, f"{detail}; {after}" if detail else after)
+            if d.outcome is Outcome.OVER_CAP:  # never silently lost: kept where recall finds it
                 result.archive.append(Change("user", "over_cap", d.key, (d.value or "").strip(), None,
                                              "USER.md full: the fact did not fit, kept in the archive"))
-                d.outcome += "; kept in the archive"
+                d.settle(Outcome.OVER_CAP, f"{d.outcome_detail}; kept in the archive")
         elif d.route == "user" and d.op == "remove":
-            d.outcome = _forget_field(result, d)
+            d.settle(*_forget_field(result, d))
         elif d.route == "memory" and d.op == "append":
-            d.outcome = _append(result, d, consolidate)
+            d.settle(*_append(result, d, consolidate))
         elif d.route == "memory" and d.op == "remove":
-            d.outcome = _forget_entry(result, d)
+            d.settle(*_forget_entry(result, d))
         elif d.route == "skip":
-            d.outcome = d.outcome or "skipped"
+            if d.outcome is None:
+                d.settle(Outcome.SKIPPED)
         else:
-            d.outcome = f"ignored: route {d.route} with op {d.op}"
+            d.settle(Outcome.IGNORED, f"route {d.route} with op {d.op}")
         result.decisions.append(d)
     if consolidate is not None and len(result.log.render()) >= consolidate_at * log.limit:
         _run_consolidation(result, consolidate)
     if compact is not None and compact_at is not None and len(result.profile.render()) >= compact_at * profile.limit:
         moved = _compact_profile(result, None, compact)  # near the cap: make room before the next fact needs it
-        written = [d for d in result.decisions if d.route == "user" and d.outcome == "written"]
+        written = [d for d in result.decisions if d.route == "user" and d.outcome is Outcome.WRITTEN
+                   and d.outcome_detail is None]
         if moved and written:
-            written[-1].outcome = f"written (then USER.md compacted: {moved})"
+            written[-1].settle(Outcome.WRITTEN, f"then USER.md compacted ({moved})")
     return result
 
 
@@ -117,34 +124,35 @@ def _set_later(d: Decision, profile: UserProfile, later: dict[str, str]) -> str 
     return later.get(norm_key(key))
 
 
-def _keep_stale(result: WriteResult, d: Decision, newer: str) -> str:
+def _keep_stale(result: WriteResult, d: Decision, newer: str) -> Settled:
     """A late turn's value: recorded under the newer one (history and archive), the file unchanged."""
     value = (d.value or "").strip() if d.op == "upsert" else None
-    why = f"stale: {d.key or d.match} was set by a later turn ({newer})"
+    detail = f"{d.key or d.match} was set by a later turn ({newer})"
+    why = f"{Outcome.STALE.value}: {detail}"
     if value:
         result.changes.append(Change("user", "stale", d.key, value, None, why, d.quote))
         result.archive.append(Change("user", "stale", d.key, value, None, why))
-    return why
+    return Outcome.STALE, detail
 
 
-def _upsert(result: WriteResult, d: Decision) -> str:
+def _upsert(result: WriteResult, d: Decision) -> Settled:
     if not d.key or d.value is None or not d.value.strip():
-        return "ignored: no key or value"
+        return Outcome.IGNORED, "no key or value"
     section = d.section if d.section in USER_SECTIONS else "Identity"
     existing = result.profile.get(d.key)
     if existing is not None and existing.value.strip() == d.value.strip():
-        return "unchanged"
+        return Outcome.UNCHANGED, None
     try:
         old = result.profile.upsert(section, d.key, d.value.strip())
     except CapExceeded as e:
-        return f"over_cap: user profile at {e.usage} chars"
+        return Outcome.OVER_CAP, f"user profile at {e.usage} chars"
     except LedgerError as e:
-        return f"refused: {e}"
+        return Outcome.REFUSED, str(e)
     key = existing.key if existing is not None and existing.key else d.key
     result.changes.append(Change("user", "upsert", key, old, d.value.strip(), d.detail or "profile fact", d.quote))
     if old is not None:
         result.archive.append(Change("user", "overwritten", key, old, None, f"overwritten by: {d.value.strip()}"))
-    return "written"
+    return Outcome.WRITTEN, None
 
 
 def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor) -> str | None:
@@ -193,9 +201,9 @@ def names_key(words: str, key: str) -> bool:
     return bool(have) and set(have) <= set(wanted)
 
 
-def _forget_field(result: WriteResult, d: Decision) -> str:
+def _forget_field(result: WriteResult, d: Decision) -> Settled:
     if not d.match:
-        return "not_found"
+        return Outcome.NOT_FOUND, None
     target = result.profile.get(d.match)
     if target is None:
         # "forget my phone number": the field whose key the words name (Phone), the longest such key.
@@ -203,55 +211,55 @@ def _forget_field(result: WriteResult, d: Decision) -> str:
         longest = max((len(f.key.split()) for f in named if f.key), default=0)
         named = [f for f in named if f.key and len(f.key.split()) == longest]
         if len(named) > 1:
-            return "ambiguous"
+            return Outcome.AMBIGUOUS, None
         target = named[0] if named else None
     if target is None:
         # "forget that I use Vue": match a unique field by its value instead of its key.
         hits = [f for f in result.profile.fields() if d.match.lower() in f.value.lower()]
         if len(hits) != 1:
-            return "not_found" if not hits else "ambiguous"
+            return (Outcome.AMBIGUOUS if hits else Outcome.NOT_FOUND), None
         target = hits[0]
     label = target.key if target.key else target.value
     old = result.profile.remove(target.key) if target.key else result.profile.remove_entry(target.value)
     result.changes.append(Change("user", "remove", label, old, None, d.detail or "forget requested", d.quote))
     why = f"{CHANGE_OF_FACT}, the user said" if is_change_of_fact(d.detail) else "forgotten at the user's request"
     result.archive.append(Change("user", "removed", label, old, None, why))
-    return "written"
+    return Outcome.WRITTEN, None
 
 
-def _append(result: WriteResult, d: Decision, consolidate: Consolidator | None) -> str:
+def _append(result: WriteResult, d: Decision, consolidate: Consolidator | None) -> Settled:
     text = (d.entry or "").strip()
     if not text:
-        return "ignored: empty entry"
+        return Outcome.IGNORED, "empty entry"
     entry = MemoryEntry(text=text, date=d.date, topic=d.topic)
     if result.log.has_duplicate(entry):
-        return "duplicate"
+        return Outcome.DUPLICATE, None
     try:
         result.log.append(entry)
     except CapExceeded as e:
         if consolidate is None:
-            return f"over_cap: memory at {e.usage} chars"
+            return Outcome.OVER_CAP, f"memory at {e.usage} chars"
         _run_consolidation(result, consolidate)
         try:
             result.log.append(entry)
         except CapExceeded as again:
-            return f"over_cap: memory at {again.usage} chars after consolidation"
+            return Outcome.OVER_CAP, f"memory at {again.usage} chars after consolidation"
     except LedgerError as e:
-        return f"refused: {e}"
+        return Outcome.REFUSED, str(e)
     result.changes.append(Change("memory", "append", None, None, entry.body(), d.detail or "memory entry", d.quote))
-    return "written"
+    return Outcome.WRITTEN, None
 
 
-def _forget_entry(result: WriteResult, d: Decision) -> str:
+def _forget_entry(result: WriteResult, d: Decision) -> Settled:
     if not d.match:
-        return "not_found"
+        return Outcome.NOT_FOUND, None
     try:
         old = result.log.remove(d.match)
     except MatchError as e:
-        return "ambiguous" if e.ambiguous else "not_found"
+        return (Outcome.AMBIGUOUS if e.ambiguous else Outcome.NOT_FOUND), None
     result.changes.append(Change("memory", "remove", None, old.body(), None, d.detail or "forget requested", d.quote))
     result.archive.append(Change("memory", "removed", None, old.body(), None, "forgotten at the user's request"))
-    return "written"
+    return Outcome.WRITTEN, None
 
 
 def _run_consolidation(result: WriteResult, consolidate: Consolidator) -> None:

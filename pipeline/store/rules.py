@@ -74,7 +74,7 @@ def decision_rows(
     return [
         (user_id, turn_id, conversation_id, i, quote_of(d), d.route, d.op, d.reason, d.section, kept(d, d.key),
          kept(d, d.value), kept(d, d.entry), d.date, kept(d, d.topic), kept(d, d.match), d.confidence,
-         r(d.detail), d.outcome, engine, model, prompt_version, ts)
+         r(d.detail), d.outcome_text, engine, model, prompt_version, ts)
         for i, d in enumerate(decisions)
     ]
 
