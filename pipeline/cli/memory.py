@@ -297,7 +297,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
     if not any((source / "memories" / name).is_file() for name in ("USER.md", "MEMORY.md")):
         raise UsageError(f"no Hermes store in {source}: expected {source / 'memories'}/USER.md or MEMORY.md")
     with open_pipeline(args, write=True) as pipe:
-        report = import_hermes(pipe, source, args.user)
+        report = import_hermes(pipe.workspace, source, args.user)
     if not (report["imported_user"] or report["imported_memory"] or report["blocked"]):
         note(f"nothing imported: {source / 'memories'} holds no new entries")
     print_json(report)
@@ -314,7 +314,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=False) as pipe:
         if not args.everything:
-            print_json(export_hermes(pipe, args.user, Path(args.out)))
+            print_json(export_hermes(pipe.workspace, args.user, Path(args.out)))
             return 0
         data = pipe.export_all(args.user)
     text = json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"

@@ -46,6 +46,10 @@ class Engine:
 
     name: str = "engine"  # "offline", "llm", "hybrid", or a third-party engine's registry name
     model: str | None = None
+    # compact() costs nothing (the rule-based default): the pipeline may then compact USER.md before it
+    # is full (ops/turn.py WritePolicy). An engine whose compact() calls a model says False, and is
+    # asked only when a write does not fit.
+    free_compaction: bool = True
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
         """Split the turn into atomic statements and route each one. The pipeline passes the two

@@ -1,4 +1,4 @@
-"""The one write path: `with pipe.edit(user_id) as tx:` locks the user, loads both documents
+"""The one write path: `with workspace.edit(user_id) as tx:` locks the user, loads both documents
 (parsed, `tx.current`), lets the caller change them and `tx.stage(...)` the result, then commits
 the changed documents together with history, provenance, archive and the turn record in one
 unit when the block ends. An exception inside the block writes nothing at all.
@@ -113,7 +113,7 @@ def refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
 
 
 class Edit:
-    """One user's write in progress (see the module doc). Made by MemoryPipeline.edit()."""
+    """One user's write in progress (see the module doc). Made by Workspace.edit()."""
 
     def __init__(
         self,
@@ -163,7 +163,7 @@ class Edit:
         self._purge = purge
 
     def commit(self) -> None:
-        """Write what was staged (MemoryPipeline.edit() calls this when the block ends without error)."""
+        """Write what was staged (Workspace.edit() calls this when the block ends without error)."""
         if self._written is None or self.committed:
             return
         written, purge = self._written, self._purge

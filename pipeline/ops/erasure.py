@@ -96,6 +96,12 @@ def erased_by_turn(written: WriteResult) -> Erased:
     return erased
 
 
+def purge_record(c: Change) -> Change:
+    """History keeps that something was erased (and its key), never what."""
+    key = c.key if c.target == "user" and c.key != c.old else None
+    return Change(c.target, "purge", key, None, None, "erased at the user's request")
+
+
 def scrub_backups(folder: Path, needles: list[str]) -> int:
     """Drop the lines holding a needle from the .bak copies of files memroute refused to rewrite."""
     if not needles or not folder.is_dir():
@@ -112,4 +118,4 @@ def scrub_backups(folder: Path, needles: list[str]) -> int:
     return scrubbed
 
 
-__all__ = ["Erased", "NothingToForget", "erase_from_ledgers", "erased_by_turn", "scrub_backups"]
+__all__ = ["Erased", "NothingToForget", "erase_from_ledgers", "erased_by_turn", "purge_record", "scrub_backups"]

@@ -1,17 +1,18 @@
 """Writes that do not come from a chat turn: forget (and purge), delete-user, candidate
 confirmation and consolidation on demand; plus subject access (export --all). Each goes through
-`pipe.edit()`, the one write path (pipeline/ops/edit.py)."""
+`Workspace.edit()`, the one write path (pipeline/ops/edit.py)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from pipeline.engines.base import Engine
 from pipeline.errors import MemrouteError
 from pipeline.ops.edit import committed_check, refuse_unsafe_rewrites
-from pipeline.ops.erasure import erase_from_ledgers
+from pipeline.ops.erasure import erase_from_ledgers, purge_record
 from pipeline.ops.pins import pinned_bodies
-from pipeline.ops.turn import purge_record
+from pipeline.ops.workspace import Workspace, usage_line
 from pipeline.stages import candidates as cands
 from pipeline.stages.consolidate import ConsolidationError, consolidate_log
 from pipeline.stages.write import Change, WriteResult, apply_decisions
@@ -19,21 +20,14 @@ from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import Tx
 from pipeline.types import Outcome, Usage
 
-if TYPE_CHECKING:
-    from pipeline.core import MemoryPipeline
-
 
 class CandidateNotFound(MemrouteError, LookupError):
     """confirm_candidate: no candidate, or more than one, answers to the reference."""
 
 
-def usage_line(text: str, limit: int) -> str:
-    return f"{len(text):,}/{limit:,}"
-
-
-def forget(pipe: MemoryPipeline, user_id: str, key_or_text: str, *, purge: bool = False) -> dict[str, Any]:
+def forget(ws: Workspace, user_id: str, key_or_text: str, *, purge: bool = False) -> dict[str, Any]:
     """See MemoryPipeline.forget."""
-    with pipe.edit(user_id, kind="forget") as tx:
+    with ws.edit(user_id, kind="forget") as tx:
         current = tx.current
         refused = current.user_refused or current.memory_refused
         if refused:
@@ -51,7 +45,7 @@ def forget(pipe: MemoryPipeline, user_id: str, key_or_text: str, *, purge: bool 
             ]
 
             def forget_candidates(t: Tx) -> None:
-                pipe.store.purge_candidates(t, user_id, key_or_text)
+                ws.store.purge_candidates(t, user_id, key_or_text)
 
             tx.stage(written, records=forget_candidates)
     return {
@@ -67,36 +61,36 @@ def forget(pipe: MemoryPipeline, user_id: str, key_or_text: str, *, purge: bool 
     }
 
 
-def delete_user(pipe: MemoryPipeline, user_id: str) -> dict[str, Any]:
+def delete_user(ws: Workspace, user_id: str) -> dict[str, Any]:
     """See MemoryPipeline.delete_user."""
-    docs = pipe.documents.documents(user_id)
-    with docs.lock(recover=committed_check(pipe.store, user_id)):
-        with pipe.store.transaction() as t:
-            rows = pipe.store.purge_user(t, user_id)
+    docs = ws.documents.documents(user_id)
+    with docs.lock(recover=committed_check(ws.store, user_id)):
+        with ws.store.transaction() as t:
+            rows = ws.store.purge_user(t, user_id)
         docs.delete_all()
     docs.drop()
-    pipe.store.compact()
+    ws.store.compact()
     return {"success": True, "user_id": user_id, "rows_erased": rows}
 
 
-def export_all(pipe: MemoryPipeline, user_id: str) -> dict[str, Any]:
+def export_all(ws: Workspace, user_id: str) -> dict[str, Any]:
     """See MemoryPipeline.export_all."""
-    docs = pipe.documents.documents(user_id)
-    current = pipe.load(user_id, reader=True)
+    docs = ws.documents.documents(user_id)
+    current = ws.load(user_id, reader=True)
     texts = current.texts
     return {
         "user_id": user_id,
         "warnings": current.warnings,
         "files": {USER_FILE: texts.user, MEMORY_FILE: texts.memory},
         "backups": docs.copies(),
-        "store": pipe.store.everything_about(user_id),
+        "store": ws.store.everything_about(user_id),
     }
 
 
-def confirm_candidate(pipe: MemoryPipeline, user_id: str, ref: int | str) -> dict[str, Any]:
+def confirm_candidate(ws: Workspace, user_id: str, ref: int | str) -> dict[str, Any]:
     """See MemoryPipeline.confirm_candidate."""
-    with pipe.edit(user_id, kind="confirm") as tx:  # under the lock: a turn may promote or bump it meanwhile
-        rows = pipe.store.candidates(user_id)
+    with ws.edit(user_id, kind="confirm") as tx:  # under the lock: a turn may promote or bump it meanwhile
+        rows = ws.store.candidates(user_id)
         if isinstance(ref, int) or str(ref).isdigit():
             found = [r for r in rows if r["id"] == int(ref)]
         else:
@@ -115,21 +109,21 @@ def confirm_candidate(pipe: MemoryPipeline, user_id: str, ref: int | str) -> dic
         if landed:  # over the cap or a refused file: nothing changes, the candidate keeps waiting
 
             def supersede(t: Tx) -> None:
-                pipe.store.supersede_candidates(t, user_id, [row["key_norm"]])
+                ws.store.supersede_candidates(t, user_id, [row["key_norm"]])
 
             tx.stage(written, records=supersede)
     return {
         "success": landed,
         "outcome": decision.outcome_text,
         "field": f"{row['key']}: {row['value']}",
-        "usage": usage_line(written.profile.render(), pipe.user_limit),
+        "usage": usage_line(written.profile.render(), ws.user_limit),
     }
 
 
-def consolidate(pipe: MemoryPipeline, user_id: str) -> dict[str, Any]:
+def consolidate(ws: Workspace, engine: Engine, user_id: str) -> dict[str, Any]:
     """See MemoryPipeline.consolidate."""
     usage_parts: list[Usage] = []
-    with pipe.edit(user_id, kind="consolidate") as tx:
+    with ws.edit(user_id, kind="consolidate") as tx:
         current = tx.current
         if current.memory_refused:
             raise ConsolidationError(current.memory_refused)
@@ -138,18 +132,18 @@ def consolidate(pipe: MemoryPipeline, user_id: str) -> dict[str, Any]:
             return {
                 "success": True,
                 "message": "MEMORY.md has no entries: nothing to consolidate",
-                "before": usage_line(before, pipe.memory_limit),
-                "after": usage_line(before, pipe.memory_limit),
+                "before": usage_line(before, ws.memory_limit),
+                "after": usage_line(before, ws.memory_limit),
                 "entry_count": 0,
                 "archived": 0,
             }
         changes, archive = consolidate_log(
             current.log,
-            pipe.engine,
-            memory_limit=pipe.memory_limit,
+            engine,
+            memory_limit=ws.memory_limit,
             today=datetime.now(timezone.utc).date(),
             usage_sink=usage_parts,
-            pinned=pinned_bodies(pipe.store, user_id, current.log.entries),
+            pinned=pinned_bodies(ws.store, user_id, current.log.entries),
         )
         written = WriteResult(profile=current.profile, log=current.log, changes=changes, archive=archive)
         if current.log.render() != before:  # a plan that keeps every entry as it was changes nothing
@@ -157,8 +151,8 @@ def consolidate(pipe: MemoryPipeline, user_id: str) -> dict[str, Any]:
     after = current.log.render()
     return {
         "success": True,
-        "before": usage_line(before, pipe.memory_limit),
-        "after": usage_line(after, pipe.memory_limit),
+        "before": usage_line(before, ws.memory_limit),
+        "after": usage_line(after, ws.memory_limit),
         "entry_count": len(current.log.entries),
         "archived": len(archive),
     }

@@ -1,6 +1,6 @@
 """What a person does on the review page (and through the CLI or the API): correct a value,
 delete it (or erase it everywhere), pin it, tag it, undo the last change. Each goes through
-`pipe.edit()`, the one write path: its history rows carry turn id "review-<random>" and a `why`
+`Workspace.edit()`, the one write path: its history rows carry turn id "review-<random>" and a `why`
 starting "review:", and the guards and caps apply as to a chat turn.
 
 A USER.md field is named by its key (a keyless note by its text), a MEMORY.md entry by its id
@@ -9,22 +9,19 @@ A USER.md field is named by its key (a keyless note by its text), a MEMORY.md en
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pipeline import guards
 from pipeline.errors import MemrouteError
 from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.ledgers.user_md import guess_section
 from pipeline.ops.edit import Ledgers
-from pipeline.ops.erasure import Erased
+from pipeline.ops.erasure import Erased, purge_record
 from pipeline.ops.pins import KINDS, entry_id, field_ref
-from pipeline.ops.turn import purge_record
+from pipeline.ops.workspace import Workspace
 from pipeline.stages.write import Change, WriteResult
 from pipeline.store.files import validate_user_id
 from pipeline.store.interface import Tx
-
-if TYPE_CHECKING:
-    from pipeline.core import MemoryPipeline
 
 KIND = "review"  # the edit kind: turn ids "review-<random>"
 TEAM_PREFIX = "team+"
@@ -76,11 +73,11 @@ def _ref_of(target: str, key: str | None, value: str) -> str:
     return field_ref(key) if key is not None else field_ref(value)
 
 
-def correct(pipe: MemoryPipeline, user_id: str, target: str, ref: str, value: str) -> dict[str, Any]:
+def correct(ws: Workspace, user_id: str, target: str, ref: str, value: str) -> dict[str, Any]:
     """Set a field's value (target "user", ref its key) or an entry's text (target "memory", ref its
     id; its date and topic stay). Pins and tags follow the entry to its new id."""
-    value = _checked(value, "the new value", pipe.guard_policy)
-    with pipe.edit(user_id, kind=KIND) as tx:
+    value = _checked(value, "the new value", ws.guard_policy)
+    with ws.edit(user_id, kind=KIND) as tx:
         current = tx.current
         _refuse_unsafe(current, target)
         written = WriteResult(profile=current.profile, log=current.log)
@@ -105,21 +102,21 @@ def correct(pipe: MemoryPipeline, user_id: str, target: str, ref: str, value: st
         def move_annotations(t: Tx) -> None:
             if new_ref == ref:
                 return
-            for a in pipe.store.annotations(user_id):
+            for a in ws.store.annotations(user_id):
                 if a["target"] == target and a["ref"] == ref:
-                    pipe.store.add_annotation(t, user_id=user_id, target=target, ref=new_ref, kind=a["kind"],
+                    ws.store.add_annotation(t, user_id=user_id, target=target, ref=new_ref, kind=a["kind"],
                                               value=a["value"], ts=a["ts"])
-            pipe.store.delete_annotations(t, user_id, target=target, ref=ref)
+            ws.store.delete_annotations(t, user_id, target=target, ref=ref)
 
         tx.stage(written, records=move_annotations)
     return {"success": True, "target": target, "ref": new_ref, "value": value, "turn_id": tx.turn_id}
 
 
-def delete(pipe: MemoryPipeline, user_id: str, target: str, ref: str, *, purge: bool = False) -> dict[str, Any]:
+def delete(ws: Workspace, user_id: str, target: str, ref: str, *, purge: bool = False) -> dict[str, Any]:
     """Take one field or entry out. Without `purge` its value goes to the archive (recall finds
     it); with `purge` every stored copy is erased (history keeps only that an erasure happened),
     exactly as `memroute forget --purge`, but of this one item only."""
-    with pipe.edit(user_id, kind=KIND) as tx:
+    with ws.edit(user_id, kind=KIND) as tx:
         current = tx.current
         _refuse_unsafe(current, target)
         erased = Erased()
@@ -144,7 +141,7 @@ def delete(pipe: MemoryPipeline, user_id: str, target: str, ref: str, *, purge: 
         written = WriteResult(profile=current.profile, log=current.log)
 
         def drop_annotations(t: Tx) -> None:
-            pipe.store.delete_annotations(t, user_id, target=target, ref=annotation_ref)
+            ws.store.delete_annotations(t, user_id, target=target, ref=annotation_ref)
 
         if purge:
             written.changes = [purge_record(change)]
@@ -158,7 +155,7 @@ def delete(pipe: MemoryPipeline, user_id: str, target: str, ref: str, *, purge: 
 
 
 def annotate(
-    pipe: MemoryPipeline, user_id: str, target: str, ref: str, kind: str, value: str = "", *, remove: bool = False
+    ws: Workspace, user_id: str, target: str, ref: str, kind: str, value: str = "", *, remove: bool = False
 ) -> dict[str, Any]:
     """Pin (kind "pin") or tag (kind "project", "task" or "tag", with a value) a field or an entry;
     `remove` takes the pin or tag off. Recorded in history (op "pin"/"unpin"/"tag"/"untag")."""
@@ -167,10 +164,10 @@ def annotate(
     if kind == "pin":
         value = ""
     else:
-        value = _checked(value, "the tag", pipe.guard_policy)
+        value = _checked(value, "the tag", ws.guard_policy)
         if len(value) > MAX_TAG_CHARS:
             raise ReviewError(f"a tag is at most {MAX_TAG_CHARS} characters")
-    with pipe.edit(user_id, kind=KIND) as tx:
+    with ws.edit(user_id, kind=KIND) as tx:
         current = tx.current
         if target == "user":
             key, old, _ = _field(current, ref)
@@ -186,10 +183,10 @@ def annotate(
 
         def record(t: Tx) -> None:
             if remove:
-                changed[0] = pipe.store.delete_annotations(
+                changed[0] = ws.store.delete_annotations(
                     t, user_id, target=target, ref=stored_ref, kind=kind, value=value) > 0
             else:
-                changed[0] = pipe.store.add_annotation(
+                changed[0] = ws.store.add_annotation(
                     t, user_id=user_id, target=target, ref=stored_ref, kind=kind, value=value, ts=tx.ts)
 
         tx.stage(written, files={}, records=record)
@@ -197,10 +194,10 @@ def annotate(
             "removed": remove, "changed": changed[0], "turn_id": tx.turn_id}
 
 
-def drop_candidate(pipe: MemoryPipeline, user_id: str, candidate_id: int) -> dict[str, Any]:
+def drop_candidate(ws: Workspace, user_id: str, candidate_id: int) -> dict[str, Any]:
     """The user says a candidate is wrong: it is deleted (never promoted), and history says so."""
-    with pipe.edit(user_id, kind=KIND) as tx:
-        found = [r for r in pipe.store.candidates(user_id) if r["id"] == candidate_id]
+    with ws.edit(user_id, kind=KIND) as tx:
+        found = [r for r in ws.store.candidates(user_id) if r["id"] == candidate_id]
         if not found:
             raise ReviewError(f"no candidate {candidate_id}")
         current = tx.current
@@ -208,7 +205,7 @@ def drop_candidate(pipe: MemoryPipeline, user_id: str, candidate_id: int) -> dic
             Change("user", "drop candidate", str(found[0]["key"]), None, None, "review: candidate dropped")])
 
         def drop(t: Tx) -> None:
-            pipe.store.delete_candidates(t, user_id, [candidate_id])
+            ws.store.delete_candidates(t, user_id, [candidate_id])
 
         tx.stage(written, files={}, records=drop)
     return {"success": True, "dropped": candidate_id, "turn_id": tx.turn_id}
@@ -236,13 +233,13 @@ def _last_change_set(rows: list[dict[str, Any]]) -> tuple[str, list[dict[str, An
     return None
 
 
-def undo(pipe: MemoryPipeline, user_id: str) -> dict[str, Any]:
+def undo(ws: Workspace, user_id: str) -> dict[str, Any]:
     """Put both files back as they were before the last change (a turn's or a review action's),
     through the write path: the undo is itself a change in history ("review: undo of <turn id>").
     An erasure (purge) or a consolidation cannot be undone: they are refused with a reason."""
-    with pipe.edit(user_id, kind=KIND) as tx:
+    with ws.edit(user_id, kind=KIND) as tx:
         current = tx.current
-        found = _last_change_set(pipe.store.history(user_id))
+        found = _last_change_set(ws.store.history(user_id))
         if found is None:
             raise ReviewError("nothing to undo")
         turn, rows = found

@@ -156,6 +156,7 @@ class LLMEngine(ClassifyMessages, Engine):
     directly, every other name goes through litellm) or a Transport object (tests plug in fakes)."""
 
     name = "llm"
+    free_compaction = False  # compact() asks the model
 
     def __init__(
         self,
