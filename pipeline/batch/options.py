@@ -7,10 +7,10 @@ import time
 from dataclasses import dataclass
 
 from pipeline.batch.report import BatchReport
-from pipeline.settings import Settings
-from pipeline.transcripts import (
+from pipeline.batch.transcripts import (
     BadLine,
 )
+from pipeline.settings import Settings
 
 DEFAULT_CONCURRENCY = 8  # users at a time: polite to API rate limits
 

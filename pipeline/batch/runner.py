@@ -30,15 +30,15 @@ from pipeline.batch.options import (
     TokenBucket,
 )
 from pipeline.batch.report import MAX_REPORTED_BAD_LINES, BatchReport
-from pipeline.engines.base import REQUEST_SLOTS
-from pipeline.store.batch_index import ConversationIndex
-from pipeline.transcripts import (
+from pipeline.batch.transcripts import (
     BadInput,
     BadLine,
     Conversation,
     read_at,
     read_conversations,
 )
+from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.store.batch_index import ConversationIndex
 from pipeline.types import Decision, TurnResult
 
 log = logging.getLogger("memroute.batch")

@@ -42,10 +42,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from pipeline.jsonl import read_lines
-from pipeline.transcripts import FORMATS, BadInput, InputError, detect_format, parse_line
+from pipeline._util.jsonl import read_lines
+from pipeline.batch.transcripts import FORMATS, BadInput, InputError, detect_format, parse_line
+from pipeline.store.files import InvalidUserId, validate_user_id
 from pipeline.turns import BadTurn, parse_timestamp
-from pipeline.userdir import InvalidUserId, validate_user_id
 
 FILE_FORMATS: tuple[str, ...] = (*FORMATS, "chatgpt", "text")
 FORMATS_TEXT = (

@@ -16,11 +16,11 @@ from typing import Any
 from pipeline.batch.options import BatchOptions, Hooks
 from pipeline.batch.report import BatchReport
 from pipeline.batch.runner import BatchRunner
-from pipeline.settings import build_pipeline
-from pipeline.store.batch_index import ConversationIndex
-from pipeline.transcripts import (
+from pipeline.batch.transcripts import (
     BadLine,
 )
+from pipeline.settings import build_pipeline
+from pipeline.store.batch_index import ConversationIndex
 
 
 def _feed_users(index_path: Path, users_q: Any, stop: Any, procs: list[Any]) -> None:

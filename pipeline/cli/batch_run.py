@@ -12,10 +12,10 @@ from typing import IO, Any
 
 from pipeline.batch import BatchOptions, BatchReport, BatchRunner, Hooks, holds_foreign_memory, move_aside
 from pipeline.batch.sources import FILE_FORMATS, InputFile, prepare
+from pipeline.batch.transcripts import BadLine
 from pipeline.cli.errors import UsageError, report_error
 from pipeline.errors import MemrouteError
 from pipeline.settings import Settings, build_pipeline
-from pipeline.transcripts import BadLine
 
 PROG = "memroute batch"
 

@@ -85,7 +85,7 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
 def open_pipeline(args: argparse.Namespace, *, write: bool, **overrides: Any) -> MemoryPipeline:
     """The pipeline for one command, built from the resolved settings. `write=False`: a root this
     process may not write is opened read-only; `write=True`: such a root is refused, naming it."""
-    from pipeline.doctor import root_writable
+    from pipeline.cli.doctor import root_writable
     from pipeline.settings import build_pipeline
 
     settings = resolve_settings(args)
@@ -123,12 +123,12 @@ def open_database(url: str, *, log_quotes: bool = False) -> dict[str, Any]:
 
 def require_user(args: argparse.Namespace) -> None:
     """Commands about one existing user say so when there is none (and create nothing)."""
-    from pipeline.userdir import FileDocuments
+    from pipeline.store.files import FileDocuments
 
     settings = resolve_settings(args)
     if settings.store:
+        from pipeline.store.files import validate_user_id
         from pipeline.store.postgres import shown_url
-        from pipeline.userdir import validate_user_id
 
         validate_user_id(args.user)
         opened = open_database(settings.store)

@@ -33,7 +33,7 @@ def _load(args: argparse.Namespace) -> Any:
 
 def _cmd_mem0(args: argparse.Namespace) -> int:
     from pipeline.integrations.imports import import_mem0, read_mem0
-    from pipeline.userdir import validate_user_id
+    from pipeline.store.files import validate_user_id
 
     data = _load(args)
     items = read_mem0(data)  # a wrong file is refused before the pipeline opens
@@ -48,7 +48,7 @@ def _cmd_mem0(args: argparse.Namespace) -> int:
 
 def _cmd_letta(args: argparse.Namespace) -> int:
     from pipeline.integrations.imports import import_letta, read_letta
-    from pipeline.userdir import validate_user_id
+    from pipeline.store.files import validate_user_id
 
     data = _load(args)
     read_letta(data)

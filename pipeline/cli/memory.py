@@ -170,7 +170,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     with open_pipeline(args, write=False) as pipe:
         shown = pipe.show(args.user)
         if args.team is not None:
-            from pipeline.review_edits import team_user_id
+            from pipeline.ops.review import team_user_id
 
             team = pipe.show(team_user_id(args.team))
             shown["team"] = {"team": args.team, "user_md": team["user_md"], "user_usage": team["user_usage"]}
@@ -256,7 +256,7 @@ def _cmd_consolidate(args: argparse.Namespace) -> int:
 
 
 def _cmd_retry(args: argparse.Namespace) -> int:
-    from pipeline.hook_queue_admin import run_parked
+    from pipeline.hook.admin import run_parked
 
     with open_pipeline(args, write=True) as pipe:
         _check_retry_engine(pipe, args)
@@ -300,7 +300,7 @@ def _check_retry_engine(pipe: MemoryPipeline, args: argparse.Namespace) -> None:
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
-    from pipeline.tool import import_hermes
+    from pipeline.ops.tool import import_hermes
 
     source = Path(args.dir)
     if not source.is_dir():
@@ -316,7 +316,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from pipeline.tool import export_hermes
+    from pipeline.ops.tool import export_hermes
 
     if args.everything == bool(args.format):
         raise UsageError("export needs exactly one of --format hermes (with --out DIR) or --all")

@@ -69,7 +69,7 @@ def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
 
 
 def _require_writable(root: Path, command: str) -> None:
-    from pipeline.doctor import root_writable
+    from pipeline.cli.doctor import root_writable
 
     if not root_writable(root):
         raise CommandFailed(f"memory root {root} is not writable: `memroute {command}` needs to write there")
@@ -90,7 +90,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _cmd_mcp(args: argparse.Namespace) -> int:
     from pipeline.settings import build_pipeline
-    from pipeline.userdir import validate_user_id
+    from pipeline.store.files import validate_user_id
 
     validate_user_id(args.user)  # InvalidUserId: exit 2
     settings = resolve_settings(args)

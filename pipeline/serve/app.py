@@ -59,7 +59,7 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     """`pipeline_factory` builds the pipeline (default: offline engine on config.root); with
     config.hook_processes > 0 it must be picklable (it is called again in each worker process)."""
     from pipeline import __version__
-    from pipeline.hook import PostTurnHook
+    from pipeline.hook.post_turn import PostTurnHook
 
     factory = pipeline_factory or functools.partial(offline_pipeline, config.root)
 

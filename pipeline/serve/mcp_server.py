@@ -63,9 +63,9 @@ def _refusal(e: Exception) -> dict[str, Any]:
 def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
     """An MCP server bound to one user; `pipe_of` returns the (shared) pipeline when a call arrives."""
     from pipeline import __version__
-    from pipeline.erasure import NothingToForget
     from pipeline.integrations.remember import DESCRIPTION as REMEMBER_DESCRIPTION
-    from pipeline.tool import ToolUsageError
+    from pipeline.ops.erasure import NothingToForget
+    from pipeline.ops.tool import ToolUsageError
 
     client_errors = (ToolUsageError, NothingToForget, LedgerError, ValueError)
     server: MCPServer = MCPServer("memroute", instructions=INSTRUCTIONS, version=__version__)
