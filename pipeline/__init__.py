@@ -23,6 +23,7 @@ _EXPORTS: dict[str, str] = {
     "Message": "pipeline.types",
     "Turn": "pipeline.types",
     "Decision": "pipeline.types",
+    "Outcome": "pipeline.types",
     "TurnResult": "pipeline.types",
     "Usage": "pipeline.types",
     # settings
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
     from pipeline.settings import Settings, SettingsError
     from pipeline.store.files import InvalidUserId
     from pipeline.turns import BadTurn
-    from pipeline.types import Decision, Message, Turn, TurnResult, Usage
+    from pipeline.types import Decision, Message, Outcome, Turn, TurnResult, Usage
 
 __all__ = [
     "BadTurn",
@@ -69,6 +70,7 @@ __all__ = [
     "MemrouteError",
     "Message",
     "NothingToForget",
+    "Outcome",
     "PostTurnHook",
     "RetryPolicy",
     "Settings",
