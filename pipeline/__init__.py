@@ -18,7 +18,7 @@ _EXPORTS: dict[str, str] = {
     # the pipeline and the hook
     "MemoryPipeline": "pipeline.core",
     "PostTurnHook": "pipeline.hook.post_turn",
-    "RetryPolicy": "pipeline.hook.post_turn",
+    "RetryPolicy": "pipeline.hook.runner",
     # what they take and return
     "Message": "pipeline.types",
     "Turn": "pipeline.types",
@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     from pipeline.core import CandidateNotFound, MemoryPipeline
     from pipeline.engines import EngineConfigError
     from pipeline.errors import MemrouteError
-    from pipeline.hook.post_turn import HookClosed, HookQueueFull, PostTurnHook, RetryPolicy
+    from pipeline.hook.post_turn import HookClosed, HookQueueFull, PostTurnHook
+    from pipeline.hook.runner import RetryPolicy
     from pipeline.ledgers.errors import CapExceeded, LedgerError
     from pipeline.ops.erasure import NothingToForget
     from pipeline.ops.tool import ToolUsageError

@@ -70,7 +70,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     if not resolve_settings(args).store:
         raise UsageError("worker needs --store postgresql://... (or MEMROUTE_STORE): a root's turns are "
                          "processed by the post-turn hook or `memroute batch`")
-    from pipeline.store.postgres.worker import serve
+    from pipeline.hook.worker import serve
 
     stop = threading.Event()
 

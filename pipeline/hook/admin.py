@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.hook.runner import run_turn
+from pipeline.hook.runner import GroupSettle, attempt, run_turn
 from pipeline.store.interface import QueuedTurn
 
 if TYPE_CHECKING:
@@ -29,13 +29,9 @@ def run_parked(pipeline: MemoryPipeline, user_id: str | None = None) -> dict[str
                 groups.append([row])
         for members in groups:
             queue.start(members, members[0].group_seq)
-            status, error = run_turn(pipeline, members)
-            if status in ("done", "duplicate_turn"):
-                queue.finish(members)
-                done += [m.turn_id for m in members]
-            else:
-                queue.park(members, error or "unknown error")
-                parked += [m.turn_id for m in members]
+            once = attempt(lambda: run_turn(pipeline, members), GroupSettle(queue, members),  # noqa: B023 (run now)
+                           failures_before=0, policy=None)
+            (done if once.settled in ("done", "duplicate") else parked).extend(m.turn_id for m in members)
     finally:
         queue.close(truncate_wal=False)
     return {"retried": len(done) + len(parked), "done": done, "parked": parked}

@@ -120,3 +120,10 @@ def clean_entry_text(text: str, what: str = "content") -> str:
 
 def norm_key(text: str) -> str:
     return " ".join(text.split()).casefold()
+
+
+def names_key(words: str, key: str) -> bool:
+    """Do the words of a forget request name this USER.md key? "email" names Email, "phone number"
+    names Phone: every word of the key is among the request's words (any case, any script)."""
+    wanted, have = norm_key(words).split(), norm_key(key).split()
+    return bool(have) and set(have) <= set(wanted)

@@ -8,27 +8,15 @@ it. Sensitive or hostile text is never kept. This module holds the rules only: n
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from pipeline import guards
-from pipeline.stages.write import names_key
+from pipeline.store.rules import norm
 from pipeline.types import Decision, Outcome, Turn
 
 DEFAULT_TTL_DAYS = 60  # a candidate not seen again for this long is deleted
-
-_SPACES_RE = re.compile(r"\s+")
-_EDGE_PUNCT = " \t\n.,;:!?\"'`()[]{}。，；：！？「」『』“”‘’"
-
-
-def norm(text: str) -> str:
-    """How two statements of one fact are compared: NFKC, case-folded, spaces collapsed, edge punctuation off."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return _SPACES_RE.sub(" ", folded).strip(_EDGE_PUNCT)
-
 
 def is_candidate(d: Decision) -> bool:
     return d.route == "skip" and d.candidate and bool(d.key and d.key.strip()) and bool(d.value and d.value.strip())
@@ -158,12 +146,3 @@ def confirmation(row: dict[str, Any]) -> Decision:
     )
 
 
-def matches(row: dict[str, Any], needle: str) -> bool:
-    """Does a forget of `needle` (a key or a piece of text) cover this candidate?"""
-    wanted = norm(needle)
-    if not wanted:
-        return False
-    key = str(row.get("key") or "")
-    if norm(key) == wanted or names_key(needle, key):  # "forget my music taste" names Music
-        return True
-    return any(wanted in norm(str(row.get(col) or "")) for col in ("key", "value", "quote"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pipeline.ledgers._text import norm_key
+from pipeline.ledgers._text import names_key, norm_key
 from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
@@ -192,13 +192,6 @@ def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor
 
 def _field_id(f: UserField) -> str:
     return f"key:{f.key.casefold()}" if f.key else f"note:{f.value}"
-
-
-def names_key(words: str, key: str) -> bool:
-    """Do the words of a forget request name this USER.md key? "email" names Email, "phone number"
-    names Phone: every word of the key is among the request's words (any case, any script)."""
-    wanted, have = norm_key(words).split(), norm_key(key).split()
-    return bool(have) and set(have) <= set(wanted)
 
 
 def _forget_field(result: WriteResult, d: Decision) -> Settled:

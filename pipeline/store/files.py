@@ -29,6 +29,7 @@ from pathlib import Path
 
 from pipeline.errors import MemrouteError
 from pipeline.store.interface import LedgerTexts
+from pipeline.store.rules import scrubbed_copy
 
 USER_FILE = "USER.md"
 MEMORY_FILE = "MEMORY.md"
@@ -182,9 +183,15 @@ class UserDir:
 
     def erase_from_copies(self, needles: list[str]) -> int:
         """Scrub erased values out of the kept copies (forget --purge)."""
-        from pipeline.ops.erasure import scrub_backups
-
-        return scrub_backups(self.path, needles)
+        if not needles or not self.path.is_dir():
+            return 0
+        scrubbed = 0
+        for bak in self.path.glob("*.bak"):
+            kept = scrubbed_copy(bak.read_bytes(), needles)
+            if kept is not None:
+                bak.write_bytes(kept)
+                scrubbed += 1
+        return scrubbed
 
     def delete_all(self) -> None:
         """Remove the user's folder and everything in it (delete-user). Call under lock()."""

@@ -31,7 +31,9 @@ from pipeline.store.rules import (
     USER_TABLES,
     decision_rows,
     finish_usage,
+    matches,
     needles_of_keys,
+    norm,
     purge_covers,
     redact_turn_payload,
     search_candidate_rows,
@@ -509,8 +511,6 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
     ) -> None:
         """Keep a candidate, or count one more sighting of the same key and value (the latest
         sighting's time, turn and quote are kept; the first sighting's too)."""
-        from pipeline.stages.candidates import norm
-
         now = utc_now()
         conn.execute(
             """INSERT INTO candidates (user_id, section, key, value, key_norm, value_norm, quote,
@@ -549,8 +549,6 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         (its key equals it, or its key, value or quote contains it; case-insensitive)."""
         if needle is None:
             return conn.execute("DELETE FROM candidates WHERE user_id = ?", (user_id,)).rowcount
-        from pipeline.stages.candidates import matches
-
         rows = [dict(r) for r in conn.execute("SELECT * FROM candidates WHERE user_id = ?", (user_id,))]
         return self.delete_candidates(conn, user_id, [r["id"] for r in rows if matches(r, needle)])
 
