@@ -29,9 +29,10 @@ from pipeline.ops.room import usage_of
 from pipeline.ops.turn import WritePolicy, already_done, apply_turn, fail_turn
 from pipeline.ops.workspace import Workspace, usage_line
 from pipeline.stages import candidates as cands
-from pipeline.store import Store
 from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
+from pipeline.store.location import Location
+from pipeline.store.sqlite import SQLiteStore
 from pipeline.turns import build_turn
 from pipeline.types import Turn, TurnResult, Usage
 
@@ -107,8 +108,10 @@ class MemoryPipeline:
                                              candidate_ttl_days=self.candidate_ttl_days)
         # The records and the documents: SQLite and files under the root unless given (issue 19);
         # what the write operations (pipeline/ops/) work on.
+        if store is None and documents is None:
+            store, documents = Location(self.root).open(read_only=read_only, log_quotes=log_quotes)
         self.workspace = Workspace(
-            store=store or Store(self.root, read_only=read_only, log_quotes=log_quotes),
+            store=store or SQLiteStore(self.root, read_only=read_only, log_quotes=log_quotes),
             documents=documents or FileDocuments(self.root),
             user_limit=user_limit or DEFAULT_USER_LIMIT,
             memory_limit=memory_limit or DEFAULT_MEMORY_LIMIT,

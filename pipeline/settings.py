@@ -39,6 +39,7 @@ from pipeline.errors import MemrouteError
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
     from pipeline.engines.base import Engine
+    from pipeline.store.location import Location
 
 CONFIG_NAME = "memroute.toml"
 CONFIG_ENV = "MEMROUTE_CONFIG"
@@ -107,6 +108,13 @@ class Settings(BaseModel):
         return value
 
     @property
+    def location(self) -> Location:
+        """Where memory is kept: --store's database when set, else the root."""
+        from pipeline.store.location import Location
+
+        return Location(self.root, self.store)
+
+    @property
     def engine_name(self) -> str:
         """The engine that will run: the explicit one, else llm with a model, else offline."""
         return self.engine or ("llm" if self.model else "offline")
@@ -120,7 +128,7 @@ class Settings(BaseModel):
             if name == "engine" and value is None:
                 value = f"{self.engine_name} (llm when a model is set, else offline)"
             if name == "store" and value:
-                from pipeline.store.postgres import shown_url
+                from pipeline.store.location import shown_url
 
                 value = shown_url(value)  # never a password on screen or in a bug report
             where = {"env": f"env {ENV_NAMES[name]}", "file": f"file {self.config_file}"}.get(source, source)
@@ -190,7 +198,8 @@ def build_pipeline(
     **options: Any,
 ) -> MemoryPipeline:
     """A MemoryPipeline with everything passed explicitly from the settings (`root`, `engine` and
-    any MemoryPipeline keyword override them)."""
+    any MemoryPipeline keyword override them). The store is opened where the settings say
+    (Location: the root, or --store's database), the one way stores are opened."""
     from pipeline.core import MemoryPipeline
 
     kwargs: dict[str, Any] = {
@@ -200,11 +209,15 @@ def build_pipeline(
         "candidate_ttl_days": settings.candidate_ttl_days,
         **options,
     }
-    if settings.store and "documents" not in kwargs:  # memory in PostgreSQL (batch workers build theirs here)
-        from pipeline.store.postgres import open_postgres
+    root = Path(root) if root is not None else settings.root
+    if "store" not in kwargs and "documents" not in kwargs:
+        from pipeline.store.location import Location
 
-        kwargs["store"], kwargs["documents"] = open_postgres(settings.store, log_quotes=settings.log_quotes)
-    return MemoryPipeline(root=root if root is not None else settings.root, engine=build_engine(settings, engine), **kwargs)
+        location = Location(root, settings.store)
+        kwargs["store"], kwargs["documents"] = location.open(
+            read_only=bool(kwargs.get("read_only")), log_quotes=settings.log_quotes
+        )
+    return MemoryPipeline(root=root, engine=build_engine(settings, engine), **kwargs)
 
 
 def _config_path(root: Path, env: Mapping[str, str]) -> Path | None:

@@ -85,62 +85,30 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
 def open_pipeline(args: argparse.Namespace, *, write: bool, **overrides: Any) -> MemoryPipeline:
     """The pipeline for one command, built from the resolved settings. `write=False`: a root this
     process may not write is opened read-only; `write=True`: such a root is refused, naming it."""
-    from pipeline.cli.doctor import root_writable
     from pipeline.settings import build_pipeline
 
     settings = resolve_settings(args)
-    explicit_root = "root" in overrides  # a command's own root (demo's temporary one) is a root, never the store
-    root = Path(overrides.pop("root", settings.root))
-    if settings.store and not explicit_root:
-        # the documents and records live there, not in the root
-        overrides.update(open_database(settings.store, log_quotes=settings.log_quotes))
-        writable = True
-    else:
-        writable = root_writable(root)
+    if "root" in overrides:  # a command's own root (demo's temporary one) is a root, never the store
+        settings = settings.model_copy(update={"root": Path(overrides.pop("root")), "store": None})
+    writable = settings.location.writable()
     if write and not writable:
-        raise CommandFailed(f"memory root {root} is not writable: `memroute {args.command}` needs to write there")
-    if explicit_root:
-        settings = settings.model_copy(update={"store": None})
-    pipe = build_pipeline(settings, root=root, read_only=not writable, **overrides)
+        raise CommandFailed(f"memory root {settings.root} is not writable: `memroute {args.command}` needs to write there")
+    pipe = build_pipeline(settings, read_only=not writable, **overrides)
     gc.enable()  # see main(): the imports are done
     return pipe
 
 
-def open_database(url: str, *, log_quotes: bool = False) -> dict[str, Any]:
-    """store= and documents= for MemoryPipeline on the PostgreSQL store at `url`; a clear error when the
-    extra is missing or the server cannot be reached."""
-    from pipeline.store.postgres import open_postgres, shown_url
-
-    try:
-        store, documents = open_postgres(url, log_quotes=log_quotes)
-    except ImportError:
-        raise CommandFailed("--store postgresql://... needs psycopg: pip install 'memroute[postgres]'") from None
-    except Exception as e:  # psycopg's OperationalError and friends: one line, never the password
-        raise CommandFailed(f"cannot open the store {shown_url(url)}: {type(e).__name__}: "
-                            f"{str(e).strip().splitlines()[0] if str(e).strip() else 'no detail'}") from None
-    return {"store": store, "documents": documents}
-
-
 def require_user(args: argparse.Namespace) -> None:
     """Commands about one existing user say so when there is none (and create nothing)."""
-    from pipeline.store.files import FileDocuments
+    from pipeline.store.files import validate_user_id
 
-    settings = resolve_settings(args)
-    if settings.store:
-        from pipeline.store.files import validate_user_id
-        from pipeline.store.postgres import shown_url
-
-        validate_user_id(args.user)
-        opened = open_database(settings.store)
-        try:
-            if opened["store"].has_user(args.user):
-                return
-        finally:
-            opened["store"].close()
-        raise CommandFailed(f"no user {args.user!r} in {shown_url(settings.store)}")
-    root = settings.root
-    if not FileDocuments(root).has_user(args.user):
-        raise CommandFailed(f"no user {args.user!r} under {root} (`memroute users --root {root}` lists them)")
+    validate_user_id(args.user)
+    location = resolve_settings(args).location
+    store, documents = location.open(read_only=True)
+    with store:
+        if documents.has_user(args.user):
+            return
+    raise CommandFailed(f"no user {args.user!r} {location.where} (`memroute users` lists them)")
 
 
 def note(message: str) -> None:

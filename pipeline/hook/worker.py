@@ -93,18 +93,18 @@ def serve(pipe: MemoryPipeline, *, threads: int = 1, until_empty: bool = False, 
     """Work the shared queue of the pipeline's PostgreSQL store on `threads` threads (each claims its
     own turns; model calls overlap) until `stop` is set or, with `until_empty`, nothing is left. A
     turn in progress when `stop` is set finishes first."""
-    queue_of = getattr(pipe.store, "queue", None)
-    if queue_of is None:
+    if pipe.store.shared_queue() is None:
         raise ValueError("memroute worker needs the PostgreSQL store (--store postgresql://...); "
                          "a root's turns are processed by the hook or `memroute batch`")
     stop = stop or threading.Event()
-    pipe.store.db.ensure_capacity(2 * max(1, threads) + 2)  # type: ignore[attr-defined]  # a claim and a write per thread, and reads
     process = pipeline_processor(pipe)
     totals = RunCounts()
     lock = threading.Lock()
 
     def loop() -> None:
-        counts = run_worker(queue_of(), process, policy=policy, stop=stop.is_set, until_empty=until_empty)
+        queue = pipe.store.shared_queue(workers=threads)
+        assert queue is not None  # checked above
+        counts = run_worker(queue, process, policy=policy, stop=stop.is_set, until_empty=until_empty)
         with lock:
             totals.add(counts)
 

@@ -65,9 +65,7 @@ def _not_found(request: Request) -> HTMLResponse:
 
 def _visible(request: Request, grant: Grant) -> tuple[list[str], list[str]]:
     """(users, teams) the grant may see that have memory here."""
-    from pipeline.cli.doctor import list_users
-
-    names = [u["user_id"] for u in list_users(_pipe(request).root) if grant.allows(u["user_id"])]
+    names = [u["user_id"] for u in _pipe(request).documents.user_summaries() if grant.allows(u["user_id"])]
     users = [n for n in names if not n.startswith(TEAM_PREFIX)]
     teams = [n[len(TEAM_PREFIX):] for n in names if n.startswith(TEAM_PREFIX)]
     return users, teams

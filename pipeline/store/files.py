@@ -25,7 +25,9 @@ import stat
 import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from pipeline.errors import MemrouteError
 from pipeline.store.interface import LedgerTexts
@@ -298,6 +300,32 @@ class FileDocuments:
 
     def has_user(self, user_id: str) -> bool:
         return (self.root / validate_user_id(user_id)).is_dir()
+
+    def user_summaries(self) -> list[dict[str, Any]]:
+        """Every user folder under the root: file sizes (characters) and the last change (file mtime)."""
+        if not self.root.is_dir():
+            return []
+        users = []
+        for entry in sorted(self.root.iterdir()):
+            try:
+                validate_user_id(entry.name)
+            except InvalidUserId:
+                continue  # memroute.db, dot files, a stray folder with a name no user can have
+            if not entry.is_dir():
+                continue
+            row: dict[str, Any] = {"user_id": entry.name, "user_chars": 0, "memory_chars": 0, "last_change": None}
+            latest = 0.0
+            for name, key in ((USER_FILE, "user_chars"), (MEMORY_FILE, "memory_chars")):
+                path = entry / name
+                try:
+                    row[key] = len(path.read_text("utf-8", errors="replace"))
+                    latest = max(latest, path.stat().st_mtime)
+                except FileNotFoundError:
+                    continue
+            if latest:
+                row["last_change"] = datetime.fromtimestamp(latest, tz=timezone.utc).isoformat(timespec="seconds")
+            users.append(row)
+        return users
 
     def has_any_documents(self) -> bool:
         if not self.root.is_dir():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pipeline.store.files import MEMORY_FILE, USER_FILE, validate_user_id
 from pipeline.store.interface import LedgerTexts
@@ -118,6 +118,9 @@ class PgDocumentStore:
 
     def documents(self, user_id: str) -> PgUserDocuments:
         return PgUserDocuments(self.store, user_id)
+
+    def user_summaries(self) -> list[dict[str, Any]]:
+        return self.store.user_summaries()
 
     def has_any_documents(self) -> bool:
         return bool(self.store.users())
