@@ -8,7 +8,6 @@ writes is in pipeline/ops/turn.py, the other writes in pipeline/ops/manual.py.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime, timedelta, timezone
@@ -17,7 +16,7 @@ from typing import Any
 
 from pipeline import guards
 from pipeline.engines import make_engine
-from pipeline.engines.base import TURN_STARTED, Engine
+from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
 from pipeline.errors import ModelConfigError
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
@@ -29,21 +28,15 @@ from pipeline.ops.room import usage_of
 from pipeline.ops.turn import WritePolicy, already_done, apply_turn, fail_turn
 from pipeline.ops.workspace import Workspace, usage_line
 from pipeline.stages import candidates as cands
+from pipeline.stages.write import CONSOLIDATE_AT
 from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
-from pipeline.store.location import Location
+from pipeline.store.location import Location, default_root
 from pipeline.store.sqlite import SQLiteStore
 from pipeline.turns import build_turn
 from pipeline.types import Turn, TurnResult, Usage
 
 log = logging.getLogger("memroute.pipeline")
-
-
-def default_root() -> Path:
-    # The one env read left in the library, on purpose: DESIGN.md makes `$MEMROUTE_HOME` part of the
-    # root's contract, and tests/conftest.py's _isolated_home relies on it so that no test (nor a
-    # CLI subprocess it starts) that builds a pipeline without a root writes to the real ~/.memroute.
-    return Path(os.environ.get("MEMROUTE_HOME") or Path.home() / ".memroute")
 
 
 # A file may exceed its cap (hand edits, imports); what goes into a prompt never exceeds this many caps.
@@ -68,9 +61,12 @@ class MemoryPipeline:
         engine: str | Engine | None = None,
         model: Any = None,
         api_base: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        deadline: float | None = DEFAULT_DEADLINE_S,
+        max_retries: int = DEFAULT_MAX_RETRIES,
         user_limit: int | None = None,
         memory_limit: int | None = None,
-        consolidate_at: float = 0.9,
+        consolidate_at: float = CONSOLIDATE_AT,
         guard_policy: guards.GuardPolicy | None = None,
         cache_dir: str | Path | None = None,
         classify_model: str | None = None,
@@ -83,6 +79,9 @@ class MemoryPipeline:
     ) -> None:
         """`engine`: an Engine, or a name; None means "llm" when `model` is given, else the offline
         engine (environment variables are the CLI's business, not the library's).
+        `timeout`, `deadline`, `max_retries`: what a model-backed engine may spend (per request, per
+        turn, retries per request); the defaults are the CLI's (engines/base.py), and
+        `pipeline.settings.build_pipeline(Settings(...))` builds the same pipeline from one Settings.
         `read_only`: for a root this process may not write; show, history, recall and context
         work, and any write fails.
         `log_quotes=True` (the CLI's MEMROUTE_LOG_QUOTES / --log-quotes) keeps the redacted words of skipped
@@ -96,6 +95,9 @@ class MemoryPipeline:
             engine,
             model=model,
             api_base=api_base,
+            timeout=timeout,
+            deadline=deadline,
+            max_retries=max_retries,
             cache_dir=Path(cache_dir) if cache_dir else None,
             classify_model=classify_model,
             consolidate_model=consolidate_model,

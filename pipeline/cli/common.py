@@ -12,6 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.cli.errors import CommandFailed, UsageError
+from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
+from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
+from pipeline.store.location import ROOT_ENV
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -37,7 +41,7 @@ def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False) -> Non
     """The options every command takes. Their defaults are None: pipeline/settings.py fills in the
     environment, the config file (memroute.toml) and the defaults, in that order."""
     g = p.add_argument_group("common options (also settable by env MEMROUTE_* and memroute.toml: see `memroute doctor`)")
-    g.add_argument("--root", metavar="DIR", help="memory root (default: $MEMROUTE_HOME or ~/.memroute)")
+    g.add_argument("--root", metavar="DIR", help=f"memory root (default: ${ROOT_ENV} or ~/.memroute)")
     g.add_argument("--store", metavar="URL", help="postgresql://...: keep memory in PostgreSQL instead of the root "
                    "(env MEMROUTE_STORE; needs memroute[postgres])")
     engines = _EngineNames(["offline", "llm", "hybrid"])
@@ -55,12 +59,16 @@ def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False) -> Non
         g.add_argument("--model", help="litellm model string, e.g. openai/gpt-4o-mini (env MEMROUTE_MODEL)")
         g.add_argument("--json", action="store_true", dest="as_json", help="print data as JSON")
     g.add_argument("--api-base", metavar="URL", help="base URL of an OpenAI-compatible server (env MEMROUTE_API_BASE)")
-    g.add_argument("--user-limit", type=int, metavar="CHARS", help="USER.md cap in characters (default 1,375)")
-    g.add_argument("--memory-limit", type=int, metavar="CHARS", help="MEMORY.md cap in characters (default 2,200)")
-    g.add_argument("--timeout", type=float, metavar="SECONDS", help="seconds per model request (default 30)")
+    g.add_argument("--user-limit", type=int, metavar="CHARS",
+                   help=f"USER.md cap in characters (default {DEFAULT_USER_LIMIT:,})")
+    g.add_argument("--memory-limit", type=int, metavar="CHARS",
+                   help=f"MEMORY.md cap in characters (default {DEFAULT_MEMORY_LIMIT:,})")
+    g.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help=f"seconds per model request (default {DEFAULT_TIMEOUT_S:g})")
     g.add_argument("--deadline", type=float, metavar="SECONDS",
-                   help="seconds one turn may spend on model calls in all, retries included (default 60)")
-    g.add_argument("--max-retries", type=int, metavar="N", help="transport retries per model request (default 3)")
+                   help=f"seconds one turn may spend on model calls in all, retries included (default {DEFAULT_DEADLINE_S:g})")
+    g.add_argument("--max-retries", type=int, metavar="N",
+                   help=f"transport retries per model request (default {DEFAULT_MAX_RETRIES})")
 
 
 def resolve_settings(args: argparse.Namespace) -> Settings:

@@ -23,7 +23,7 @@ from pipeline.ops.workspace import Workspace
 from pipeline.stages import candidates as cands
 from pipeline.stages.consolidate import ConsolidationError
 from pipeline.stages.order import TURN_TIME, later_keys, turn_time_payload
-from pipeline.stages.write import WriteResult, apply_decisions, is_change_of_fact
+from pipeline.stages.write import CONSOLIDATE_AT, WriteResult, apply_decisions, is_change_of_fact
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import MemoryStore, Tx
 from pipeline.turns import turn_payload
@@ -36,14 +36,14 @@ log = logging.getLogger("memroute.pipeline")
 class WritePolicy:
     """How a turn's writes make room and keep candidates."""
 
-    consolidate_at: float = 0.9  # MEMORY.md is consolidated once it reaches this share of its cap
+    consolidate_at: float = CONSOLIDATE_AT  # MEMORY.md is consolidated once it reaches this share of its cap
     # USER.md is compacted once it reaches this share of its cap, before a fact overflows it; None:
     # only when a write does not fit. Proactive compaction suits a free (rule-based) compaction only.
     compact_at: float | None = COMPACT_AT
     candidate_ttl_days: float = float(cands.DEFAULT_TTL_DAYS)
 
     @classmethod
-    def for_engine(cls, engine: Engine, *, consolidate_at: float = 0.9,
+    def for_engine(cls, engine: Engine, *, consolidate_at: float = CONSOLIDATE_AT,
                    candidate_ttl_days: float = float(cands.DEFAULT_TTL_DAYS)) -> WritePolicy:
         """The default policy for an engine: proactive compaction when its compaction costs nothing."""
         return cls(consolidate_at=consolidate_at, compact_at=COMPACT_AT if engine.free_compaction else None,

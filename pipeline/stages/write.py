@@ -15,6 +15,8 @@ from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
 from pipeline.types import CHANGE_OF_FACT, USER_SECTIONS, Decision, Outcome
 
+CONSOLIDATE_AT = 0.9  # MEMORY.md is consolidated once it reaches this share of its cap
+
 # What an op did and why (Decision.settle's arguments).
 Settled = tuple[Outcome, "str | None"]
 
@@ -59,7 +61,7 @@ def apply_decisions(
     log: MemoryLog,
     *,
     consolidate: Consolidator | None = None,
-    consolidate_at: float = 0.9,
+    consolidate_at: float = CONSOLIDATE_AT,
     compact: Compactor | None = None,
     compact_at: float | None = None,
     later: dict[str, str] | None = None,

@@ -7,16 +7,29 @@ caller branches on the kind of store.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import MemrouteError
 from pipeline.store.interface import DocumentStore, MemoryStore
 
+ROOT_ENV = "MEMROUTE_HOME"
+
 
 class StoreOpenError(MemrouteError):
     """The store cannot be opened: psycopg missing, the server unreachable, bad credentials (one line,
     never the password)."""
+
+
+def default_root(environ: Mapping[str, str] | None = None) -> Path:
+    """The memory root when none is given: $MEMROUTE_HOME, else ~/.memroute. The one env read of the
+    library, on purpose: docs/design.md makes `$MEMROUTE_HOME` part of the root's contract, and
+    tests/conftest.py's _isolated_home relies on it so that no test (nor a CLI subprocess it starts)
+    that builds a pipeline without a root writes to the real ~/.memroute."""
+    env = os.environ if environ is None else environ
+    home = env.get(ROOT_ENV)
+    return Path(home).expanduser() if home else Path.home() / ".memroute"
 
 
 def is_database_url(location: str) -> bool:
@@ -149,4 +162,4 @@ def _queue_checks(store: MemoryStore) -> list[tuple[str, bool, str]]:
     ]
 
 
-__all__ = ["Location", "StoreOpenError", "is_database_url", "root_writable", "shown_url"]
+__all__ = ["ROOT_ENV", "Location", "StoreOpenError", "default_root", "is_database_url", "root_writable", "shown_url"]

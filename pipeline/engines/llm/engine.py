@@ -31,7 +31,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from pipeline.engines.base import REQUEST_SLOTS, TURN_STARTED, Engine, Result
+from pipeline.engines.base import (
+    DEFAULT_DEADLINE_S,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    REQUEST_SLOTS,
+    TURN_STARTED,
+    Engine,
+    Result,
+)
 from pipeline.engines.llm.cache import ResponseCache, cache_key
 from pipeline.engines.llm.messages import ClassifyMessages
 from pipeline.engines.llm.patches import _instructor, _prepared
@@ -166,9 +174,9 @@ class LLMEngine(ClassifyMessages, Engine):
         api_key: str | None = None,
         classify_model: str | Transport | None = None,
         consolidate_model: str | Transport | None = None,
-        timeout: float = 30.0,
-        deadline: float | None = None,
-        max_retries: int = 3,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        deadline: float | None = DEFAULT_DEADLINE_S,
+        max_retries: int = DEFAULT_MAX_RETRIES,
         max_reasks: int = 2,
         cache_dir: Path | str | None = None,
         backoff: float = 0.5,

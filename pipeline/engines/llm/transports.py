@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from pipeline.engines.base import DEFAULT_TIMEOUT_S
 from pipeline.errors import MemrouteError, ModelConfigError
 
 
@@ -185,7 +186,7 @@ _OPENAI_REASONING = re.compile(r"^(o\d|gpt-5)")
 
 
 def transport_for(
-    model: str | Transport, *, api_base: str | None = None, api_key: str | None = None, timeout: float = 30.0
+    model: str | Transport, *, api_base: str | None = None, api_key: str | None = None, timeout: float = DEFAULT_TIMEOUT_S
 ) -> Transport:
     """A model name's transport: `openai/NAME` is litellm's plain OpenAI chat provider, which litellm
     only forwards to the openai SDK at several ms of CPU per call, so it is POSTed directly; every

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.store.location import is_database_url as is_postgres_url
-from pipeline.store.location import shown_url
-
 
 def open_postgres(dsn: str, *, read_only: bool = False, log_quotes: bool = False) -> tuple[Any, Any]:
     """The PostgreSQL store and its documents, for MemoryPipeline(store=..., documents=...). Callers
@@ -22,4 +19,4 @@ def open_postgres(dsn: str, *, read_only: bool = False, log_quotes: bool = False
     return store, PgDocumentStore(store)
 
 
-__all__ = ["is_postgres_url", "open_postgres", "shown_url"]
+__all__ = ["open_postgres"]

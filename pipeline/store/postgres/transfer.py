@@ -221,7 +221,7 @@ def _root_empty(root: Path, target: Any) -> bool:
 def copy_store(source: str, target: str) -> TransferReport:
     """`memroute export-store` / `import-store`: copy the store at `source` to the empty store at
     `target`; one of them a root folder, the other a postgresql:// URL."""
-    from pipeline.store.postgres import is_postgres_url
+    from pipeline.store.location import is_database_url as is_postgres_url
     from pipeline.store.postgres.store import PostgresStore
 
     from_pg, to_pg = is_postgres_url(source), is_postgres_url(target)
