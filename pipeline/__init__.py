@@ -30,6 +30,12 @@ _EXPORTS: dict[str, str] = {
     "Settings": "pipeline.settings",
     # errors
     "MemrouteError": "pipeline.errors",
+    "UsageError": "pipeline.errors",
+    "NotFound": "pipeline.errors",
+    "Conflict": "pipeline.errors",
+    "ModelError": "pipeline.errors",
+    "StoreError": "pipeline.errors",
+    "Busy": "pipeline.errors",
     "BadTurn": "pipeline.turns",
     "InvalidUserId": "pipeline.store.files",
     "CandidateNotFound": "pipeline.core",
@@ -46,7 +52,7 @@ _EXPORTS: dict[str, str] = {
 if TYPE_CHECKING:
     from pipeline.core import CandidateNotFound, MemoryPipeline
     from pipeline.engines import EngineConfigError
-    from pipeline.errors import MemrouteError
+    from pipeline.errors import Busy, Conflict, MemrouteError, ModelError, NotFound, StoreError, UsageError
     from pipeline.hook.post_turn import HookClosed, HookQueueFull, PostTurnHook
     from pipeline.hook.runner import RetryPolicy
     from pipeline.ledgers.errors import CapExceeded, LedgerError
@@ -59,8 +65,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BadTurn",
+    "Busy",
     "CandidateNotFound",
     "CapExceeded",
+    "Conflict",
     "Decision",
     "EngineConfigError",
     "HookClosed",
@@ -70,16 +78,20 @@ __all__ = [
     "MemoryPipeline",
     "MemrouteError",
     "Message",
+    "ModelError",
+    "NotFound",
     "NothingToForget",
     "Outcome",
     "PostTurnHook",
     "RetryPolicy",
     "Settings",
     "SettingsError",
+    "StoreError",
     "ToolUsageError",
     "Turn",
     "TurnResult",
     "Usage",
+    "UsageError",
     "__version__",
 ]
 

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import Busy
 from pipeline.hook.runner import (
     GroupSettle,
     RetryPolicy,
@@ -71,12 +71,16 @@ if TYPE_CHECKING:
 log = logging.getLogger("memroute.hook")
 
 
-class HookQueueFull(MemrouteError, RuntimeError):
+class HookQueueFull(Busy, RuntimeError):
     """submit() found no room in the in-memory queue within full_timeout_s; the turn was not stored."""
 
+    api_code = "queue_full"
 
-class HookClosed(MemrouteError, RuntimeError):
+
+class HookClosed(Busy, RuntimeError):
     """submit() after close()."""
+
+    api_code = "shutting_down"
 
 
 @dataclass

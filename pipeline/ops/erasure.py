@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
 from pipeline.ledgers._text import names_key
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserProfile
@@ -21,8 +21,10 @@ from pipeline.stages.write import Change, WriteResult, is_change_of_fact
 MIN_TEXT_CHARS = 3
 
 
-class NothingToForget(MemrouteError, ValueError):
+class NothingToForget(UsageError):
     """The request is empty or too short to match safely."""
+
+    api_code = "nothing_to_forget"
 
 
 @dataclass

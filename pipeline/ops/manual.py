@@ -8,20 +8,21 @@ from datetime import datetime, timezone
 from typing import Any
 
 from pipeline.engines.base import Engine
-from pipeline.errors import MemrouteError
+from pipeline.errors import NotFound
+from pipeline.ledgers.errors import LedgerError
 from pipeline.ops.edit import committed_check, refuse_unsafe_rewrites
 from pipeline.ops.erasure import erase_from_ledgers, purge_record
 from pipeline.ops.pins import pinned_bodies
 from pipeline.ops.workspace import Workspace, usage_line
 from pipeline.stages import candidates as cands
-from pipeline.stages.consolidate import ConsolidationError, consolidate_log
+from pipeline.stages.consolidate import consolidate_log
 from pipeline.stages.write import Change, WriteResult, apply_decisions
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import Tx
 from pipeline.types import Outcome, Usage
 
 
-class CandidateNotFound(MemrouteError, LookupError):
+class CandidateNotFound(NotFound):
     """confirm_candidate: no candidate, or more than one, answers to the reference."""
 
 
@@ -31,7 +32,7 @@ def forget(ws: Workspace, user_id: str, key_or_text: str, *, purge: bool = False
         current = tx.current
         refused = current.user_refused or current.memory_refused
         if refused:
-            raise ValueError(refused)
+            raise LedgerError(refused)
         erased = erase_from_ledgers(current.profile, current.log, key_or_text)
         written = WriteResult(profile=current.profile, log=current.log)
         if purge:
@@ -126,7 +127,7 @@ def consolidate(ws: Workspace, engine: Engine, user_id: str) -> dict[str, Any]:
     with ws.edit(user_id, kind="consolidate") as tx:
         current = tx.current
         if current.memory_refused:
-            raise ConsolidationError(current.memory_refused)
+            raise LedgerError(current.memory_refused)
         before = current.log.render()
         if not current.log.entries:
             return {

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline import guards
-from pipeline.errors import MemrouteError
+from pipeline.errors import Conflict, MemrouteError, NotFound, UsageError
 from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.ledgers.user_md import guess_section
 from pipeline.ops.edit import Ledgers
@@ -28,8 +28,20 @@ TEAM_PREFIX = "team+"
 MAX_TAG_CHARS = 60
 
 
-class ReviewError(MemrouteError, ValueError):
-    """A review action that cannot be done: unknown field or entry, a refused value, nothing to undo."""
+class ReviewError(MemrouteError):
+    """A review action that cannot be done; each kind in its family (pipeline/errors.py)."""
+
+
+class ReviewNotFound(ReviewError, NotFound):
+    """No such field, entry or candidate (exit 1, HTTP 404)."""
+
+
+class ReviewRefused(ReviewError, UsageError):
+    """A value or tag the guards refuse, an empty one, an unknown annotation (exit 2, HTTP 422)."""
+
+
+class ReviewConflict(ReviewError, Conflict):
+    """The memory's state refuses it: a document that may not be rewritten, nothing to undo (exit 1, HTTP 409)."""
 
 
 def team_user_id(team: str) -> str:
@@ -40,16 +52,16 @@ def team_user_id(team: str) -> str:
 def _refuse_unsafe(current: Ledgers, target: str) -> None:
     refused = current.user_refused if target == "user" else current.memory_refused
     if refused:
-        raise ReviewError(refused)
+        raise ReviewConflict(refused)
 
 
 def _checked(value: str, what: str, policy: guards.GuardPolicy) -> str:
     value = " ".join(value.split())
     if not value:
-        raise ReviewError(f"{what} is empty")
+        raise ReviewRefused(f"{what} is empty")
     verdict = guards.check_text(value, turn_text=value, policy=policy)
     if not verdict.allowed:
-        raise ReviewError(f"{what} refused: {verdict.message}")
+        raise ReviewRefused(f"{what} refused: {verdict.message}")
     return value
 
 
@@ -59,14 +71,14 @@ def _field(current: Ledgers, ref: str) -> tuple[str | None, str, str]:
     for f in current.profile.fields():
         if (f.key is not None and field_ref(f.key) == wanted) or (f.key is None and f.value == ref):
             return f.key, f.value, f.section
-    raise ReviewError(f"no field {ref!r} in USER.md")
+    raise ReviewNotFound(f"no field {ref!r} in USER.md")
 
 
 def _entry(current: Ledgers, ref: str) -> MemoryEntry:
     for e in current.log.entries:
         if entry_id(e.body()) == ref:
             return e
-    raise ReviewError(f"no MEMORY.md entry {ref!r} (an entry's id changes when its text does)")
+    raise ReviewNotFound(f"no MEMORY.md entry {ref!r} (an entry's id changes when its text does)")
 
 
 def _ref_of(target: str, key: str | None, value: str) -> str:
@@ -160,13 +172,13 @@ def annotate(
     """Pin (kind "pin") or tag (kind "project", "task" or "tag", with a value) a field or an entry;
     `remove` takes the pin or tag off. Recorded in history (op "pin"/"unpin"/"tag"/"untag")."""
     if kind not in KINDS:
-        raise ReviewError(f"unknown annotation {kind!r}: one of {', '.join(KINDS)}")
+        raise ReviewRefused(f"unknown annotation {kind!r}: one of {', '.join(KINDS)}")
     if kind == "pin":
         value = ""
     else:
         value = _checked(value, "the tag", ws.guard_policy)
         if len(value) > MAX_TAG_CHARS:
-            raise ReviewError(f"a tag is at most {MAX_TAG_CHARS} characters")
+            raise ReviewRefused(f"a tag is at most {MAX_TAG_CHARS} characters")
     with ws.edit(user_id, kind=KIND) as tx:
         current = tx.current
         if target == "user":
@@ -199,7 +211,7 @@ def drop_candidate(ws: Workspace, user_id: str, candidate_id: int) -> dict[str, 
     with ws.edit(user_id, kind=KIND) as tx:
         found = [r for r in ws.store.candidates(user_id) if r["id"] == candidate_id]
         if not found:
-            raise ReviewError(f"no candidate {candidate_id}")
+            raise ReviewNotFound(f"no candidate {candidate_id}")
         current = tx.current
         written = WriteResult(profile=current.profile, log=current.log, changes=[
             Change("user", "drop candidate", str(found[0]["key"]), None, None, "review: candidate dropped")])
@@ -241,10 +253,10 @@ def undo(ws: Workspace, user_id: str) -> dict[str, Any]:
         current = tx.current
         found = _last_change_set(ws.store.history(user_id))
         if found is None:
-            raise ReviewError("nothing to undo")
+            raise ReviewConflict("nothing to undo")
         turn, rows = found
         if any(r["op"] in NOT_UNDOABLE for r in rows):
-            raise ReviewError(f"the last change ({turn}) was an erasure or a consolidation: it cannot be undone")
+            raise ReviewConflict(f"the last change ({turn}) was an erasure or a consolidation: it cannot be undone")
         why = UNDO_WHY + turn
         changes: list[Change] = []
         for row in reversed(rows):  # newest first: each row is undone on the state it left

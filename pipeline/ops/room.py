@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 
 from pipeline.engines.base import Engine
-from pipeline.errors import MemrouteError
+from pipeline.errors import ModelError
 from pipeline.ledgers._text import norm_key, split_label
 from pipeline.ledgers.memory_md import MemoryLog
 from pipeline.ledgers.user_md import UserProfile
@@ -24,7 +24,7 @@ COMPACT_AT = 0.9  # USER.md is compacted (without an LLM) once it reaches this s
 COMPACT_GOAL = 0.8  # ... down to this share, so the next facts find room
 
 
-class CompactionError(MemrouteError):
+class CompactionError(ModelError):
     """The engine failed while compacting USER.md (nothing was written); `usage` is what it spent."""
 
     def __init__(self, message: str, *, usage: Usage | None = None) -> None:

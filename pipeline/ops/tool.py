@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import guards
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
 from pipeline.ledgers import hermes
 from pipeline.ledgers.errors import CapExceeded, LedgerError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
@@ -22,8 +22,10 @@ ACTIONS = ("add", "replace", "remove")
 TARGETS = ("user", "memory")
 
 
-class ToolUsageError(MemrouteError, ValueError):
+class ToolUsageError(UsageError):
     """A tool call whose words are off (unknown action/target, missing content): exit code 2."""
+
+    api_code = "invalid_tool_call"
 
 
 def _entry_from_text(content: str) -> MemoryEntry:

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import Conflict, MemrouteError, UsageError
 from pipeline.ops.review import TEAM_PREFIX
 from pipeline.review import security
 from pipeline.review.view import user_view
@@ -161,7 +161,7 @@ async def act(request: Request, user: str) -> Response:
     try:
         done = _run(_pipe(request), user, action, fields)
         params = {"done": done}
-    except (MemrouteError, ValueError, LookupError) as e:
+    except MemrouteError as e:  # usage, not found, conflict: said on the page
         params = {"error": str(e)}
     return RedirectResponse(f"/review/u/{quote(back, safe='')}?{urlencode(params)}", status_code=303)
 
@@ -170,7 +170,7 @@ def _run(pipe: MemoryPipeline, user: str, action: str, form: dict[str, str]) -> 
     """Do one action; what to tell the person."""
     target, ref = form.get("target", ""), form.get("ref", "")
     if action in ("correct", "delete", "purge", "pin", "unpin", "tag", "untag") and target not in ("user", "memory"):
-        raise ValueError("unknown target")
+        raise UsageError("unknown target")
     if action == "correct":
         pipe.correct(user, target, ref, form.get("value", ""))
         return "Corrected."
@@ -191,8 +191,8 @@ def _run(pipe: MemoryPipeline, user: str, action: str, form: dict[str, str]) -> 
         if action == "keep":
             result = pipe.confirm_candidate(user, candidate)
             if not result.get("success"):
-                raise ValueError(f"not kept: {result.get('outcome')}")
+                raise Conflict(f"not kept: {result.get('outcome')}")
             return "Kept."
         pipe.drop_candidate(user, candidate)
         return "Dropped."
-    raise ValueError(f"unknown action {action!r}")
+    raise UsageError(f"unknown action {action!r}")

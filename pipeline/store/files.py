@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import Conflict, UsageError
 from pipeline.store.interface import LedgerTexts
 from pipeline.store.rules import scrubbed_copy
 
@@ -46,8 +46,10 @@ _TEMP_SUFFIX = ".tmp"
 RESERVED_PREFIXES = (".", "memroute.")
 
 
-class InvalidUserId(MemrouteError, ValueError):
+class InvalidUserId(UsageError):
     """A user id that is empty, too long, could escape the root, or collides with the store's files."""
+
+    api_code = "invalid_user_id"
 
 
 def validate_user_id(user_id: str) -> str:
@@ -103,7 +105,7 @@ def _read_if_there(path: Path) -> bytes | None:
         return None
 
 
-class UnreadableFile(MemrouteError):
+class UnreadableFile(Conflict):
     """A ledger file that is not valid UTF-8: it is backed up and never overwritten."""
 
 

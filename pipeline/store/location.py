@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import StoreError
 from pipeline.store.interface import DocumentStore, MemoryStore
 
 ROOT_ENV = "MEMROUTE_HOME"
 
 
-class StoreOpenError(MemrouteError):
+class StoreOpenError(StoreError):
     """The store cannot be opened: psycopg missing, the server unreachable, bad credentials (one line,
     never the password)."""
 
@@ -129,7 +129,7 @@ class Location:
 def _database_checks(root: Path) -> list[tuple[str, bool, str]]:
     from pipeline.store.migrations import MIGRATIONS
     from pipeline.store.sqlite import SQLiteStore
-    from pipeline.store.sqlite_db import DB_NAME, StoreError
+    from pipeline.store.sqlite_db import DB_NAME, DatabaseError
 
     path = root / DB_NAME
     if not path.exists():
@@ -139,7 +139,7 @@ def _database_checks(root: Path) -> list[tuple[str, bool, str]]:
             result = store.quick_check()
             applied = store.applied_migrations()
             queue = _queue_checks(store)
-    except StoreError as e:
+    except DatabaseError as e:
         return [("database", False, f"{path}: {e}")]
     missing = [name for name, _ in MIGRATIONS if name not in applied]
     return [

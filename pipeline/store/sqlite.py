@@ -43,13 +43,13 @@ from pipeline.store.sqlite_db import (
     DB_NAME,
     MIN_FTS_CHARS,
     SQLITE_VERSION,
+    DatabaseError,
     SQLiteDatabase,
-    StoreError,
     utc_now,
 )
 from pipeline.types import Decision, Usage
 
-__all__ = ["DB_NAME", "MIGRATIONS", "SQLITE_VERSION", "TARGETS", "TURN_STATUSES", "SQLiteStore", "StoreError"]
+__all__ = ["DB_NAME", "MIGRATIONS", "SQLITE_VERSION", "TARGETS", "TURN_STATUSES", "DatabaseError", "SQLiteStore"]
 
 
 def _fts_query(query: str) -> str | None:

@@ -53,7 +53,7 @@ from pipeline.engines.llm.schemas import (
     rendered_size,
 )
 from pipeline.engines.llm.transports import CallInfo, Transport, TransportSetupError, is_transient, transport_for
-from pipeline.errors import MemrouteError
+from pipeline.errors import ModelError
 from pipeline.types import (
     Classification,
     ConsolidatedEntry,
@@ -71,7 +71,7 @@ _FIELD_LINE = re.compile(r"^- ([^:\n]+?): (.+)$")
 _PARSE_ERRORS = ("ResponseParsingError", "AsyncValidationError", "IncompleteOutputException")
 
 
-class LLMError(MemrouteError):
+class LLMError(ModelError):
     """A stage that still failed after its transport retries and validation re-asks."""
 
     def __init__(
@@ -145,7 +145,7 @@ class _Call:
     deadline: float | None = None  # time.monotonic() by which they must end, set at the first request
 
 
-class DeadlinePassed(MemrouteError, TimeoutError):
+class DeadlinePassed(ModelError, TimeoutError):
     """The turn's total time for model calls ran out (LLMEngine `deadline`): no further request."""
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from pipeline.engines.base import DEFAULT_TIMEOUT_S
-from pipeline.errors import MemrouteError, ModelConfigError
+from pipeline.errors import ModelConfigError, ModelError
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class CallInfo:
     timeout: float | None = None  # seconds this request may take (the turn's deadline left), else the transport's
 
 
-class TransportSetupError(MemrouteError):
+class TransportSetupError(ModelError):
     """A mistake in how a transport was set up (requests disabled, a fake with no answer left), not a
     model failure: the engine raises it as is instead of wrapping it in LLMError."""
 

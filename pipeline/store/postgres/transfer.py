@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import StoreError
 from pipeline.store.files import MEMORY_FILE, USER_FILE, UserDir, validate_user_id
 from pipeline.store.postgres.records import now_iso
 
@@ -40,7 +40,7 @@ COPIES = tuple(f"{name}.bak" for name in DOCUMENTS)
 BATCH = 1000
 
 
-class TransferError(MemrouteError):
+class TransferError(StoreError):
     """The copy cannot be made (target not empty, a value PostgreSQL cannot hold, ...); nothing was written."""
 
 
