@@ -48,7 +48,9 @@ def _written_fields(d: Decision) -> list[str]:
         line = [f"{d.key}: {d.value}"] if d.key and d.value else []
         return [x for x in (d.key, d.value) if x] + line
     if d.route == "memory":
-        return [x for x in (d.entry, d.topic) if x]
+        # "otp: 604918" as a topic and its entry: the topic names what the entry is
+        line = [f"{d.topic}: {d.entry}"] if d.topic and d.entry else []
+        return [x for x in (d.entry, d.topic) if x] + line
     return []
 
 
