@@ -355,12 +355,12 @@ def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Deci
     # field and no other; when none is stored, nothing changes and the decision says so.
     contact = concepts_named(target)
     if contact:
-        hits = [fld for fld in ctx.fields.values() if fld.key and concepts_named(fld.key) & contact]
-        for fld in hits:
+        named_fields = [fld for fld in ctx.fields.values() if fld.key and concepts_named(fld.key) & contact]
+        for fld in named_fields:
             del ctx.fields[fld.key.casefold()]
-        if hits:
+        if named_fields:
             return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.9,
-                              detail="forget: the user asked to forget a USER.md field they named") for fld in hits]
+                              detail="forget: the user asked to forget a USER.md field they named") for fld in named_fields]
         return [_decision(st, "user", op="remove", match=None, confidence=0.9,
                           detail=f"forget: no stored field holds the {' or '.join(sorted(contact))} the user named; nothing changed")]
     # USER.md: a field named by its key (in any of our languages) or holding the value the user names.
