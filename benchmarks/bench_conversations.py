@@ -17,7 +17,7 @@ the decision log and each user's files and prints:
   defect: narration is never a forget); caps held (every file within its cap);
 - the tally of decision outcomes (`over_cap` means a fact was dropped at the cap).
 
-Inputs are `turns`-format transcripts (pipeline/transcripts.py), one session per line, with an
+Inputs are `turns`-format transcripts (pipeline/batch/transcripts.py), one session per line, with an
 optional `label` per turn (user, memory, mixed, forget, skip; absent where a curator could not
 decide). The project-written ones in benchmarks/data/ are four people's long chats (en, id, zh,
 th: 41-46 user messages each, four dated sessions), written and labeled by hand by the policy in

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.addresses import HAS_DIGIT_RE, address_findings
 from pipeline.guards.credentials import credential_findings
 from pipeline.guards.gates import Text
@@ -18,7 +19,6 @@ from pipeline.guards.identifiers import identifier_findings
 from pipeline.guards.kinds import HEALTH, PRIORITY, Finding, Span
 from pipeline.guards.normalise import detection_view
 from pipeline.guards.secrets import secret_findings
-from pipeline.lazy_re import lazy_compile
 
 
 def _raw_findings(s: str, t: Text | None = None) -> list[Span]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.lazy_re import lazy_compile
+from pipeline._util.lazy_re import lazy_compile
 
 _WORD_RE = lazy_compile(r"[a-z0-9_]+")
 

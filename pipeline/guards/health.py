@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.lazy_re import lazy_compile
+from pipeline._util.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
 

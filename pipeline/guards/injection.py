@@ -8,11 +8,11 @@ import codecs
 import re
 from collections.abc import Iterator
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.gates import Gate, Text
 from pipeline.guards.injection_rules import RULES
 from pipeline.guards.kinds import GuardPolicy, Verdict
 from pipeline.guards.normalise import HIDING_RE, hiding_rule
-from pipeline.lazy_re import lazy_compile
 
 _COMPILED_RULES: list[tuple[str, Gate | None, re.Pattern[str]]] = [
     (rule, None if gate is None else Gate(*gate), lazy_compile(pattern, re.IGNORECASE | re.MULTILINE))

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import functools
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.detectors import CACHED_TEXT_CHARS, find_sensitive, redact
 from pipeline.guards.gates import Text
 from pipeline.guards.injection import LEADING_BULLET_RE, MESSAGES, blocked_verdict, injection_rule
 from pipeline.guards.kinds import CONTACT_KINDS, HEALTH, SECRET_KINDS, GuardPolicy, Verdict
 from pipeline.guards.normalise import INVISIBLE_RE, rules_view
 from pipeline.guards.save_requests import allowed_on_request
-from pipeline.lazy_re import lazy_compile
 from pipeline.types import Decision
 
 _OK = Verdict(True, None, None, "ok")

@@ -24,12 +24,12 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.credentials import credential_word_spans
 from pipeline.guards.detectors import redact
 from pipeline.guards.kinds import CONTACT_KINDS
 from pipeline.guards.policy import quote_rule
 from pipeline.guards.save_requests import explicit_save_request
-from pipeline.lazy_re import lazy_compile
 from pipeline.types import Decision
 
 # Lines, then sentences, are the unit a guard rule blocks: the rest of the text stays readable.

@@ -28,7 +28,7 @@ import re
 
 from pipeline.guards.gates import Gate, Text
 from pipeline.guards.kinds import API_KEY, BANK_ACCOUNT, CARD, GOV_ID, PASSWORD, PRIVATE_KEY, Span
-from pipeline.lazy_re import lazy_compile
+from pipeline._util.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
 

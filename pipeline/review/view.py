@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pipeline.annotations import by_ref, field_ref
 from pipeline.ledgers.memory_md import MemoryEntry
+from pipeline.ops.pins import by_ref, field_ref
 from pipeline.serve.profile import Provenance, profile_view
 
 if TYPE_CHECKING:

@@ -65,7 +65,7 @@ def apply_decisions(
     """The ledgers must be parsed with their caps (`limit=`): they refuse, and undo, any op that
     would leave a file over its cap, which is how an oversized fact becomes `over_cap`. With
     `compact_at` (a share of the cap), USER.md is also compacted once it reaches that size.
-    `later`: normalised USER.md keys a later turn set (see turn_order), with that turn's time: this
+    `later`: normalised USER.md keys a later turn set (see stages/order.py), with that turn's time: this
     turn neither overwrites nor removes them; its values go to history and the archive instead."""
     if profile.limit is None or log.limit is None:
         raise ValueError("apply_decisions needs USER.md and MEMORY.md parsed with their caps (limit=...)")

@@ -118,7 +118,7 @@ def finish_usage(row: dict[str, Any]) -> dict[str, Any]:
 def search_candidate_rows(rows: Iterable[dict[str, Any]], query: str, k: int) -> list[dict[str, Any]]:
     """Candidates whose section, key and value hold every word of the query (case-insensitive), in
     the order given (most recently seen first)."""
-    from pipeline.candidates import norm
+    from pipeline.stages.candidates import norm
 
     terms = [norm(t) for t in query.split() if norm(t)]
     if not terms or k <= 0:

@@ -506,7 +506,7 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
             return queue_status(None)
         return queue_status(conn)
 
-    # ---- candidates (facts waiting for confirmation; pipeline/candidates.py holds the rules) --
+    # ---- candidates (facts waiting for confirmation; pipeline/stages/candidates.py holds the rules) --
 
     def upsert_candidate(
         self,
@@ -523,7 +523,7 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
     ) -> None:
         """Keep a candidate, or count one more sighting of the same key and value (the latest
         sighting's time, turn and quote are kept; the first sighting's too)."""
-        from pipeline.candidates import norm
+        from pipeline.stages.candidates import norm
 
         now = utc_now()
         conn.execute(
@@ -563,7 +563,7 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         (its key equals it, or its key, value or quote contains it; case-insensitive)."""
         if needle is None:
             return conn.execute("DELETE FROM candidates WHERE user_id = ?", (user_id,)).rowcount
-        from pipeline.candidates import matches
+        from pipeline.stages.candidates import matches
 
         rows = [dict(r) for r in conn.execute("SELECT * FROM candidates WHERE user_id = ?", (user_id,))]
         return self.delete_candidates(conn, user_id, [r["id"] for r in rows if matches(r, needle)])

@@ -3,8 +3,8 @@ history and the turn. A mixin of LLMEngine (it reads the engine's history budget
 
 from __future__ import annotations
 
-from pipeline.prompt_inputs import compact_file, quoted, relevant_memory, turn_time
-from pipeline.prompts import load_prompt
+from pipeline.engines.llm.inputs import compact_file, quoted, relevant_memory, turn_time
+from pipeline.engines.llm.prompts import load_prompt
 from pipeline.types import Message, Turn
 
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from pipeline.shortening import is_faithful_shortening
+from pipeline.engines.llm.shortening import is_faithful_shortening
 from pipeline.types import USER_SECTIONS
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")

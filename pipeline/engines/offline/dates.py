@@ -20,8 +20,8 @@ from datetime import date, timedelta, timezone, tzinfo
 from functools import lru_cache
 from typing import Literal
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline.profile import Field
-from pipeline.lazy_re import lazy_compile
 
 Grain = Literal["day", "month", "season", "year", "unplaced"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.base import Engine
 from pipeline.engines.offline import dates, sensitive
 from pipeline.engines.offline.consolidate import plan_consolidation
@@ -23,7 +24,6 @@ from pipeline.engines.offline.rules import (
 )
 from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
-from pipeline.lazy_re import lazy_compile
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
 RULES_VERSION = "offline-2"

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline import dates
 from pipeline.engines.offline.lexicon import FactRule, Lexicon
 from pipeline.engines.offline.lexicon_en import LEXICON as EN
@@ -23,7 +24,6 @@ from pipeline.engines.offline.lexicon_zh import LEXICON as ZH
 from pipeline.engines.offline.profile import Entry, Field
 from pipeline.engines.offline.split import Statement, script_of
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
-from pipeline.lazy_re import lazy_compile
 from pipeline.stages.field_concepts import concepts_named
 from pipeline.types import CHANGE_OF_FACT, Decision
 

@@ -309,13 +309,13 @@ class Records:
         row = self.db.one("SELECT EXISTS (SELECT 1 FROM turns) AS any")
         return bool(row and row["any"])
 
-    # ---- candidates (pipeline/candidates.py holds the rules) ----------------------------------
+    # ---- candidates (pipeline/stages/candidates.py holds the rules) ----------------------------------
 
     def upsert_candidate(
         self, conn: Any, *, user_id: str, section: str | None, key: str, value: str, quote: str | None,
         turn_id: str | None, conversation_id: str | None, seen_at: str,
     ) -> None:
-        from pipeline.candidates import norm
+        from pipeline.stages.candidates import norm
 
         now = now_iso()
         conn.execute(
@@ -347,7 +347,7 @@ class Records:
     def purge_candidates(self, conn: Any, user_id: str, needle: str | None = None) -> int:
         if needle is None:
             return int(conn.execute("DELETE FROM candidates WHERE user_id = %s", (user_id,)).rowcount)
-        from pipeline.candidates import matches
+        from pipeline.stages.candidates import matches
 
         rows = conn.execute("SELECT * FROM candidates WHERE user_id = %s", (user_id,)).fetchall()
         return self.delete_candidates(conn, user_id, [r["id"] for r in rows if matches(r, needle)])
