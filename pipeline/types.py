@@ -72,7 +72,7 @@ class Decision(BaseModel):
     value: str | None = None
     # route=memory: a declarative entry (no date prefix), its absolute date, optional topic.
     entry: str | None = None
-    date: str | None = None  # YYYY-MM-DD
+    date: str | None = None  # YYYY-MM-DD, or YYYY-MM / YYYY when only a month or a year was said
     topic: str | None = None
     # op=remove: the key (user) or a substring of the entry (memory) to forget.
     match: str | None = None

@@ -94,6 +94,7 @@ class Context:
     default_lang: str = "en"
     previous_first_person: bool = False
     previous_clause_sentence: int = -1  # sentence index of the last clause seen (for contrast halves)
+    anchor: str | None = None  # a time phrase said on its own, dating the statements after it (anchors.py)
 
 
 def _decision(st: Statement, route: str, **kw: object) -> Decision:
