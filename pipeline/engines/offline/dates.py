@@ -442,7 +442,7 @@ _RULES: tuple[_Rule, ...] = (
     (lazy_compile(rf"\b(?:(last|this|next)\s+|(?:in|since|during|early|late|mid|until)\s+)({_EN_MONTH})\b(?:,?\s+(\d{{4}}))?", re.I),
      lambda m, t, s: _month(_which_en(m.group(1)), _MONTHS["en"].index(m.group(2).lower()) + 1, t, s,
                             int(m.group(3)) if m.group(3) else None), "en"),
-    (lazy_compile(r"\b(?:in|during)\s+(?:the\s+year\s+)?((?:19|20)\d{2})\b(?![-/.]\d)", re.I),
+    (lazy_compile(r"\b(?:in|during)\s+(?:the\s+year\s+)?((?:19|20)\d{2})\b(?![-/.]?\w)", re.I),
      lambda m, t, s: _explicit_year(int(m.group(1)), t), "en"),
     (lazy_compile(r"\b(?:earlier\s+)?today\b|\bthis\s+(?:morning|afternoon|evening)\b|\btonight\b", re.I), _days(0), "en"),
     # Indonesian
@@ -470,7 +470,7 @@ _RULES: tuple[_Rule, ...] = (
     (lazy_compile(rf"\b(?:bulan\s+)?({_ID_MONTH})\s+(lalu|kemarin|ini|depan)\b|\b(?:bulan|pada|sejak)\s+({_ID_MONTH})\b(?:\s+(\d{{4}}))?", re.I),
      lambda m, t, s: _month(_which_suffix(m.group(2)), _MONTHS["id"].index((m.group(1) or m.group(3)).lower()) + 1, t, s,
                             int(m.group(4)) if m.group(4) else None), "id"),
-    (lazy_compile(r"\b(?:(?:pada|di)\s+)?tahun\s+((?:19|20)\d{2})\b(?![-/.]\d)", re.I),
+    (lazy_compile(r"\b(?:(?:pada|di)\s+)?tahun\s+((?:19|20)\d{2})\b(?![-/.]?\w)", re.I),
      lambda m, t, s: _explicit_year(int(m.group(1)), t), "id"),
     (lazy_compile(r"\b(?:kemarin|kmrn|kemaren|semalam|tadi malam|td malem|td malam|kemarin malam)\b", re.I), _days(-1), "id"),
     (lazy_compile(rf"\b{_ID_N}\s+(hari|minggu|pekan|bulan|tahun)\s+(?:yang\s+)?lalu\b", re.I),
@@ -637,7 +637,7 @@ _COPULA_AFTER = {
 # user named a day, which stays in their words without its relative part ("is on Saturday").
 _COPULA_BEFORE = lazy_compile(r"\s*(?:\b(?:is|was|are|were|be|'s|adalah|ialah|yaitu|jatuh)|是|在|คือ|เป็น|ตรงกับ)\s*$", re.I)
 # What is left dangling once a phrase leaves a sentence: "Just , I was surfing" / "so on , we".
-_ORPHAN_BEFORE = lazy_compile(r"\b(?:just|only|since|until|till|from|by|for|as of|on|over|during|back|pada|sejak|sampai)\s*$", re.I)
+_ORPHAN_BEFORE = lazy_compile(r"(?:\b(?:just|only|since|until|till|from|by|for|as of|on|over|during|back|pada|sejak|sampai)|(?<=[\u4e00-\u9fff])(?:在|于|从))\s*$", re.I)
 # Words before a time phrase that do not make the statement say more than when: "So last week, ...".
 _LEAD_IN = lazy_compile(r"^\W*(?:(?:so|well|and|but|oh|anyway|um+|uh+|ok|okay|also|jadi|terus|nah|trus|那|所以|然后|还有|แล้วก็|แล้ว)\W*)*$", re.I)
 # What an anchor may end with besides its evaluation: punctuation, emoji, laughter and particles.
