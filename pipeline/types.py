@@ -84,6 +84,9 @@ class Decision(BaseModel):
     candidate: bool = False
     # Filled by the write stage: what actually happened to the files.
     outcome: str | None = None  # written | duplicate | unchanged | not_found | over_cap | blocked:<rule>
+    # Why each value this decision pushed out of USER.md left (stages/clauses.py REASONS): a clause of a full
+    # collecting field, or the old value of a replaced one. The outcome names them; the archive keeps them.
+    evicted: list[str] = Field(default_factory=list)
 
 
 class Usage(BaseModel):

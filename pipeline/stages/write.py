@@ -13,6 +13,7 @@ from pipeline.ledgers._text import norm_key
 from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
+from pipeline.stages import clauses
 from pipeline.types import CHANGE_OF_FACT, USER_SECTIONS, Decision
 
 
@@ -127,24 +128,53 @@ def _keep_stale(result: WriteResult, d: Decision, newer: str) -> str:
     return why
 
 
+def is_written(outcome: str | None) -> bool:
+    """The decision changed a file: "written", or "written" with what else happened ("written; evicted ...")."""
+    return outcome is not None and (outcome == "written" or outcome.startswith(("written;", "written (")))
+
+
 def _upsert(result: WriteResult, d: Decision) -> str:
+    """Set a field. A collecting field that grows past its cap sheds its least valuable clauses (clauses.py);
+    a value that replaces another says so. Whatever leaves is in history and the archive, and in the outcome."""
     if not d.key or d.value is None or not d.value.strip():
         return "ignored: no key or value"
     section = d.section if d.section in USER_SECTIONS else "Identity"
     existing = result.profile.get(d.key)
-    if existing is not None and existing.value.strip() == d.value.strip():
-        return "unchanged"
+    key = existing.key if existing is not None and existing.key else d.key
+    value = d.value.strip()
+    evicted: list[clauses.Eviction] = []
+    if existing is not None and clauses.extends(existing.value, value):
+        parts, evicted = clauses.fit(key, clauses.split_clauses(value))
+        value = clauses.join_clauses(parts)
+    if existing is not None and existing.value.strip() == value:
+        if not evicted:
+            return "unchanged"
+        _record_evictions(result, d, evicted)  # the new clause itself was the least valuable
+        return "unchanged; " + clauses.evicted_note(evicted) + ", kept in the archive"
     try:
-        old = result.profile.upsert(section, d.key, d.value.strip())
+        old = result.profile.upsert(section, d.key, value)
     except CapExceeded as e:
         return f"over_cap: user profile at {e.usage} chars"
     except LedgerError as e:
         return f"refused: {e}"
-    key = existing.key if existing is not None and existing.key else d.key
-    result.changes.append(Change("user", "upsert", key, old, d.value.strip(), d.detail or "profile fact", d.quote))
-    if old is not None:
-        result.archive.append(Change("user", "overwritten", key, old, None, f"overwritten by: {d.value.strip()}"))
+    d.value = value
+    result.changes.append(Change("user", "upsert", key, old, value, d.detail or "profile fact", d.quote))
+    if evicted:  # after the upsert row: an undo replays history newest first, so the full old value wins
+        _record_evictions(result, d, evicted)
+        return "written; " + clauses.evicted_note(evicted) + ", kept in the archive"
+    if old is not None and not clauses.extends(old, value):
+        result.archive.append(Change("user", "overwritten", key, old, None, f"overwritten by: {value}"))
+        d.evicted = [clauses.REPLACED]
+        return f"written; replaced {old!r} (kept in history and the archive)"
     return "written"
+
+
+def _record_evictions(result: WriteResult, d: Decision, evicted: list[clauses.Eviction]) -> None:
+    for e in evicted:
+        why = f"{e.key} full ({clauses.MULTI_VALUE_CAP} characters): {e.reason}"
+        result.changes.append(Change("user", "evict", e.key, e.clause, None, why, d.quote))
+        result.archive.append(Change("user", "evicted", e.key, e.clause, None, why))
+    d.evicted = [e.reason for e in evicted]
 
 
 def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor) -> str | None:
