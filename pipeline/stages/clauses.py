@@ -30,8 +30,9 @@ JUNK_EMPTY = "junk: says nothing on its own"
 REDUNDANT = "said by another clause"
 OLDEST = "the oldest clause"
 REPLACED = "replaced by a new value"  # a single-value field: the whole old value leaves
+MOVED_OUT = "moved out to make room"  # USER.md compaction near the file's cap (engines' compact)
 REASONS = (JUNK_QUESTION, JUNK_EXCLAMATION, JUNK_SENTENCE, JUNK_OTHER_SPEAKER, JUNK_FRAGMENT, JUNK_EMPTY, REDUNDANT,
-           OLDEST, REPLACED)
+           OLDEST, REPLACED, MOVED_OUT)
 
 _QUESTION = re.compile(
     r"[?？]|^(?:what|why|how|when|where|who|which|whose|do you|did you|are you|is it|can you|could you|would you|"
@@ -98,6 +99,20 @@ def junk_reason(clause: str) -> str | None:
     if _DANGLING.search(text.rstrip(" .,;:")):
         return JUNK_FRAGMENT
     return None
+
+
+def left_out(old: str, new: str) -> list[str]:
+    """The clauses of a collecting field `old` that `new` no longer has (none when `old` is a single value)."""
+    old_parts = split_clauses(old)
+    if len(old_parts) < 2:
+        return []
+    kept = {_same(p) for p in split_clauses(new)}
+    return [p for p in old_parts if _same(p) not in kept]
+
+
+def _same(clause: str) -> str:
+    """A clause as compaction's shortening leaves it (spaces collapsed, no trailing punctuation)."""
+    return " ".join(clause.split()).rstrip(" .;,").casefold()
 
 
 def extends(old: str, new: str) -> bool:

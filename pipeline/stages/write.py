@@ -99,10 +99,11 @@ def apply_decisions(
     if consolidate is not None and len(result.log.render()) >= consolidate_at * log.limit:
         _run_consolidation(result, consolidate)
     if compact is not None and compact_at is not None and len(result.profile.render()) >= compact_at * profile.limit:
-        moved = _compact_profile(result, None, compact)  # near the cap: make room before the next fact needs it
-        written = [d for d in result.decisions if d.route == "user" and d.outcome == "written"]
+        written = [d for d in result.decisions if d.route == "user" and is_written(d.outcome)]
+        # near the cap: make room before the next fact needs it (the turn's last write tells what left)
+        moved = _compact_profile(result, None, compact, told=written[-1] if written else None)
         if moved and written:
-            written[-1].outcome = f"written (then USER.md compacted: {moved})"
+            written[-1].outcome = f"{written[-1].outcome} (then USER.md compacted: {moved})"
     return result
 
 
@@ -164,7 +165,7 @@ def _upsert(result: WriteResult, d: Decision) -> str:
         return "written; " + clauses.evicted_note(evicted) + ", kept in the archive"
     if old is not None and not clauses.extends(old, value):
         result.archive.append(Change("user", "overwritten", key, old, None, f"overwritten by: {value}"))
-        d.evicted = [clauses.REPLACED]
+        d.evicted = [*d.evicted, clauses.REPLACED]
         return f"written; replaced {old!r} (kept in history and the archive)"
     return "written"
 
@@ -174,13 +175,15 @@ def _record_evictions(result: WriteResult, d: Decision, evicted: list[clauses.Ev
         why = f"{e.key} full ({clauses.MULTI_VALUE_CAP} characters): {e.reason}"
         result.changes.append(Change("user", "evict", e.key, e.clause, None, why, d.quote))
         result.archive.append(Change("user", "evicted", e.key, e.clause, None, why))
-    d.evicted = [e.reason for e in evicted]
+    d.evicted = [*d.evicted, *(e.reason for e in evicted)]
 
 
-def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor) -> str | None:
+def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor, told: Decision | None = None) -> str | None:
     """Make room for `d` (or, with None, below the cap's compaction point) by having the engine shorten
     USER.md. Accept only a rewrite that invents no field and leaves enough room. Fields it moved out and
-    old values of shortened fields go to the archive. Returns what moved ("" when only shortened), or None."""
+    old values of shortened fields go to the archive. Returns what moved ("" when only shortened), or None.
+    `told` (default `d`): the decision whose `evicted` counts what left, with its reason."""
+    told = told if told is not None else d
     limit = result.profile.limit or 0
     before = result.profile.render()
     if d is not None:
@@ -198,18 +201,29 @@ def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor
     if not set(new_fields) <= set(old_fields):
         return None  # a compaction never invents or renames a field
     moved: list[str] = []
+    reasons: list[str] = []
     for fid, old in old_fields.items():
         label = old.key or old.value
         if fid not in new_fields:  # moved out: the archive keeps it, recall finds it
             moved.append(label)
+            reasons.append(clauses.MOVED_OUT)
             result.changes.append(Change("user", "compact", label, old.value, None, "moved to the archive: USER.md compacted to make room"))
             result.archive.append(Change("user", "compacted", old.key, old.value, None, "moved out of USER.md to make room"))
         elif new_fields[fid].value != old.value:
             new_value = new_fields[fid].value
-            result.changes.append(Change("user", "compact", old.key, old.value, new_value, "USER.md compacted to make room"))
+            left = clauses.left_out(old.value, new_value)  # clauses of a collecting field that left, if any
+            reasons += [clauses.junk_reason(c) or clauses.MOVED_OUT for c in left]
+            why = "USER.md compacted to make room" + (f": {clauses.evicted_note(left_as(old.key or label, left))}" if left else "")
+            result.changes.append(Change("user", "compact", old.key, old.value, new_value, why))
             result.archive.append(Change("user", "compacted", old.key, old.value, None, f"shortened to: {new_value}"))
+    if told is not None:
+        told.evicted = [*told.evicted, *reasons]
     result.profile = compacted
     return ("moved " + ", ".join(moved) + " to the archive") if moved else ""
+
+
+def left_as(key: str, left: list[str]) -> list[clauses.Eviction]:
+    return [clauses.Eviction(key, c, clauses.junk_reason(c) or clauses.MOVED_OUT) for c in left]
 
 
 def _field_id(f: UserField) -> str:
