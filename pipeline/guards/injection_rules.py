@@ -29,10 +29,11 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         r"(?-i:\b(?:SYSTEM|ASSISTANT|DEVELOPER|SISTEM)\s*[:：])|"  # mid-sentence, in capitals ("I like tea. SYSTEM: ...")
         r"(?:^|[\s,，.。!！?？;；])(?:系统|系统提示)\s*[:：]|(?:^|\s)ระบบ\s*[:：]",
     ),
-    # A date in brackets inside a message forges (and backdates) a MEMORY.md entry.
-    ("structure:dated_entry", ("[",), r"\[\s*(?:19|20|25)\d{2}\s*[-/.]\s*\d{1,2}\s*[-/.]\s*\d{1,2}\s*\]"),
+    # A date in brackets inside a message forges (and backdates) a MEMORY.md entry (a day or a month; a bare
+    # "[2023]" is a citation as often as not, so only as a bullet, below).
+    ("structure:dated_entry", ("[",), r"\[\s*(?:19|20|25)\d{2}\s*[-/.]\s*\d{1,2}\s*(?:[-/.]\s*\d{1,2}\s*)?\]"),
     ("structure:heading", ("#",), r"^\s*#{1,6}(?:\s|$)|(?:^|\s)#{1,6}\s*(?:USER|MEMORY|Identity|Preferences|Constraints|Working style|Goals)\b|(?:^|\s)#{2,6}\s"),
-    ("structure:key_line", ("- ", "* ", "+ "), r"^\s*[-*+]\s|(?:^|\s)[-*]\s+[A-Z][\w ]{0,30}:\s|(?:^|\s)-\s+\[\d{4}-\d{2}-\d{2}\]"),
+    ("structure:key_line", ("- ", "* ", "+ "), r"^\s*[-*+]\s|(?:^|\s)[-*]\s+[A-Z][\w ]{0,30}:\s|(?:^|\s)-\s+\[\d{4}(?:-\d{2}){0,2}\]"),
     (
         "injection:ignore_previous",
         ("ignore", "disregard", "forget", "override", "bypass"),

@@ -133,7 +133,7 @@ def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPoli
     return out
 
 
-_ENTRY_DATE_RE = lazy_compile(r"^\[\d{4}-\d{2}-\d{2}\]\s*")
+_ENTRY_DATE_RE = lazy_compile(r"^\[\d{4}(?:-\d{2}){0,2}\]\s*")
 _HEADING_RE = lazy_compile(r"#{1,6}\s+(.*)")
 
 

@@ -105,7 +105,7 @@ def run_tool(
 # plain words only either way, so it cannot forge structure, hide text (bidi, zero-width) or carry
 # markup, and it must pass the guards like any line.
 _SECTION_NAME_RE = re.compile(r"[^\W_](?:[\w ]{0,28}[^\W_])?")
-_LEADING_DATE_RE = re.compile(r"^\s*\[\d{4}-\d{2}-\d{2}\]\s*")
+_LEADING_DATE_RE = re.compile(r"^\s*\[\d{4}(?:-\d{2}){0,2}\]\s*")
 
 
 def _checked_section(section: str) -> str:
@@ -121,7 +121,8 @@ def _checked_section(section: str) -> str:
 
 
 def _content_verdict(content: str, target: str, policy: guards.GuardPolicy) -> guards.Verdict:
-    """The guards' verdict on tool content. A MEMORY.md entry's own leading "[YYYY-MM-DD]" is the
+    """The guards' verdict on tool content. A MEMORY.md entry's own leading "[YYYY-MM-DD]" (or "[YYYY-MM]",
+    "[YYYY]") is the
     tool's format, not a forged entry; a date anywhere else is."""
     checked = _LEADING_DATE_RE.sub("", content, count=1) if target == "memory" else content
     return guards.check_text(checked, turn_text=content, policy=policy)

@@ -32,7 +32,6 @@ SUBJECT_OF = {"en": "I ", "id": "saya ", "zh": "我", "th": "ผม"}
 # Facts that say little about which file they belong to; project words outweigh them.
 WEAK_FACTS = {"background", "hobbies", "habits", "work-style", "working-on"}
 RECENT_DAYS = 45  # a dated first-person event older than this is the person's background
-MULTI_VALUE_CAP = 200  # characters a collecting field ("Likes") keeps; the oldest parts drop first
 
 _TOPIC_EXPLICIT = lazy_compile(
     r"\b(?:project|proyek|repo|repository)\s+[\"'`]?(?P<a>[A-Za-z0-9][\w.-]*[A-Za-z0-9])"
@@ -95,6 +94,7 @@ class Context:
     default_lang: str = "en"
     previous_first_person: bool = False
     previous_clause_sentence: int = -1  # sentence index of the last clause seen (for contrast halves)
+    anchor: str | None = None  # a time phrase said on its own, dating the statements after it (anchors.py)
 
 
 def _decision(st: Statement, route: str, **kw: object) -> Decision:
@@ -195,14 +195,14 @@ def _fact_as_written(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | Non
 
 
 def merge_multi(existing: str | None, value: str) -> str:
+    """A collecting field ("Likes") with one more clause. Its cap is the write stage's: when the field is full,
+    the least valuable clause leaves there, named in the outcome (stages/clauses.py)."""
     if not existing:
         return value
     parts = [p.strip() for p in existing.split(";") if p.strip()]
     if value.casefold() in (p.casefold() for p in parts):
         return existing
     parts.append(value)
-    while len("; ".join(parts)) > MULTI_VALUE_CAP and len(parts) > 1:
-        parts.pop(0)
     return "; ".join(parts)
 
 
