@@ -81,8 +81,8 @@ def test_tool_refuses_it_as_a_field_and_as_an_entry(tmp_path: Path, text: str, n
 
 
 def test_the_mcp_memory_tool_and_import_hermes_refuse_it(tmp_path: Path) -> None:
-    from pipeline.serve.mcp_server import build_mcp
     from pipeline.ops.tool import import_hermes
+    from pipeline.serve.mcp_server import build_mcp
 
     pipe = MemoryPipeline(tmp_path / "root")
     server = build_mcp(lambda: pipe, "ines")
