@@ -26,9 +26,9 @@ from __future__ import annotations
 import bisect
 import re
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.gates import Gate, Text
 from pipeline.guards.kinds import API_KEY, BANK_ACCOUNT, CARD, GOV_ID, PASSWORD, PRIVATE_KEY, Span
-from pipeline._util.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
 
