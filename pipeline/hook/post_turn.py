@@ -175,6 +175,7 @@ class PostTurnHook:
         self._tick = itertools.count()
         self._scheduled: set[str] = set()
         self._running: dict[str, _Group] = {}
+        self._unscrubbed: set[tuple[str, str]] = set()  # settled, the queue's storage not scrubbed yet
         self._in_memory = 0  # turns waiting or running
         self._counters = _Counters()
         self._closed = False
@@ -376,6 +377,16 @@ class PostTurnHook:
                 log.error("hook: processing turn %s failed: %s", group.members[0].turn_id, type(e).__name__)
                 error = f"{type(e).__name__}: {e}"
             self._settle(group, outcome, error)
+            # The settled turns' text may still sit in the queue's storage (a WAL frame): scrub it,
+            # then let anyone waiting for these turns (wait_settled) go.
+            try:
+                self.queue.scrub()
+            except Exception as e:
+                log.error("hook: scrubbing the queue failed: %s", type(e).__name__)
+            with self._cond:
+                for m in group.members:
+                    self._unscrubbed.discard((m.user_id, m.turn_id))
+                self._cond.notify_all()
 
     def _process(self, group: _Group) -> tuple[str, str | None]:
         """Run the group once. Returns (outcome, error): done | duplicate | failed | parked."""
@@ -406,6 +417,7 @@ class PostTurnHook:
             c = self._counters
             per = c.by_user.setdefault(user, {"done": 0, "failed_attempts": 0, "parked": 0, "last_error": None})
             del self._running[user]
+            self._unscrubbed.update((m.user_id, m.turn_id) for m in group.members)
             if outcome in ("done", "duplicate"):
                 c.done += n
                 c.duplicates += n if outcome == "duplicate" else 0
@@ -430,6 +442,24 @@ class PostTurnHook:
                 per["last_error"] = redacted
             self._schedule(user)
             self._cond.notify_all()
+
+    def wait_settled(self, user_id: str, turn_id: str, timeout: float) -> bool:
+        """Wait until this hook no longer holds the turn: applied and its queue row cleared (the
+        text scrubbed from the database's WAL too), or handed back for a retry. True when it holds
+        it no more (also when it never did); False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._holds(user_id, turn_id) or (user_id, turn_id) in self._unscrubbed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def _holds(self, user_id: str, turn_id: str) -> bool:
+        running = self._running.get(user_id)
+        groups = [*self._pending.get(user_id, ()), *([running] if running is not None else [])]
+        return any(m.turn_id == turn_id for g in groups for m in g.members)
 
     # ---- parked turns, observability, shutdown ------------------------------------------
 

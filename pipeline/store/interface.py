@@ -106,6 +106,10 @@ class HookQueue(Protocol):
 
     def parked_count(self) -> int: ...
 
+    def scrub(self) -> bool:
+        """Remove what finished turns left in the queue's storage (WAL frames, old row versions)."""
+        ...
+
     def close(self, *, truncate_wal: bool = True) -> None: ...
 
 

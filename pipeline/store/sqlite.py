@@ -247,6 +247,16 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
             (user_id, turn_id, conversation_id, status, self._r(error), payload_json, ts, ts),
         )
 
+        if status == "done":
+            # The turn is applied in this transaction: its queued text goes in the same one (the
+            # hook marks the row done after; a process killed in between leaves a cleared row).
+            conn.execute(
+                """UPDATE hook_queue SET payload = NULL
+                   WHERE user_id = ? AND payload IS NOT NULL AND status IN ('queued', 'running', 'failed')
+                     AND (turn_id = ? OR group_seq = (SELECT seq FROM hook_queue WHERE user_id = ? AND turn_id = ?))""",
+                (user_id, turn_id, user_id, turn_id),
+            )
+
     def redact_payload(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A turn kept for retry: every string redacted, except the contact kinds the turn itself
         asked to store (a retried "please save my email ..." must still be able to save it)."""

@@ -156,6 +156,9 @@ class SQLiteDatabase:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
         conn.execute("PRAGMA foreign_keys = ON")
+        # Whatever a write frees (a cleared queue payload, a deleted row, a page a split left behind)
+        # is overwritten with zeros, so user text does not linger in free space.
+        conn.execute("PRAGMA secure_delete = ON")
         self._ensure_wal(conn)
         # NORMAL is durable across process crashes in WAL mode; only a power loss can drop the last commits.
         conn.execute("PRAGMA synchronous = NORMAL")

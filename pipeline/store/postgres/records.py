@@ -143,6 +143,17 @@ class Records:
                    attempts = turns.attempts + 1, updated_at = excluded.updated_at""",
             (user_id, turn_id, conversation_id, status, self._r(error), payload_json, ts, ts),
         )
+        if status == "done":
+            # The turn is applied in this transaction: its queued text goes in the same one. A row a
+            # shared worker holds (its claim's lock) is cleared by that claim as it commits.
+            conn.execute(
+                """UPDATE hook_queue SET payload = NULL WHERE seq IN (
+                       SELECT seq FROM hook_queue
+                       WHERE user_id = %s AND payload IS NOT NULL AND status IN ('queued', 'running', 'failed')
+                         AND (turn_id = %s OR group_seq = (SELECT seq FROM hook_queue WHERE user_id = %s AND turn_id = %s))
+                       FOR UPDATE SKIP LOCKED)""",
+                (user_id, turn_id, user_id, turn_id),
+            )
 
     def redact_payload(self, payload: dict[str, Any]) -> dict[str, Any]:
         return redact_turn_payload(payload, self.redact, self._default_redact)

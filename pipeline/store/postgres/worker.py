@@ -71,7 +71,9 @@ def work_once(queue: PgQueue, process: Callable[[QueueRow], tuple[str, str | Non
                 claim.fail(message, time.time() + policy.delay(failures))
                 counts.failed_attempts += 1
         counts.by_outcome[outcome] = counts.by_outcome.get(outcome, 0) + 1
-        return True
+    if queue.scrubber is not None:  # committed: the row's old version, with its text, can go
+        queue.scrubber.soon()
+    return True
 
 
 def run_worker(
