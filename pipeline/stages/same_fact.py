@@ -73,8 +73,11 @@ _STOPWORDS = frozenset({
 # Chinese characters that carry no fact on their own in a value (particles, "I", copula, degree).
 _ZH_FUNCTION = frozenset("的了很也都是在我有着过呢吧啊吗嘛还挺蛮最就又和与叫只个")
 _ZH_NEGATIONS = frozenset("不没别無无非未")
+# Chinese words dropped before the characters are taken: hedges, "recently", "now", verbs of liking.
+_ZH_FUNCTION_WORDS = ("最近", "现在", "目前", "好像", "可能", "应该", "大概", "觉得", "喜欢", "爱好", "一直", "其实")
 # Thai function words (pronouns, particles, copula, "of", degree, "like") and the negation.
-_TH_FUNCTION = ("ดิฉัน", "ฉัน", "ผม", "เรา", "ของ", "ที่", "เป็น", "คือ", "ชื่อ", "มากๆ", "มาก", "จริงๆ", "ชอบ", "ค่ะ", "คะ",
+_TH_FUNCTION = ("ดิฉัน", "ฉัน", "ผม", "เรา", "ของ", "ที่", "เป็น", "คือ", "ชื่อ", "มากๆ", "มาก", "จริงๆ", "ชอบ", "ช่วงนี้",
+                "ตอนนี้", "คิดว่า", "น่าจะ", "ค่ะ", "คะ",
                 "ครับ", "นะ", "จ้ะ", "จ้า", "และ", "ก็", "ๆ")
 _TH_NEGATIONS = ("ไม่", "ไม่ได้")
 
@@ -143,6 +146,8 @@ def _thai_units(run: str) -> tuple[set[str], bool]:
 
 def _chinese_units(run: str) -> tuple[set[str], bool]:
     negated = any(ch in _ZH_NEGATIONS for ch in run)
+    for word in _ZH_FUNCTION_WORDS:
+        run = run.replace(word, "")
     return {ch for ch in run if ch not in _ZH_FUNCTION and ch not in _ZH_NEGATIONS}, negated
 
 
