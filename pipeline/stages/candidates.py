@@ -205,7 +205,7 @@ def repeats_row(row: dict[str, Any], key: str, section: str | None, values: Sequ
     if same_fact.same_key(str(row["key"]), key):
         return any(same_fact.same_value(value, v, key) for v in values)
     section_row = str(row.get("section") or "")
-    return bool(section and section_row and norm(section) == norm(section_row)) and any(
+    return bool(section and section_row and section.casefold() == section_row.casefold()) and any(
         same_fact.similarity(value, v) >= CROSS_KEY_SAME for v in values)
 
 

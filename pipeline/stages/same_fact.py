@@ -163,6 +163,7 @@ def same_key(a: str | None, b: str | None) -> bool:
     return bool(a and b) and key_words(a or "") == key_words(b or "")
 
 
+@lru_cache(maxsize=1024)
 def single_valued(key: str) -> bool:
     """Does this key hold one value (a different one replaces it) rather than collect several?"""
     folded = fold(key)
@@ -199,14 +200,17 @@ def units_of(value: str, key: str = "") -> Units:
 def _alike(a: str, b: str) -> bool:
     """Two Latin words that are one word: the same but for a letter or two (long words), or an
     Indonesian verb prefix."""
-    if not (a.isascii() and b.isascii()):
-        return False
-    short, long_ = sorted((a, b), key=len)
-    if len(short) >= 4 and long_.endswith(short) and long_[: len(long_) - len(short)] in _ID_PREFIXES:
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    gap = len(long_) - len(short)
+    if len(short) < 4 or gap > 4 or not (a.isascii() and b.isascii()):
+        return False  # cheap refusals first: this runs for every pair of words of two values
+    if gap and long_.endswith(short) and long_[:gap] in _ID_PREFIXES:
         return True
-    if len(short) >= 4 and long_[:2] in ("me", "pe") and long_.endswith(short[1:]) and 2 <= len(long_) - len(short) <= 3:
+    if 2 <= gap <= 3 and long_[:2] in ("me", "pe") and long_.endswith(short[1:]):
         return True  # the prefix swallowed the first letter: "menulis" / "tulis", "memakai" / "pakai"
-    return len(short) >= 5 and SequenceMatcher(None, a, b).ratio() >= _FUZZY_WORD
+    if len(short) < 5 or gap > 2 or a[0] != b[0]:
+        return False  # a word spelled two ways keeps its start and about its length
+    return SequenceMatcher(None, a, b).ratio() >= _FUZZY_WORD
 
 
 def _shared(a: frozenset[str], b: frozenset[str]) -> int:
