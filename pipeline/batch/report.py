@@ -28,6 +28,7 @@ class BatchReport:
     # Facts just short of the bar (also counted above): kept as a new candidate, seen again in the same
     # conversation, promoted to USER.md (said again later, or stated firmly).
     candidates: dict[str, int] = field(default_factory=lambda: {"kept": 0, "seen_again": 0, "promoted": 0})
+    evictions: dict[str, int] = field(default_factory=dict)  # values that left USER.md, by reason (stages/clauses.py)
     bad_lines: int = 0
     bad_line_list: list[str] = field(default_factory=list)
     turn_errors: list[str] = field(default_factory=list)
@@ -71,6 +72,7 @@ class BatchReport:
             "skips": dict(sorted(self.skips.items())),
             "outcomes": dict(sorted(self.outcomes.items())),
             "candidates": dict(self.candidates),
+            "evictions": dict(sorted(self.evictions.items())),
             "failures": self.failures,
             "bad_lines": self.bad_lines,
             "bad_line_list": self.bad_line_list,
@@ -95,13 +97,14 @@ class BatchReport:
             skips=dict(self.skips),
             outcomes=dict(self.outcomes),
             candidates=dict(self.candidates),
+            evictions=dict(self.evictions),
             bad_line_list=list(self.bad_line_list),
             turn_errors=list(self.turn_errors),
         )
         for part in parts:
             for name in _ADDITIVE:
                 setattr(out, name, getattr(out, name) + part[name])
-            for name in ("writes", "skips", "outcomes", "candidates"):
+            for name in ("writes", "skips", "outcomes", "candidates", "evictions"):
                 counts = getattr(out, name)
                 for key, value in part[name].items():
                     counts[key] = counts.get(key, 0) + value
@@ -116,7 +119,7 @@ class BatchReport:
             self.candidates["kept"] += 1
         elif (outcome or "").startswith("candidate: seen again"):
             self.candidates["seen_again"] += 1
-        elif outcome == "promoted":
+        elif (outcome or "").startswith("promoted"):  # "promoted; evicted ...": what it pushed out is told apart
             self.candidates["promoted"] += 1
 
 

@@ -165,6 +165,8 @@ def format_summary(report: BatchReport) -> str:
         f"  writes: USER.md {r.writes.get('user', 0)}, MEMORY.md {r.writes.get('memory', 0)}; skips: {skips}",
         f"  candidates: {r.candidates['kept']} kept, {r.candidates['seen_again']} seen again, "
         f"{r.candidates['promoted']} promoted",
+        f"  evicted from USER.md (kept in the archive): {sum(r.evictions.values())}"
+        + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(r.evictions.items())) + ")" if r.evictions else ""),
         f"  tokens: {r.input_tokens:,} in, {r.output_tokens:,} out, {r.calls:,} calls; cost {cost}",
         f"  bad input lines: {r.bad_lines}",
     ]

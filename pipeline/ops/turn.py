@@ -17,7 +17,7 @@ from pipeline.ops.erasure import Erased, erased_by_turn
 from pipeline.ops.pins import pinned_bodies, pinned_keys
 from pipeline.stages import candidates as cands
 from pipeline.stages.consolidate import ConsolidationError, archive_oldest, consolidate_log
-from pipeline.stages.write import Change, WriteResult, is_change_of_fact
+from pipeline.stages.write import Change, WriteResult, is_change_of_fact, is_written
 from pipeline.store.interface import MemoryStore, Tx
 from pipeline.types import Classification, Decision, Turn, Usage
 
@@ -61,7 +61,9 @@ def turn_records(
     return write
 
 
-LANDED = ("written", "unchanged", "promoted")  # a USER.md write that holds after the turn
+def landed(outcome: str | None) -> bool:
+    """A USER.md write that holds after the turn: written (perhaps pushing clauses out), unchanged or promoted."""
+    return is_written(outcome) or (outcome or "").startswith(("unchanged", "promoted"))
 
 
 def update_candidates(
@@ -82,23 +84,23 @@ def update_candidates(
         store.delete_candidates(tx, user_id, plan.dropped)
     gone: list[int] = []
     for i, row in plan.promoted.items():
-        if out[i].outcome == "written":
-            out[i].outcome = "promoted"
-        if out[i].outcome in LANDED:
+        if is_written(out[i].outcome):
+            out[i].outcome = "promoted" + (out[i].outcome or "")[len("written"):]  # and what it pushed out, if anything
+        if landed(out[i].outcome):
             gone.append(int(row["id"]))
         elif i in plan.waiting:  # said again but not written (cap, refused file): it keeps waiting
             sighting(row, plan.waiting[i])
             out[i].candidate = True
             out[i].outcome = f"candidate: {out[i].outcome}"
     for i, ids in plan.superseded.items():
-        if out[i].outcome in LANDED:
+        if landed(out[i].outcome):
             gone.extend(ids)
     for i, row in plan.seen_again.items():
         sighting(row, out[i])
         out[i].outcome = f"candidate: seen again ({int(row['times_seen']) + 1} times)"
     for i, d in sorted(plan.keep.items()):
         firm = plan.covered.get(i)
-        if firm is not None and out[firm].outcome in LANDED:
+        if firm is not None and landed(out[firm].outcome):
             out[i].candidate = False
             out[i].outcome = "skipped: the turn states this firmly"
             continue

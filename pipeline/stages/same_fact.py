@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from pipeline.stages.clauses import join_clauses
+
 SAME_VALUE = 0.75  # Dice overlap of two values' units from which they state one fact
 _FUZZY_WORD = 0.85  # two long Latin words this alike are one word spelled two ways
 
@@ -267,4 +269,4 @@ def merged(existing: str | None, value: str, key: str) -> str:
         return value
     if not new_parts(value, existing, key):
         return existing
-    return f"{existing}; {value}"
+    return join_clauses([existing, value])  # the write stage fits a full field (clauses.py)
