@@ -283,7 +283,7 @@ class MemoryPipeline:
                 decisions,
                 self.store.candidates(turn.user_id),
                 turn,
-                {(cands.norm(f.key), cands.norm(f.value)) for f in current.profile.fields() if f.key},
+                current.profile.fields(),
                 self.guard_policy,
             )
             try:

@@ -25,6 +25,9 @@ class BatchReport:
     writes: dict[str, int] = field(default_factory=lambda: {"user": 0, "memory": 0})
     skips: dict[str, int] = field(default_factory=dict)
     outcomes: dict[str, int] = field(default_factory=dict)  # other outcomes: duplicate, unchanged, over_cap...
+    # Facts just short of the bar (also counted above): kept as a new candidate, seen again in the same
+    # conversation, promoted to USER.md (said again later, or stated firmly).
+    candidates: dict[str, int] = field(default_factory=lambda: {"kept": 0, "seen_again": 0, "promoted": 0})
     evictions: dict[str, int] = field(default_factory=dict)  # values that left USER.md, by reason (stages/clauses.py)
     bad_lines: int = 0
     bad_line_list: list[str] = field(default_factory=list)
@@ -68,6 +71,7 @@ class BatchReport:
             "writes": dict(self.writes),
             "skips": dict(sorted(self.skips.items())),
             "outcomes": dict(sorted(self.outcomes.items())),
+            "candidates": dict(self.candidates),
             "evictions": dict(sorted(self.evictions.items())),
             "failures": self.failures,
             "bad_lines": self.bad_lines,
@@ -92,6 +96,7 @@ class BatchReport:
             writes=dict(self.writes),
             skips=dict(self.skips),
             outcomes=dict(self.outcomes),
+            candidates=dict(self.candidates),
             evictions=dict(self.evictions),
             bad_line_list=list(self.bad_line_list),
             turn_errors=list(self.turn_errors),
@@ -99,7 +104,7 @@ class BatchReport:
         for part in parts:
             for name in _ADDITIVE:
                 setattr(out, name, getattr(out, name) + part[name])
-            for name in ("writes", "skips", "outcomes", "evictions"):
+            for name in ("writes", "skips", "outcomes", "candidates", "evictions"):
                 counts = getattr(out, name)
                 for key, value in part[name].items():
                     counts[key] = counts.get(key, 0) + value
@@ -107,6 +112,15 @@ class BatchReport:
                 getattr(out, name).extend(part[name][: MAX_REPORTED_BAD_LINES - len(getattr(out, name))])
             out.cost_usd = None if out.cost_usd is None or part["cost_usd"] is None else out.cost_usd + part["cost_usd"]
         return out
+
+    def count_candidate(self, outcome: str | None) -> None:
+        """Tally one decision's part in the candidates' life (its outcome as the turn recorded it)."""
+        if outcome == "candidate":
+            self.candidates["kept"] += 1
+        elif (outcome or "").startswith("candidate: seen again"):
+            self.candidates["seen_again"] += 1
+        elif (outcome or "").startswith("promoted"):  # "promoted; evicted ...": what it pushed out is told apart
+            self.candidates["promoted"] += 1
 
 
 # Counters a worker process adds to the parent's report (the index pass fills the others).

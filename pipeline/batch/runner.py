@@ -306,6 +306,7 @@ class BatchRunner:
         r.output_tokens += usage.output_tokens
         r.cost_usd = None if r.cost_usd is None or usage.cost_usd is None else r.cost_usd + usage.cost_usd
         for d in result.decisions:
+            r.count_candidate(d.outcome)
             if d.route == "skip":
                 reason = d.reason or "unknown"
                 r.skips[reason] = r.skips.get(reason, 0) + 1

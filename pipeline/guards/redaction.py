@@ -122,6 +122,15 @@ def redact_json(value: Any, redact: Callable[[str], str] = redact_for_storage) -
 _MARKER_RE = lazy_compile(r"\[(REDACTED|BLOCKED):([^\]]*)\]")
 
 
+def marker_rule(text: str) -> str | None:
+    """The rule of the first redaction marker in stored text ("redacted:EMAIL", "privilege:admin_claim"),
+    or None: a marker means the text once carried what the guards refuse."""
+    m = _MARKER_RE.search(text)
+    if m is None:
+        return None
+    return f"redacted:{m.group(2)}" if m.group(1) == "REDACTED" else m.group(2)
+
+
 def refuse_marked_writes(decisions: list[Decision]) -> list[Decision]:
     """A retried or queued turn was stored redacted: a value that still carries a marker
     ("password: [REDACTED:PASSWORD]") stood for a secret or an injection, and is skipped as one."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from pipeline import guards
 from pipeline.errors import MemrouteError
 from pipeline.ops.edit import committed_check, refuse_unsafe_rewrites
 from pipeline.ops.erasure import erase_from_ledgers
@@ -106,18 +107,32 @@ def confirm_candidate(pipe: MemoryPipeline, user_id: str, ref: int | str) -> dic
             raise CandidateNotFound(f"{why} for {ref!r}; see `memroute show {user_id} --candidates`")
         row = found[0]
         current = tx.current
-        written = apply_decisions([cands.confirmation(row)], current.profile, current.log)
+        decision = cands.confirmation(row, cands.field_of(current.profile.fields(), str(row["key"])))
+        # A candidate passes the guards again on its way in (the policy may be stricter than when it was kept).
+        [checked] = guards.guard_decisions([decision], "", pipe.guard_policy)
+        refused = cands.refusal(row, pipe.guard_policy)
+        if checked.route != "user" or refused:
+
+            def drop(t: Tx) -> None:
+                pipe.store.delete_candidates(t, user_id, [int(row["id"])])
+
+            tx.stage(WriteResult(profile=current.profile, log=current.log), records=drop)
+            return {"success": False, "outcome": f"blocked:{refused}" if refused else checked.outcome or "blocked",
+                    "field": str(row["key"]),
+                    "usage": usage_line(current.profile.render(), pipe.user_limit)}
+        written = apply_decisions([checked], current.profile, current.log)
         refuse_unsafe_rewrites(written, current)
         decision = written.decisions[0]
         landed = is_written(decision.outcome) or (decision.outcome or "").startswith("unchanged")
         if is_written(decision.outcome):
             decision.outcome = "promoted" + (decision.outcome or "")[len("written"):]
         if landed:  # over the cap or a refused file: nothing changes, the candidate keeps waiting
+            gone = [int(row["id"]), *cands.contradicted(row, rows)]
 
-            def supersede(t: Tx) -> None:
-                pipe.store.supersede_candidates(t, user_id, [row["key_norm"]])
+            def settle(t: Tx) -> None:
+                pipe.store.delete_candidates(t, user_id, gone)
 
-            tx.stage(written, records=supersede)
+            tx.stage(written, records=settle)
     return {
         "success": landed,
         "outcome": decision.outcome,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from pipeline.engines.base import Engine
 from pipeline.ledgers._text import norm_key, split_label
@@ -18,7 +19,7 @@ from pipeline.stages import candidates as cands
 from pipeline.stages.consolidate import ConsolidationError, archive_oldest, consolidate_log
 from pipeline.stages.write import Change, WriteResult, is_change_of_fact, is_written
 from pipeline.store.interface import MemoryStore, Tx
-from pipeline.types import Classification, Turn, Usage
+from pipeline.types import Classification, Decision, Turn, Usage
 
 log = logging.getLogger("memroute.pipeline")
 
@@ -60,6 +61,11 @@ def turn_records(
     return write
 
 
+def landed(outcome: str | None) -> bool:
+    """A USER.md write that holds after the turn: written (perhaps pushing clauses out), unchanged or promoted."""
+    return is_written(outcome) or (outcome or "").startswith(("unchanged", "promoted"))
+
+
 def update_candidates(
     store: MemoryStore, tx: Tx, turn: Turn, plan: cands.CandidatePlan, written: WriteResult, ttl_days: float
 ) -> None:
@@ -67,26 +73,36 @@ def update_candidates(
     transaction. Sets each candidate decision's outcome (the decision log records it)."""
     user_id, seen_at = turn.user_id, cands.iso(cands.turn_time(turn))
     out = written.decisions
-    # Keys the turn set firmly: whatever weaker value waited under them is replaced.
-    firm_keys = {
-        cands.norm(d.key)
-        for d in out
-        if d.route == "user" and d.op == "upsert" and d.key and (is_written(d.outcome) or (d.outcome or "").startswith("unchanged"))
-    }
-    keep = dict(plan.keep)
-    for i, cid in plan.promoted.items():
+
+    def sighting(row: dict[str, Any], d: Decision) -> None:  # one more sighting of a stored candidate
+        store.upsert_candidate(
+            tx, user_id=user_id, section=row.get("section"), key=str(row["key"]), value=str(row["value"]),
+            quote=d.quote, turn_id=turn.turn_id, conversation_id=turn.conversation_id, seen_at=seen_at,
+        )
+
+    if plan.dropped:  # first: a statement that starts anew may share the dropped one's key and value
+        store.delete_candidates(tx, user_id, plan.dropped)
+    gone: list[int] = []
+    for i, row in plan.promoted.items():
         if is_written(out[i].outcome):
             out[i].outcome = "promoted" + (out[i].outcome or "")[len("written"):]  # and what it pushed out, if anything
-        elif not (out[i].outcome or "").startswith("unchanged"):  # not written (cap, refused file): it keeps waiting
-            if i in plan.waiting:
-                keep[i] = plan.waiting[i]
-                out[i].outcome = f"candidate: {out[i].outcome}"
-            continue
-        store.delete_candidates(tx, user_id, [cid])
-    store.supersede_candidates(tx, user_id, sorted(firm_keys))
-    for i, d in sorted(keep.items()):
-        if cands.norm(d.key or "") in firm_keys:
-            out[i].outcome = "skipped: the turn states this key firmly"
+        if landed(out[i].outcome):
+            gone.append(int(row["id"]))
+        elif i in plan.waiting:  # said again but not written (cap, refused file): it keeps waiting
+            sighting(row, plan.waiting[i])
+            out[i].candidate = True
+            out[i].outcome = f"candidate: {out[i].outcome}"
+    for i, ids in plan.superseded.items():
+        if landed(out[i].outcome):
+            gone.extend(ids)
+    for i, row in plan.seen_again.items():
+        sighting(row, out[i])
+        out[i].outcome = f"candidate: seen again ({int(row['times_seen']) + 1} times)"
+    for i, d in sorted(plan.keep.items()):
+        firm = plan.covered.get(i)
+        if firm is not None and landed(out[firm].outcome):
+            out[i].candidate = False
+            out[i].outcome = "skipped: the turn states this firmly"
             continue
         store.upsert_candidate(
             tx, user_id=user_id, section=d.section, key=(d.key or "").strip(), value=(d.value or "").strip(),
@@ -95,6 +111,8 @@ def update_candidates(
         out[i].candidate = True
         if out[i].outcome in (None, "skipped"):
             out[i].outcome = "candidate"
+    if gone:
+        store.delete_candidates(tx, user_id, sorted(set(gone)))
     # A forget covers the candidates it names, whether or not a file held them.
     for d in out:
         if d.op == "remove" and d.match and store.purge_candidates(tx, user_id, d.match):

@@ -373,9 +373,6 @@ class MemoryStore(ABC):
     def delete_candidates(self, tx: Tx, user_id: str, ids: Sequence[int]) -> int: ...
 
     @abstractmethod
-    def supersede_candidates(self, tx: Tx, user_id: str, keys: Sequence[str]) -> int: ...
-
-    @abstractmethod
     def purge_candidates(self, tx: Tx, user_id: str, needle: str | None = None) -> int: ...
 
     @abstractmethod

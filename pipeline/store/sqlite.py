@@ -559,15 +559,6 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
             deleted += conn.execute("DELETE FROM candidates WHERE user_id = ? AND id = ?", (user_id, cid)).rowcount
         return deleted
 
-    def supersede_candidates(self, conn: sqlite3.Connection, user_id: str, keys: Sequence[str]) -> int:
-        """A real USER.md write to a key replaces whatever was waiting under it (keys as `norm` gives them)."""
-        deleted = 0
-        for key in keys:
-            deleted += conn.execute(
-                "DELETE FROM candidates WHERE user_id = ? AND key_norm = ?", (user_id, key)
-            ).rowcount
-        return deleted
-
     def purge_candidates(self, conn: sqlite3.Connection, user_id: str, needle: str | None = None) -> int:
         """Erase candidates: all of the user's (needle None), or those a forget of `needle` covers
         (its key equals it, or its key, value or quote contains it; case-insensitive)."""

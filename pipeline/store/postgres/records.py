@@ -349,12 +349,6 @@ class Records:
         cur = conn.execute("DELETE FROM candidates WHERE user_id = %s AND id = ANY(%s)", (user_id, list(ids)))
         return int(cur.rowcount)
 
-    def supersede_candidates(self, conn: Any, user_id: str, keys: Sequence[str]) -> int:
-        if not keys:
-            return 0
-        cur = conn.execute("DELETE FROM candidates WHERE user_id = %s AND key_norm = ANY(%s)", (user_id, list(keys)))
-        return int(cur.rowcount)
-
     def purge_candidates(self, conn: Any, user_id: str, needle: str | None = None) -> int:
         if needle is None:
             return int(conn.execute("DELETE FROM candidates WHERE user_id = %s", (user_id,)).rowcount)
