@@ -13,6 +13,7 @@ from pipeline.cli.errors import CommandFailed, UsageError
 from pipeline.serve.config import DEFAULT_HOST, DEFAULT_PORT, Limits, ServeConfig, ServeConfigError, read_tokens
 
 TOKENS_ENV = "MEMROUTE_SERVE_TOKENS"
+OTLP_ENV = "MEMROUTE_OTLP_ENDPOINT"
 EXTRA_HINT = "pip install 'memroute[serve]'"
 
 
@@ -33,6 +34,9 @@ def register(add: AddCommand) -> None:
     p.add_argument("--processes", type=int, default=0,
                    help="apply turns in this many worker processes instead (CPU-bound engines; default 0)")
     p.add_argument("--max-queued", type=int, default=10_000, help="turns waiting before POST .../turns answers 503")
+    p.add_argument("--otlp-endpoint", metavar="URL",
+                   help=f"send OpenTelemetry traces to this OTLP/HTTP collector, e.g. http://127.0.0.1:4318 "
+                        f"(env {OTLP_ENV}; needs memroute[otel]); default: no traces")
 
     p = add("mcp", "serve USER's memory to an agent over MCP (stdio)", _cmd_mcp)
     p.add_argument("--user", required=True, help="the user whose memory the agent reads and edits")
@@ -58,6 +62,7 @@ def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
             hook_workers=args.workers,
             hook_processes=args.processes,
             max_queued=args.max_queued,
+            otlp_endpoint=args.otlp_endpoint or os.environ.get(OTLP_ENV) or None,
         )
         config.check()
     except ServeConfigError as e:

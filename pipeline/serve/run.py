@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 def serve(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipeline]) -> int:
     """Serve the HTTP API until SIGINT/SIGTERM. `pipeline_factory` must be picklable when
     config.hook_processes > 0 (each worker process builds its own pipeline with it)."""
+    if config.otlp_endpoint:
+        from pipeline.observe import tracing
+
+        tracing.enable(endpoint=config.otlp_endpoint)  # TracingUnavailable without memroute[otel]: exit 1
     app = create_app(config, pipeline_factory)
     auth = f"{len(config.tokens)} token(s)" if config.tokens else "no tokens: loopback only"
     print(f"memroute: serving {config.root} on http://{config.host}:{config.port} ({auth}"
