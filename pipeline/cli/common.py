@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.cli.errors import CommandFailed, UsageError
+from pipeline.errors import StoreUnreachable
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -115,6 +116,8 @@ def open_database(url: str, *, log_quotes: bool = False) -> dict[str, Any]:
         store, documents = open_postgres(url, log_quotes=log_quotes)
     except ImportError:
         raise CommandFailed("--store postgresql://... needs psycopg: pip install 'memroute[postgres]'") from None
+    except StoreUnreachable as e:  # its one line names host, port and cause
+        raise CommandFailed(str(e)) from None
     except Exception as e:  # psycopg's OperationalError and friends: one line, never the password
         raise CommandFailed(f"cannot open the store {shown_url(url)}: {type(e).__name__}: "
                             f"{str(e).strip().splitlines()[0] if str(e).strip() else 'no detail'}") from None

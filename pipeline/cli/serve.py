@@ -87,7 +87,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         from pipeline.serve.run import serve
     except ImportError as e:
         raise CommandFailed(f"memroute serve needs {e.name or 'its extra'}: {EXTRA_HINT}") from None
-    return serve(config, functools.partial(build_pipeline, settings))
+    store = None
+    if settings.store:  # a server that is down: one line now, not a failed start inside uvicorn
+        from pipeline.store.postgres import shown_url
+        from pipeline.store.postgres.connection import probe
+
+        try:
+            probe(settings.store)
+        except ImportError:
+            raise CommandFailed("--store postgresql://... needs psycopg: pip install 'memroute[postgres]'") from None
+        store = shown_url(settings.store)
+    return serve(config, functools.partial(build_pipeline, settings), store=store)
 
 
 def _cmd_mcp(args: argparse.Namespace) -> int:

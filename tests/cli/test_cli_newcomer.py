@@ -164,7 +164,9 @@ def test_doctor_on_a_healthy_root(tmp_path: Path, capsys: pytest.CaptureFixture[
     run(capsys, "turn", "ana", "--text", "I work as a data engineer.", "--timestamp", TS, "--root", str(tmp_path))
     code, out, _ = run(capsys, "doctor", "--root", str(tmp_path))
     assert code == 0
-    for fragment in ("ok   root writable: yes", "integrity ok", "hook queue: queued 0", "failed turns: 0 waiting"):
+    for fragment in ("[ok]   root: ", ", writable", "[ok]   store: ", "integrity ok", "[ok]   migrations: ",
+                     "[ok]   hook queue: queued 0", "[ok]   failed turns: none", "[ok]   model: offline engine",
+                     "every check passed"):
         assert fragment in out
     assert "python 3." in out and "pydantic " in out and "memroute 0." in out
     assert "settings (flags > env > file > defaults" in out
@@ -173,12 +175,12 @@ def test_doctor_on_a_healthy_root(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_doctor_reports_failed_turns_and_a_broken_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _fail_one_turn(tmp_path)
     code, out, _ = run(capsys, "doctor", "--root", str(tmp_path))
-    assert code == 1 and "FAIL failed turns: 1 waiting for `memroute retry`" in out
+    assert code == 1 and "[FAIL] failed turns: 1 waiting for a retry\n       fix: see `memroute status`" in out
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "memroute.db").write_bytes(b"this is not a database" * 100)
     code, out, _ = run(capsys, "doctor", "--root", str(broken))
-    assert code == 1 and "FAIL database:" in out
+    assert code == 1 and "[FAIL] store: " in out and "fix: restore" in out
 
 
 class _Models(http.server.BaseHTTPRequestHandler):
@@ -202,12 +204,12 @@ def test_doctor_probes_the_model_server_on_localhost(tmp_path: Path, capsys: pyt
     finally:
         server.shutdown()
         server.server_close()
-    assert code == 0 and f"ok   model reachable: openai/local at {base}: HTTP 200" in out
+    assert code == 0 and f"[ok]   model endpoint: openai/local at {base}: HTTP 200" in out
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         dead = f"http://127.0.0.1:{s.getsockname()[1]}/v1"
     code, out, _ = run(capsys, "doctor", "--root", str(tmp_path), "--model", "openai/local", "--api-base", dead)
-    assert code == 1 and "FAIL model reachable: openai/local at" in out
+    assert code == 1 and "[FAIL] model endpoint: openai/local at" in out and "fix: start the model server" in out
 
 
 # ---- status and retry ------------------------------------------------------------------------

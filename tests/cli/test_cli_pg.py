@@ -138,7 +138,10 @@ def test_status_users_and_doctor_read_the_postgresql_store(
     code, out, _ = run(capsys, "doctor", "--json", *where)
     data = json.loads(out)
     assert code == 0 and data["ok"]
-    assert any(c["name"] == "database" and "migrations applied" in c["detail"] for c in data["checks"])
+    checks = {c["name"]: c for c in data["checks"]}
+    assert checks["store"]["ok"] and "reachable" in checks["store"]["detail"]
+    assert checks["migrations"]["ok"] and "applied" in checks["migrations"]["detail"]
+    assert checks["PostgreSQL extensions"]["detail"] == "pg_trgm installed"
     assert any(s["name"] == "store" and s["value"].startswith("postgresql://") for s in data["settings"])
 
 
