@@ -14,6 +14,7 @@ from pipeline.serve.config import DEFAULT_HOST, DEFAULT_PORT, Limits, ServeConfi
 
 TOKENS_ENV = "MEMROUTE_SERVE_TOKENS"
 OTLP_ENV = "MEMROUTE_OTLP_ENDPOINT"
+REVIEW_SECRET_ENV = "MEMROUTE_REVIEW_SECRET"
 EXTRA_HINT = "pip install 'memroute[serve]'"
 
 
@@ -63,6 +64,8 @@ def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
             hook_processes=args.processes,
             max_queued=args.max_queued,
             otlp_endpoint=args.otlp_endpoint or os.environ.get(OTLP_ENV) or None,
+            # env only, never a flag: a secret on the command line is visible to every local user (ps)
+            review_secret=os.environ.get(REVIEW_SECRET_ENV) or None,
         )
         config.check()
     except ServeConfigError as e:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from pipeline.ledgers.memory_md import MemoryEntry
@@ -17,6 +18,22 @@ if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def human_time(value: object) -> str:
+    """An ISO date or time as people read it: "2 Nov 2026", or "1 Dec 2026, 22:19 UTC" (the page's
+    script shows times in the viewer's own zone; this is what shows without it). Anything else as is."""
+    text = str(value or "")
+    try:
+        if len(text) == 10:
+            day = datetime.strptime(text, "%Y-%m-%d")
+            return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return text
+    when = (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    return f"{when.day} {MONTHS[when.month - 1]} {when.year}, {when:%H:%M} UTC"
 
 
 @dataclass

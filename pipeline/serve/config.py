@@ -58,6 +58,7 @@ class ServeConfig:
     hook_processes: int = 0  # > 0: turns run in worker processes (the server keeps its GIL)
     max_queued: int = 10_000  # turns waiting or running before POST .../turns answers 503
     wait_timeout_s: float = 30.0  # ?wait=true gives up after this long and answers 202
+    review_secret: str | None = None  # the review page's CSRF key (else one kept in the root): share it across hosts
     otlp_endpoint: str | None = None  # send traces to this OTLP/HTTP collector (memroute[otel]); None: no traces
 
     def check(self) -> None:
