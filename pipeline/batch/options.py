@@ -43,6 +43,9 @@ class BatchOptions:
     # None: automatic (one per 2,000 turns, 500 with a model; at most min(CPUs, 4)). Needs `settings`.
     workers: int | None = 1
     settings: Settings | None = None  # how a worker process builds its MemoryPipeline (build_pipeline)
+    # Per input file, aligned with the runner's paths: (name in reports, line format, default user id)
+    # as pipeline.batch.sources.prepare found them. None: every path as given, with `fmt`.
+    files: list[tuple[str, str | None, str | None]] | None = None
 
 
 class Hooks:

@@ -93,7 +93,8 @@ class BatchRunner:
     def _index(self, index: ConversationIndex) -> None:
         store = self.pipe.store
         for file_no, path in enumerate(self.paths):
-            for item in read_conversations(path, self.options.fmt):
+            name, fmt, user = self._file(file_no)
+            for item in read_conversations(path, fmt, name=name, user=user):
                 if isinstance(item, BadLine):
                     self._bad(item)
                 else:
@@ -104,6 +105,12 @@ class BatchRunner:
             if self.stop:
                 break
         self.report.users = index.finish()
+
+    def _file(self, file_no: int) -> tuple[str, str | None, str | None]:
+        """How input `file_no` is named in reports, its line format and its default user id."""
+        if self.options.files is not None:
+            return self.options.files[file_no]
+        return str(self.paths[file_no]), self.options.fmt, None
 
     def _add(self, index: ConversationIndex, file_no: int, conv: Conversation, *, done: bool) -> None:
         """Note where the conversation is (never its text); done ones count users and duplicates only."""
@@ -226,14 +233,15 @@ class BatchRunner:
 
     def _read(self, files: dict[int, IO[bytes]], file_no: int, offset: int, line: int) -> Conversation | None:
         path = self.paths[file_no]
+        name, fmt, user = self._file(file_no)
         try:
             fh = files.get(file_no)
             if fh is None:
                 fh = files[file_no] = path.open("rb")
-            return read_at(fh, offset, path=str(path), line=line, fmt=self.options.fmt)
+            return read_at(fh, offset, path=name, line=line, fmt=fmt, user=user)
         except (OSError, BadInput) as e:  # the file changed under us since the index pass
             self.report.unreadable += 1
-            self._bad(BadLine(str(path), line, f"could not be read again: {e}"))
+            self._bad(BadLine(name, line, f"could not be read again: {e}"))
             return None
 
     async def _replay_conversation(self, conv: Conversation) -> bool:
@@ -342,6 +350,7 @@ class BatchRunner:
             "paths": [str(p) for p in self.paths],
             "index": str(index_path),
             "fmt": self.options.fmt,
+            "files": self.options.files,
             "concurrency": per_worker,
             "rpm": self.options.rpm / workers if self.options.rpm else None,
             "decisions": self._decisions is not None,

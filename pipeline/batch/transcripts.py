@@ -109,25 +109,31 @@ def expand_inputs(inputs: list[str]) -> list[Path]:
     return unique
 
 
-def read_conversations(path: Path, fmt: str | None = None) -> Iterator[Conversation | BadLine]:
-    """Every line of one file, lazily: a Conversation, or a BadLine saying what is wrong with it."""
-    name = str(path)
+def read_conversations(
+    path: Path, fmt: str | None = None, *, name: str | None = None, user: str | None = None
+) -> Iterator[Conversation | BadLine]:
+    """Every line of one file, lazily: a Conversation, or a BadLine saying what is wrong with it.
+    `name`: how the file is called in reports (default: its path); `user`: the user id of lines
+    that carry none (else such a line is bad)."""
+    name = str(path) if name is None else name
     with path.open("rb") as fh:
         for number, offset, raw in read_lines(fh):
             if raw is None:
                 yield BadLine(name, number, f"line longer than {MAX_LINE_BYTES:,} bytes; skipped")
                 continue
             try:
-                yield parse_line(raw, path=name, line=number, offset=offset, fmt=fmt)
+                yield parse_line(raw, path=name, line=number, offset=offset, fmt=fmt, user=user)
             except BadInput as e:
                 yield BadLine(name, number, str(e))
 
 
-def read_at(fh: IO[bytes], offset: int, *, path: str, line: int, fmt: str | None) -> Conversation:
+def read_at(
+    fh: IO[bytes], offset: int, *, path: str, line: int, fmt: str | None, user: str | None = None
+) -> Conversation:
     """Read the conversation at a known byte offset again (the batch's second pass)."""
     fh.seek(offset)
     raw = fh.readline(MAX_LINE_BYTES + 1)
-    return parse_line(raw, path=path, line=line, offset=offset, fmt=fmt)
+    return parse_line(raw, path=path, line=line, offset=offset, fmt=fmt, user=user)
 
 
 # ---- parsing --------------------------------------------------------------------------------
@@ -146,7 +152,9 @@ def detect_format(obj: dict[str, Any]) -> str | None:
 _FORMAT_KEY = {"openai": "messages", "sharegpt": "conversations", "turns": "turns"}
 
 
-def parse_line(raw: bytes, *, path: str, line: int, offset: int, fmt: str | None = None) -> Conversation:
+def parse_line(
+    raw: bytes, *, path: str, line: int, offset: int, fmt: str | None = None, user: str | None = None
+) -> Conversation:
     try:
         text = raw.decode("utf-8-sig")  # a BOM at the start of a file is not an error
     except UnicodeDecodeError as e:
@@ -162,7 +170,7 @@ def parse_line(raw: bytes, *, path: str, line: int, offset: int, fmt: str | None
         raise BadInput("unknown format: no 'messages', 'conversations' or 'turns' list")
     if not isinstance(obj.get(_FORMAT_KEY[found]), list):
         raise BadInput(f"not {found} format: no '{_FORMAT_KEY[found]}' list")
-    user_id = _user_id(obj)
+    user_id = _user_id(obj, user)
     conv_ts = _time(obj.get("timestamp"), "conversation timestamp")
     if found == "openai":
         messages = [_openai_message(m, i) for i, m in enumerate(obj["messages"])]
@@ -196,10 +204,12 @@ def parse_line(raw: bytes, *, path: str, line: int, offset: int, fmt: str | None
     )
 
 
-def _user_id(obj: dict[str, Any]) -> str:
+def _user_id(obj: dict[str, Any], default: str | None = None) -> str:
     value = obj.get("user_id", obj.get("user"))
     if value is None or value == "":
-        raise BadInput("missing user_id")
+        value = default
+    if value is None or value == "":
+        raise BadInput("missing user_id (name the user with --user)")
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise BadInput("user_id must be a string or a number")
     try:

@@ -73,7 +73,7 @@ def _worker_main(spec: dict[str, Any], users_q: Any, events: Any, stop: Any) -> 
     # walking it again on every full collection (~6% of a worker's CPU otherwise).
     gc.freeze()
     with pipe:
-        options = BatchOptions(fmt=spec["fmt"], concurrency=spec["concurrency"], rpm=spec["rpm"])
+        options = BatchOptions(fmt=spec["fmt"], concurrency=spec["concurrency"], rpm=spec["rpm"], files=spec["files"])
         hooks = _WorkerHooks(events)
         runner = BatchRunner(pipe, [Path(p) for p in spec["paths"]], options, hooks)
         runner._stop_event = stop

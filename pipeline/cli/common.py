@@ -155,15 +155,15 @@ def print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
 
-def read_messages(source: str) -> Any:
+def read_turn_messages(source: str, *, fmt: str | None = None, user_speaker: str | None = None) -> Any:
+    """`turn --messages`: a file (or - for stdin) in any of the formats pipeline.batch.sources reads."""
+    from pipeline.batch.sources import turn_messages
+
     try:
-        raw = sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     except OSError as e:
         raise UsageError(f"cannot read messages from {source}: {e.strerror}") from None
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise UsageError(f"messages are not valid JSON ({e.msg} at line {e.lineno})") from None
+    return turn_messages(data, "stdin" if source == "-" else source, fmt=fmt, user_speaker=user_speaker)
 
 
 def format_decision(d: Any) -> str:

@@ -25,6 +25,7 @@ def exit_code(e: BaseException) -> int:
     from pipeline.batch.transcripts import InputError
     from pipeline.engines import EngineConfigError
     from pipeline.evals import EvalInputError
+    from pipeline.integrations.imports import ImportFormatError
     from pipeline.ops.erasure import NothingToForget
     from pipeline.ops.tool import ToolUsageError
     from pipeline.settings import SettingsError
@@ -33,7 +34,7 @@ def exit_code(e: BaseException) -> int:
 
     usage_errors = (
         UsageError, InvalidUserId, BadTurn, ToolUsageError, EngineConfigError, SettingsError, NothingToForget,
-        EvalInputError, InputError, ModelConfigError,
+        EvalInputError, InputError, ModelConfigError, ImportFormatError,
     )
     return 2 if isinstance(e, usage_errors) else 1
 

@@ -19,7 +19,7 @@ from pipeline.cli.common import (
     note,
     open_pipeline,
     print_json,
-    read_messages,
+    read_turn_messages,
     require_user,
 )
 from pipeline.cli.errors import UsageError
@@ -34,12 +34,17 @@ def register(add: AddCommand) -> None:
     p.add_argument("user", help=USER_HELP)
     p.add_argument("--log-quotes", action="store_true", help=LOG_QUOTES_HELP)
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--text", help="the user's message")
+    src.add_argument("--text", help="the user's message (- reads it from standard input)")
     src.add_argument(
         "--messages",
         metavar="FILE",
-        help="JSON list of {role, content} (content a string or OpenAI content parts); a file, or - for stdin",
+        help="the conversation so far: a JSON list of {role, content}, a {\"messages\": [...]} body, a ShareGPT "
+             "record or a 'Speaker: text' log (docs/batch-formats.md); a file, or - for stdin",
     )
+    p.add_argument("--format", dest="fmt", choices=["turns", "openai", "sharegpt", "chatgpt", "text"],
+                   help="the format of --messages (default: detected)")
+    p.add_argument("--user-speaker", metavar="NAME",
+                   help="--messages as a text log: the speaker who is the user (default: User, Human, You or Me)")
     p.add_argument("--timestamp", help="ISO 8601 time of the turn (default: now)")
     p.add_argument("--conversation", metavar="ID", help="conversation id (part of the turn's identity)")
 
@@ -134,7 +139,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_turn(args: argparse.Namespace) -> int:
-    messages = [{"role": "user", "content": args.text}] if args.text is not None else read_messages(args.messages)
+    if args.text is not None:
+        text = sys.stdin.read() if args.text == "-" else args.text
+        if not text.strip():
+            raise UsageError("--text is empty" + (" (nothing on standard input)" if args.text == "-" else ""))
+        messages: Any = [{"role": "user", "content": text}]
+    else:
+        messages = read_turn_messages(args.messages, fmt=args.fmt, user_speaker=args.user_speaker)
     with open_pipeline(args, write=True) as pipe:
         result = pipe.process_turn(args.user, messages, timestamp=args.timestamp, conversation_id=args.conversation)
     if args.as_json:

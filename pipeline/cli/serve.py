@@ -41,6 +41,9 @@ def register(add: AddCommand) -> None:
 
     p = add("mcp", "serve USER's memory to an agent over MCP (stdio)", _cmd_mcp)
     p.add_argument("--user", required=True, help="the user whose memory the agent reads and edits")
+    p.add_argument("--print-config", choices=["claude", "cursor", "vscode"], metavar="HOST",
+                   help="print the MCP host's config snippet for this server (claude, cursor or vscode), "
+                        "with absolute paths, and exit")
 
 
 def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
@@ -109,6 +112,10 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
 
     validate_user_id(args.user)  # InvalidUserId: exit 2
     settings = resolve_settings(args)
+    if args.print_config:
+        from pipeline.cli.mcp_config import print_config
+
+        return print_config(args, Path(settings.root))
     _require_writable(Path(settings.root), "mcp")
     try:
         from pipeline.serve.run import mcp_stdio

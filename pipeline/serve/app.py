@@ -105,6 +105,8 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
         description="Memory for chat apps: after each turn, what the user said goes to USER.md, MEMORY.md "
                     "or the skip list. Errors are JSON {\"error\": {\"code\", \"message\"}}.",
         lifespan=lifespan,
+        docs_url=None,  # Swagger UI and ReDoc load their assets from a CDN: api_docs.py serves a page that needs none
+        redoc_url=None,
     )
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -122,6 +124,9 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     install_error_handlers(app)
     app.include_router(router)
     app.include_router(metrics_router)
+    from pipeline.serve import api_docs
+
+    api_docs.mount(app)
     if config.review:  # the review page at /review/ (pipeline/review/; needs jinja2)
         from pipeline.review import mount
 
