@@ -86,7 +86,7 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
 def open_pipeline(args: argparse.Namespace, *, write: bool, **overrides: Any) -> MemoryPipeline:
     """The pipeline for one command, built from the resolved settings. `write=False`: a root this
     process may not write is opened read-only; `write=True`: such a root is refused, naming it."""
-    from pipeline.cli.doctor import root_writable
+    from pipeline._util.paths import root_writable
     from pipeline.settings import build_pipeline
 
     settings = resolve_settings(args)

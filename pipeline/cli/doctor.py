@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from pipeline._util.paths import root_writable
 from pipeline.errors import StoreUnreachable
 from pipeline.settings import Settings
 from pipeline.store import DB_NAME, MIGRATIONS, SQLITE_VERSION, StoreError
@@ -60,16 +61,6 @@ def list_users(root: Path) -> list[dict[str, Any]]:
 
 
 # ---- doctor ---------------------------------------------------------------------------------
-
-
-def root_writable(root: Path) -> bool:
-    """Whether this process can write the root (or create it)."""
-    probe = root
-    while not probe.exists():
-        if probe.parent == probe:
-            return False
-        probe = probe.parent
-    return probe.is_dir() and os.access(probe, os.W_OK | os.X_OK)
 
 
 def run_checks(settings: Settings) -> list[Check]:

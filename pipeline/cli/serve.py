@@ -77,7 +77,7 @@ def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
 
 
 def _require_writable(root: Path, command: str) -> None:
-    from pipeline.cli.doctor import root_writable
+    from pipeline._util.paths import root_writable
 
     if not root_writable(root):
         raise CommandFailed(f"memory root {root} is not writable: `memroute {command}` needs to write there")
