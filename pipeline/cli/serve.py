@@ -20,7 +20,7 @@ EXTRA_HINT = "pip install 'memroute[serve]'"
 
 def register(add: AddCommand) -> None:
     defaults = Limits()
-    p = add("serve", "serve the HTTP API (and MCP with --mcp) for chat apps in any language", _cmd_serve)
+    p = add("serve", "serve the HTTP API (and MCP with --mcp) for chat apps in any language", _cmd_serve, engine=True)
     p.add_argument("--host", default=DEFAULT_HOST,
                    help=f"address to listen on (default {DEFAULT_HOST}); any other than loopback needs tokens")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
@@ -39,7 +39,7 @@ def register(add: AddCommand) -> None:
                    help=f"send OpenTelemetry traces to this OTLP/HTTP collector, e.g. http://127.0.0.1:4318 "
                         f"(env {OTLP_ENV}; needs memroute[otel]); default: no traces")
 
-    p = add("mcp", "serve USER's memory to an agent over MCP (stdio)", _cmd_mcp)
+    p = add("mcp", "serve USER's memory to an agent over MCP (stdio)", _cmd_mcp, engine=True)
     p.add_argument("--user", required=True, help="the user whose memory the agent reads and edits")
     p.add_argument("--print-config", choices=["claude", "cursor", "vscode"], metavar="HOST",
                    help="print the MCP host's config snippet for this server (claude, cursor or vscode), "
