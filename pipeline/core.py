@@ -22,7 +22,7 @@ from pipeline.engines.base import TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
 from pipeline.errors import ModelConfigError
 from pipeline.guards.redaction import refuse_marked_writes
-from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
+from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, entry_matches
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.ops import manual, review
 from pipeline.ops.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
@@ -44,6 +44,7 @@ from pipeline.stages.write import apply_decisions
 from pipeline.store import Store
 from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
+from pipeline.store.private import make_private_dir
 from pipeline.turns import build_turn, turn_payload
 from pipeline.types import Classification, Turn, TurnResult, Usage
 
@@ -100,7 +101,7 @@ class MemoryPipeline:
         statements in the decision log, for debugging; by default only a digest of them is kept."""
         self.root = Path(root) if root is not None else default_root()
         if not read_only and documents is None:  # documents kept elsewhere (a database) need no folder
-            self.root.mkdir(parents=True, exist_ok=True)
+            make_private_dir(self.root)
         if engine is None:  # no env lookup here (MEMROUTE_ENGINE/MODEL): the CLI resolves its settings
             engine = "offline" if model is None else "llm"
         self.engine: Engine = make_engine(
@@ -445,14 +446,17 @@ class MemoryPipeline:
         return self.store.history(user_id) if self.store.exists() else []
 
     def recall(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
-        """Full-text search over both files (current lines) and the archive of what left them."""
+        """Full-text search over both files (current lines) and the archive of what left them. A date in the
+        query finds the entries whose date overlaps it: "2026-07-14" finds "[2026-07]" and "[2026]" too."""
         current = self.load(user_id, reader=True)
         terms = [t for t in query.lower().split() if t]
         hits: list[dict[str, Any]] = []
         for source, text in (("USER.md", current.profile.render()), ("MEMORY.md", current.log.render())):
             for line in text.splitlines():
                 lowered = line.lower()
-                if line.startswith("- ") and terms and all(t in lowered for t in terms):
+                if not line.startswith("- ") or not terms:
+                    continue
+                if all(t in lowered for t in terms) or (source == "MEMORY.md" and entry_matches(line[2:], terms)):
                     hits.append({"source": source, "text": line[2:]})
         for cand in self.store.search_candidates(user_id, query, k=k):
             hits.append({"source": "candidate", "candidate": True, "text": f"{cand['key']}: {cand['value']}",

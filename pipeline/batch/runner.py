@@ -10,6 +10,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import re
 import tempfile
 import threading
 import time
@@ -38,6 +39,7 @@ from pipeline.batch.transcripts import (
     read_conversations,
 )
 from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.stages.write import is_written
 from pipeline.store.batch_index import ConversationIndex
 from pipeline.types import Decision, TurnResult
 
@@ -307,11 +309,13 @@ class BatchRunner:
             if d.route == "skip":
                 reason = d.reason or "unknown"
                 r.skips[reason] = r.skips.get(reason, 0) + 1
-            elif d.outcome == "written":
+            elif is_written(d.outcome):
                 r.writes[d.route] = r.writes.get(d.route, 0) + 1
             else:
-                outcome = (d.outcome or "none").split(":")[0]
+                outcome = re.split(r"[:;]", d.outcome or "none")[0]
                 r.outcomes[outcome] = r.outcomes.get(outcome, 0) + 1
+            for why in d.evicted:  # what left USER.md for this decision, and why (stages/clauses.py)
+                r.evictions[why] = r.evictions.get(why, 0) + 1
         if (self._decisions is not None or self._emit_decisions is not None) and result.decisions:
             self._write_decisions(conv, result)
         self.hooks.turn(r)
@@ -428,7 +432,8 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "quote": r(d.quote),
         "confidence": d.confidence,
         "detail": r(d.detail),
-        "outcome": d.outcome,
+        "outcome": r(d.outcome),
+        "evicted": list(d.evicted),
         "engine": result.engine,
         "model": result.model,
     }

@@ -65,7 +65,7 @@ def register(add: AddCommand) -> None:
     p.add_argument("user", help=USER_HELP)
     p.add_argument("--action", required=True, help="add | replace | remove")
     p.add_argument("--target", required=True, help="user | memory")
-    p.add_argument("--content", help="the new entry (add, replace): 'Key: value' for user, '[YYYY-MM-DD] text' for memory")
+    p.add_argument("--content", help="the new entry (add, replace): 'Key: value' for user, '[YYYY-MM-DD] text' for memory ([YYYY-MM] or [YYYY] for a month or a year)")
     p.add_argument("--old-text", help="a unique substring of the entry to replace or remove")
     p.add_argument("--section", help="USER.md section for add (default: Identity)")
 

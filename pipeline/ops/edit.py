@@ -17,7 +17,7 @@ from pipeline.ledgers.memory_md import MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import UserProfile, empty_user_md
 from pipeline.ops.erasure import Erased
 from pipeline.stages.order import turn_time_payload
-from pipeline.stages.write import WriteResult
+from pipeline.stages.write import WriteResult, is_written
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import LedgerTexts, MemoryStore, Tx, UserDocuments
 from pipeline.types import Classification
@@ -99,7 +99,7 @@ def changed_files(current: Ledgers, written: WriteResult) -> dict[str, str]:
 def refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
     """A document that does not round-trip is never rewritten: mark the decisions that would have."""
     for d in written.decisions:
-        if d.outcome != "written":
+        if not is_written(d.outcome):
             continue
         refusal = current.user_refused if d.route == "user" else current.memory_refused
         if refusal:

@@ -15,7 +15,7 @@ from pipeline.ops.pins import pinned_bodies
 from pipeline.ops.turn import purge_record
 from pipeline.stages import candidates as cands
 from pipeline.stages.consolidate import ConsolidationError, consolidate_log
-from pipeline.stages.write import Change, WriteResult, apply_decisions
+from pipeline.stages.write import Change, WriteResult, apply_decisions, is_written
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import Tx
 from pipeline.types import Usage
@@ -110,9 +110,9 @@ def confirm_candidate(pipe: MemoryPipeline, user_id: str, ref: int | str) -> dic
         written = apply_decisions([cands.confirmation(row)], current.profile, current.log)
         refuse_unsafe_rewrites(written, current)
         decision = written.decisions[0]
-        landed = decision.outcome in ("written", "unchanged")
-        if decision.outcome == "written":
-            decision.outcome = "promoted"
+        landed = is_written(decision.outcome) or (decision.outcome or "").startswith("unchanged")
+        if is_written(decision.outcome):
+            decision.outcome = "promoted" + (decision.outcome or "")[len("written"):]
         if landed:  # over the cap or a refused file: nothing changes, the candidate keeps waiting
 
             def supersede(t: Tx) -> None:

@@ -17,7 +17,7 @@ from pipeline.ops.erasure import Erased, erased_by_turn
 from pipeline.ops.pins import pinned_bodies, pinned_keys
 from pipeline.stages import candidates as cands
 from pipeline.stages.consolidate import ConsolidationError, archive_oldest, consolidate_log
-from pipeline.stages.write import Change, WriteResult, is_change_of_fact
+from pipeline.stages.write import Change, WriteResult, is_change_of_fact, is_written
 from pipeline.store.interface import MemoryStore, Tx
 from pipeline.types import Classification, Turn, Usage
 
@@ -72,13 +72,13 @@ def update_candidates(
     firm_keys = {
         cands.norm(d.key)
         for d in out
-        if d.route == "user" and d.op == "upsert" and d.key and d.outcome in ("written", "unchanged")
+        if d.route == "user" and d.op == "upsert" and d.key and (is_written(d.outcome) or (d.outcome or "").startswith("unchanged"))
     }
     keep = dict(plan.keep)
     for i, cid in plan.promoted.items():
-        if out[i].outcome == "written":
-            out[i].outcome = "promoted"
-        elif out[i].outcome != "unchanged":  # not written (cap, refused file): it keeps waiting
+        if is_written(out[i].outcome):
+            out[i].outcome = "promoted" + (out[i].outcome or "")[len("written"):]  # and what it pushed out, if anything
+        elif not (out[i].outcome or "").startswith("unchanged"):  # not written (cap, refused file): it keeps waiting
             if i in plan.waiting:
                 keep[i] = plan.waiting[i]
                 out[i].outcome = f"candidate: {out[i].outcome}"

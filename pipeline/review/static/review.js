@@ -3,14 +3,15 @@
 // - Escape closes an open editor or menu.
 "use strict";
 // <time datetime="2026-12-01T22:19:08+00:00">1 Dec 2026, 22:19 UTC</time> -> the viewer's zone and
-// language; a date alone (a MEMORY.md day) is a calendar day and is never shifted.
-const dayFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+// language. A date alone (a MEMORY.md day, month or year, as precise as the user said it) is a
+// calendar date: the server's words stay, never shifted to another day.
 const timeFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric",
                                                         hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
 for (const el of document.querySelectorAll("time[datetime]")) {
   const value = el.getAttribute("datetime");
-  const when = new Date(value.length === 10 ? value + "T00:00:00Z" : value);
-  if (!Number.isNaN(when.getTime())) el.textContent = (value.length === 10 ? dayFormat : timeFormat).format(when);
+  if (!value.includes("T")) continue;
+  const when = new Date(value);
+  if (!Number.isNaN(when.getTime())) el.textContent = timeFormat.format(when);
 }
 document.addEventListener("submit", (event) => {
   const form = event.target;
