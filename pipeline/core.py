@@ -10,13 +10,13 @@ from __future__ import annotations
 import logging
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline import guards
+from pipeline import guards, observe
 from pipeline.engines import make_engine
 from pipeline.engines.base import TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
@@ -149,8 +149,8 @@ class MemoryPipeline:
         conversation_id: str | None = None,
         turn_id: str | None = None,
     ) -> TurnResult:
-        with _turn_clock():
-            return self._process_turn(user_id, messages, timestamp, conversation_id, turn_id)
+        with _turn_clock(), _observed_turn(self.engine.name, turn_id) as seen:
+            return seen(self._process_turn(user_id, messages, timestamp, conversation_id, turn_id))
 
     def _process_turn(
         self, user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
@@ -164,7 +164,8 @@ class MemoryPipeline:
         except (UnreadableFile, OSError) as e:  # kept for retry: fix the file, then `memroute retry`
             return self._fail(turn, e, Usage())
         try:
-            classification = self.engine.classify(turn, *self._prompt_files(current))
+            with observe.stage("classify", self.engine.name):
+                classification = self.engine.classify(turn, *self._prompt_files(current))
         except ModelConfigError:
             raise  # a missing API key: the caller must fix it; retrying the turn cannot help
         except Exception as e:
@@ -181,8 +182,8 @@ class MemoryPipeline:
     ) -> TurnResult:
         """process_turn for asyncio apps: the model call is awaited; the two small files are read
         inline, and the write and commit (locks, fsyncs, SQLite) run in a thread."""
-        with _turn_clock():  # threads started below copy it
-            return await self._aprocess_turn(user_id, messages, timestamp, conversation_id, turn_id)
+        with _turn_clock(), _observed_turn(self.engine.name, turn_id) as seen:  # threads started below copy them
+            return seen(await self._aprocess_turn(user_id, messages, timestamp, conversation_id, turn_id))
 
     async def _aprocess_turn(
         self, user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
@@ -199,7 +200,8 @@ class MemoryPipeline:
         except (UnreadableFile, OSError) as e:  # kept for retry: fix the file, then `memroute retry`
             return await asyncio.to_thread(self._fail, turn, e, Usage())
         try:
-            classification = await self.engine.aclassify(turn, *self._prompt_files(current))
+            with observe.stage("classify", self.engine.name):
+                classification = await self.engine.aclassify(turn, *self._prompt_files(current))
         except ModelConfigError:
             raise
         except Exception as e:
@@ -270,10 +272,13 @@ class MemoryPipeline:
     def _apply(self, turn: Turn, classification: Classification, seen: Ledgers) -> TurnResult:
         """Guard and write the decisions under the lock. `seen` is what the engine was shown; it is
         reused when the files did not change meanwhile (the engine only rendered it)."""
-        decisions = guards.guard_decisions(classification.decisions, turn.user_text, self.guard_policy)
-        decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
+        with observe.stage("guards", self.engine.name):
+            decisions = guards.guard_decisions(classification.decisions, turn.user_text, self.guard_policy)
+            decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
+        observe.count_guard_blocks(decisions)
         usage_parts: list[Usage] = [classification.usage.tagged("classify")]
-        with self.edit(turn.user_id, turn_id=turn.turn_id, conversation_id=turn.conversation_id, reuse=seen) as tx:
+        with observe.stage("write", self.engine.name), \
+                self.edit(turn.user_id, turn_id=turn.turn_id, conversation_id=turn.conversation_id, reuse=seen) as tx:
             if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
                 return self._already_done(turn)
             current = tx.current
@@ -594,6 +599,24 @@ def _model_name(engine: Engine) -> str | None:
 
 
 __all__ = ["CandidateNotFound", "MemoryPipeline", "default_root", "usage_line"]
+
+
+@contextmanager
+def _observed_turn(engine: str, turn_id: str | None) -> Iterator[Callable[[TurnResult], TurnResult]]:
+    """The turn's span and its count by outcome (applied, failed, duplicate; error when it raised)."""
+    with observe.turn(engine, turn_id):
+        outcome = "error"
+
+        def seen(result: TurnResult) -> TurnResult:
+            nonlocal outcome
+            outcome = observe.TURN_OUTCOMES.get(result.status, result.status)
+            observe.set_turn_status(outcome)
+            return result
+
+        try:
+            yield seen
+        finally:
+            observe.count_turn(engine, outcome)
 
 
 @contextmanager

@@ -17,4 +17,9 @@ class ModelConfigError(MemrouteError, ValueError):
     for retry (retrying cannot help); the CLI exits 2."""
 
 
-__all__ = ["MemrouteError", "ModelConfigError"]
+class StoreUnreachable(MemrouteError, ConnectionError):
+    """The store's database server cannot be reached or refuses the connection (one line naming
+    the host, the port and the cause): the command fails, exit 1."""
+
+
+__all__ = ["MemrouteError", "ModelConfigError", "StoreUnreachable"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, tzinfo
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 Route = Literal["user", "memory", "skip"]
 # The five skip reasons of the domain, plus "blocked": a guard refused the content
@@ -127,6 +127,8 @@ class Classification(BaseModel):
 
 
 class MemoryItem(BaseModel):
+    model_config = ConfigDict(defer_build=True)  # built on first use: only consolidation needs it
+
     """A MEMORY.md entry as engines see it for consolidation (index = position in the file)."""
 
     index: int
@@ -136,6 +138,8 @@ class MemoryItem(BaseModel):
 
 
 class ConsolidatedEntry(BaseModel):
+    model_config = ConfigDict(defer_build=True)  # built on first use: only consolidation needs it
+
     date: str | None = None
     topic: str | None = None
     text: str
@@ -143,6 +147,8 @@ class ConsolidatedEntry(BaseModel):
 
 
 class ConsolidationPlan(BaseModel):
+    model_config = ConfigDict(defer_build=True)  # built on first use: only consolidation needs it
+
     """An engine's proposal for a rewritten MEMORY.md; validated before anything is written."""
 
     entries: list[ConsolidatedEntry]

@@ -11,6 +11,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from pipeline._util.paths import root_writable
+from pipeline.errors import StoreUnreachable
 from pipeline.settings import Settings
 from pipeline.store import DB_NAME, MIGRATIONS, SQLITE_VERSION, StoreError
 from pipeline.store.files import MEMORY_FILE, USER_FILE, InvalidUserId, validate_user_id
@@ -24,6 +26,8 @@ class Check:
     name: str
     ok: bool
     detail: str
+    fix: str | None = None  # what to do about a failed check
+    skipped: bool = False  # not run: what it needs failed (ok is False: the store is not known to be fine)
 
 
 # ---- users ----------------------------------------------------------------------------------
@@ -59,59 +63,83 @@ def list_users(root: Path) -> list[dict[str, Any]]:
 # ---- doctor ---------------------------------------------------------------------------------
 
 
-def root_writable(root: Path) -> bool:
-    """Whether this process can write the root (or create it)."""
-    probe = root
-    while not probe.exists():
-        if probe.parent == probe:
-            return False
-        probe = probe.parent
-    return probe.is_dir() and os.access(probe, os.W_OK | os.X_OK)
-
-
 def run_checks(settings: Settings) -> list[Check]:
-    if settings.store:
-        checks = _postgres_checks(settings.store)
-        if settings.model and settings.engine_name != "offline":
-            checks.append(probe_model(settings))
-        return checks
-    root = settings.root
-    checks = [Check("root", True, f"{root} ({'exists' if root.is_dir() else 'not created yet'})")]
-    if root.exists() and not root.is_dir():
-        checks.append(Check("root writable", False, f"{root} is not a directory"))
-        return checks
-    writable = root_writable(root)
-    checks.append(
-        Check("root writable", writable, "yes" if writable else f"no: reading commands work, writing ones fail ({root})")
-    )
-    checks += _database_checks(root)
-    if settings.model and settings.engine_name != "offline":
-        checks.append(probe_model(settings))
+    """Every check, whatever the others found (a store that is down still gets the model checked)."""
+    checks = _root_checks(settings)
+    checks += _postgres_checks(settings.store) if settings.store else _database_checks(settings.root)
+    checks += _model_checks(settings)
     return checks
 
 
+def _root_checks(settings: Settings) -> list[Check]:
+    root = settings.root
+    if settings.store:
+        return [Check("root", True, f"{root}: holds memroute.toml only (memory is in the PostgreSQL store)")]
+    if root.exists() and not root.is_dir():
+        return [Check("root", False, f"{root} is not a directory",
+                      fix="point --root (or MEMROUTE_HOME) at a folder, or move that file away")]
+    if not root_writable(root):
+        return [Check("root", False, f"{root}: not writable by this user (reading commands work, writing ones fail)",
+                      fix=f"give this user write access to {root}, or choose another --root / MEMROUTE_HOME")]
+    return [Check("root", True, f"{root} ({'exists' if root.is_dir() else 'not created yet'}), writable")]
+
+
 def _postgres_checks(url: str) -> list[Check]:
-    """The PostgreSQL store: reachable, schema applied, queue and failed turns (no password shown)."""
+    """The PostgreSQL store: reachable, schema, pg_trgm, queue and failed turns (no password shown)."""
     from pipeline.store.postgres import open_postgres, shown_url
+    from pipeline.store.postgres.schema import MIGRATIONS as PG_MIGRATIONS
 
     where = shown_url(url)
+    unreached = "not checked: the store cannot be reached"
+
+    def skipped(name: str) -> Check:
+        return Check(name, False, unreached, skipped=True)
+
     try:
         store, _ = open_postgres(url, read_only=True)
-    except Exception as e:  # no psycopg, no server, bad credentials: one line
+    except ImportError:
+        return [Check("store", False, f"{where}: psycopg is not installed", fix="pip install 'memroute[postgres]'"),
+                skipped("migrations"), skipped("PostgreSQL extensions")]
+    try:
+        with store:
+            store.quick_check()  # connects: StoreUnreachable within seconds when the server is down
+            exists = store.exists()
+            applied = store.applied_migrations() if exists else []
+            extension = store.db.one(
+                "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS installed, "
+                "EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm') AS available")
+            status = store.hook_queue_status() if exists else None
+            failed = len(store.failed_turns()) if exists else 0
+    except Exception as e:  # down, refused, bad credentials: one line, and what to do
         detail = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        return [Check("database", False, f"{where}: {detail}")]
-    with store:
-        if not store.exists():
-            return [Check("database", True, f"{where}: reachable, no memroute schema yet (the first write creates it)")]
-        applied = store.applied_migrations()
-        status = store.hook_queue_status()
-        failed = len(store.failed_turns())
+        return [Check("store", False, detail if isinstance(e, StoreUnreachable) else f"{where}: {detail}",
+                      fix="start PostgreSQL there, or correct --store / MEMROUTE_STORE / memroute.toml's store"),
+                skipped("migrations"), skipped("PostgreSQL extensions")]
+    checks = [Check("store", True, f"{where}: reachable")]
+    pending = [name for name, _ in PG_MIGRATIONS if name not in applied]
+    if not exists:
+        checks.append(Check("migrations", True, "no memroute schema yet: the first write creates it"))
+    else:
+        checks.append(Check("migrations", True, f"{len(applied)} applied" + (
+            f"; {len(pending)} pending (the next write applies them)" if pending else "")))
+    installed, available = bool(extension and extension["installed"]), bool(extension and extension["available"])
+    checks.append(Check(
+        "PostgreSQL extensions", installed or available,
+        "pg_trgm installed" if installed else "pg_trgm available (the first write creates it)" if available
+        else "pg_trgm is not available on this server (recall's index needs it)",
+        fix=None if installed or available else "install PostgreSQL's contrib package on the server "
+                                                "(Debian: apt-get install postgresql-contrib)"))
+    checks += _queue_checks(status, failed) if status is not None else []
+    return checks
+
+
+def _queue_checks(status: dict[str, Any], failed: int) -> list[Check]:
     return [
-        Check("database", True, f"{where}: reachable, {len(applied)} migrations applied"),
         Check("hook queue", status["parked"] == 0,
-              f"queued {status['queued']}, running {status['running']}, failed {status['failed']}, parked "
-              f"{status['parked']}" + (" (run `memroute retry`)" if status["parked"] else "")),
-        Check("failed turns", failed == 0, f"{failed} waiting for `memroute retry`" if failed else "none"),
+              f"queued {status['queued']}, running {status['running']}, failed {status['failed']}, "
+              f"parked {status['parked']}", fix="run `memroute retry` (parked turns run again)" if status["parked"] else None),
+        Check("failed turns", failed == 0, f"{failed} waiting for a retry" if failed else "none",
+              fix="see `memroute status` for the last error, then `memroute retry`" if failed else None),
     ]
 
 
@@ -121,36 +149,56 @@ def _database_checks(root: Path) -> list[Check]:
 
     path = root / DB_NAME
     if not path.exists():
-        return [Check("database", True, f"{path} not created yet (the first write creates it)")]
+        return [Check("store", True, f"{path} not created yet (the first write creates it)"),
+                Check("migrations", True, "none yet: the first write applies them")]
     try:
         with Store(root, read_only=True) as store:
             result = store.quick_check()
             applied = store.applied_migrations()
             failed = len(store.failed_turns())
     except StoreError as e:
-        return [Check("database", False, f"{path}: {e}")]
-    checks = [Check("database", result == "ok", f"{path}: integrity {result}")]
+        return [Check("store", False, f"{path}: {e}",
+                      fix=f"restore {path} from a backup, or move it away to start an empty store")]
     missing = [name for name, _ in MIGRATIONS if name not in applied]
-    checks.append(
-        Check("schema", True, f"{len(applied)} migrations applied" + (f"; {len(missing)} pending (applied by the next write)" if missing else ""))
-    )
-    status = hook_status(root)
-    checks.append(
-        Check(
-            "hook queue",
-            status["parked"] == 0,
-            f"queued {status['queued']}, running {status['running']}, failed {status['failed']}, parked {status['parked']}"
-            + (" (run `memroute retry`)" if status["parked"] else ""),
-        )
-    )
-    checks.append(
-        Check(
-            "failed turns",
-            failed == 0,
-            f"{failed} waiting for `memroute retry`" + ("" if not failed else "; see `memroute status` for the last error"),
-        )
-    )
-    return checks
+    checks = [
+        Check("store", result == "ok", f"{path}: integrity {result}",
+              fix=None if result == "ok" else f"restore {path} from a backup (sqlite3 .recover can save what is left)"),
+        Check("migrations", True, f"{len(applied)} applied"
+              + (f"; {len(missing)} pending (the next write applies them)" if missing else "")),
+    ]
+    return checks + _queue_checks(hook_status(root), failed)
+
+
+def _model_checks(settings: Settings) -> list[Check]:
+    if settings.engine_name == "offline":
+        return [Check("model", True, "offline engine: no model, no key, no network")]
+    if not settings.model:
+        return [Check("model", False, f"the {settings.engine_name} engine needs a model",
+                      fix="set --model (or MEMROUTE_MODEL), e.g. openai/gpt-4o-mini")]
+    return [api_key_check(settings), probe_model(settings)]
+
+
+def api_key_check(settings: Settings) -> Check:
+    """Whether the model's provider key is set (never its value)."""
+    model = settings.model or ""
+    if model.startswith("openai/"):
+        if os.environ.get("OPENAI_API_KEY"):
+            return Check("API key", True, "OPENAI_API_KEY is set")
+        if settings.api_base:
+            return Check("API key", True, f"no OPENAI_API_KEY; {settings.api_base} may not need one")
+        return Check("API key", False, f"{model} needs OPENAI_API_KEY", fix="export OPENAI_API_KEY=...")
+    try:
+        import litellm  # noqa: F401 - only doctor and non-OpenAI models pay for this import
+    except ImportError:
+        return Check("API key", False, f"{model} goes through litellm, which is not installed",
+                     fix="pip install 'memroute[litellm]' (or use an openai/ model)")
+    from pipeline.engines.llm.pricing import _litellm
+
+    missing = _litellm().validate_environment(model=model).get("missing_keys") or []
+    if missing and not settings.api_base:
+        return Check("API key", False, f"{model} needs {', '.join(missing)}", fix=f"export {missing[0]}=...")
+    return Check("API key", True, f"{model}: the provider's key is set" if not missing else
+                 f"{model}: no provider key; {settings.api_base} may not need one")
 
 
 def model_base_url(settings: Settings) -> str | None:
@@ -169,14 +217,15 @@ def probe_model(settings: Settings) -> Check:
     """One GET {base}/models: any HTTP answer (even 401) means the server is reachable."""
     base = model_base_url(settings)
     if base is None:
-        return Check("model reachable", True, f"{settings.model}: not probed (no --api-base; litellm picks the endpoint)")
+        return Check("model endpoint", True, f"{settings.model}: not probed (no --api-base; litellm picks the endpoint)")
     import httpx
 
     try:
         answer = httpx.get(f"{base}/models", timeout=MODEL_PROBE_TIMEOUT_S, follow_redirects=True)
     except httpx.HTTPError as e:
-        return Check("model reachable", False, f"{settings.model} at {base}: {type(e).__name__}: {e}")
-    return Check("model reachable", True, f"{settings.model} at {base}: HTTP {answer.status_code}")
+        return Check("model endpoint", False, f"{settings.model} at {base}: {type(e).__name__}: {e}",
+                     fix="start the model server, or correct --api-base / MEMROUTE_API_BASE")
+    return Check("model endpoint", True, f"{settings.model} at {base}: HTTP {answer.status_code}")
 
 
 def versions() -> dict[str, str]:
@@ -201,7 +250,14 @@ def report(settings: Settings) -> dict[str, Any]:
 
 
 def render(data: dict[str, Any]) -> str:
-    lines = [f"{'ok  ' if c['ok'] else 'FAIL'} {c['name']}: {c['detail']}" for c in data["checks"]]
+    lines = []
+    for c in data["checks"]:
+        mark = "[ok]  " if c["ok"] else "[skip]" if c.get("skipped") else "[FAIL]"
+        lines.append(f"{mark} {c['name']}: {c['detail']}")
+        if c.get("fix"):
+            lines.append(f"       fix: {c['fix']}")
+    failed = sum(not c["ok"] and not c.get("skipped") for c in data["checks"])
+    lines.append(f"{failed} check(s) failed" if failed else "every check passed")
     lines.append("")
     lines.append("versions: " + ", ".join(f"{k} {v}" for k, v in data["versions"].items()))
     lines.append("")

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from pipeline import observe
 from pipeline.errors import MemrouteError
 from pipeline.hook.runner import init_child, run_in_child, run_turn
 from pipeline.store.files import validate_user_id
@@ -260,6 +261,8 @@ class PostTurnHook:
                     self._enqueue(row)
         finally:
             self._submit_lock.release()
+        if row is not None:
+            observe.count_turn(self.pipeline.engine.name, "accepted")
         return turn.turn_id
 
     async def asubmit(
@@ -394,7 +397,8 @@ class PostTurnHook:
         leader = members[0]
         self.queue.start(members, leader.seq if len(members) > 1 else None)
         if self._pool is not None:
-            status, error = self._pool.submit(run_in_child, members).result()
+            status, error, events = self._pool.submit(run_in_child, members).result()
+            observe.replay(events)  # the child's metrics (stages, model calls, outcome) count here
         else:
             status, error = run_turn(self.pipeline, members)
         if status in ("done", "duplicate_turn"):
@@ -404,6 +408,7 @@ class PostTurnHook:
         failures = group.attempts + 1
         if failures >= self.retry_policy.max_attempts:
             self.queue.park(members, error)
+            observe.count_turn(self.pipeline.engine.name, "parked")
             log.warning("hook: turn %s parked after %d attempts", leader.turn_id, failures)
             return "parked", error
         group.retry_at = time.time() + self.retry_policy.delay(failures)
@@ -497,6 +502,16 @@ class PostTurnHook:
             }
         out["parked"] = self._parked_at_close if self._parked_at_close is not None else self.queue.parked_count()
         return out
+
+    def queue_gauges(self) -> dict[str, float]:
+        """What /metrics shows of this queue: turns waiting (queued), running, waiting for a retry
+        (retrying), parked on disk, and how long the oldest turn not yet finished has waited."""
+        stats = self.stats()
+        with self._cond:
+            groups = [g for dq in self._pending.values() for g in dq] + list(self._running.values())
+            oldest = min((g.first_at for g in groups), default=None)
+        return {"queued": stats["queued"], "running": stats["running"], "retrying": stats["failed"],
+                "parked": stats["parked"], "oldest_age_s": 0.0 if oldest is None else max(0.0, time.time() - oldest)}
 
     def drain(self, timeout: float | None = None) -> bool:
         """Wait until nothing is waiting or running (debounce windows are not cut short). True if idle."""

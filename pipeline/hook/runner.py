@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pipeline import observe
 from pipeline.store.interface import QueuedTurn
 from pipeline.turns import build_turn
 
@@ -55,14 +56,20 @@ def run_turn(pipeline: MemoryPipeline, members: list[QueuedTurn]) -> tuple[str, 
 _child_pipeline: MemoryPipeline | None = None
 
 
+_child_metrics = observe.Recorder()
+
+
 def init_child(factory: Callable[[], MemoryPipeline]) -> None:
     global _child_pipeline
     _child_pipeline = factory()
+    observe.set_sink(_child_metrics)  # the parent replays them into its own metrics
 
 
-def run_in_child(members: list[QueuedTurn]) -> tuple[str, str | None]:
+def run_in_child(members: list[QueuedTurn]) -> tuple[str, str | None, list[tuple[str, str, float, dict[str, str]]]]:
+    """(status, error, the metric events of the attempt)."""
     assert _child_pipeline is not None, "hook process pool used without its initializer"
-    return run_turn(_child_pipeline, members)
+    status, error = run_turn(_child_pipeline, members)
+    return status, error, _child_metrics.take()
 
 
 __all__ = ["init_child", "merged_turn", "run_in_child", "run_turn"]

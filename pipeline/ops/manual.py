@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from pipeline import guards
+from pipeline import guards, observe
 from pipeline.errors import MemrouteError
 from pipeline.ops.edit import committed_check, refuse_unsafe_rewrites
 from pipeline.ops.erasure import erase_from_ledgers
@@ -158,14 +158,16 @@ def consolidate(pipe: MemoryPipeline, user_id: str) -> dict[str, Any]:
                 "entry_count": 0,
                 "archived": 0,
             }
-        changes, archive = consolidate_log(
-            current.log,
-            pipe.engine,
-            memory_limit=pipe.memory_limit,
-            today=datetime.now(timezone.utc).date(),
-            usage_sink=usage_parts,
-            pinned=pinned_bodies(pipe.store, user_id, current.log.entries),
-        )
+        with observe.stage("consolidate", pipe.engine.name):
+            changes, archive = consolidate_log(
+                current.log,
+                pipe.engine,
+                memory_limit=pipe.memory_limit,
+                today=datetime.now(timezone.utc).date(),
+                usage_sink=usage_parts,
+                pinned=pinned_bodies(pipe.store, user_id, current.log.entries),
+            )
+        observe.count_consolidation(pipe.engine.name, "manual", "engine")
         written = WriteResult(profile=current.profile, log=current.log, changes=changes, archive=archive)
         if current.log.render() != before:  # a plan that keeps every entry as it was changes nothing
             tx.stage(written, files={MEMORY_FILE: current.log.render()})

@@ -196,10 +196,14 @@ def import_hermes(pipe: MemoryPipeline, source: Path, user_id: str) -> dict[str,
             written.changes.append(Change("memory", "import", None, None, f"{len(safe_memory) - len(memory_left)} entries", "import-hermes"))
         if files:
             tx.stage(written, files=files)
+    # Counted against what the files held before: an entry already there is not imported again.
+    new_user = set(profile.entries()) - set(current.profile.entries())
+    new_memory = set(memory.entry_strings()) - set(current.log.entry_strings())
     return {
-        "success": not (user_left or memory_left or blocked),
-        "imported_user": len(safe_user) - len(user_left),
-        "imported_memory": len(safe_memory) - len(memory_left),
+        # Blocked entries are refused on purpose (and listed); the import failed only if some did not fit.
+        "success": not (user_left or memory_left),
+        "imported_user": len(new_user),
+        "imported_memory": len(new_memory),
         "did_not_fit": {"user": user_left, "memory": memory_left},
         "blocked": blocked,
         "user_usage": f"{len(profile.render()):,}/{pipe.user_limit:,}",

@@ -5,6 +5,7 @@ call these, so the two stores cannot drift apart on privacy or on answers. No SQ
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -98,6 +99,38 @@ def needles_of_keys(rows: Iterable[tuple[str | None, str | None, str | None]], k
         if key is not None and key.casefold() in keys:
             found += [v for v in (old, new) if v]
     return found
+
+
+# Columns that quote what the user said about several things at once ("I'm Jasmin, a nurse"): when an
+# erased value appears only there, the row is another field's record and keeps it, the value blanked.
+QUOTE_COLUMNS = {"provenance": "quote", "decisions": "quote"}
+ERASED = "[erased]"
+
+
+def purge_action(table: str, columns: Sequence[str], values: Sequence[Any], keys: set[str],
+                 lowered: list[str], needles: Sequence[str]) -> str | dict[str, str] | None:
+    """What an erasure does to one row: None (keep), "delete", or {column: scrubbed text} when the
+    erased value is only quoted in a row about something else (a neighbour's provenance keeps its
+    record, without the erased words)."""
+    if not purge_covers(table, columns, values, keys, lowered):
+        return None
+    column = QUOTE_COLUMNS.get(table)
+    if column is None:
+        return "delete"
+    at = columns.index(column)
+    others = [v for i, v in enumerate(values) if i != at]
+    key = values[columns.index("key")] if "key" in columns else None
+    if (isinstance(key, str) and key.casefold() in keys) or purge_covers(table, [c for c in columns if c != column],
+                                                                         others, keys, lowered):
+        return "delete"
+    quote = values[at]
+    if not isinstance(quote, str):
+        return "delete"
+    for needle in sorted((n for n in needles if n), key=len, reverse=True):
+        quote = re.sub(re.escape(needle), ERASED, quote, flags=re.IGNORECASE)
+    if any(n in quote.casefold() for n in lowered):  # a case folding the pattern missed: the row goes
+        return "delete"
+    return {column: quote}
 
 
 def purge_covers(table: str, columns: Sequence[str], values: Sequence[Any], keys: set[str], lowered: list[str]) -> bool:

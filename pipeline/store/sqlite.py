@@ -35,7 +35,7 @@ from pipeline.store.rules import (
     decision_rows,
     finish_usage,
     needles_of_keys,
-    purge_covers,
+    purge_action,
     redact_turn_payload,
     search_candidate_rows,
 )
@@ -441,9 +441,13 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
             spare = " AND op != 'purge'" if table == "history" else ""
             for row in conn.execute(
                 f"SELECT {rowid}, {', '.join(columns)} FROM {table} WHERE user_id = ?{spare}", (user_id,)
-            ):
-                if purge_covers(table, columns, row[1:], wanted_keys, lowered):
+            ).fetchall():
+                action = purge_action(table, columns, row[1:], wanted_keys, lowered, found)
+                if action == "delete":
                     doomed.append((row[0],))
+                elif isinstance(action, dict):  # a neighbour's record: the erased words blanked
+                    sets = ", ".join(f"{c} = ?" for c in action)
+                    conn.execute(f"UPDATE {table} SET {sets} WHERE {rowid} = ?", (*action.values(), row[0]))
             conn.executemany(f"DELETE FROM {table} WHERE {rowid} = ?", doomed)
             deleted += len(doomed)
         for needle in [*keys, *found]:

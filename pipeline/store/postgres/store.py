@@ -23,7 +23,7 @@ from pipeline.store.postgres.hook_queue import PgHookQueue
 from pipeline.store.postgres.queue import PgQueue, Scrubber
 from pipeline.store.postgres.records import Records, now_iso
 from pipeline.store.postgres.schema import MIGRATIONS, migrate
-from pipeline.store.rules import needles_of_keys, purge_covers
+from pipeline.store.rules import needles_of_keys, purge_action
 
 log = logging.getLogger("memroute.store.postgres")
 
@@ -187,13 +187,16 @@ class PostgresStore(Records, MemoryStore):
                 continue
             rowid = "seq" if table == "hook_queue" else "id"
             spare = " AND op != 'purge'" if table == "history" else ""  # the record of an erasure stays
-            doomed = [
-                row["rid"]
-                for row in conn.execute(
-                    f"SELECT {rowid} AS rid, {', '.join(columns)} FROM {table} WHERE user_id = %s{spare}", (user_id,)
-                ).fetchall()
-                if purge_covers(table, columns, [row[c] for c in columns], wanted_keys, lowered)
-            ]
+            doomed = []
+            for row in conn.execute(
+                f"SELECT {rowid} AS rid, {', '.join(columns)} FROM {table} WHERE user_id = %s{spare}", (user_id,)
+            ).fetchall():
+                action = purge_action(table, columns, [row[c] for c in columns], wanted_keys, lowered, found)
+                if action == "delete":
+                    doomed.append(row["rid"])
+                elif isinstance(action, dict):  # a neighbour's record: the erased words blanked
+                    sets = ", ".join(f"{c} = %s" for c in action)
+                    conn.execute(f"UPDATE {table} SET {sets} WHERE {rowid} = %s", (*action.values(), row["rid"]))
             if doomed:
                 conn.execute(f"DELETE FROM {table} WHERE {rowid} = ANY(%s)", (doomed,))
             deleted += len(doomed)
