@@ -15,7 +15,10 @@ the decision log and each user's files and prints:
   entries, and each file's size against its cap;
 - removals, and how many came from a message labeled `forget` (a removal without one is a
   defect: narration is never a forget); caps held (every file within its cap);
-- the tally of decision outcomes (`over_cap` means a fact was dropped at the cap).
+- the tally of decision outcomes (`over_cap` means a fact was dropped at the cap), and of the values that
+  left USER.md with their reasons (`evicted (...)`: a clause of a full field, or a replaced value);
+- candidates (facts just short of the bar, pipeline/stages/candidates.py): how many were kept, seen
+  again in the same conversation and promoted to USER.md, with a sample of the promoted ones.
 
 Inputs are `turns`-format transcripts (pipeline/batch/transcripts.py), one session per line, with an
 optional `label` per turn (user, memory, mixed, forget, skip; absent where a curator could not
@@ -82,7 +85,7 @@ from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT  # noqa: E402
 DATA = HERE / "data"
 WRITE_LABELS = frozenset({"user", "memory", "mixed", "forget"})
 USER_FIELD = re.compile(r"^- [^:\n]+: \S", re.M)
-MEMORY_ENTRY = re.compile(r"^- \[\d{4}-\d{2}-\d{2}", re.M)
+MEMORY_ENTRY = re.compile(r"^- \[\d{4}(?:-\d{2}){0,2}\]", re.M)  # a day, a month or a year
 CASE_ID = re.compile(r"^(?P<dialogue>.+)-t(?P<index>\d+)$")
 
 
@@ -96,11 +99,11 @@ class Turn:
 
     @property
     def wrote(self) -> bool:
-        return any(d.get("outcome") == "written" for d in self.decisions)
+        return any(str(d.get("outcome")).startswith("written") for d in self.decisions)
 
     @property
     def removals(self) -> int:
-        return sum(1 for d in self.decisions if d.get("op") == "remove" and d.get("outcome") == "written")
+        return sum(1 for d in self.decisions if d.get("op") == "remove" and str(d.get("outcome")).startswith("written"))
 
 
 # ---- inputs --------------------------------------------------------------------------------------
@@ -197,7 +200,9 @@ def attach_decisions(turns: dict[tuple[str, int], Turn], decisions: Path) -> Cou
     outcomes: Counter[str] = Counter()
     for line in decisions.read_text(encoding="utf-8").splitlines():
         d = json.loads(line)
-        outcomes[str(d.get("outcome"))] += 1
+        outcomes[str(d.get("outcome")).split(";")[0]] += 1  # "written; evicted ...": the evictions are tallied below
+        for why in d.get("evicted") or ():
+            outcomes[f"evicted ({why})"] += 1
         index = int(d["turn_id"].rsplit("-", 1)[1])
         turn = turns.get((d["conversation_id"], index))
         if turn is not None:
@@ -268,7 +273,25 @@ def report(turns: dict[tuple[str, int], Turn], root: Path, outcomes: Counter[str
     over = [s[0] for s in stored if s[3] > DEFAULT_USER_LIMIT or s[4] > DEFAULT_MEMORY_LIMIT]
     rows.append(f"caps held: {'yes' if not over else 'NO: ' + ', '.join(over)} ({len(stored)} people)")
     rows.append("decision outcomes: " + ", ".join(f"{k} {v}" for k, v in outcomes.most_common()))
+    rows.extend(candidate_rows(all_turns))
     return "\n".join(rows)
+
+
+def candidate_rows(turns: list[Turn], sample: int = 12) -> list[str]:
+    """Candidates kept, seen again and promoted, and a sample of the promoted fields with why."""
+    decisions = [d for t in turns for d in t.decisions]
+    outcomes = [str(d.get("outcome")) for d in decisions]
+    promoted = [(t.user_id, d) for t in turns for d in t.decisions if d.get("outcome") == "promoted"]
+    rows = [
+        f"candidates: {outcomes.count('candidate')} kept, "
+        f"{sum(o.startswith('candidate: seen again') for o in outcomes)} seen again, {len(promoted)} promoted "
+        f"({sum('said again' in str(d.get('detail')) for _, d in promoted)} said again in a later conversation, "
+        f"{sum('firm statement' in str(d.get('detail')) for _, d in promoted)} by a firm statement)"
+    ]
+    for user_id, d in promoted[:sample]:
+        rows.append(f"  {user_id}: {d.get('key')}: {d.get('value')}  <- {str(d.get('quote'))[:70]!r}  "
+                    f"[{str(d.get('detail', '')).removeprefix('promoted candidate: ')}]")
+    return rows
 
 
 def _shown(arg: str) -> str:

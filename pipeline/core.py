@@ -8,18 +8,18 @@ writes is in pipeline/ops/turn.py, the other writes in pipeline/ops/manual.py.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline import guards
+from pipeline import guards, observe
 from pipeline.engines import make_engine
 from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
 from pipeline.errors import ModelConfigError
-from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
+from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, entry_matches
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.ops import manual, review
 from pipeline.ops.edit import Edit, Ledgers
@@ -32,6 +32,7 @@ from pipeline.stages.write import CONSOLIDATE_AT
 from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
 from pipeline.store.location import Location, default_root
+from pipeline.store.private import make_private_dir
 from pipeline.store.sqlite import SQLiteStore
 from pipeline.turns import build_turn
 from pipeline.types import Turn, TurnResult, Usage
@@ -88,7 +89,7 @@ class MemoryPipeline:
         statements in the decision log, for debugging; by default only a digest of them is kept."""
         self.root = Path(root) if root is not None else default_root()
         if not read_only and documents is None:  # documents kept elsewhere (a database) need no folder
-            self.root.mkdir(parents=True, exist_ok=True)
+            make_private_dir(self.root)
         if engine is None:  # no env lookup here (MEMROUTE_ENGINE/MODEL): the CLI resolves its settings
             engine = "offline" if model is None else "llm"
         self.engine: Engine = make_engine(
@@ -167,8 +168,8 @@ class MemoryPipeline:
         conversation_id: str | None = None,
         turn_id: str | None = None,
     ) -> TurnResult:
-        with _turn_clock():
-            return self._process_turn(user_id, messages, timestamp, conversation_id, turn_id)
+        with _turn_clock(), _observed_turn(self.engine.name, turn_id) as seen:
+            return seen(self._process_turn(user_id, messages, timestamp, conversation_id, turn_id))
 
     def _process_turn(
         self, user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
@@ -182,7 +183,8 @@ class MemoryPipeline:
         except (UnreadableFile, OSError) as e:  # kept for retry: fix the file, then `memroute retry`
             return fail_turn(self.store, self.engine, turn, e, Usage())
         try:
-            classification = self.engine.classify(turn, *self._prompt_files(current))
+            with observe.stage("classify", self.engine.name):
+                classification = self.engine.classify(turn, *self._prompt_files(current))
         except ModelConfigError:
             raise  # a missing API key: the caller must fix it; retrying the turn cannot help
         except Exception as e:
@@ -199,8 +201,8 @@ class MemoryPipeline:
     ) -> TurnResult:
         """process_turn for asyncio apps: the model call is awaited; the two small files are read
         inline, and the write and commit (locks, fsyncs, SQLite) run in a thread."""
-        with _turn_clock():  # threads started below copy it
-            return await self._aprocess_turn(user_id, messages, timestamp, conversation_id, turn_id)
+        with _turn_clock(), _observed_turn(self.engine.name, turn_id) as seen:  # threads started below copy them
+            return seen(await self._aprocess_turn(user_id, messages, timestamp, conversation_id, turn_id))
 
     async def _aprocess_turn(
         self, user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
@@ -217,7 +219,8 @@ class MemoryPipeline:
         except (UnreadableFile, OSError) as e:  # kept for retry: fix the file, then `memroute retry`
             return await asyncio.to_thread(fail_turn, self.store, self.engine, turn, e, Usage())
         try:
-            classification = await self.engine.aclassify(turn, *self._prompt_files(current))
+            with observe.stage("classify", self.engine.name):
+                classification = await self.engine.aclassify(turn, *self._prompt_files(current))
         except ModelConfigError:
             raise
         except Exception as e:
@@ -329,14 +332,17 @@ class MemoryPipeline:
         return self.store.history(user_id) if self.store.exists() else []
 
     def recall(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
-        """Full-text search over both files (current lines) and the archive of what left them."""
+        """Full-text search over both files (current lines) and the archive of what left them. A date in the
+        query finds the entries whose date overlaps it: "2026-07-14" finds "[2026-07]" and "[2026]" too."""
         current = self.load(user_id, reader=True)
         terms = [t for t in query.lower().split() if t]
         hits: list[dict[str, Any]] = []
         for source, text in (("USER.md", current.profile.render()), ("MEMORY.md", current.log.render())):
             for line in text.splitlines():
                 lowered = line.lower()
-                if line.startswith("- ") and terms and all(t in lowered for t in terms):
+                if not line.startswith("- ") or not terms:
+                    continue
+                if all(t in lowered for t in terms) or (source == "MEMORY.md" and entry_matches(line[2:], terms)):
                     hits.append({"source": source, "text": line[2:]})
         for cand in self.store.search_candidates(user_id, query, k=k):
             hits.append({"source": "candidate", "candidate": True, "text": f"{cand['key']}: {cand['value']}",
@@ -474,6 +480,24 @@ def _ttl_days(value: float | None) -> float:
 
 
 __all__ = ["CandidateNotFound", "MemoryPipeline", "default_root", "usage_line"]
+
+
+@contextmanager
+def _observed_turn(engine: str, turn_id: str | None) -> Iterator[Callable[[TurnResult], TurnResult]]:
+    """The turn's span and its count by outcome (applied, failed, duplicate; error when it raised)."""
+    with observe.turn(engine, turn_id):
+        outcome = "error"
+
+        def seen(result: TurnResult) -> TurnResult:
+            nonlocal outcome
+            outcome = observe.TURN_OUTCOMES.get(result.status, result.status)
+            observe.set_turn_status(outcome)
+            return result
+
+        try:
+            yield seen
+        finally:
+            observe.count_turn(engine, outcome)
 
 
 @contextmanager

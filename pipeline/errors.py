@@ -42,6 +42,11 @@ class StoreError(MemrouteError):
     """The store failed or cannot be opened (database unreachable, a copy refused): exit 1, HTTP 503."""
 
 
+class StoreUnreachable(StoreError, ConnectionError):
+    """The store's database server cannot be reached or refuses the connection (one line naming
+    the host, the port and the cause): the command fails, exit 1."""
+
+
 class Busy(MemrouteError):
     """No room now (a full queue, a server shutting down); nothing was stored, retry later: exit 1, HTTP 503."""
 
@@ -105,6 +110,7 @@ __all__ = [
     "ModelError",
     "NotFound",
     "StoreError",
+    "StoreUnreachable",
     "UsageError",
     "error_code",
     "exit_code",

@@ -9,7 +9,7 @@ from datetime import date, datetime, tzinfo
 from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 Route = Literal["user", "memory", "skip"]
 # The five skip reasons of the domain, plus "blocked": a guard refused the content
@@ -77,6 +77,7 @@ class Outcome(str, Enum):
     SKIPPED = "skipped"
     BLOCKED = "blocked"  # a guard refused the content; the detail names the rule
     CANDIDATE = "candidate"  # kept in the candidate list, not in USER.md
+    SEEN_AGAIN = "seen_again"  # a waiting candidate said again in the same conversation (counted, still waiting)
     STALE = "stale"  # a later turn set this field: history and archive only
 
     def __str__(self) -> str:
@@ -103,7 +104,7 @@ class Decision(BaseModel):
     value: str | None = None
     # route=memory: a declarative entry (no date prefix), its absolute date, optional topic.
     entry: str | None = None
-    date: str | None = None  # YYYY-MM-DD
+    date: str | None = None  # YYYY-MM-DD, or YYYY-MM / YYYY when only a month or a year was said
     topic: str | None = None
     # op=remove: the key (user) or a substring of the entry (memory) to forget.
     match: str | None = None
@@ -117,6 +118,9 @@ class Decision(BaseModel):
     # into `outcome` when dumped: {"outcome": "over_cap: user profile at 1,380 chars"}, the stored form).
     outcome: Outcome | None = None
     outcome_detail: str | None = Field(default=None, exclude=True)
+    # Why each value this decision pushed out of USER.md left (stages/clauses.py REASONS): a clause of a full
+    # collecting field, or the old value of a replaced one. The outcome names them; the archive keeps them.
+    evicted: list[str] = Field(default_factory=list)
 
     def settle(self, outcome: Outcome, detail: str | None = None) -> None:
         self.outcome, self.outcome_detail = outcome, detail
@@ -168,6 +172,8 @@ class Classification(BaseModel):
 
 
 class MemoryItem(BaseModel):
+    model_config = ConfigDict(defer_build=True)  # built on first use: only consolidation needs it
+
     """A MEMORY.md entry as engines see it for consolidation (index = position in the file)."""
 
     index: int
@@ -177,6 +183,8 @@ class MemoryItem(BaseModel):
 
 
 class ConsolidatedEntry(BaseModel):
+    model_config = ConfigDict(defer_build=True)  # built on first use: only consolidation needs it
+
     date: str | None = None
     topic: str | None = None
     text: str
@@ -184,6 +192,8 @@ class ConsolidatedEntry(BaseModel):
 
 
 class ConsolidationPlan(BaseModel):
+    model_config = ConfigDict(defer_build=True)  # built on first use: only consolidation needs it
+
     """An engine's proposal for a rewritten MEMORY.md; validated before anything is written."""
 
     entries: list[ConsolidatedEntry]

@@ -304,6 +304,7 @@ class BatchRunner:
         r.output_tokens += usage.output_tokens
         r.cost_usd = None if r.cost_usd is None or usage.cost_usd is None else r.cost_usd + usage.cost_usd
         for d in result.decisions:
+            r.count_candidate(d)
             if d.route == "skip":
                 reason = d.reason or "unknown"
                 r.skips[reason] = r.skips.get(reason, 0) + 1
@@ -312,6 +313,8 @@ class BatchRunner:
             else:
                 outcome = d.outcome.value if d.outcome is not None else "none"
                 r.outcomes[outcome] = r.outcomes.get(outcome, 0) + 1
+            for why in d.evicted:  # what left USER.md for this decision, and why (stages/clauses.py)
+                r.evictions[why] = r.evictions.get(why, 0) + 1
         if (self._decisions is not None or self._emit_decisions is not None) and result.decisions:
             self._write_decisions(conv, result)
         self.hooks.turn(r)
@@ -428,7 +431,8 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "quote": r(d.quote),
         "confidence": d.confidence,
         "detail": r(d.detail),
-        "outcome": d.outcome_text,
+        "outcome": r(d.outcome_text),
+        "evicted": list(d.evicted),
         "engine": result.engine,
         "model": result.model,
     }

@@ -16,13 +16,16 @@ def register(add: AddCommand, sub: Any, parser: argparse.ArgumentParser) -> None
         _cmd_status,
     )
     add("users", "list the users under the root: file sizes and last change", _cmd_users)
-    add("doctor", "check the root, database, queue and model, and show versions and settings (for bug reports)", _cmd_doctor)
+    add("doctor", "check the root, store, migrations, model and key, and show versions and settings (for bug reports)",
+        _cmd_doctor, engine=True)
     p = sub.add_parser(
         "completion",
         help="print a shell completion script",
-        description='print a shell completion script: eval "$(memroute completion bash)" in ~/.bashrc',
+        description='print a shell completion script, generated from the parser: eval "$(memroute completion bash)" '
+                    'in ~/.bashrc (zsh: the same in ~/.zshrc; fish: memroute completion fish > '
+                    '~/.config/fish/completions/memroute.fish)',
     )
-    p.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete in")
+    p.add_argument("shell", choices=["bash", "zsh", "fish"], help="the shell to complete in")
     p.set_defaults(handler=lambda args: _cmd_completion(args, parser))
 
 

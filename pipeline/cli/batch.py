@@ -13,7 +13,8 @@ from pipeline.cli.errors import UsageError
 
 
 def register(add: AddCommand) -> None:
-    p = add("batch", "turn transcripts (files, folders, - for stdin) into USER.md and MEMORY.md per user", _cmd_batch)
+    p = add("batch", "turn transcripts (files, folders, - for stdin) into USER.md and MEMORY.md per user", _cmd_batch,
+            engine=True)
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="transcript files (JSONL, JSON, a ChatGPT export, a chat log; gzip too), folders of them, "
                         "or - for standard input (docs/batch-formats.md)")

@@ -158,6 +158,10 @@ def format_summary(report: BatchReport) -> str:
         f"  turns: {r.turns_done} done, {r.turns_duplicate} already applied, {r.turns_failed} failed "
         f"({r.turns_per_s:.1f} turns/s, wall {r.wall_s:.1f} s, {r.workers} process{'es' if r.workers > 1 else ''})",
         f"  writes: USER.md {r.writes.get('user', 0)}, MEMORY.md {r.writes.get('memory', 0)}; skips: {skips}",
+        f"  candidates: {r.candidates['kept']} kept, {r.candidates['seen_again']} seen again, "
+        f"{r.candidates['promoted']} promoted",
+        f"  evicted from USER.md (kept in the archive): {sum(r.evictions.values())}"
+        + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(r.evictions.items())) + ")" if r.evictions else ""),
         f"  tokens: {r.input_tokens:,} in, {r.output_tokens:,} out, {r.calls:,} calls; cost {cost}",
         f"  bad input lines: {r.bad_lines}",
     ]

@@ -37,38 +37,73 @@ class _EngineNames(list[str]):
         return isinstance(item, str)
 
 
-def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False) -> None:
-    """The options every command takes. Their defaults are None: pipeline/settings.py fills in the
-    environment, the config file (memroute.toml) and the defaults, in that order."""
+def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False, engine: bool = False) -> None:
+    """The options a command takes besides its own: where memory is (every command), --json, and,
+    on the commands that run an engine (`engine`), the engine, model, endpoint, timeout and retry
+    options. Their defaults are None: pipeline/settings.py fills in the environment, the config file
+    (memroute.toml) and the defaults, in that order."""
     g = p.add_argument_group("common options (also settable by env MEMROUTE_* and memroute.toml: see `memroute doctor`)")
     g.add_argument("--root", metavar="DIR", help=f"memory root (default: ${ROOT_ENV} or ~/.memroute)")
     g.add_argument("--store", metavar="URL", help="postgresql://...: keep memory in PostgreSQL instead of the root "
                    "(env MEMROUTE_STORE; needs memroute[postgres])")
-    engines = _EngineNames(["offline", "llm", "hybrid"])
-    if side_by_side:  # eval: --engine/--model may repeat, --json names the report file
-        g.add_argument(
-            "--engine", action="append", choices=engines, metavar="NAME", help="offline, llm, hybrid or an installed engine; may repeat"
-        )
-        g.add_argument("--model", action="append", help="may repeat: litellm model strings run side by side")
-        g.add_argument("--json", dest="json_out", metavar="OUT", help="write the JSON report here (- for stdout)")
-    else:
-        g.add_argument(
-            "--engine", choices=engines, metavar="NAME",
-            help="offline, llm, hybrid or an installed engine; default: llm if a model is set, else offline (env MEMROUTE_ENGINE)",
-        )
-        g.add_argument("--model", help="litellm model string, e.g. openai/gpt-4o-mini (env MEMROUTE_MODEL)")
-        g.add_argument("--json", action="store_true", dest="as_json", help="print data as JSON")
-    g.add_argument("--api-base", metavar="URL", help="base URL of an OpenAI-compatible server (env MEMROUTE_API_BASE)")
     g.add_argument("--user-limit", type=int, metavar="CHARS",
                    help=f"USER.md cap in characters (default {DEFAULT_USER_LIMIT:,})")
     g.add_argument("--memory-limit", type=int, metavar="CHARS",
                    help=f"MEMORY.md cap in characters (default {DEFAULT_MEMORY_LIMIT:,})")
-    g.add_argument("--timeout", type=float, metavar="SECONDS",
+    if side_by_side:  # eval: --engine/--model may repeat, --json names the report file
+        g.add_argument("--json", dest="json_out", metavar="OUT", help="write the JSON report here (- for stdout)")
+    else:
+        g.add_argument("--json", action="store_true", dest="as_json", help="print the result as JSON (the stored shape)")
+    if not engine:
+        return
+    e = p.add_argument_group("engine options (env MEMROUTE_ENGINE, MEMROUTE_MODEL, ...; memroute.toml)")
+    engines = _EngineNames(["offline", "llm", "hybrid"])
+    if side_by_side:
+        e.add_argument(
+            "--engine", action="append", choices=engines, metavar="NAME", help="offline, llm, hybrid or an installed engine; may repeat"
+        )
+        e.add_argument("--model", action="append", help="may repeat: models run side by side")
+    else:
+        e.add_argument(
+            "--engine", choices=engines, metavar="NAME",
+            help="offline, llm, hybrid or an installed engine; default: llm if a model is set, else offline (env MEMROUTE_ENGINE)",
+        )
+        e.add_argument("--model", help="e.g. openai/gpt-4o-mini; other providers need memroute[litellm] (env MEMROUTE_MODEL)")
+    e.add_argument("--api-base", metavar="URL", help="base URL of an OpenAI-compatible server (env MEMROUTE_API_BASE)")
+    e.add_argument("--timeout", type=float, metavar="SECONDS",
                    help=f"seconds per model request (default {DEFAULT_TIMEOUT_S:g})")
-    g.add_argument("--deadline", type=float, metavar="SECONDS",
+    e.add_argument("--deadline", type=float, metavar="SECONDS",
                    help=f"seconds one turn may spend on model calls in all, retries included (default {DEFAULT_DEADLINE_S:g})")
-    g.add_argument("--max-retries", type=int, metavar="N",
+    e.add_argument("--max-retries", type=int, metavar="N",
                    help=f"transport retries per model request (default {DEFAULT_MAX_RETRIES})")
+    e.add_argument(
+        "--structured", choices=["auto", "tools", "json_schema", "json"],
+        help="how structured output is asked for: tools (forced tool call), json_schema (response_format: a grammar "
+        "on llama.cpp, vLLM, Ollama), json (JSON mode); default auto: by provider, one fallback (env MEMROUTE_STRUCTURED)",
+    )
+    e.add_argument(
+        "--slow-model", action="store_true", default=None,
+        help="a model on CPU: --timeout 120 --deadline 300 --max-retries 1 unless given (env MEMROUTE_SLOW_MODEL)",
+    )
+
+
+def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str]) -> None:
+    """A command's result: `data` as JSON with --json (exactly what the library returned), else `text`."""
+    if getattr(args, "as_json", False):
+        print_json(data)
+    else:
+        print(text() if callable(text) else text)
+
+
+def confirm(args: argparse.Namespace, question: str) -> None:
+    """A destructive command goes on only with --yes, or a "y" typed at a terminal."""
+    if getattr(args, "yes", False):
+        return
+    if not sys.stdin.isatty():
+        raise UsageError(f"{question}: pass --yes to confirm (nothing was changed)")
+    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
+    if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+        raise CommandFailed("not confirmed: nothing was changed")
 
 
 def resolve_settings(args: argparse.Namespace) -> Settings:
@@ -78,7 +113,7 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
     flags = {
         name: getattr(args, name, None)
         for name in ("root", "engine", "model", "api_base", "user_limit", "memory_limit", "timeout", "deadline",
-                     "max_retries", "store")
+                     "max_retries", "store", "structured", "slow_model")
     }
     if isinstance(flags["engine"], list) or isinstance(flags["model"], list):  # eval: runs side by side
         flags["engine"] = flags["model"] = None
@@ -124,6 +159,11 @@ def note(message: str) -> None:
     print(f"memroute: {message}", file=sys.stderr)
 
 
+def quoted(text: object) -> str:
+    """What a person said, in double quotes, as text (never a Python repr)."""
+    return "(none)" if text is None else json.dumps(str(text), ensure_ascii=False)
+
+
 def print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
@@ -141,13 +181,13 @@ def read_turn_messages(source: str, *, fmt: str | None = None, user_speaker: str
 
 def format_decision(d: Any) -> str:
     if d.route == "user":
-        what = f"{d.section} / {d.key}: {d.value}" if d.op == "upsert" else f"forget {d.match!r}"
+        what = f"{d.section} / {d.key}: {d.value}" if d.op == "upsert" else f"forget {quoted(d.match)}"
     elif d.route == "memory":
-        what = f"[{d.date}] {d.topic + ': ' if d.topic else ''}{d.entry}" if d.op == "append" else f"forget {d.match!r}"
+        what = f"[{d.date}] {d.topic + ': ' if d.topic else ''}{d.entry}" if d.op == "append" else f"forget {quoted(d.match)}"
     else:
         what = f"reason={d.reason}" + (f", candidate {d.section} / {d.key}: {d.value}" if d.candidate else "")
     why = f" ({d.detail})" if d.detail else ""
     outcome = f" -> {d.outcome_text}" if d.outcome else ""
-    return f"  {d.route.upper():6} {d.quote!r}\n         {what}{why}{outcome}"
+    return f"  {d.route.upper():6} {quoted(d.quote)}\n         {what}{why}{outcome}"
 
 

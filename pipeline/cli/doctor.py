@@ -5,33 +5,57 @@ from __future__ import annotations
 import os
 import platform
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from importlib import metadata
 from typing import Any
 
 from pipeline.settings import Settings
 from pipeline.store import SQLITE_VERSION
+from pipeline.store.location import Check
 
 PACKAGES = ("memroute", "pydantic", "litellm", "instructor", "httpx", "aiohttp", "rich")
 MODEL_PROBE_TIMEOUT_S = 5.0
-
-
-@dataclass
-class Check:
-    name: str
-    ok: bool
-    detail: str
 
 
 # ---- doctor ---------------------------------------------------------------------------------
 
 
 def run_checks(settings: Settings) -> list[Check]:
-    """The store where the settings point (the root or --store's database), then the model."""
-    checks = [Check(name, ok, detail) for name, ok, detail in settings.location.checks()]
-    if settings.model and settings.engine_name != "offline":
-        checks.append(probe_model(settings))
-    return checks
+    """Every check, whatever the others found (a store that is down still gets the model checked): the
+    place where memory is kept and its store (store/location.py), then the model."""
+    return settings.location.checks() + _model_checks(settings)
+
+
+def _model_checks(settings: Settings) -> list[Check]:
+    if settings.engine_name == "offline":
+        return [Check("model", True, "offline engine: no model, no key, no network")]
+    if not settings.model:
+        return [Check("model", False, f"the {settings.engine_name} engine needs a model",
+                      fix="set --model (or MEMROUTE_MODEL), e.g. openai/gpt-4o-mini")]
+    return [api_key_check(settings), probe_model(settings)]
+
+
+def api_key_check(settings: Settings) -> Check:
+    """Whether the model's provider key is set (never its value)."""
+    model = settings.model or ""
+    if model.startswith("openai/"):
+        if os.environ.get("OPENAI_API_KEY"):
+            return Check("API key", True, "OPENAI_API_KEY is set")
+        if settings.api_base:
+            return Check("API key", True, f"no OPENAI_API_KEY; {settings.api_base} may not need one")
+        return Check("API key", False, f"{model} needs OPENAI_API_KEY", fix="export OPENAI_API_KEY=...")
+    try:
+        import litellm  # noqa: F401 - only doctor and non-OpenAI models pay for this import
+    except ImportError:
+        return Check("API key", False, f"{model} goes through litellm, which is not installed",
+                     fix="pip install 'memroute[litellm]' (or use an openai/ model)")
+    from pipeline.engines.llm.pricing import _litellm
+
+    missing = _litellm().validate_environment(model=model).get("missing_keys") or []
+    if missing and not settings.api_base:
+        return Check("API key", False, f"{model} needs {', '.join(missing)}", fix=f"export {missing[0]}=...")
+    return Check("API key", True, f"{model}: the provider's key is set" if not missing else
+                 f"{model}: no provider key; {settings.api_base} may not need one")
 
 
 def model_base_url(settings: Settings) -> str | None:
@@ -50,14 +74,15 @@ def probe_model(settings: Settings) -> Check:
     """One GET {base}/models: any HTTP answer (even 401) means the server is reachable."""
     base = model_base_url(settings)
     if base is None:
-        return Check("model reachable", True, f"{settings.model}: not probed (no --api-base; litellm picks the endpoint)")
+        return Check("model endpoint", True, f"{settings.model}: not probed (no --api-base; litellm picks the endpoint)")
     import httpx
 
     try:
         answer = httpx.get(f"{base}/models", timeout=MODEL_PROBE_TIMEOUT_S, follow_redirects=True)
     except httpx.HTTPError as e:
-        return Check("model reachable", False, f"{settings.model} at {base}: {type(e).__name__}: {e}")
-    return Check("model reachable", True, f"{settings.model} at {base}: HTTP {answer.status_code}")
+        return Check("model endpoint", False, f"{settings.model} at {base}: {type(e).__name__}: {e}",
+                     fix="start the model server, or correct --api-base / MEMROUTE_API_BASE")
+    return Check("model endpoint", True, f"{settings.model} at {base}: HTTP {answer.status_code}")
 
 
 def versions() -> dict[str, str]:
@@ -82,7 +107,14 @@ def report(settings: Settings) -> dict[str, Any]:
 
 
 def render(data: dict[str, Any]) -> str:
-    lines = [f"{'ok  ' if c['ok'] else 'FAIL'} {c['name']}: {c['detail']}" for c in data["checks"]]
+    lines = []
+    for c in data["checks"]:
+        mark = "[ok]  " if c["ok"] else "[skip]" if c.get("skipped") else "[FAIL]"
+        lines.append(f"{mark} {c['name']}: {c['detail']}")
+        if c.get("fix"):
+            lines.append(f"       fix: {c['fix']}")
+    failed = sum(not c["ok"] and not c.get("skipped") for c in data["checks"])
+    lines.append(f"{failed} check(s) failed" if failed else "every check passed")
     lines.append("")
     lines.append("versions: " + ", ".join(f"{k} {v}" for k, v in data["versions"].items()))
     lines.append("")

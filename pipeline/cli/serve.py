@@ -17,12 +17,14 @@ if TYPE_CHECKING:
     from pipeline.store.location import Location
 
 TOKENS_ENV = "MEMROUTE_SERVE_TOKENS"
+OTLP_ENV = "MEMROUTE_OTLP_ENDPOINT"
+REVIEW_SECRET_ENV = "MEMROUTE_REVIEW_SECRET"
 EXTRA_HINT = "pip install 'memroute[serve]'"
 
 
 def register(add: AddCommand) -> None:
     defaults = Limits()
-    p = add("serve", "serve the HTTP API (and MCP with --mcp) for chat apps in any language", _cmd_serve)
+    p = add("serve", "serve the HTTP API (and MCP with --mcp) for chat apps in any language", _cmd_serve, engine=True)
     p.add_argument("--host", default=DEFAULT_HOST,
                    help=f"address to listen on (default {DEFAULT_HOST}); any other than loopback needs tokens")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
@@ -37,8 +39,11 @@ def register(add: AddCommand) -> None:
     p.add_argument("--processes", type=int, default=0,
                    help="apply turns in this many worker processes instead (CPU-bound engines; default 0)")
     p.add_argument("--max-queued", type=int, default=10_000, help="turns waiting before POST .../turns answers 503")
+    p.add_argument("--otlp-endpoint", metavar="URL",
+                   help=f"send OpenTelemetry traces to this OTLP/HTTP collector, e.g. http://127.0.0.1:4318 "
+                        f"(env {OTLP_ENV}; needs memroute[otel]); default: no traces")
 
-    p = add("mcp", "serve USER's memory to an agent over MCP (stdio)", _cmd_mcp)
+    p = add("mcp", "serve USER's memory to an agent over MCP (stdio)", _cmd_mcp, engine=True)
     p.add_argument("--user", required=True, help="the user whose memory the agent reads and edits")
     p.add_argument("--print-config", choices=["claude", "cursor", "vscode"], metavar="HOST",
                    help="print the MCP host's config snippet for this server (claude, cursor or vscode), "
@@ -65,6 +70,9 @@ def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
             hook_workers=args.workers,
             hook_processes=args.processes,
             max_queued=args.max_queued,
+            otlp_endpoint=args.otlp_endpoint or os.environ.get(OTLP_ENV) or None,
+            # env only, never a flag: a secret on the command line is visible to every local user (ps)
+            review_secret=os.environ.get(REVIEW_SECRET_ENV) or None,
         )
         config.check()
     except ServeConfigError as e:
@@ -87,7 +95,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         from pipeline.serve.run import serve
     except ImportError as e:
         raise CommandFailed(f"memroute serve needs {e.name or 'its extra'}: {EXTRA_HINT}") from None
-    return serve(config, functools.partial(build_pipeline, settings))
+    settings.location.reachable()  # a server that is down: one line now, not a failed start inside uvicorn
+    store = settings.location.shown if settings.location.url else None
+    return serve(config, functools.partial(build_pipeline, settings), store=store)
 
 
 def _cmd_mcp(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ def register(add: AddCommand) -> None:
             _cmd_import_store)
     p.add_argument("source", help="a root folder (into --store's database) or postgresql://... (into the root)")
     p = add("worker", "apply the turns queued in --store's PostgreSQL database (run any number, on any hosts)",
-            _cmd_worker)
+            _cmd_worker, engine=True)
     p.add_argument("--threads", type=int, default=4, help="turns in flight in this process (default 4)")
     p.add_argument("--until-empty", action="store_true", help="exit once no turn is left (default: run until stopped)")
 

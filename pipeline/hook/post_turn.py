@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from pipeline import observe
 from pipeline.errors import Busy
 from pipeline.hook.runner import (
     GroupSettle,
@@ -157,6 +158,7 @@ class PostTurnHook:
         self._tick = itertools.count()
         self._scheduled: set[str] = set()
         self._running: dict[str, _Group] = {}
+        self._unscrubbed: set[tuple[str, str]] = set()  # settled, the queue's storage not scrubbed yet
         self._in_memory = 0  # turns waiting or running
         self._counters = RunCounts()
         self._closed = False
@@ -241,6 +243,8 @@ class PostTurnHook:
                     self._enqueue(row)
         finally:
             self._submit_lock.release()
+        if row is not None:
+            observe.count_turn(self.pipeline.engine.name, "accepted")
         return turn.turn_id
 
     async def asubmit(
@@ -358,6 +362,16 @@ class PostTurnHook:
                 log.error("hook: processing turn %s failed: %s", group.members[0].turn_id, type(e).__name__)
                 error = f"{type(e).__name__}: {e}"
             self._settle(group, settled, error)
+            # The settled turns' text may still sit in the queue's storage (a WAL frame): scrub it,
+            # then let anyone waiting for these turns (wait_settled) go.
+            try:
+                self.queue.scrub()
+            except Exception as e:
+                log.error("hook: scrubbing the queue failed: %s", type(e).__name__)
+            with self._cond:
+                for m in group.members:
+                    self._unscrubbed.discard((m.user_id, m.turn_id))
+                self._cond.notify_all()
 
     def _process(self, group: _Group) -> tuple[Settled, str | None]:
         """Run the group once (hook/runner.py: attempt). Returns (settled, error)."""
@@ -366,12 +380,15 @@ class PostTurnHook:
         pool = self._pool
         if pool is not None:
             def run() -> tuple[str, str | None]:
-                return pool.submit(run_in_child, members).result()
+                status, error, events = pool.submit(run_in_child, members).result()
+                observe.replay(events)  # the child's metrics (stages, model calls, outcome) count here
+                return status, error
         else:
             def run() -> tuple[str, str | None]:
                 return run_turn(self.pipeline, members)
         done = attempt(run, GroupSettle(self.queue, members), failures_before=group.attempts, policy=self.retry_policy)
         if done.settled == "parked":
+            observe.count_turn(self.pipeline.engine.name, "parked")
             log.warning("hook: turn %s parked after %d attempts", members[0].turn_id, group.attempts + 1)
         if done.retry_at is not None:
             group.retry_at = done.retry_at
@@ -382,6 +399,7 @@ class PostTurnHook:
         n = len(group.members)
         with self._cond:
             del self._running[user]
+            self._unscrubbed.update((m.user_id, m.turn_id) for m in group.members)
             if settled == "failed":  # a retry is due later; a bookkeeping error backs off like a model failure
                 group.attempts += 1
                 if group.retry_at <= time.time():
@@ -392,6 +410,24 @@ class PostTurnHook:
             self._counters.count(user, n, settled, self.pipeline.store.redact(error) if error is not None else None)
             self._schedule(user)
             self._cond.notify_all()
+
+    def wait_settled(self, user_id: str, turn_id: str, timeout: float) -> bool:
+        """Wait until this hook no longer holds the turn: applied and its queue row cleared (the
+        text scrubbed from the database's WAL too), or handed back for a retry. True when it holds
+        it no more (also when it never did); False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._holds(user_id, turn_id) or (user_id, turn_id) in self._unscrubbed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def _holds(self, user_id: str, turn_id: str) -> bool:
+        running = self._running.get(user_id)
+        groups = [*self._pending.get(user_id, ()), *([running] if running is not None else [])]
+        return any(m.turn_id == turn_id for g in groups for m in g.members)
 
     # ---- parked turns, observability, shutdown ------------------------------------------
 
@@ -429,6 +465,16 @@ class PostTurnHook:
             }
         out["parked"] = self._parked_at_close if self._parked_at_close is not None else self.queue.parked_count()
         return out
+
+    def queue_gauges(self) -> dict[str, float]:
+        """What /metrics shows of this queue: turns waiting (queued), running, waiting for a retry
+        (retrying), parked on disk, and how long the oldest turn not yet finished has waited."""
+        stats = self.stats()
+        with self._cond:
+            groups = [g for dq in self._pending.values() for g in dq] + list(self._running.values())
+            oldest = min((g.first_at for g in groups), default=None)
+        return {"queued": stats["queued"], "running": stats["running"], "retrying": stats["failed"],
+                "parked": stats["parked"], "oldest_age_s": 0.0 if oldest is None else max(0.0, time.time() - oldest)}
 
     def drain(self, timeout: float | None = None) -> bool:
         """Wait until nothing is waiting or running (debounce windows are not cut short). True if idle."""

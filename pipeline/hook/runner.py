@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from pipeline import observe
 from pipeline.store.interface import HookQueue, QueuedTurn
 from pipeline.turns import build_turn
 
@@ -199,14 +200,20 @@ def run_turn(pipeline: MemoryPipeline, members: Sequence[Queued]) -> tuple[str, 
 _child_pipeline: MemoryPipeline | None = None
 
 
+_child_metrics = observe.Recorder()
+
+
 def init_child(factory: Callable[[], MemoryPipeline]) -> None:
     global _child_pipeline
     _child_pipeline = factory()
+    observe.set_sink(_child_metrics)  # the parent replays them into its own metrics
 
 
-def run_in_child(members: list[Any]) -> tuple[str, str | None]:
+def run_in_child(members: list[Any]) -> tuple[str, str | None, list[tuple[str, str, float, dict[str, str]]]]:
+    """(status, error, the metric events of the attempt)."""
     assert _child_pipeline is not None, "hook process pool used without its initializer"
-    return run_turn(_child_pipeline, members)
+    status, error = run_turn(_child_pipeline, members)
+    return status, error, _child_metrics.take()
 
 
 __all__ = ["Attempt", "GroupSettle", "RetryPolicy", "RunCounts", "Settle", "Settled", "attempt", "init_child", "merged_turn",

@@ -41,7 +41,9 @@ def work_once(queue: PgQueue, process: Process, policy: RetryPolicy, counts: Run
         if done.settled == "parked":
             log.warning("worker: turn %s parked after %d attempts", row.turn_id, row.attempts + 1)
         counts.count(row.user_id, 1, done.settled, queue.redact(done.error) if done.error is not None else None)
-        return True
+    if queue.scrubber is not None:  # committed: the row's old version, with its text, can go
+        queue.scrubber.soon()
+    return True
 
 
 def run_worker(

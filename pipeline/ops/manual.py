@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from pipeline import guards, observe
 from pipeline.engines.base import Engine
 from pipeline.errors import NotFound
 from pipeline.ledgers.errors import LedgerError
@@ -19,7 +20,7 @@ from pipeline.stages.consolidate import consolidate_log
 from pipeline.stages.write import Change, WriteResult, apply_decisions
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import Tx
-from pipeline.types import Outcome, Usage
+from pipeline.types import Outcome, Usage, outcome_text
 
 
 class CandidateNotFound(NotFound):
@@ -101,18 +102,33 @@ def confirm_candidate(ws: Workspace, user_id: str, ref: int | str) -> dict[str, 
             raise CandidateNotFound(f"{why} for {ref!r}; see `memroute show {user_id} --candidates`")
         row = found[0]
         current = tx.current
-        written = apply_decisions([cands.confirmation(row)], current.profile, current.log)
+        decision = cands.confirmation(row, cands.field_of(current.profile.fields(), str(row["key"])))
+        # A candidate passes the guards again on its way in (the policy may be stricter than when it was kept).
+        [checked] = guards.guard_decisions([decision], "", ws.guard_policy)
+        refused = cands.refusal(row, ws.guard_policy)
+        if checked.route != "user" or refused:
+
+            def drop(t: Tx) -> None:
+                ws.store.delete_candidates(t, user_id, [int(row["id"])])
+
+            tx.stage(WriteResult(profile=current.profile, log=current.log), records=drop)
+            blocked = outcome_text(Outcome.BLOCKED, refused) if refused else checked.outcome_text or Outcome.BLOCKED.value
+            return {"success": False, "outcome": blocked,
+                    "field": str(row["key"]),
+                    "usage": usage_line(current.profile.render(), ws.user_limit)}
+        written = apply_decisions([checked], current.profile, current.log)
         refuse_unsafe_rewrites(written, current)
         decision = written.decisions[0]
         landed = decision.outcome in (Outcome.WRITTEN, Outcome.UNCHANGED)
-        if decision.outcome is Outcome.WRITTEN:
-            decision.settle(Outcome.PROMOTED)
+        if decision.outcome is Outcome.WRITTEN:  # and what it pushed out, if anything
+            decision.settle(Outcome.PROMOTED, decision.outcome_detail)
         if landed:  # over the cap or a refused file: nothing changes, the candidate keeps waiting
+            gone = [int(row["id"]), *cands.contradicted(row, rows)]
 
-            def supersede(t: Tx) -> None:
-                ws.store.supersede_candidates(t, user_id, [row["key_norm"]])
+            def settle(t: Tx) -> None:
+                ws.store.delete_candidates(t, user_id, gone)
 
-            tx.stage(written, records=supersede)
+            tx.stage(written, records=settle)
     return {
         "success": landed,
         "outcome": decision.outcome_text,
@@ -138,14 +154,16 @@ def consolidate(ws: Workspace, engine: Engine, user_id: str) -> dict[str, Any]:
                 "entry_count": 0,
                 "archived": 0,
             }
-        changes, archive = consolidate_log(
-            current.log,
-            engine,
-            memory_limit=ws.memory_limit,
-            today=datetime.now(timezone.utc).date(),
-            usage_sink=usage_parts,
-            pinned=pinned_bodies(ws.store, user_id, current.log.entries),
-        )
+        with observe.stage("consolidate", engine.name):
+            changes, archive = consolidate_log(
+                current.log,
+                engine,
+                memory_limit=ws.memory_limit,
+                today=datetime.now(timezone.utc).date(),
+                usage_sink=usage_parts,
+                pinned=pinned_bodies(ws.store, user_id, current.log.entries),
+            )
+        observe.count_consolidation(engine.name, "manual", "engine")
         written = WriteResult(profile=current.profile, log=current.log, changes=changes, archive=archive)
         if current.log.render() != before:  # a plan that keeps every entry as it was changes nothing
             tx.stage(written, files={MEMORY_FILE: current.log.render()})

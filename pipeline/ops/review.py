@@ -188,9 +188,9 @@ def annotate(
             _entry(current, ref)
             stored_ref, label = ref, None
         op = ("un" if remove else "") + ("pin" if kind == "pin" else "tag")
-        shown = f"{kind}: {value}" if value else kind
+        why = f"review: {op} {kind}: {value}" if value else f"review: {op}"  # "review: pin", "review: tag project: x"
         written = WriteResult(profile=current.profile, log=current.log,
-                              changes=[Change(target, op, label, None, None, f"review: {op} {shown}")])
+                              changes=[Change(target, op, label, None, None, why)])
         changed = [False]
 
         def record(t: Tx) -> None:

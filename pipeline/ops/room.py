@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from pipeline import observe
 from pipeline.engines.base import Engine
 from pipeline.errors import ModelError
 from pipeline.ledgers._text import norm_key, split_label
@@ -69,11 +70,17 @@ def consolidator(
     fallback taken (logged; the history says which engine ran)."""
 
     def run(memory: MemoryLog) -> tuple[list[Change], list[Change]]:
+        with observe.stage("consolidate", engine.name):
+            how, result = attempt(memory)
+        observe.count_consolidation(engine.name, "turn", how)
+        return result
+
+    def attempt(memory: MemoryLog) -> tuple[str, tuple[list[Change], list[Change]]]:
         pinned = pinned_bodies(store, turn.user_id, memory.entries) if store is not None else set()
         spent: list[Usage] = []
         try:
-            return consolidate_log(memory, engine, memory_limit=memory_limit, today=turn.today, usage_sink=spent,
-                                   pinned=pinned)
+            return "engine", consolidate_log(memory, engine, memory_limit=memory_limit, today=turn.today,
+                                             usage_sink=spent, pinned=pinned)
         except ConsolidationError as e:
             spent.append(usage_of(e))
             _note(notes, f"{engine.name} consolidation failed ({e}); ")
@@ -83,13 +90,13 @@ def consolidator(
             from pipeline.engines.offline.engine import OfflineEngine
 
             try:
-                return consolidate_log(memory, OfflineEngine(), memory_limit=memory_limit, today=turn.today,
-                                       pinned=pinned)
+                return "offline_fallback", consolidate_log(memory, OfflineEngine(), memory_limit=memory_limit,
+                                                           today=turn.today, pinned=pinned)
             except ConsolidationError as e:
                 _note(notes, f"offline consolidation failed ({e}); ")
         _note(notes, "archived the oldest entries")
-        return archive_oldest(memory, memory_limit=memory_limit, pinned=pinned,
-                              why="archived: MEMORY.md full and consolidation failed")
+        return "archived_oldest", archive_oldest(memory, memory_limit=memory_limit, pinned=pinned,
+                                                 why="archived: MEMORY.md full and consolidation failed")
 
     return run
 

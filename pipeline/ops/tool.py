@@ -65,6 +65,14 @@ def run_tool(
     name = USER_FILE if target == "user" else MEMORY_FILE
     with ws.edit(user_id, kind="tool") as tx:
         current = tx.current
+        if section is not None and target == "user" and canonical_section(section) is None:
+            # Headings come from a fixed set, or are the user's own (already in USER.md, written by
+            # hand, and scanned like any line on the way to a prompt): a tool call never adds one.
+            own = current.profile.section_named(section)
+            if own is None:
+                raise ToolUsageError(f"unknown --section {section!r}: use one of {', '.join(USER_SECTIONS)} "
+                                     "or a section already in USER.md")
+            section = own
         refused = current.user_refused if target == "user" else current.memory_refused
         if refused and action in ("replace", "remove"):
             return {"success": False, "error": refused, "target": target}
@@ -93,10 +101,11 @@ def run_tool(
     }
 
 
-# A section name is a heading in USER.md: plain words only, so it cannot forge structure, hide
-# text (bidi, zero-width) or carry markup.
+# A section name is a heading in USER.md: one of the five, or one the user wrote there by hand;
+# plain words only either way, so it cannot forge structure, hide text (bidi, zero-width) or carry
+# markup, and it must pass the guards like any line.
 _SECTION_NAME_RE = re.compile(r"[^\W_](?:[\w ]{0,28}[^\W_])?")
-_LEADING_DATE_RE = re.compile(r"^\s*\[\d{4}-\d{2}-\d{2}\]\s*")
+_LEADING_DATE_RE = re.compile(r"^\s*\[\d{4}(?:-\d{2}){0,2}\]\s*")
 
 
 def _checked_section(section: str) -> str:
@@ -106,13 +115,14 @@ def _checked_section(section: str) -> str:
     verdict = guards.check_text(section)
     if not _SECTION_NAME_RE.fullmatch(section) or not verdict.allowed:
         raise ToolUsageError(
-            f"invalid --section {section!r}: use one of {', '.join(USER_SECTIONS)} (or a name of plain words)"
+            f"invalid --section {section!r}: use one of {', '.join(USER_SECTIONS)} (or a section already in USER.md)"
         )
     return section
 
 
 def _content_verdict(content: str, target: str, policy: guards.GuardPolicy) -> guards.Verdict:
-    """The guards' verdict on tool content. A MEMORY.md entry's own leading "[YYYY-MM-DD]" is the
+    """The guards' verdict on tool content. A MEMORY.md entry's own leading "[YYYY-MM-DD]" (or "[YYYY-MM]",
+    "[YYYY]") is the
     tool's format, not a forged entry; a date anywhere else is."""
     checked = _LEADING_DATE_RE.sub("", content, count=1) if target == "memory" else content
     return guards.check_text(checked, turn_text=content, policy=policy)
@@ -186,10 +196,14 @@ def import_hermes(ws: Workspace, source: Path, user_id: str) -> dict[str, Any]:
             written.changes.append(Change("memory", "import", None, None, f"{len(safe_memory) - len(memory_left)} entries", "import-hermes"))
         if files:
             tx.stage(written, files=files)
+    # Counted against what the files held before: an entry already there is not imported again.
+    new_user = set(profile.entries()) - set(current.profile.entries())
+    new_memory = set(memory.entry_strings()) - set(current.log.entry_strings())
     return {
-        "success": not (user_left or memory_left or blocked),
-        "imported_user": len(safe_user) - len(user_left),
-        "imported_memory": len(safe_memory) - len(memory_left),
+        # Blocked entries are refused on purpose (and listed); the import failed only if some did not fit.
+        "success": not (user_left or memory_left),
+        "imported_user": len(new_user),
+        "imported_memory": len(new_memory),
         "did_not_fit": {"user": user_left, "memory": memory_left},
         "blocked": blocked,
         "user_usage": f"{len(profile.render()):,}/{ws.user_limit:,}",

@@ -12,8 +12,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from pipeline import guards
+from pipeline import guards, observe
 from pipeline.engines.base import Engine
 from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ops.edit import Edit, Ledgers, now_iso, refuse_unsafe_rewrites
@@ -27,7 +28,7 @@ from pipeline.stages.write import CONSOLIDATE_AT, WriteResult, apply_decisions, 
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import MemoryStore, Tx
 from pipeline.turns import turn_payload
-from pipeline.types import Classification, Outcome, Turn, TurnResult, Usage
+from pipeline.types import Classification, Decision, Outcome, Turn, TurnResult, Usage
 
 log = logging.getLogger("memroute.pipeline")
 
@@ -66,10 +67,13 @@ def apply_turn(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, c
 def _apply(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, classification: Classification,
            seen: Ledgers) -> TurnResult:
     store = ws.store
-    decisions = guards.guard_decisions(classification.decisions, turn.user_text, ws.guard_policy)
-    decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
+    with observe.stage("guards", engine.name):
+        decisions = guards.guard_decisions(classification.decisions, turn.user_text, ws.guard_policy)
+        decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
+    observe.count_guard_blocks(decisions)
     usage_parts: list[Usage] = [classification.usage.tagged("classify")]
-    with ws.edit(turn.user_id, turn_id=turn.turn_id, conversation_id=turn.conversation_id, reuse=seen) as tx:
+    with observe.stage("write", engine.name), \
+            ws.edit(turn.user_id, turn_id=turn.turn_id, conversation_id=turn.conversation_id, reuse=seen) as tx:
         if store.turn_status(turn.user_id, turn.turn_id) == "done":
             return already_done(turn, engine)
         current = tx.current
@@ -79,7 +83,7 @@ def _apply(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, class
             decisions,
             store.candidates(turn.user_id),
             turn,
-            {(cands.norm(f.key), cands.norm(f.value)) for f in current.profile.fields() if f.key},
+            current.profile.fields(),
             ws.guard_policy,
         )
         # a late turn (retry, replay) never undoes a newer one; asked only when it touches USER.md
@@ -213,6 +217,11 @@ def turn_records(
     return write
 
 
+def landed(d: Decision) -> bool:
+    """A USER.md write that holds after the turn: written (perhaps pushing clauses out), unchanged or promoted."""
+    return d.outcome in (Outcome.WRITTEN, Outcome.UNCHANGED, Outcome.PROMOTED)
+
+
 def update_candidates(
     store: MemoryStore, tx: Tx, turn: Turn, plan: cands.CandidatePlan, written: WriteResult, ttl_days: float
 ) -> None:
@@ -220,26 +229,36 @@ def update_candidates(
     transaction. Sets each candidate decision's outcome (the decision log records it)."""
     user_id, seen_at = turn.user_id, cands.iso(cands.turn_time(turn))
     out = written.decisions
-    # Keys the turn set firmly: whatever weaker value waited under them is replaced.
-    firm_keys = {
-        cands.norm(d.key)
-        for d in out
-        if d.route == "user" and d.op == "upsert" and d.key and d.outcome in (Outcome.WRITTEN, Outcome.UNCHANGED)
-    }
-    keep = dict(plan.keep)
-    for i, cid in plan.promoted.items():
-        if out[i].outcome is Outcome.WRITTEN:
-            out[i].settle(Outcome.PROMOTED)
-        elif out[i].outcome is not Outcome.UNCHANGED:  # not written (cap, refused file): it keeps waiting
-            if i in plan.waiting:
-                keep[i] = plan.waiting[i]
-                out[i].settle(Outcome.CANDIDATE, out[i].outcome_text)
-            continue
-        store.delete_candidates(tx, user_id, [cid])
-    store.supersede_candidates(tx, user_id, sorted(firm_keys))
-    for i, d in sorted(keep.items()):
-        if cands.norm(d.key or "") in firm_keys:
-            out[i].settle(Outcome.SKIPPED, "the turn states this key firmly")
+
+    def sighting(row: dict[str, Any], d: Decision) -> None:  # one more sighting of a stored candidate
+        store.upsert_candidate(
+            tx, user_id=user_id, section=row.get("section"), key=str(row["key"]), value=str(row["value"]),
+            quote=d.quote, turn_id=turn.turn_id, conversation_id=turn.conversation_id, seen_at=seen_at,
+        )
+
+    if plan.dropped:  # first: a statement that starts anew may share the dropped one's key and value
+        store.delete_candidates(tx, user_id, plan.dropped)
+    gone: list[int] = []
+    for i, row in plan.promoted.items():
+        if out[i].outcome is Outcome.WRITTEN:  # and what it pushed out, if anything
+            out[i].settle(Outcome.PROMOTED, out[i].outcome_detail)
+        if landed(out[i]):
+            gone.append(int(row["id"]))
+        elif i in plan.waiting:  # said again but not written (cap, refused file): it keeps waiting
+            sighting(row, plan.waiting[i])
+            out[i].candidate = True
+            out[i].settle(Outcome.CANDIDATE, out[i].outcome_text)
+    for i, ids in plan.superseded.items():
+        if landed(out[i]):
+            gone.extend(ids)
+    for i, row in plan.seen_again.items():
+        sighting(row, out[i])
+        out[i].settle(Outcome.SEEN_AGAIN, f"{int(row['times_seen']) + 1} times")
+    for i, d in sorted(plan.keep.items()):
+        firm = plan.covered.get(i)
+        if firm is not None and landed(out[firm]):
+            out[i].candidate = False
+            out[i].settle(Outcome.SKIPPED, "the turn states this firmly")
             continue
         store.upsert_candidate(
             tx, user_id=user_id, section=d.section, key=(d.key or "").strip(), value=(d.value or "").strip(),
@@ -248,6 +267,8 @@ def update_candidates(
         out[i].candidate = True
         if out[i].outcome is None or (out[i].outcome is Outcome.SKIPPED and out[i].outcome_detail is None):
             out[i].settle(Outcome.CANDIDATE)
+    if gone:
+        store.delete_candidates(tx, user_id, sorted(set(gone)))
     # A forget covers the candidates it names, whether or not a file held them.
     for d in out:
         if d.op == "remove" and d.match and store.purge_candidates(tx, user_id, d.match):

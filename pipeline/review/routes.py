@@ -15,7 +15,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pipeline.errors import Conflict, MemrouteError, UsageError
 from pipeline.ops.review import TEAM_PREFIX
 from pipeline.review import security
-from pipeline.review.view import user_view
+from pipeline.review.view import human_time, user_view
 from pipeline.store.files import InvalidUserId, validate_user_id
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ HERE = Path(__file__).parent
 templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
 # An element id from any text (keys and entry ids hold spaces and other scripts).
 templates.globals["loop_id"] = lambda text: hashlib.sha256(str(text).encode("utf-8")).hexdigest()[:10]
+templates.filters["human_time"] = human_time
 router = APIRouter(prefix="/review", include_in_schema=False)
 # What a finished action says (only these are shown: a link cannot put other words in the green box).
 DONE = frozenset({"Corrected.", "Erased everywhere.", "Deleted (kept in the archive).", "Pinned.", "Unpinned.",

@@ -5,10 +5,11 @@ public API, the store's read methods and the HTTP API's profile view (one proven
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from pipeline.ledgers.entry_dates import stamps_in
 from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.ops.pins import by_ref, field_ref
 from pipeline.serve.profile import Provenance, profile_view
@@ -16,7 +17,28 @@ from pipeline.serve.profile import Provenance, profile_view
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
 
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def human_time(value: object) -> str:
+    """An ISO date or time as people read it: "2 Nov 2026", "Nov 2026" or "2026" for a date at the
+    precision the user gave, "1 Dec 2026, 22:19 UTC" for a time (the page's script shows times in
+    the viewer's own zone; this is what shows without it). Anything else as is."""
+    text = str(value or "")
+    try:
+        if len(text) == 4 and text.isdigit():
+            return text
+        if len(text) == 7:
+            month = datetime.strptime(text, "%Y-%m")
+            return f"{MONTHS[month.month - 1]} {month.year}"
+        if len(text) == 10:
+            day = datetime.strptime(text, "%Y-%m-%d")
+            return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return text
+    when = (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    return f"{when.day} {MONTHS[when.month - 1]} {when.year}, {when:%H:%M} UTC"
 
 
 @dataclass
@@ -87,12 +109,12 @@ def _notes(rows: list[dict[str, Any]] | None) -> Annotated:
 
 def _parts(body: str, history: list[dict[str, Any]], archive: list[dict[str, Any]]) -> tuple[list[MemoryEntry], str | None]:
     """The archived entries a consolidation merged into `body`: same consolidation run, same topic,
-    and dated the entry's day or a day the entry cites (consolidation cites every part's date)."""
+    and dated the entry's date or a date the entry cites (a day, a month or a year) (consolidation cites every part's date)."""
     run = next((r for r in reversed(history) if r["op"] == "consolidate" and r.get("new_value") == body), None)
     if run is None:
         return [], None
     merged = MemoryEntry.parse(body)
-    cited = set(_DAY.findall(merged.text)) | {merged.date}
+    cited = set(stamps_in(merged.text)) | {merged.date}
     parts = []
     for row in archive:
         if row.get("turn_id") != run["turn_id"] or not str(row.get("why") or "").startswith("consolidated"):

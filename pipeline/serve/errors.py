@@ -23,6 +23,7 @@ CODES = {
     "invalid_host": "a server without tokens answers loopback host names only (400)",
     "unauthorized": "no bearer token, or one the server does not know (401)",
     "user_not_found": "no such user, or one outside the token's users (404: the two are not told apart)",
+    "forbidden": "the token may not read this: /metrics needs an admin token (403)",
     "not_found": "no such route or item (404)",
     "method_not_allowed": "the route exists, the method does not (405)",
     "body_too_large": "the request body is over the server's limit (413)",

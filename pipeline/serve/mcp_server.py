@@ -88,7 +88,7 @@ def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
     @server.tool(description=(
         "Edit the user's memory exactly (same as the Hermes Agent memory tool). action: add | replace | remove. "
         "target: user (USER.md profile; content 'Key: value') or memory (MEMORY.md log; content "
-        "'[YYYY-MM-DD] text', date optional). replace and remove take old_text, a unique part of the entry."))
+        "'[YYYY-MM-DD] text', or [YYYY-MM] / [YYYY] when only a month or year is known; date optional). replace and remove take old_text, a unique part of the entry."))
     async def memory(
         action: Action,
         target: Target,

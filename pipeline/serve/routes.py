@@ -88,6 +88,8 @@ async def post_turn(request: Request, response: Response, body: TurnIn, user: Te
         status = pipe.store.turn_status(user, turn_id)
     if status != "done":  # still queued, or failed and waiting for the hook's retry: it stays accepted
         return TurnAccepted(turn_id=turn_id, status="retrying" if status == "failed" else "queued")
+    # Applied; answer once the hook has also cleared the queue's copy of it (no byte of it at rest).
+    await asyncio.to_thread(_hook(request).wait_settled, user, turn_id, max(0.0, deadline - time.monotonic()))
     rows = await asyncio.to_thread(pipe.store.decisions, user, turn_id)
     response.status_code = 200
     return TurnApplied(turn_id=turn_id, status="done",

@@ -13,6 +13,7 @@ from pipeline.ledgers._text import names_key, norm_key
 from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
+from pipeline.stages import clauses
 from pipeline.types import CHANGE_OF_FACT, USER_SECTIONS, Decision, Outcome
 
 CONSOLIDATE_AT = 0.9  # MEMORY.md is consolidated once it reaches this share of its cap
@@ -85,12 +86,12 @@ def apply_decisions(
                 moved = _compact_profile(result, d, compact)
                 if moved is not None:
                     outcome, detail = _upsert(result, d)
-                    after = f"after compacting USER.md ({moved})" if moved else "after compacting USER.md"
-                    d.settle(outcome, f"{detail}; {after}" if detail else after)
+                    d.settle(outcome, _joined(detail, f"after compacting USER.md ({moved})" if moved else
+                                       "after compacting USER.md"))
             if d.outcome is Outcome.OVER_CAP:  # never silently lost: kept where recall finds it
                 result.archive.append(Change("user", "over_cap", d.key, (d.value or "").strip(), None,
                                              "USER.md full: the fact did not fit, kept in the archive"))
-                d.settle(Outcome.OVER_CAP, f"{d.outcome_detail}; kept in the archive")
+                d.settle(Outcome.OVER_CAP, _joined(d.outcome_detail, "kept in the archive"))
         elif d.route == "user" and d.op == "remove":
             d.settle(*_forget_field(result, d))
         elif d.route == "memory" and d.op == "append":
@@ -106,11 +107,12 @@ def apply_decisions(
     if consolidate is not None and len(result.log.render()) >= consolidate_at * log.limit:
         _run_consolidation(result, consolidate)
     if compact is not None and compact_at is not None and len(result.profile.render()) >= compact_at * profile.limit:
-        moved = _compact_profile(result, None, compact)  # near the cap: make room before the next fact needs it
-        written = [d for d in result.decisions if d.route == "user" and d.outcome is Outcome.WRITTEN
-                   and d.outcome_detail is None]
+        written = [d for d in result.decisions if d.route == "user" and d.outcome is Outcome.WRITTEN]
+        # near the cap: make room before the next fact needs it (the turn's last write tells what left)
+        moved = _compact_profile(result, None, compact, told=written[-1] if written else None)
         if moved and written:
-            written[-1].settle(Outcome.WRITTEN, f"then USER.md compacted ({moved})")
+            last = written[-1]
+            last.settle(Outcome.WRITTEN, _joined(last.outcome_detail, f"then USER.md compacted ({moved})"))
     return result
 
 
@@ -137,30 +139,61 @@ def _keep_stale(result: WriteResult, d: Decision, newer: str) -> Settled:
     return Outcome.STALE, detail
 
 
+def _joined(detail: str | None, more: str) -> str:
+    """An outcome's detail with one more thing that happened ("...; kept in the archive")."""
+    return f"{detail}; {more}" if detail else more
+
+
 def _upsert(result: WriteResult, d: Decision) -> Settled:
+    """Set a field. A collecting field that grows past its cap sheds its least valuable clauses (clauses.py);
+    a value that replaces another says so. Whatever leaves is in history and the archive, and in the outcome."""
     if not d.key or d.value is None or not d.value.strip():
         return Outcome.IGNORED, "no key or value"
     section = d.section if d.section in USER_SECTIONS else "Identity"
     existing = result.profile.get(d.key)
-    if existing is not None and existing.value.strip() == d.value.strip():
-        return Outcome.UNCHANGED, None
+    key = existing.key if existing is not None and existing.key else d.key
+    value = d.value.strip()
+    evicted: list[clauses.Eviction] = []
+    if existing is not None and clauses.extends(existing.value, value):
+        parts, evicted = clauses.fit(key, clauses.split_clauses(value))
+        value = clauses.join_clauses(parts)
+    if existing is not None and existing.value.strip() == value:
+        if not evicted:
+            return Outcome.UNCHANGED, None
+        _record_evictions(result, d, evicted)  # the new clause itself was the least valuable
+        return Outcome.UNCHANGED, clauses.evicted_note(evicted) + ", kept in the archive"
     try:
-        old = result.profile.upsert(section, d.key, d.value.strip())
+        old = result.profile.upsert(section, d.key, value)
     except CapExceeded as e:
         return Outcome.OVER_CAP, f"user profile at {e.usage} chars"
     except LedgerError as e:
         return Outcome.REFUSED, str(e)
-    key = existing.key if existing is not None and existing.key else d.key
-    result.changes.append(Change("user", "upsert", key, old, d.value.strip(), d.detail or "profile fact", d.quote))
-    if old is not None:
-        result.archive.append(Change("user", "overwritten", key, old, None, f"overwritten by: {d.value.strip()}"))
+    d.value = value
+    result.changes.append(Change("user", "upsert", key, old, value, d.detail or "profile fact", d.quote))
+    if evicted:  # after the upsert row: an undo replays history newest first, so the full old value wins
+        _record_evictions(result, d, evicted)
+        return Outcome.WRITTEN, clauses.evicted_note(evicted) + ", kept in the archive"
+    if old is not None and not clauses.extends(old, value):
+        result.archive.append(Change("user", "overwritten", key, old, None, f"overwritten by: {value}"))
+        d.evicted = [*d.evicted, clauses.REPLACED]
+        return Outcome.WRITTEN, f"replaced {old!r} (kept in history and the archive)"
     return Outcome.WRITTEN, None
 
 
-def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor) -> str | None:
+def _record_evictions(result: WriteResult, d: Decision, evicted: list[clauses.Eviction]) -> None:
+    for e in evicted:
+        why = f"{e.key} full ({clauses.MULTI_VALUE_CAP} characters): {e.reason}"
+        result.changes.append(Change("user", "evict", e.key, e.clause, None, why, d.quote))
+        result.archive.append(Change("user", "evicted", e.key, e.clause, None, why))
+    d.evicted = [*d.evicted, *(e.reason for e in evicted)]
+
+
+def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor, told: Decision | None = None) -> str | None:
     """Make room for `d` (or, with None, below the cap's compaction point) by having the engine shorten
     USER.md. Accept only a rewrite that invents no field and leaves enough room. Fields it moved out and
-    old values of shortened fields go to the archive. Returns what moved ("" when only shortened), or None."""
+    old values of shortened fields go to the archive. Returns what moved ("" when only shortened), or None.
+    `told` (default `d`): the decision whose `evicted` counts what left, with its reason."""
+    told = told if told is not None else d
     limit = result.profile.limit or 0
     before = result.profile.render()
     if d is not None:
@@ -178,18 +211,29 @@ def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor
     if not set(new_fields) <= set(old_fields):
         return None  # a compaction never invents or renames a field
     moved: list[str] = []
+    reasons: list[str] = []
     for fid, old in old_fields.items():
         label = old.key or old.value
         if fid not in new_fields:  # moved out: the archive keeps it, recall finds it
             moved.append(label)
+            reasons.append(clauses.MOVED_OUT)
             result.changes.append(Change("user", "compact", label, old.value, None, "moved to the archive: USER.md compacted to make room"))
             result.archive.append(Change("user", "compacted", old.key, old.value, None, "moved out of USER.md to make room"))
         elif new_fields[fid].value != old.value:
             new_value = new_fields[fid].value
-            result.changes.append(Change("user", "compact", old.key, old.value, new_value, "USER.md compacted to make room"))
+            left = clauses.left_out(old.value, new_value)  # clauses of a collecting field that left, if any
+            reasons += [clauses.junk_reason(c) or clauses.MOVED_OUT for c in left]
+            why = "USER.md compacted to make room" + (f": {clauses.evicted_note(left_as(old.key or label, left))}" if left else "")
+            result.changes.append(Change("user", "compact", old.key, old.value, new_value, why))
             result.archive.append(Change("user", "compacted", old.key, old.value, None, f"shortened to: {new_value}"))
+    if told is not None:
+        told.evicted = [*told.evicted, *reasons]
     result.profile = compacted
     return ("moved " + ", ".join(moved) + " to the archive") if moved else ""
+
+
+def left_as(key: str, left: list[str]) -> list[clauses.Eviction]:
+    return [clauses.Eviction(key, c, clauses.junk_reason(c) or clauses.MOVED_OUT) for c in left]
 
 
 def _field_id(f: UserField) -> str:

@@ -20,8 +20,13 @@ overwrite the row's status once a newer hook owns it (every update checks `owner
 Two connections: `submit` (used only under the hook's submit lock) never waits in SQLite's
 busy handler, whose first sleep is already 1 ms; it spins in 100 us steps instead and leaves
 WAL checkpoints to the other connection, so a checkpoint never lands on a chat request.
-`work` (workers, recovery, status) waits normally and overwrites cleared payloads
-(secure_delete), so finished turns' text does not linger in free pages.
+`work` (workers, recovery, status) waits normally.
+
+No raw text once a turn is applied: the pipeline clears the row's payload in the transaction that
+applies the turn (SQLiteStore.mark_turn), every connection overwrites what it frees
+(secure_delete), and after each settled group the hook truncates the WAL (`scrub`), whose old
+frames still held the submitted text. A row found cleared but not done (its process was killed
+in between) was applied: recovery marks it done.
 """
 
 from __future__ import annotations
@@ -53,6 +58,8 @@ def _connect(path: Path, *, busy_timeout_s: float) -> sqlite3.Connection:
     conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
     # The store set WAL on the file already (it is persistent); NORMAL survives any process crash.
     conn.execute("PRAGMA synchronous = NORMAL")
+    # Freed space (a cleared payload, a page a split left behind) is overwritten with zeros.
+    conn.execute("PRAGMA secure_delete = ON")
     return conn
 
 
@@ -76,7 +83,6 @@ class SQLiteHookQueue:
         if fsync_submits:
             self._submit.execute("PRAGMA synchronous = FULL")
         self._work = _connect(db_path, busy_timeout_s=BUSY_TIMEOUT_S)
-        self._work.execute("PRAGMA secure_delete = ON")
         self._work_lock = threading.Lock()
         self.pid = os.getpid()
         self.owner = f"{self.pid}-{uuid.uuid4().hex[:12]}"
@@ -141,7 +147,9 @@ class SQLiteHookQueue:
             )
 
     def finish(self, rows: Iterable[QueuedTurn]) -> None:
-        """Done: the payload is cleared so the turn's text does not stay at rest."""
+        """Done: the payload is cleared so the turn's text does not stay at rest (the pipeline
+        cleared it already, in the transaction that applied the turn); the hook then scrubs the
+        WAL frames that still held it (`scrub`)."""
         now = time.time()
         with self._tx() as conn:
             conn.executemany(
@@ -149,6 +157,17 @@ class SQLiteHookQueue:
                    attempts = attempts + 1, updated_at = ? WHERE seq = ? AND owner = ?""",
                 [(now, r.seq, self.owner) for r in rows],
             )
+
+    def scrub(self) -> bool:
+        """Truncate the WAL: its old frames hold the text of turns since cleared (the database file
+        holds only their cleared pages once checkpointed; secure_delete zeroed the rest). True when
+        the WAL is empty now; False when a reader kept it (the next scrub catches up)."""
+        with self._work_lock:
+            try:
+                row = self._work.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.Error:
+                return False
+        return bool(row) and not row[0]
 
     def fail(self, rows: Iterable[QueuedTurn], error: str, next_attempt_at: float) -> None:
         now = time.time()
@@ -179,6 +198,13 @@ class SQLiteHookQueue:
                 "SELECT DISTINCT owner_pid FROM hook_queue WHERE status IN ('queued', 'running', 'failed')"
             )]
             mine = [p for p in owners if p is None or p == self.pid or not pid_alive(int(p))]
+            # A row whose payload the pipeline cleared was applied (in that same transaction) by a
+            # process killed before it marked the row done: it is done.
+            conn.execute(
+                """UPDATE hook_queue SET status = 'done', error = NULL, next_attempt_at = NULL, updated_at = ?
+                   WHERE status IN ('queued', 'running') AND payload IS NULL""",
+                (time.time(),),
+            )
             rows: list[sqlite3.Row] = []
             conn.row_factory = sqlite3.Row
             try:
@@ -197,6 +223,7 @@ class SQLiteHookQueue:
                 ))
             finally:
                 conn.row_factory = None
+        self.scrub()  # frames a killed process left in the WAL
         return [_row_turn(r) for r in rows]
 
     def requeue_parked(self, user_id: str | None = None) -> list[QueuedTurn]:

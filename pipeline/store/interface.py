@@ -111,6 +111,10 @@ class HookQueue(Protocol):
 
     def parked_count(self) -> int: ...
 
+    def scrub(self) -> bool:
+        """Remove what finished turns left in the queue's storage (WAL frames, old row versions)."""
+        ...
+
     def close(self, *, truncate_wal: bool = True) -> None: ...
 
 
@@ -377,9 +381,6 @@ class MemoryStore(ABC):
 
     @abstractmethod
     def delete_candidates(self, tx: Tx, user_id: str, ids: Sequence[int]) -> int: ...
-
-    @abstractmethod
-    def supersede_candidates(self, tx: Tx, user_id: str, keys: Sequence[str]) -> int: ...
 
     @abstractmethod
     def purge_candidates(self, tx: Tx, user_id: str, needle: str | None = None) -> int: ...

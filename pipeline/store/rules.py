@@ -57,10 +57,12 @@ def decision_rows(
     ts: str,
     redact: Callable[[str], str],
     log_quotes: bool,
+    digest_key: bytes,
 ) -> list[tuple[Any, ...]]:
     """The decisions table's values for a turn, in column order (user_id ... ts). All text redacted; a
-    skipped statement was not kept: only its route, reason, detail and a digest of its quote, unless
-    `log_quotes` (debugging) keeps its redacted quote and fields too."""
+    skipped statement was not kept: only its route, reason, detail and a keyed digest of its quote
+    (`digest_key`, the store's own), unless `log_quotes` (debugging) keeps its redacted quote and
+    fields too."""
     from pipeline.guards.redaction import quote_digest
 
     def r(text: str | None) -> str | None:
@@ -69,7 +71,7 @@ def decision_rows(
     def quote_of(d: Decision) -> str | None:
         if d.quote is None or log_quotes or d.route != "skip":
             return r(d.quote)
-        return quote_digest(d.quote)
+        return quote_digest(d.quote, digest_key)
 
     def kept(d: Decision, text: str | None) -> str | None:
         return r(text) if log_quotes or d.route != "skip" else None
@@ -88,6 +90,10 @@ DECISION_COLUMNS = (
 )
 
 
+DIGEST_KEY_NAME = "digest"
+DIGEST_KEY_BYTES = 32
+
+
 def needles_of_keys(rows: Iterable[tuple[str | None, str | None, str | None]], keys: set[str]) -> list[str]:
     """Every value a USER.md key ever had, from (key, old, new) rows of history and provenance."""
     found: list[str] = []
@@ -95,6 +101,38 @@ def needles_of_keys(rows: Iterable[tuple[str | None, str | None, str | None]], k
         if key is not None and key.casefold() in keys:
             found += [v for v in (old, new) if v]
     return found
+
+
+# Columns that quote what the user said about several things at once ("I'm Jasmin, a nurse"): when an
+# erased value appears only there, the row is another field's record and keeps it, the value blanked.
+QUOTE_COLUMNS = {"provenance": "quote", "decisions": "quote"}
+ERASED = "[erased]"
+
+
+def purge_action(table: str, columns: Sequence[str], values: Sequence[Any], keys: set[str],
+                 lowered: list[str], needles: Sequence[str]) -> str | dict[str, str] | None:
+    """What an erasure does to one row: None (keep), "delete", or {column: scrubbed text} when the
+    erased value is only quoted in a row about something else (a neighbour's provenance keeps its
+    record, without the erased words)."""
+    if not purge_covers(table, columns, values, keys, lowered):
+        return None
+    column = QUOTE_COLUMNS.get(table)
+    if column is None:
+        return "delete"
+    at = columns.index(column)
+    others = [v for i, v in enumerate(values) if i != at]
+    key = values[columns.index("key")] if "key" in columns else None
+    if (isinstance(key, str) and key.casefold() in keys) or purge_covers(table, [c for c in columns if c != column],
+                                                                         others, keys, lowered):
+        return "delete"
+    quote = values[at]
+    if not isinstance(quote, str):
+        return "delete"
+    for needle in sorted((n for n in needles if n), key=len, reverse=True):
+        quote = re.sub(re.escape(needle), ERASED, quote, flags=re.IGNORECASE)
+    if any(n in quote.casefold() for n in lowered):  # a case folding the pattern missed: the row goes
+        return "delete"
+    return {column: quote}
 
 
 def purge_covers(table: str, columns: Sequence[str], values: Sequence[Any], keys: set[str], lowered: list[str]) -> bool:

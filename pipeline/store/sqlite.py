@@ -18,6 +18,7 @@ and reason and only a digest of its quote, unless `log_quotes` (debugging) is on
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,13 +29,15 @@ from pipeline.store.interface import TARGETS, TURN_STATUSES, HookQueue, MemorySt
 from pipeline.store.migrations import MIGRATIONS
 from pipeline.store.rules import (
     DECISION_COLUMNS,
+    DIGEST_KEY_BYTES,
+    DIGEST_KEY_NAME,
     USER_TABLES,
     decision_rows,
     finish_usage,
     matches,
     needles_of_keys,
     norm,
-    purge_covers,
+    purge_action,
     redact_turn_payload,
     search_candidate_rows,
 )
@@ -97,6 +100,17 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
 
 
     # ---- writes (inside transaction()) -------------------------------------------------
+
+    _digest_key_cache: bytes | None = None
+
+    def _digest_key(self, conn: sqlite3.Connection) -> bytes:
+        """The root's key for decision-log digests, made at first use (rules.DIGEST_KEY_NAME)."""
+        if self._digest_key_cache is None:
+            conn.execute("INSERT OR IGNORE INTO store_keys (name, key) VALUES (?, ?)",
+                         (DIGEST_KEY_NAME, secrets.token_bytes(DIGEST_KEY_BYTES)))
+            row = conn.execute("SELECT key FROM store_keys WHERE name = ?", (DIGEST_KEY_NAME,)).fetchone()
+            self._digest_key_cache = bytes(row[0])
+        return self._digest_key_cache
 
     def _r(self, text: str | None) -> str | None:
         return None if text is None else self.redact(text)
@@ -173,7 +187,7 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         pipeline/store/rules.py decides what a skipped statement keeps)."""
         rows = decision_rows(decisions, user_id=user_id, turn_id=turn_id, conversation_id=conversation_id,
                              engine=engine, model=model, prompt_version=prompt_version, ts=ts, redact=self.redact,
-                             log_quotes=self.log_quotes)
+                             log_quotes=self.log_quotes, digest_key=self._digest_key(conn))
         if rows:
             conn.executemany(
                 f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES ({', '.join('?' * len(rows[0]))})", rows
@@ -234,6 +248,16 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
                    updated_at = excluded.updated_at""",
             (user_id, turn_id, conversation_id, status, self._r(error), payload_json, ts, ts),
         )
+
+        if status == "done":
+            # The turn is applied in this transaction: its queued text goes in the same one (the
+            # hook marks the row done after; a process killed in between leaves a cleared row).
+            conn.execute(
+                """UPDATE hook_queue SET payload = NULL
+                   WHERE user_id = ? AND payload IS NOT NULL AND status IN ('queued', 'running', 'failed')
+                     AND (turn_id = ? OR group_seq = (SELECT seq FROM hook_queue WHERE user_id = ? AND turn_id = ?))""",
+                (user_id, turn_id, user_id, turn_id),
+            )
 
     def redact_payload(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A turn kept for retry: every string redacted, except the contact kinds the turn itself
@@ -419,9 +443,13 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
             spare = " AND op != 'purge'" if table == "history" else ""
             for row in conn.execute(
                 f"SELECT {rowid}, {', '.join(columns)} FROM {table} WHERE user_id = ?{spare}", (user_id,)
-            ):
-                if purge_covers(table, columns, row[1:], wanted_keys, lowered):
+            ).fetchall():
+                action = purge_action(table, columns, row[1:], wanted_keys, lowered, found)
+                if action == "delete":
                     doomed.append((row[0],))
+                elif isinstance(action, dict):  # a neighbour's record: the erased words blanked
+                    sets = ", ".join(f"{c} = ?" for c in action)
+                    conn.execute(f"UPDATE {table} SET {sets} WHERE {rowid} = ?", (*action.values(), row[0]))
             conn.executemany(f"DELETE FROM {table} WHERE {rowid} = ?", doomed)
             deleted += len(doomed)
         for needle in [*keys, *found]:
@@ -533,15 +561,6 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         deleted = 0
         for cid in ids:
             deleted += conn.execute("DELETE FROM candidates WHERE user_id = ? AND id = ?", (user_id, cid)).rowcount
-        return deleted
-
-    def supersede_candidates(self, conn: sqlite3.Connection, user_id: str, keys: Sequence[str]) -> int:
-        """A real USER.md write to a key replaces whatever was waiting under it (keys as `norm` gives them)."""
-        deleted = 0
-        for key in keys:
-            deleted += conn.execute(
-                "DELETE FROM candidates WHERE user_id = ? AND key_norm = ?", (user_id, key)
-            ).rowcount
         return deleted
 
     def purge_candidates(self, conn: sqlite3.Connection, user_id: str, needle: str | None = None) -> int:

@@ -24,6 +24,7 @@ from typing import Any
 
 from pipeline.errors import StoreError
 from pipeline.store.migrations import MIGRATIONS, split_statements
+from pipeline.store.private import FILE_MODE, create_private_file, make_private_dir
 
 log = logging.getLogger("memroute.store")
 
@@ -71,7 +72,7 @@ class _WriterGate:
     def _process_fd(self) -> int:
         # flock belongs to the open file: a forked child must open its own or it would share ours.
         if self._fd is None or self._pid != os.getpid():
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, FILE_MODE)
             self._pid = os.getpid()
         return self._fd
 
@@ -122,9 +123,10 @@ class SQLiteDatabase:
             )
         self.root = Path(root)
         self.read_only = read_only
-        if not read_only:
-            self.root.mkdir(parents=True, exist_ok=True)
         self.path = self.root / DB_NAME
+        if not read_only:
+            make_private_dir(self.root)
+            create_private_file(self.path)  # SQLite gives the -wal and -shm files the database's mode
         self.busy_timeout_s = busy_timeout_s
         self._migrations = list(MIGRATIONS if migrations is None else migrations)
         self._local = threading.local()
@@ -155,6 +157,9 @@ class SQLiteDatabase:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
         conn.execute("PRAGMA foreign_keys = ON")
+        # Whatever a write frees (a cleared queue payload, a deleted row, a page a split left behind)
+        # is overwritten with zeros, so user text does not linger in free space.
+        conn.execute("PRAGMA secure_delete = ON")
         self._ensure_wal(conn)
         # NORMAL is durable across process crashes in WAL mode; only a power loss can drop the last commits.
         conn.execute("PRAGMA synchronous = NORMAL")

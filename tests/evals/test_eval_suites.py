@@ -32,9 +32,10 @@ LIST_KEYS = {
     "never_written",
 }
 EXPECT_KEYS = LIST_KEYS | {"route", "reason", "user_md_max_chars", "memory_md_max_chars"}
-DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# An entry date at the precision said (issue 29): a day, or a bracketed month or year ("[2026-07]", "[2026]").
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\[\d{4}(?:-\d{2})?\]")
 USER_FIELD = re.compile(r"- [^:\n]+: \S.*")
-MEMORY_ENTRY = re.compile(r"- \[\d{4}-\d{2}-\d{2}\] \S.*")
+MEMORY_ENTRY = re.compile(r"- \[\d{4}(?:-\d{2}){0,2}\] \S.*")
 
 
 def _load(paths: list[Path]) -> list[tuple[str, dict[str, Any]]]:
@@ -181,7 +182,7 @@ def test_relative_dates_are_asserted_as_absolute_dates() -> None:
         if "timestamp" not in case:
             errors.append(f"{where} {case['id']}: relative date without a timestamp")
         if not any(DATE.fullmatch(s) for s in case["expect"].get("memory_md_contains", [])):
-            errors.append(f"{where} {case['id']}: relative date but no YYYY-MM-DD in memory_md_contains")
+            errors.append(f"{where} {case['id']}: relative date but no date (YYYY-MM-DD, [YYYY-MM] or [YYYY]) in memory_md_contains")
     _fail_if(errors)
 
 

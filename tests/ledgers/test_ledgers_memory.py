@@ -209,3 +209,55 @@ def test_set_entries_keeps_the_original_lines_of_entries_it_keeps() -> None:
     assert log.render() == text
     log.set_entries([kept[0], MemoryEntry("b and c merged", "2026-07-03")])
     assert log.render() == "# MEMORY\n\n* [2026-07-01]  Migrasi ke Postgres selesai\n- [2026-07-03] b and c merged\n"
+
+
+# -- issue 29: an entry's date at the precision said: a day, a month or a year ---------------------------
+
+COARSE = (
+    "# MEMORY\n\n"
+    "- [2025] Moved the team to Lisbon.\n"
+    "- [2026-06] I started a pottery class.\n"
+    "- [2026-07] studio: we repainted the studio.\n"
+    "- [2026-07-29] We adopted a puppy.\n"
+    "- Back in college I played bass in a band.\n"
+)
+
+
+def test_month_and_year_entries_parse_and_round_trip_byte_for_byte() -> None:
+    log = MemoryLog.parse(COARSE)
+    assert log.round_trips and log.render() == COARSE
+    assert [(e.date, e.topic) for e in log.entries] == [
+        ("2025", None), ("2026-06", None), ("2026-07", "studio"), ("2026-07-29", None), (None, None)]
+    rebuilt = MemoryLog.parse(empty_memory_md())
+    for entry in log.entries[:4]:
+        rebuilt.append(entry)
+    assert rebuilt.render() == COARSE.replace("- Back in college I played bass in a band.\n", "")
+
+
+@pytest.mark.parametrize("day", ["2026-13", "2026-00", "2026-02-30", "26", "2026-7", "0000"])
+def test_impossible_coarse_dates_are_refused(day: str) -> None:
+    with pytest.raises(LedgerError, match="invalid entry date"):
+        MemoryLog.parse(empty_memory_md()).append(MemoryEntry("x", day))
+
+
+def test_a_month_sorts_at_its_first_day_ahead_of_that_days_entries_and_a_year_ahead_of_its_first_month() -> None:
+    """docs/design.md, "File formats": stamps compare as strings, so a month sorts at its first day, before
+    the entries dated that day, and a year before its first month."""
+    log = MemoryLog.parse(empty_memory_md())
+    for text, day in [("june 30", "2026-06-30"), ("july 2", "2026-07-02"), ("august", "2026-08")]:
+        log.append(MemoryEntry(text, day))
+    log.append(MemoryEntry("july 1", "2026-07-01"))  # a late turn: before the later entries
+    log.append(MemoryEntry("july", "2026-07"))  # after june 30, before july 1
+    log.append(MemoryEntry("the year", "2026"))  # ahead of all its months and days
+    log.append(MemoryEntry("new year's eve", "2025-12-31"))
+    assert [e.text for e in log.entries] == ["new year's eve", "the year", "june 30", "july", "july 1", "july 2", "august"]
+
+
+def test_recall_matching_finds_a_month_entry_by_one_of_its_days_and_a_day_entry_by_its_month() -> None:
+    from pipeline.ledgers.memory_md import entry_matches
+
+    assert entry_matches("[2026-07] we repainted the studio", ["2026-07-14"])
+    assert entry_matches("[2026-07-14] we repainted the studio", ["2026-07", "studio"])
+    assert entry_matches("[2026] we repainted the studio", ["2026-07-14"])
+    assert not entry_matches("[2026-06] we repainted the studio", ["2026-07-14"])
+    assert not entry_matches("[2026-07] we repainted the studio", ["2026-07-14", "kitchen"])

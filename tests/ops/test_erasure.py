@@ -141,7 +141,7 @@ def test_cli_forget_export_all_and_delete_user(tmp_path: Path) -> None:
     assert {"turns", "history", "provenance", "archive", "decisions", "hook_queue", "candidates"} <= set(held["store"])
     assert any(row["new_value"] == EMAIL for row in held["store"]["history"])
 
-    proc = _cli("forget", "rui", "email", "--purge", "--root", root)
+    proc = _cli("forget", "rui", "email", "--purge", "--yes", "--json", "--root", root)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["removed"] == ["USER.md Email"]
     assert found(tmp_path, EMAIL) == []
@@ -152,7 +152,7 @@ def test_cli_forget_export_all_and_delete_user(tmp_path: Path) -> None:
     proc = _cli("export", "rui", "--root", root)
     assert proc.returncode == 2 and "--all" in proc.stderr
 
-    assert _cli("delete-user", "rui", "--root", root).returncode == 0
+    assert _cli("delete-user", "rui", "--yes", "--root", root).returncode == 0
     assert found(tmp_path, CITY, "rui") == []
 
 

@@ -243,3 +243,22 @@ def test_blocked_tool_content_is_kept_nowhere(mem: Memory) -> None:
     assert out["success"] is False and "blocked" in out["error"]
     assert mem.read("mira", "USER.md") is None
     assert b"Hunter2024" not in mem.bytes_at_rest()
+
+
+def test_month_and_year_entries_export_to_hermes_and_come_back_with_their_precision(mem: Memory, tmp_path: Path) -> None:
+    """Issue 29: "[2026-07]" and "[2025]" are entry dates like "[2026-07-29]", in and out of Hermes."""
+    memory_md = (
+        "# MEMORY\n\n- [2025] Moved the team to Lisbon.\n- [2026-06] tembikar: mulai kelas tembikar.\n"
+        "- [2026-07] 我们把工作室重新刷了漆\n- [2026-07-29] เรารับลูกหมามาเลี้ยง\n"
+    )
+    mem.seed("ana", "MEMORY.md", memory_md)
+    with mem.pipeline() as pipe:
+        export_hermes(pipe, "ana", tmp_path / "out")
+    exported = (tmp_path / "out" / "memories" / "MEMORY.md").read_text("utf-8")
+    assert exported.split(ENTRY_DELIMITER)[:2] == ["[2025] Moved the team to Lisbon.", "[2026-06] tembikar: mulai kelas tembikar."]
+    log, not_fit = log_from_entries(read_hermes(tmp_path / "out")[1])
+    assert not_fit == [] and log.render() == memory_md
+    assert [e.date for e in log.entries] == ["2025", "2026-06", "2026-07", "2026-07-29"]
+    with mem.pipeline() as pipe:
+        report = import_hermes(pipe, tmp_path / "out", "ben")
+    assert report["success"] and mem.read("ben", "MEMORY.md") == memory_md

@@ -11,6 +11,7 @@ from pipeline.core import MemoryPipeline
 from pipeline.ops.pins import entry_id
 from pipeline.ops.review import ReviewError
 from tests.engines.offline.test_offline_compact import OneFact, fact, near_full_profile
+from tests.servers import bytes_under
 
 ENTRY = "[2026-11-02] billing: moved invoices to Stripe"
 
@@ -150,3 +151,24 @@ def test_a_consolidated_entry_shows_the_entries_it_merged(tmp_path: Path) -> Non
         assert e.consolidated_at is not None
         for part in e.parts:  # each part is an original entry, dated the merged entry's day or a day it cites
             assert part.text.startswith("deploy number") and (part.date == e.date or f"{part.date}" in e.text)
+
+
+def test_erasing_one_field_keeps_the_provenance_of_a_neighbour_said_in_the_same_words(tmp_path: Path) -> None:
+    from pipeline.serve.profile import profile_view
+    from pipeline.testing import FakeModel
+
+    said = "I'm Jasmin, a nurse in Lyon"
+    model = FakeModel([
+        {"quote": said, "route": "user", "section": "Identity", "key": "Name", "value": "Jasmin"},
+        {"quote": said, "route": "user", "section": "Identity", "key": "Role", "value": "nurse in Lyon"},
+    ])
+    with MemoryPipeline(root=tmp_path, model=model) as pipe:
+        pipe.process_turn("jasmin", [{"role": "user", "content": said}], timestamp="2026-07-01T09:00:00Z")
+        pipe.delete("jasmin", "user", "Name", purge=True)
+        [role] = profile_view(pipe, "jasmin").fields
+        history = pipe.history("jasmin")
+    assert role.key == "Role" and role.provenance is not None
+    assert role.provenance.quote == "I'm [erased], a nurse in Lyon" and role.provenance.engine == "llm"
+    assert role.provenance.said_at == "2026-07-01T09:00:00+00:00"
+    assert any(h["key"] == "Role" and h["new_value"] == "nurse in Lyon" for h in history)
+    assert bytes_under(tmp_path, "Jasmin") == []

@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from pipeline import observe
 from pipeline.engines.base import (
     DEFAULT_DEADLINE_S,
     DEFAULT_MAX_RETRIES,
@@ -485,9 +486,10 @@ class LLMEngine(ClassifyMessages, Engine):
         for attempt in Retrying(**self._retrying()):
             with attempt:
                 info = _call_info(req, kwargs, self.deadline)  # raises once the deadline passed: nothing sent
-                with meter.request():
-                    response = target.send(kwargs, info)
-                self._account(target, meter, response)
+                with observe.model_call(req.stage, target.name, _provider(target)) as seen:
+                    with meter.request():
+                        response = target.send(kwargs, info)
+                    self._account(target, meter, response, seen)
         return response
 
     async def _async_send(self, **kwargs: Any) -> Any:
@@ -500,13 +502,14 @@ class LLMEngine(ClassifyMessages, Engine):
         async for attempt in AsyncRetrying(**self._retrying()):
             with attempt:
                 info = _call_info(req, kwargs, self.deadline)
-                with meter.request():
-                    async with REQUEST_SLOTS.get() or contextlib.nullcontext():
-                        response = await target.asend(kwargs, info)
-                self._account(target, meter, response)
+                with observe.model_call(req.stage, target.name, _provider(target)) as seen:
+                    with meter.request():
+                        async with REQUEST_SLOTS.get() or contextlib.nullcontext():
+                            response = await target.asend(kwargs, info)
+                    self._account(target, meter, response, seen)
         return response
 
-    def _account(self, target: Transport, meter: _Meter, response: Any) -> None:
+    def _account(self, target: Transport, meter: _Meter, response: Any, seen: observe.ModelCall | None) -> None:
         usage = getattr(response, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
@@ -514,6 +517,8 @@ class LLMEngine(ClassifyMessages, Engine):
         meter.output_tokens += completion_tokens
         cost = target.cost(prompt_tokens, completion_tokens)
         meter.cost_usd = None if cost is None or meter.cost_usd is None else meter.cost_usd + cost
+        if seen is not None:
+            seen.finish(response, cost)
 
     def _failure(self, req: _Request, exc: Exception, meter: _Meter) -> BaseException:
         cause: BaseException = exc
@@ -535,6 +540,14 @@ class LLMEngine(ClassifyMessages, Engine):
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _provider(target: Transport) -> str:
+    """gen_ai.provider.name: "openai" for the direct path, litellm's provider prefix otherwise."""
+    if target.kind == "openai":
+        return "openai"
+    prefix, _, rest = target.name.partition("/")
+    return prefix if rest else target.kind
 
 
 def _create_args(req: _Request, max_reasks: int) -> dict[str, Any]:

@@ -56,7 +56,7 @@ class Endpoint:
         also reads OPENAI_API_BASE), then api.openai.com; org and project headers from the env."""
         key = api_key or os.environ.get("OPENAI_API_KEY")
         if not key:
-            raise ModelConfigError("no API key for the openai/ model: set OPENAI_API_KEY or pass api_key")
+            raise ModelConfigError("no API key for the openai/ model: set OPENAI_API_KEY")
         base = api_base or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE") or DEFAULT_BASE_URL
         headers = {
             "Authorization": f"Bearer {key}",

@@ -220,6 +220,39 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "p005_store_keys",
+        """
+        -- As the SQLite store's m009_store_keys: the key of the decision log's digests.
+        CREATE TABLE store_keys (
+            name TEXT PRIMARY KEY,
+            key BYTEA NOT NULL
+        );
+        """,
+    ),
+    (
+        "p006_private_statistics",
+        """
+        -- The planner's statistics (pg_stats) sample column values: a text column of user data would
+        -- show erased quotes and values there. Every text and bytea column of the tables holding users'
+        -- rows is kept out of them (SET STATISTICS 0); re-declaring the type drops any sample already
+        -- taken. A table added later gets the same in its own migration (tests/store check it).
+        DO $$
+        DECLARE r record;
+        BEGIN
+            FOR r IN
+                SELECT c.table_name, c.column_name, c.data_type
+                FROM information_schema.columns AS c
+                JOIN information_schema.tables AS t USING (table_schema, table_name)
+                WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+                  AND c.data_type IN ('text', 'bytea') AND c.table_name NOT IN ('migrations', 'store_keys')
+            LOOP
+                EXECUTE format('ALTER TABLE %I ALTER COLUMN %I SET STATISTICS 0, ALTER COLUMN %I TYPE %s',
+                               r.table_name, r.column_name, r.column_name, r.data_type);
+            END LOOP;
+        END $$;
+        """,
+    ),
 ]
 
 

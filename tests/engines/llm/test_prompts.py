@@ -70,7 +70,7 @@ def test_greetings_questions_and_thanks_are_one_off() -> None:
 def test_rules_for_periods_plans_negation_precision_and_forget() -> None:
     text = system_text()
     assert "When in doubt, skip." in text
-    assert "period's start" in text  # a date period is dated by its first day
+    assert "YYYY-MM for only a month" in text and "YYYY for only a year" in text  # never a day nobody said
     assert 'plans say "planned"' in text
     assert "negation" in text
     assert "remove only when asked to forget" in text

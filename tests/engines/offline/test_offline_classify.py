@@ -57,7 +57,7 @@ def test_jasmin_seed_example() -> None:
     assert field(decisions, "Communication style") == "conclusion-first"
     hero = [d for d in decisions if d.route == "memory" and "hero section" in (d.entry or "")]
     assert len(hero) == 1
-    assert hero[0].date == "2026-07-30"
+    assert hero[0].date == "2026"  # "last week" on 2026-08-06 is Jul 27 - Aug 2: no day, and no one month, holds it
     assert "animated gradient" in (hero[0].entry or "")
     assert hero[0].topic == "agent-demo"
     assert not (hero[0].entry or "").lower().startswith("last week")
@@ -140,14 +140,14 @@ def test_forged_structure_is_skipped_whole() -> None:
 
 @pytest.mark.parametrize(("text", "when", "date"), [
     ("we deployed v2 yesterday", "2026-07-30T09:00:00+00:00", "2026-07-29"),
-    ("last week we switched the billing service to Stripe", "2026-07-30T09:00:00+00:00", "2026-07-23"),
+    ("last week we switched the billing service to Stripe", "2026-07-30T09:00:00+00:00", "2026-07"),
     ("we merged the auth refactor 2 days ago", "2026-03-01T09:00:00+00:00", "2026-02-27"),
     ("kemarin kami rilis versi 3 aplikasinya", "2026-07-30T09:00:00+00:00", "2026-07-29"),
-    ("minggu lalu tim memutuskan pakai Redis", "2026-07-30T09:00:00+00:00", "2026-07-23"),
+    ("minggu lalu tim memutuskan pakai Redis", "2026-07-30T09:00:00+00:00", "2026-07"),
     ("昨天我们把服务部署到了生产环境", "2026-07-30T09:00:00+00:00", "2026-07-29"),
-    ("上周我们决定用 Postgres", "2026-07-30T09:00:00+00:00", "2026-07-23"),
+    ("上周我们决定用 Postgres", "2026-07-30T09:00:00+00:00", "2026-07"),
     ("เมื่อวานเราดีพลอย v2 ขึ้น production แล้ว", "2026-07-30T09:00:00+00:00", "2026-07-29"),
-    ("สัปดาห์ที่แล้วทีมตัดสินใจใช้ Postgres", "2026-07-30T09:00:00+00:00", "2026-07-23"),
+    ("สัปดาห์ที่แล้วทีมตัดสินใจใช้ Postgres", "2026-07-30T09:00:00+00:00", "2026-07"),
     ("we decided to use Postgres for agent-demo", "2026-07-30T09:00:00+00:00", "2026-07-30"),
 ])
 def test_memory_entries_get_absolute_dates(text: str, when: str, date: str) -> None:

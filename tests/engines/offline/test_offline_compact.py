@@ -131,3 +131,26 @@ def test_a_hand_edited_file_far_over_its_cap_is_left_to_the_user() -> None:
     # Hundreds of lines the user wrote by hand are not "a profile near its cap": nothing is moved.
     lines = "".join(f"- Note {i}: something the user wrote by hand\n" for i in range(500))
     assert compact_profile("# USER\n\n## Identity\n" + lines, 100, goal_chars=1_100) is None
+
+
+def test_junk_clauses_of_a_collecting_field_leave_before_any_fact_and_are_counted(tmp_path: Path) -> None:
+    """Issue 29: near the cap, a clause the engine would not write today leaves before a whole field does,
+    and the turn's decision says what left and why."""
+    junk = ["what do you even like?", "wow that show!!", "I got a new lease of life"]
+    likes = "; ".join(["hiking in the Alps", *junk, "jazz records"])
+    first = "- Favourite thing 0: a fairly long description of preference number 0 in some detail\n"
+    text = near_full_profile().replace(first, f"- Likes: {likes}\n")
+    done = compact_profile(text, 60)
+    assert done is not None and done.moved == []  # no fact had to leave
+    assert ("Likes", likes, "hiking in the Alps; jazz records") in done.shortened
+    folder = tmp_path / "jasmin"
+    folder.mkdir()
+    (folder / "USER.md").write_text(text, "utf-8")
+    with MemoryPipeline(root=tmp_path, engine=OneFact(fact("Pronouns", "she/her"))) as pipe:
+        result = pipe.process_turn("jasmin", [{"role": "user", "content": "she/her please"}])
+        history = pipe.history("jasmin")
+    d = result.decisions[0]
+    assert "Likes: hiking in the Alps; jazz records" in (folder / "USER.md").read_text("utf-8")
+    assert {"junk: a question", "junk: an exclamation", "junk: a whole sentence, not a phrase"} <= set(d.evicted)
+    assert any(row["op"] == "compact" and "'what do you even like?' (junk: a question)" in (row["why"] or "")
+               for row in history)

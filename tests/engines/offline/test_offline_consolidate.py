@@ -28,7 +28,8 @@ def random_log(rng: random.Random, n: int) -> list[MemoryItem]:
         text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 14)))
         if items and rng.random() < 0.15:  # exact and near duplicates happen in real logs
             text = items[rng.randrange(len(items))].text + rng.choice(["", ".", " again"])
-        day = rng.choice([None, f"2026-0{rng.randint(1, 7)}-{rng.randint(10, 28)}"])
+        # dates at every precision (issue 29): a day, a month, a year, none
+        day = rng.choice([None, f"2026-0{rng.randint(1, 7)}-{rng.randint(10, 28)}", f"2026-0{rng.randint(1, 7)}", "2025"])
         items.append(MemoryItem(index=i, date=day, topic=rng.choice(TOPICS), text=text))
     return items
 
@@ -46,9 +47,11 @@ def test_every_source_kept_exactly_once_and_the_file_fits(seed: int) -> None:
     for entry in plan.entries:
         dates = [by_index[i].date for i in entry.sources if by_index[i].date]
         assert entry.date == (max(dates) if dates else None)  # a merged entry takes the newest date
-        for day in dates:  # and cites the others: no part moves to another day
+        for day in dates:  # and cites the others, at their own precision: no part moves to another day
             assert day == entry.date or f"({day})" in entry.text
     assert plan.engine == "offline" and plan.usage.calls == 0
+    if plan.entries:  # (a target too small for any entry archives them all, which the stage refuses)
+        validate_plan(plan, items, render(plan.entries), max(target, len("# MEMORY\n\n")))  # the stage accepts it
 
 
 def test_a_file_that_fits_loses_only_its_duplicates() -> None:
@@ -165,3 +168,36 @@ def test_a_hand_edited_file_of_4000_entries_consolidates_keeping_every_entry(tmp
     assert report["archived"] + sum(e.text.count("; ") + 1 for e in after.entries) >= len(before.entries)
     known = {e.date for e in before.entries}
     assert all(e.date in known for e in after.entries)  # no entry carries a date its sources did not have
+
+
+# -- issue 29: entries dated to a month or a year merge and cite at that precision -------------------------
+
+
+def test_a_merged_entry_cites_a_month_part_as_a_month_and_sorts_by_the_stated_rule() -> None:
+    items = [
+        MemoryItem(index=0, date="2026-06", topic="garden", text="planted tomatoes"),
+        MemoryItem(index=1, date="2025", topic="infra", text="the job queue runs on RabbitMQ and nothing else at all"),
+        MemoryItem(index=2, date="2026-07-20", topic="garden", text="built a shed."),
+    ]
+    full = len(render([]))
+    plan = ENGINE.consolidate(items, target_chars=full + 110, today=TODAY)
+    merged = next(e for e in plan.entries if e.sources == [0, 2])
+    assert merged.date == "2026-07-20"  # the newest part: a day sorts after its month
+    assert merged.text == "planted tomatoes (2026-06); built a shed (2026-07-20)"
+    validate_plan(plan, items, render(plan.entries), full + 110)
+
+
+def test_the_stage_refuses_a_merge_that_gives_a_month_part_a_day() -> None:
+    log = MemoryLog.parse("# MEMORY\n\n- [2026-06] garden: planted tomatoes\n- [2026-07-20] garden: built a shed\n")
+    items = items_of(log)
+
+    def plan(text: str) -> ConsolidationPlan:
+        return ConsolidationPlan(entries=[ConsolidatedEntry(date="2026-07-20", topic="garden", text=text, sources=[0, 1])],
+                                 engine="t")
+
+    for invented in ("planted tomatoes (2026-06-15); built a shed", "planted tomatoes (2026-06-01 to 2026-06-20); built a shed"):
+        with pytest.raises(ConsolidationError, match="does not cite"):
+            validate_plan(plan(invented), items, render(plan(invented).entries), 2000)
+    for honest in ("planted tomatoes (2026-06); built a shed", "planted tomatoes and built a shed (2026-06 to 2026-07)",
+                   "planted tomatoes and built a shed (2026-06-01 to 2026-07-20)"):
+        validate_plan(plan(honest), items, render(plan(honest).entries), 2000)  # no error

@@ -39,20 +39,20 @@ def test_quotes_point_back_into_the_source() -> None:
 @pytest.mark.parametrize(("text", "expected"), [
     ("we shipped it yesterday", "2026-07-29"),
     ("the day before yesterday we met", "2026-07-28"),
-    ("last week we changed the hero", "2026-07-23"),
+    ("last week we changed the hero", "2026-07"),
     ("3 days ago the disk filled up", "2026-07-27"),
-    ("two weeks ago we hired Ana", "2026-07-16"),
-    ("last month we moved offices", "2026-06-30"),
+    ("two weeks ago we hired Ana", "2026-07"),
+    ("last month we moved offices", "2026-06"),
     ("last Monday we had the demo", "2026-07-27"),
     ("on 2026-05-04 we launched", "2026-05-04"),
     ("kemarin kami rilis", "2026-07-29"),
-    ("minggu lalu kami rapat", "2026-07-23"),
+    ("minggu lalu kami rapat", "2026-07"),
     ("3 hari yang lalu servernya mati", "2026-07-27"),
     ("昨天上线了", "2026-07-29"),
-    ("上周开会了", "2026-07-23"),
+    ("上周开会了", "2026-07"),
     ("三天前修好了", "2026-07-27"),
     ("เมื่อวานดีพลอยแล้ว", "2026-07-29"),
-    ("สัปดาห์ที่แล้วประชุม", "2026-07-23"),
+    ("สัปดาห์ที่แล้วประชุม", "2026-07"),
     ("3 วันก่อนเซิร์ฟเวอร์ล่ม", "2026-07-27"),
     ("we fixed the login bug", "2026-07-30"),
 ])
@@ -60,9 +60,9 @@ def test_resolve_date(text: str, expected: str) -> None:
     assert resolve_date(text, TODAY) == expected
 
 
-def test_month_arithmetic_clamps_to_the_month_end() -> None:
-    assert resolve_date("last month", date(2026, 3, 31)) == "2026-02-28"
-    assert resolve_date("last month", date(2028, 3, 31)) == "2028-02-29"
+def test_last_month_is_the_month_before_even_on_a_long_months_last_day() -> None:
+    assert resolve_date("last month", date(2026, 3, 31)) == "2026-02"
+    assert resolve_date("last month", date(2026, 1, 15)) == "2025-12"
 
 
 def test_the_date_phrase_leaves_the_entry() -> None:
@@ -72,39 +72,40 @@ def test_the_date_phrase_leaves_the_entry() -> None:
 
 # -- issue 12 item 6: weekends, weekdays, months, seasons, plans, unplaceable periods --------------------
 # TODAY is Thursday 2026-07-30: last weekend began Saturday 07-25, the coming Saturday is 08-01.
+# Issue 29: a weekend, a month or a season is no day: the month or the year that holds it.
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("last weekend we went camping", "2026-07-25"),
-    ("I went hiking over the weekend", "2026-07-25"),
-    ("this weekend we are moving house", "2026-08-01"),
-    ("next weekend is the fair", "2026-08-08"),
+    ("last weekend we went camping", "2026-07"),
+    ("I went hiking over the weekend", "2026-07"),
+    ("this weekend we are moving house", "2026-08"),
+    ("next weekend is the fair", "2026-08"),
     ("last Friday we released v2", "2026-07-24"),
     ("on Sunday I went to the beach", "2026-07-26"),
     ("on Sunday I am going to the beach", "2026-08-02"),
     ("this Friday we will release", "2026-07-31"),
     ("my sister's wedding is next Saturday", "2026-08-01"),
     ("tomorrow I'm flying to Bali", "2026-07-31"),
-    ("next month I will start a new job", "2026-08-30"),
-    ("last summer I visited Japan", "2025-06-01"),
-    ("last winter we went skiing", "2025-12-01"),
-    ("in May I ran my first marathon", "2026-05-01"),
-    ("last March I went skiing", "2026-03-01"),
-    ("in September I will start school", "2026-09-01"),
-    ("akhir pekan lalu saya mendaki", "2026-07-25"),
+    ("next month I will start a new job", "2026-08"),
+    ("last summer I visited Japan", "2025"),
+    ("last winter we went skiing", "2026"),
+    ("in May I ran my first marathon", "2026-05"),
+    ("last March I went skiing", "2026-03"),
+    ("in September I will start school", "2026-09"),
+    ("akhir pekan lalu saya mendaki", "2026-07"),
     ("besok saya ke Bali", "2026-07-31"),
-    ("bulan depan saya pindah", "2026-08-30"),
+    ("bulan depan saya pindah", "2026-08"),
     ("Sabtu depan saya menikah", "2026-08-01"),
     ("hari Minggu saya sudah ke gereja", "2026-07-26"),
-    ("上周末我去爬山了", "2026-07-25"),
+    ("上周末我去爬山了", "2026-07"),
     ("明天我要去北京", "2026-07-31"),
-    ("下个月我要搬家", "2026-08-30"),
+    ("下个月我要搬家", "2026-08"),
     ("下周六我结婚", "2026-08-08"),
-    ("去年夏天我去了日本", "2025-06-01"),
-    ("สุดสัปดาห์ที่แล้วฉันไปทะเล", "2026-07-25"),
+    ("去年夏天我去了日本", "2025"),
+    ("สุดสัปดาห์ที่แล้วฉันไปทะเล", "2026-07"),
     ("พรุ่งนี้ฉันจะไปเชียงใหม่", "2026-07-31"),
-    ("เดือนหน้าฉันจะย้ายบ้าน", "2026-08-30"),
+    ("เดือนหน้าฉันจะย้ายบ้าน", "2026-08"),
     ("วันเสาร์หน้าฉันจะแต่งงาน", "2026-08-01"),
-    ("หน้าร้อนที่แล้วฉันไปญี่ปุ่น", "2025-06-01"),
+    ("หน้าร้อนที่แล้วฉันไปญี่ปุ่น", "2025"),
 ])
 def test_weekends_weekdays_months_seasons_and_plans(text: str, expected: str) -> None:
     assert resolve_date(text, TODAY) == expected
@@ -133,10 +134,10 @@ def test_habits_and_lookalikes_are_not_dates(text: str) -> None:
     ("Just yesterday, I was surfing.", "I was surfing."),
     ("I was surfing yesterday.", "I was surfing."),
     ("I went hiking last weekend with Ana", "I went hiking with Ana"),
-    ("my sister's wedding is next Saturday", "my sister's wedding is on Saturday, August 1"),
-    ("last summer I visited Japan", "in summer 2025 I visited Japan"),
-    ("we moved offices last month", "we moved offices in June 2026"),
-    ("去年夏天我去了日本", "2025年夏天我去了日本"),
+    ("my sister's wedding is next Saturday", "my sister's wedding is on Saturday"),
+    ("last summer I visited Japan", "in summer I visited Japan"),
+    ("we moved offices last month", "we moved offices"),
+    ("去年夏天我去了日本", "夏天我去了日本"),
 ])
 def test_removing_the_phrase_leaves_a_sentence(text: str, stripped: str) -> None:
     assert strip_date_phrase(text, TODAY) == stripped
