@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from pipeline.engines.llm.keys import KEY_NAMES, SECTION_OF, key_list, known_key
 from pipeline.shortening import is_faithful_shortening
 from pipeline.types import USER_SECTIONS
 
@@ -96,6 +97,105 @@ def _section(value: str | None) -> str:
     raise ValueError(f"section must be one of {', '.join(USER_SECTIONS)}, not {value!r}")
 
 
+# Bounds of the classify answer: the schema states them (a grammar-constrained server cannot exceed
+# them) and the validators hold fake or unconstrained answers to them. They also bound the answer's
+# tokens (engine.answer_budget).
+MAX_STATEMENTS = 8
+QUOTE_CHARS = 300
+VALUE_CHARS = 120  # a longer value is a story, not a field (the offline keyer's bound too)
+ENTRY_CHARS = 240
+TOPIC_CHARS = 40
+MATCH_CHARS = 120
+ROUTES = ("user", "memory", "skip")
+SKIP_REASONS = ("mood", "one_off", "vague", "inferable", "sensitive")
+
+
+def _field_key(key: str | None, section: str | None) -> tuple[str, str]:
+    """(section, key) of a USER.md field: a listed key (its section follows from it), a key the
+    user's USER.md already has, or a new key given with a valid section; else a re-ask naming the keys."""
+    listed = known_key(key)
+    if listed is not None:
+        return SECTION_OF[listed], listed
+    text = " ".join((key or "").split())
+    if not text:
+        raise ValueError(f"key is missing: use one of the keys ({key_list()})")
+    existing = _validation_context().get("user_keys", {}).get(text.casefold())
+    if existing is not None:
+        return existing
+    try:
+        return _section(section), text[:TOPIC_CHARS]
+    except ValueError:
+        raise ValueError(f"key {text[:60]!r} is not a key: use one of the keys ({key_list()})") from None
+
+
+def _string(name: str, max_chars: int, **extra: Any) -> dict[str, Any]:
+    return {"type": "string", "maxLength": max_chars, **extra}
+
+
+def classify_schema() -> dict[str, Any]:
+    """The JSON schema the model is held to: one object per route, each naming only its own fields,
+    every closed field an enum, every string bounded. Compact (sent with every call in tools mode)."""
+    quote = {"$ref": "#/$defs/quote"}
+    user = {
+        "type": "object",
+        "properties": {
+            "quote": quote,
+            "route": {"enum": ["user"]},
+            "key": {"$ref": "#/$defs/key"},
+            "value": _string("value", VALUE_CHARS, minLength=1),
+            "op": {"enum": ["upsert", "remove"]},
+        },
+        "required": ["quote", "route", "key", "value"],
+    }
+    memory = {
+        "type": "object",
+        "properties": {
+            "quote": quote,
+            "route": {"enum": ["memory"]},
+            "entry": _string("entry", ENTRY_CHARS, minLength=1),
+            "date": _string("date", 10),
+            "topic": _string("topic", TOPIC_CHARS),
+            "op": {"enum": ["append", "remove"]},
+        },
+        "required": ["quote", "route", "entry"],
+    }
+    skip = {
+        "type": "object",
+        "properties": {
+            "quote": quote,
+            "route": {"enum": ["skip"]},
+            "reason": {"enum": list(SKIP_REASONS)},
+            "candidate": {"type": "boolean"},
+            "key": {"$ref": "#/$defs/key"},
+            "value": _string("value", VALUE_CHARS),
+        },
+        "required": ["quote", "route", "reason"],
+    }
+    return {
+        "title": "Statements",
+        "description": "Every statement of the turn, in order, with its route.",
+        "type": "object",
+        "properties": {
+            "statements": {
+                "type": "array",
+                "maxItems": MAX_STATEMENTS,
+                "items": {"anyOf": [{"$ref": "#/$defs/user"}, {"$ref": "#/$defs/memory"}, {"$ref": "#/$defs/skip"}]},
+            }
+        },
+        "required": ["statements"],
+        "$defs": {
+            "quote": _string("quote", QUOTE_CHARS),
+            "key": {"enum": list(KEY_NAMES)},
+            "user": user,
+            "memory": memory,
+            "skip": skip,
+        },
+    }
+
+
+_CLASSIFY_SCHEMA = json.dumps(classify_schema())
+
+
 class Statement(_Compact):
     quote: str
     route: Literal["user", "memory", "skip"]
@@ -113,36 +213,65 @@ class Statement(_Compact):
 
     @model_validator(mode="after")
     def _complete(self) -> Statement:
+        try:
+            return self._check()
+        except ValueError as exc:
+            return self._once(str(exc))
+
+    def _once(self, problem: str) -> Statement:
+        """The same problem a second time in one stage call (the model repeated it after a re-ask
+        that named the allowed values): no third identical re-ask, the statement becomes a skip."""
+        context = _validation_context()
+        seen: dict[str, int] | None = context.get("problems")  # problem -> the answer it was first seen in
+        answer = int(context.get("answer", 0))
+        if seen is None or seen.setdefault(problem, answer) == answer:
+            raise ValueError(problem)
+        self.route, self.reason, self.op, self.candidate = "skip", "vague", "none", False
+        self.section = self.key = self.value = self.entry = self.date = self.topic = self.match = None
+        return self
+
+    def _check(self) -> Statement:
         today = _validation_context().get("today")
         self.confidence = min(1.0, max(0.0, self.confidence))
+        self.quote = self.quote[:QUOTE_CHARS]
+        self.topic = (self.topic or "").strip()[:TOPIC_CHARS] or None
+        self.match = (self.match or "").strip()[:MATCH_CHARS] or None
         if self.route == "skip":
             if self.reason is None:
-                raise ValueError("a skip needs a reason: mood, one_off, vague, inferable or sensitive")
+                raise ValueError(f"a skip needs a reason: {', '.join(SKIP_REASONS)}")
             self.op = "none"
             # A candidate needs a field to become; never for sensitive data. Anything less is a plain skip.
             if self.candidate:
-                try:
-                    self.section = _section(self.section)
-                except ValueError:
-                    self.candidate = False
                 has_field = bool((self.key or "").strip() and (self.value or "").strip())
-                self.candidate = self.candidate and has_field and self.reason != "sensitive"
+                try:
+                    self.section, self.key = _field_key(self.key, self.section)
+                except ValueError:
+                    has_field = False
+                self.candidate = has_field and self.reason != "sensitive" and len(self.value or "") <= VALUE_CHARS
             return self
         self.reason = None
         if self.op == "remove":
-            self.match = (self.match or self.key or "").strip() or None
+            if self.route == "user" and self.key and known_key(self.key):
+                self.section, self.key = _field_key(self.key, self.section)
+            self.match = self.match or (self.key or "").strip() or (self.entry or "").strip()[:MATCH_CHARS] or None
             if self.match is None:
                 raise ValueError("op remove needs match: the key or a distinctive part of the entry to forget")
             return self
         if self.route == "user":
             self.op = "upsert"
-            self.section = _section(self.section)
-            if not (self.key or "").strip() or not (self.value or "").strip():
-                raise ValueError("a user statement needs a key and a value")
+            self.section, self.key = _field_key(self.key, self.section)
+            value = (self.value or "").strip()
+            if not value:
+                raise ValueError("a user statement needs a value: the user's own shortest words")
+            if len(value) > VALUE_CHARS:
+                raise ValueError(f"value is {len(value)} characters, at most {VALUE_CHARS}: the user's shortest words")
         else:
             self.op = "append"
-            if not (self.entry or "").strip():
+            entry = (self.entry or "").strip()
+            if not entry:
                 raise ValueError("a memory statement needs an entry")
+            if len(entry) > ENTRY_CHARS:
+                raise ValueError(f"entry is {len(entry)} characters, at most {ENTRY_CHARS}: one short sentence")
             self.date = _normalize_date(self.date, today)
         return self
 
@@ -151,6 +280,18 @@ class Statements(_Compact):
     """Every statement of the turn, in order, with its route."""
 
     statements: list[Statement]
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The hand-built schema (classify_schema): one object per route, enums, bounds."""
+        schema: dict[str, Any] = json.loads(_CLASSIFY_SCHEMA)  # a fresh copy: callers may mutate it
+        return schema
+
+    @model_validator(mode="after")
+    def _bounded(self) -> Statements:
+        if len(self.statements) > MAX_STATEMENTS:
+            raise ValueError(f"{len(self.statements)} statements, at most {MAX_STATEMENTS}: merge related ones")
+        return self
 
 
 class LogEntry(_Compact):
