@@ -226,6 +226,13 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX annotations_user ON annotations (user_id, target, ref);
         """,
     ),
+    (
+        "m009_usage_cached_tokens",
+        """
+        -- Of input_tokens, those the model server read from its prompt cache (0 when it does not say).
+        ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+        """,
+    ),
 ]
 
 

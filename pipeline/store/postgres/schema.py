@@ -220,6 +220,13 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "p005_usage_cached_tokens",
+        """
+        -- As the SQLite store's m009: of input_tokens, those read from the model server's prompt cache.
+        ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+        """,
+    ),
 ]
 
 
