@@ -541,7 +541,7 @@ class LLMEngine(ClassifyMessages, Engine):
         response: Any = None
         meter.sends += 1
         req.context["answer"] = meter.sends
-        wire = on_the_wire(kwargs, call.mode)
+        wire = on_the_wire(kwargs, call.mode, local=_own_server(target))
         for attempt in Retrying(**self._retrying()):
             with attempt:
                 info = _call_info(req, wire, self.deadline)  # raises once the deadline passed: nothing sent
@@ -558,7 +558,7 @@ class LLMEngine(ClassifyMessages, Engine):
         response: Any = None
         meter.sends += 1
         req.context["answer"] = meter.sends
-        wire = on_the_wire(kwargs, call.mode)
+        wire = on_the_wire(kwargs, call.mode, local=_own_server(target))
         async for attempt in AsyncRetrying(**self._retrying()):
             with attempt:
                 info = _call_info(req, wire, self.deadline)
@@ -698,6 +698,12 @@ def _user_keys(user_md: str) -> dict[str, tuple[str, str]]:
         elif (m := _FIELD.match(line)) and section:
             found.setdefault(m.group(1).strip().casefold(), (section, m.group(1).strip()))
     return found
+
+
+def _own_server(target: Transport) -> bool:
+    """An OpenAI-compatible server of the caller's own (llama.cpp, vLLM, LM Studio), not OpenAI's API."""
+    server = _server_of(target) if target.kind == "openai" else None
+    return server is not None and "api.openai.com" not in server
 
 
 def _server_of(target: Transport) -> str | None:

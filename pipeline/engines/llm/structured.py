@@ -109,11 +109,11 @@ class WrongMode(Exception):
         self.what = what
 
 
-def on_the_wire(kwargs: dict[str, Any], mode: str) -> dict[str, Any]:
+def on_the_wire(kwargs: dict[str, Any], mode: str, *, local: bool = False) -> dict[str, Any]:
     """instructor's request, adjusted for the mode: json sends json_object and puts the (compact)
-    schema at the end of the system message, so it stays in the cached prefix; the JSON modes get
-    the runaway stop."""
-    if mode == "tools":
+    schema at the end of the system message, so it stays in the cached prefix; the JSON modes, and
+    tools mode on a server of your own (`local`), get the runaway stop."""
+    if mode == "tools" and not local:
         return kwargs
     out = dict(kwargs)
     if mode == "json":
