@@ -237,4 +237,4 @@ def test_the_whole_memory_md_still_fits_the_token_budget() -> None:
     total = litellm.token_counter(model="gpt-4o-mini", messages=messages)
     assert total - litellm.token_counter(model="gpt-4o-mini", text="user: " + said) <= 1700, total
     schema = json.dumps(Statements.model_json_schema(), separators=(",", ":"))
-    assert litellm.token_counter(model="gpt-4o-mini", text=schema) <= 450
+    assert litellm.token_counter(model="gpt-4o-mini", text=schema) <= 480

@@ -803,7 +803,7 @@ def _decisions(result: BaseModel) -> list[Decision]:
         out.append(
             Decision(
                 quote=s.quote,
-                route=s.route,
+                route="user" if s.route == "forget" else s.route,  # the validator maps forget already
                 op=s.op or "none",
                 reason=s.reason,
                 candidate=s.candidate,

@@ -106,7 +106,7 @@ VALUE_CHARS = 120  # a longer value is a story, not a field (the offline keyer's
 ENTRY_CHARS = 240
 TOPIC_CHARS = 40
 MATCH_CHARS = 120
-ROUTES = ("user", "memory", "skip")
+ROUTES = ("user", "memory", "skip", "forget")  # forget: a removal, read as op remove (never an optional flag)
 SKIP_REASONS = ("mood", "one_off", "vague", "inferable", "sensitive")
 
 
@@ -143,7 +143,6 @@ def classify_schema() -> dict[str, Any]:
             "route": {"enum": ["user"]},
             "key": {"$ref": "#/$defs/key"},
             "value": _string("value", VALUE_CHARS, minLength=1),
-            "op": {"enum": ["upsert", "remove"]},
         },
         "required": ["quote", "route", "key", "value"],
     }
@@ -154,8 +153,6 @@ def classify_schema() -> dict[str, Any]:
             "route": {"enum": ["memory"]},
             "entry": _string("entry", ENTRY_CHARS, minLength=1),
             "date": _string("date", 10),
-            "topic": _string("topic", TOPIC_CHARS),
-            "op": {"enum": ["append", "remove"]},
         },
         "required": ["quote", "route", "entry"],
     }
@@ -171,15 +168,27 @@ def classify_schema() -> dict[str, Any]:
         },
         "required": ["quote", "route", "reason"],
     }
+    # Removal is a route of its own: an optional `op` field let a small model append "remove" to an
+    # ordinary fact (Qwen2.5-Coder-1.5B did), which would have deleted the field it meant to write.
+    forget = {
+        "type": "object",
+        "properties": {
+            "quote": quote,
+            "route": {"enum": ["forget"]},
+            "key": {"$ref": "#/$defs/key"},
+            "entry": _string("entry", MATCH_CHARS),
+        },
+        "required": ["quote", "route"],
+    }
     return {
         "title": "Statements",
-        "description": "Every statement of the turn, in order, with its route.",
+        "description": "The turn's statements, in order.",
         "type": "object",
         "properties": {
             "statements": {
                 "type": "array",
                 "maxItems": MAX_STATEMENTS,
-                "items": {"anyOf": [{"$ref": "#/$defs/user"}, {"$ref": "#/$defs/memory"}, {"$ref": "#/$defs/skip"}]},
+                "items": {"anyOf": [{"$ref": f"#/$defs/{route}"} for route in ROUTES]},
             }
         },
         "required": ["statements"],
@@ -189,6 +198,7 @@ def classify_schema() -> dict[str, Any]:
             "user": user,
             "memory": memory,
             "skip": skip,
+            "forget": forget,
         },
     }
 
@@ -198,7 +208,7 @@ _CLASSIFY_SCHEMA = json.dumps(classify_schema())
 
 class Statement(_Compact):
     quote: str
-    route: Literal["user", "memory", "skip"]
+    route: Literal["user", "memory", "skip", "forget"]
     reason: Literal["mood", "one_off", "vague", "inferable", "sensitive"] | None = None
     section: str | None = None
     key: str | None = None
@@ -232,6 +242,9 @@ class Statement(_Compact):
 
     def _check(self) -> Statement:
         today = _validation_context().get("today")
+        if self.route == "forget":  # a removal: of a USER.md field (key) or of MEMORY.md entries (entry words)
+            self.route, self.op = ("user" if self.key else "memory"), "remove"
+            self.match = self.match or (self.key or "").strip() or (self.entry or "").strip() or None
         self.confidence = min(1.0, max(0.0, self.confidence))
         self.quote = self.quote[:QUOTE_CHARS]
         self.topic = (self.topic or "").strip()[:TOPIC_CHARS] or None

@@ -207,7 +207,7 @@ def _skeleton_tokens(schema: dict[str, Any]) -> int:
             chars += len(name) + 6 + longest
         return math.ceil(chars / 3)
 
-    return max(size(defs[name]) for name in ("user", "memory", "skip") if name in defs)
+    return max(size(obj) for name, obj in defs.items() if "route" in obj.get("properties", {}))
 
 
 # Ceilings per stage whatever the input: a turn that long is cut by the bound, and says so.
