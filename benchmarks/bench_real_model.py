@@ -15,8 +15,11 @@ temp directory; nothing goes into the repository):
    with cmake with explicit CPU flags (GGML_NATIVE=OFF, AVX-512 on, AMX off: the native build
    crashes on this VM's AMX). The weights' redistribution licence is unverified (the upstream
    model is Apache-2.0): they stay in the scratch folder, never in the project.
-2. Starts `llama-server` (one slot, so the shared prompt prefix stays in its cache; 2 threads;
-   4,096 context) on 127.0.0.1, unless --server-url names a running one.
+2. Starts `llama-server` (one slot, so the shared prompt prefix stays in its cache; 4,096 context;
+   `--threads`, default 1) on 127.0.0.1, unless --server-url names a running one. One thread, not
+   the recipe's two: on a host whose 2 cores are shared with other jobs, two threads that must meet
+   after every layer wait on each other (measured: 0.75 tokens/s generated with -t 2, 9 tokens/s
+   with -t 1 on the same busy host); on a quiet host -t 2 is faster (~12-14 tokens/s).
 3. Takes a fixed sample of the data set: `--per-lang` cases per language, spread over the
    expected routes in proportion (largest remainders), each stratum's cases in the order of the
    sha256 of their id. The data set is the measure: nothing is tuned to its sentences.
@@ -123,11 +126,11 @@ def ensure_server_binary(llm_dir: Path) -> Path:
     return binary
 
 
-def start_server(llm_dir: Path, port: int) -> tuple[subprocess.Popen[bytes], str, Path]:
+def start_server(llm_dir: Path, port: int, threads: int) -> tuple[subprocess.Popen[bytes], str, Path]:
     model, binary = ensure_model(llm_dir), ensure_server_binary(llm_dir)
     server_log = llm_dir / f"server-{port}.log"
     argv = [str(binary), "-m", str(model), "-a", MODEL_ALIAS, "--host", "127.0.0.1", "--port", str(port),
-            "-c", "4096", "-t", "2", "-np", "1", "--jinja"]
+            "-c", "4096", "-t", str(threads), "-np", "1", "--jinja"]
     log(f"starting llama-server on 127.0.0.1:{port} (log: {server_log})")
     proc = subprocess.Popen(argv, stdout=server_log.open("wb"), stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -270,12 +273,14 @@ def main() -> None:
     parser.add_argument("--llm-dir", default=default_dir, help="scratch folder for the model, llama.cpp and runs")
     parser.add_argument("--server-url", help="a running llama-server (e.g. http://127.0.0.1:8088): no setup, no start")
     parser.add_argument("--port", type=int, default=8088)
+    parser.add_argument("--threads", type=int, default=1, help="llama-server threads (1 on a busy host; see above)")
     parser.add_argument("--data", default=str(REPO.parent / "shared" / "data" / "real_dev_conv.jsonl"))
     parser.add_argument("--per-lang", type=int, default=20)
     parser.add_argument("--limit", type=int, help="only the first N cases of the sample (a smoke run)")
     parser.add_argument("--engines", default="llm,hybrid", help="model engines to run beside offline")
     parser.add_argument("--structured", help="pass --structured to memroute eval (default: auto)")
     parser.add_argument("--json", dest="json_out", help="write the summaries here")
+    parser.add_argument("--server-log", help="the running server's log (with --server-url): tokens per request")
     args = parser.parse_args()
 
     llm_dir = Path(args.llm_dir).expanduser().resolve()
@@ -288,11 +293,11 @@ def main() -> None:
     log(f"sample: {len(sample)} cases -> {sample_path}")
 
     proc: subprocess.Popen[bytes] | None = None
-    server_log: Path | None = None
     url = args.server_url.rstrip("/") if args.server_url else None
+    server_log = Path(args.server_log) if args.server_log else None
     try:
         if url is None:
-            proc, url, server_log = start_server(llm_dir, args.port)
+            proc, url, server_log = start_server(llm_dir, args.port, args.threads)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
         rows = [summary(run_eval(sample_path, "offline", llm_dir / f"r_offline_{stamp}.json", None, None))]
         for engine in [e for e in args.engines.split(",") if e]:

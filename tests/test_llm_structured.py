@@ -18,7 +18,7 @@ import pytest
 from pipeline.core import MemoryPipeline
 from pipeline.engines.llm import LLMEngine, LLMError, OpenAIHTTPTransport, Statements
 from pipeline.engines.llm.keys import KEY_NAMES, KEYS, SECTION_OF
-from pipeline.engines.llm.schemas import MAX_STATEMENTS, VALUE_CHARS, _validating
+from pipeline.engines.llm.schemas import KINDS, MAX_STATEMENTS, VALUE_CHARS, _validating
 from pipeline.engines.llm.structured import CAPS, CHOSEN, classify_budget, default_mode
 from pipeline.testing import ChatServer, FakeModel
 from pipeline.types import Message, Turn
@@ -66,13 +66,53 @@ def test_every_closed_field_is_an_enum_and_every_string_is_bounded() -> None:
     assert defs["skip"]["properties"]["reason"]["enum"] == ["mood", "one_off", "vague", "inferable", "sensitive"]
     assert [defs[r]["properties"]["route"]["enum"] for r in ("user", "memory", "skip")] == [["user"], ["memory"], ["skip"]]
     # each route names its own required fields: a grammar cannot produce a user fact without a key
-    assert defs["user"]["required"] == ["quote", "route", "key", "value"]
-    assert defs["skip"]["required"] == ["quote", "route", "reason"]
+    assert defs["user"]["required"] == ["quote", "kind", "route", "key", "value"]
+    assert defs["skip"]["required"] == ["quote", "kind", "route", "reason"]
+    # the kind comes before the route and decides which routes remain: a question can only be skipped
+    assert defs["user"]["properties"]["kind"]["enum"] == ["fact"]
+    assert defs["memory"]["properties"]["kind"]["enum"] == ["event", "plan"]
+    assert defs["kind"]["enum"] == list(KINDS) and "op" not in defs["user"]["properties"]
     strings = [p for d in defs.values() for p in d.get("properties", {}).values() if p.get("type") == "string"]
     assert strings and all("maxLength" in p for p in strings) and defs["quote"]["maxLength"] > 0
     # the prompt names the same values
     system = LLMEngine(FakeModel()).classify_messages(turn("x"), "", "")[0]["content"]
     assert all(k in system for k in KEY_NAMES) and all(r in system for r in ("one_off", "vague", "mood", "inferable"))
+
+
+def test_what_the_kind_rules_out_is_never_written_whatever_the_route() -> None:
+    """An answer no grammar held (tools, json): a question or a feeling filed as a fact is a skip."""
+    parsed = Statements.model_validate({"statements": [
+        {"quote": "do you have pets?", "kind": "question", "route": "user", "key": "Pets", "value": "pets"},
+        {"quote": "so tired", "kind": "feeling", "route": "memory", "entry": "Tired."},
+        {"quote": "i'm a nurse", "kind": "fact", "route": "user", "key": "Role", "value": "nurse"},
+        {"quote": "ok", "kind": "opinion", "route": "skip"},  # the reason follows from the kind
+    ]})
+    assert [(s.route, s.reason, s.key) for s in parsed.statements] == [
+        ("skip", "one_off", None), ("skip", "mood", None), ("user", None, "Role"), ("skip", "vague", None)
+    ]
+
+
+def test_removal_is_its_own_route_never_an_optional_flag() -> None:
+    parsed = Statements.model_validate({"statements": [
+        {"quote": "forget where I live", "kind": "request", "route": "forget", "key": "Location"},
+        {"quote": "forget the Bali trip", "kind": "request", "route": "forget", "entry": "Bali trip"},
+    ]})
+    assert [(s.route, s.op, s.match) for s in parsed.statements] == [
+        ("user", "remove", "Location"), ("memory", "remove", "Bali trip")
+    ]
+
+
+def test_a_translated_or_invented_value_is_re_asked_once() -> None:
+    said = "我是一名老师"
+    translated = {"statements": [{"quote": said, "kind": "fact", "route": "user", "key": "Role", "value": "teacher"}]}
+    fake = FakeModel(translated, translated)
+    (decision,) = LLMEngine(fake).classify(turn(said), "", "").decisions
+    assert len(fake.history) == 2 and "copy them, untranslated" in fake.history[1].messages[-1]["content"]
+    assert (decision.route, decision.value) == ("user", "teacher")  # asked once; then kept as given
+    invented = {"statements": [{"quote": "yes", "route": "user", "key": "Role", "value": "midwife in Sleman"}]}
+    fake = FakeModel(invented, invented)
+    (decision,) = LLMEngine(fake).classify(turn("yes, three night shifts a week"), "", "").decisions
+    assert len(fake.history) == 2 and decision.route == "skip"  # words from nowhere in the turn: not written
 
 
 def test_the_section_follows_from_the_key() -> None:
@@ -112,7 +152,7 @@ def test_values_are_bounded_and_a_long_one_is_re_asked() -> None:
     long = {"statements": [{"quote": "q", "route": "user", "key": "Role", "value": "x" * (VALUE_CHARS + 1)}]}
     short = {"statements": [{"quote": "q", "route": "user", "key": "Role", "value": "nurse"}]}
     fake = FakeModel(long, short)
-    assert LLMEngine(fake).classify(turn("q"), "", "").decisions[0].value == "nurse"
+    assert LLMEngine(fake).classify(turn("I'm a nurse"), "", "").decisions[0].value == "nurse"
     assert f"at most {VALUE_CHARS}" in fake.history[1].messages[-1]["content"]
     with _validating({}):
         too_many = {"statements": [{"quote": "q", "route": "skip", "reason": "vague"}] * (MAX_STATEMENTS + 1)}

@@ -231,7 +231,7 @@ class LLMEngine(ClassifyMessages, Engine):
             load_prompt("classify"),
             self.classify_messages(turn, user_md, memory_md),
             Statements,
-            {"today": turn.today.isoformat(), "user_keys": _user_keys(user_md)},
+            {"today": turn.today.isoformat(), "user_keys": _user_keys(user_md), "said": turn.user_text},
             classify_budget(turn.user_text),
         )
 
@@ -702,7 +702,8 @@ def _user_keys(user_md: str) -> dict[str, tuple[str, str]]:
 
 def _own_server(target: Transport) -> bool:
     """An OpenAI-compatible server of the caller's own (llama.cpp, vLLM, LM Studio), not OpenAI's API."""
-    server = _server_of(target) if target.kind == "openai" else None
+    openai_compatible = target.kind == "openai" or (target.kind == "litellm" and target.name.startswith("openai/"))
+    server = _server_of(target) if openai_compatible else None
     return server is not None and "api.openai.com" not in server
 
 

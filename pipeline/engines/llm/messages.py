@@ -9,7 +9,7 @@ USER.md, the selected MEMORY.md entries, the history, the turn's time, the turn.
 
 from __future__ import annotations
 
-from pipeline.engines.llm.keys import key_list
+from pipeline.engines.llm.keys import KEY_NAMES
 from pipeline.prompt_inputs import compact_file, quoted, relevant_memory, turn_time
 from pipeline.prompts import load_prompt
 from pipeline.types import Message, Turn
@@ -28,7 +28,7 @@ class ClassifyMessages:
             "history": history,
             "turn": said or "(empty)",
         }
-        return load_prompt("classify").render(now=turn_time(turn.timestamp), keys=key_list(), **quoted(blocks))
+        return load_prompt("classify").render(now=turn_time(turn.timestamp), keys=", ".join(KEY_NAMES), **quoted(blocks))
 
     def _history(self, history: list[Message]) -> str:
         """The last few messages, newest kept first when the character budget runs out."""

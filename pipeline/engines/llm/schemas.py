@@ -108,6 +108,45 @@ TOPIC_CHARS = 40
 MATCH_CHARS = 120
 ROUTES = ("user", "memory", "skip", "forget")  # forget: a removal, read as op remove (never an optional flag)
 SKIP_REASONS = ("mood", "one_off", "vague", "inferable", "sensitive")
+# What the statement is, said before its route: a small model tells a question from a fact far
+# better than it applies a write policy, and the schema lets each kind reach only its routes
+# (a question can only be skipped). A skip's reason follows from its kind unless the model gives one.
+KINDS = ("greeting", "thanks", "question", "request", "feeling", "opinion", "fact", "event", "plan")
+KIND_ROUTES: dict[str, tuple[str, ...]] = {
+    "fact": ("user", "skip"),
+    "event": ("memory", "skip"),
+    "plan": ("memory", "skip"),
+    "request": ("forget", "skip"),
+}
+SkipReason = Literal["mood", "one_off", "vague", "inferable", "sensitive"]
+KIND_REASON: dict[str, SkipReason] = {
+    "greeting": "one_off", "thanks": "one_off", "question": "one_off", "request": "one_off",
+    "feeling": "mood", "opinion": "vague", "fact": "vague", "event": "vague", "plan": "vague",
+}
+
+
+_UNSPACED = re.compile(r"[\u0e00-\u0eff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _shares_words(value: str, said: str) -> bool:
+    """Whether a value takes words from what the user said (KEYS.md: a span of the user's own
+    sentence): a word of 3+ letters, or two characters in a row in scripts without spaces."""
+    words = {w for w in _WORD.findall(said.casefold()) if len(w) >= 3 or _UNSPACED.search(w)}
+    grams = {w[i : i + 2] for w in words if _UNSPACED.search(w) for i in range(len(w) - 1)}
+    for w in _WORD.findall(value.casefold()):
+        if _UNSPACED.search(w):
+            if len(w) == 1 or any(w[i : i + 2] in grams for i in range(len(w) - 1)):
+                return True
+        elif len(w) >= 3 and any(w[:5] == s[:5] for s in words):  # a crude stem: drinks/drinking
+            return True
+    return not _WORD.search(value)
+
+
+class _Untranslated(ValueError):
+    """A value in another script than the user's words (a translation): re-asked once, then kept."""
 
 
 def _field_key(key: str | None, section: str | None) -> tuple[str, str]:
@@ -136,37 +175,44 @@ def classify_schema() -> dict[str, Any]:
     """The JSON schema the model is held to: one object per route, each naming only its own fields,
     every closed field an enum, every string bounded. Compact (sent with every call in tools mode)."""
     quote = {"$ref": "#/$defs/quote"}
+
+    def kinds(route: str) -> dict[str, Any]:
+        return {"enum": [k for k in KINDS if route in KIND_ROUTES.get(k, ("skip",))]}
+
     user = {
         "type": "object",
         "properties": {
             "quote": quote,
+            "kind": kinds("user"),
             "route": {"enum": ["user"]},
             "key": {"$ref": "#/$defs/key"},
             "value": _string("value", VALUE_CHARS, minLength=1),
         },
-        "required": ["quote", "route", "key", "value"],
+        "required": ["quote", "kind", "route", "key", "value"],
     }
     memory = {
         "type": "object",
         "properties": {
             "quote": quote,
+            "kind": kinds("memory"),
             "route": {"enum": ["memory"]},
             "entry": _string("entry", ENTRY_CHARS, minLength=1),
             "date": _string("date", 10),
         },
-        "required": ["quote", "route", "entry"],
+        "required": ["quote", "kind", "route", "entry"],
     }
     skip = {
         "type": "object",
         "properties": {
             "quote": quote,
+            "kind": {"$ref": "#/$defs/kind"},
             "route": {"enum": ["skip"]},
             "reason": {"enum": list(SKIP_REASONS)},
             "candidate": {"type": "boolean"},
             "key": {"$ref": "#/$defs/key"},
             "value": _string("value", VALUE_CHARS),
         },
-        "required": ["quote", "route", "reason"],
+        "required": ["quote", "kind", "route", "reason"],
     }
     # Removal is a route of its own: an optional `op` field let a small model append "remove" to an
     # ordinary fact (Qwen2.5-Coder-1.5B did), which would have deleted the field it meant to write.
@@ -174,11 +220,12 @@ def classify_schema() -> dict[str, Any]:
         "type": "object",
         "properties": {
             "quote": quote,
+            "kind": kinds("forget"),
             "route": {"enum": ["forget"]},
             "key": {"$ref": "#/$defs/key"},
             "entry": _string("entry", MATCH_CHARS),
         },
-        "required": ["quote", "route"],
+        "required": ["quote", "kind", "route"],
     }
     return {
         "title": "Statements",
@@ -194,6 +241,7 @@ def classify_schema() -> dict[str, Any]:
         "required": ["statements"],
         "$defs": {
             "quote": _string("quote", QUOTE_CHARS),
+            "kind": {"enum": list(KINDS)},
             "key": {"enum": list(KEY_NAMES)},
             "user": user,
             "memory": memory,
@@ -208,8 +256,9 @@ _CLASSIFY_SCHEMA = json.dumps(classify_schema())
 
 class Statement(_Compact):
     quote: str
+    kind: str | None = None  # KINDS; None from answers that do not give it (fakes, older prompts)
     route: Literal["user", "memory", "skip", "forget"]
-    reason: Literal["mood", "one_off", "vague", "inferable", "sensitive"] | None = None
+    reason: SkipReason | None = None
     section: str | None = None
     key: str | None = None
     value: str | None = None
@@ -225,23 +274,40 @@ class Statement(_Compact):
     def _complete(self) -> Statement:
         try:
             return self._check()
+        except _Untranslated as exc:
+            if self._repeated(str(exc)):
+                return self  # asked once to copy the words: the value stays as the model gave it
+            raise ValueError(str(exc)) from None
         except ValueError as exc:
-            return self._once(str(exc))
+            if self._repeated(str(exc)):
+                return self._skipped()
+            raise
 
-    def _once(self, problem: str) -> Statement:
-        """The same problem a second time in one stage call (the model repeated it after a re-ask
-        that named the allowed values): no third identical re-ask, the statement becomes a skip."""
+    @staticmethod
+    def _repeated(problem: str) -> bool:
+        """Whether the model repeated this problem after a re-ask that named it (and the allowed
+        values): then there is no third identical re-ask. Records the problem otherwise."""
         context = _validation_context()
         seen: dict[str, int] | None = context.get("problems")  # problem -> the answer it was first seen in
         answer = int(context.get("answer", 0))
-        if seen is None or seen.setdefault(problem, answer) == answer:
-            raise ValueError(problem)
+        return seen is not None and seen.setdefault(problem, answer) != answer
+
+    def _skipped(self) -> Statement:
         self.route, self.reason, self.op, self.candidate = "skip", "vague", "none", False
         self.section = self.key = self.value = self.entry = self.date = self.topic = self.match = None
         return self
 
     def _check(self) -> Statement:
         today = _validation_context().get("today")
+        kind = (self.kind or "").strip().casefold()
+        self.kind = kind if kind in KINDS else None
+        if self.kind is not None and self.route not in KIND_ROUTES.get(self.kind, ("skip",)):
+            # what the schema enforces on a grammar-constrained server, applied to any answer:
+            # a question, a greeting, a feeling or an opinion is never written
+            self.route, self.reason = "skip", KIND_REASON[self.kind]
+            self.op = self.key = self.value = self.entry = self.section = None
+        if self.route == "skip" and self.reason is None and self.kind is not None:
+            self.reason = KIND_REASON[self.kind]
         if self.route == "forget":  # a removal: of a USER.md field (key) or of MEMORY.md entries (entry words)
             self.route, self.op = ("user" if self.key else "memory"), "remove"
             self.match = self.match or (self.key or "").strip() or (self.entry or "").strip() or None
@@ -278,6 +344,12 @@ class Statement(_Compact):
                 raise ValueError("a user statement needs a value: the user's own shortest words")
             if len(value) > VALUE_CHARS:
                 raise ValueError(f"value is {len(value)} characters, at most {VALUE_CHARS}: the user's shortest words")
+            said = str(_validation_context().get("said") or "")
+            if said and value.casefold() not in said.casefold():
+                if _UNSPACED.search(said) and not _UNSPACED.search(value):
+                    raise _Untranslated(f"value {value[:40]!r} is not in the user's words: copy them, untranslated")
+                if not _shares_words(value, said):
+                    raise ValueError(f"value {value[:40]!r} is not in the user's words in TURN: copy the fact's words")
         else:
             self.op = "append"
             entry = (self.entry or "").strip()

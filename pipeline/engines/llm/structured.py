@@ -210,20 +210,24 @@ def _skeleton_tokens(schema: dict[str, Any]) -> int:
     return max(size(obj) for name, obj in defs.items() if "route" in obj.get("properties", {}))
 
 
+# Small models pretty-print JSON even under a grammar (a newline and an indent before each property):
+# a statement's whitespace, in tokens.
+PRETTY = 16
 # Ceilings per stage whatever the input: a turn that long is cut by the bound, and says so.
 CAPS = {"classify": 1024, "consolidate": 4096, "compact_user": 2048}
 
 
 def classify_budget(user_text: str) -> int:
-    """max_tokens of a classify answer: every statement's skeleton (from the schema), plus the
-    user's words about three times over (quote, value or entry, a little slack), for as many
-    statements as the turn can hold (one per ~12 tokens, at most the schema's maxItems)."""
+    """max_tokens of a classify answer: every statement's skeleton (from the schema, and its
+    whitespace when pretty-printed), plus the user's words about three times over (quote, value or
+    entry, a little slack), for as many statements as the turn can hold (two, and one more per ~10
+    tokens, at most the schema's maxItems); 320 at least, 1,024 at most."""
     from pipeline.engines.llm.schemas import MAX_STATEMENTS, classify_schema
 
     said = estimate_tokens(user_text)
-    statements = min(MAX_STATEMENTS, 1 + said // 12)
-    budget = 48 + statements * (_skeleton_tokens(classify_schema()) + 8) + 3 * said
-    return max(192, min(CAPS["classify"], budget))
+    statements = min(MAX_STATEMENTS, 2 + said // 10)
+    budget = 48 + statements * (_skeleton_tokens(classify_schema()) + PRETTY) + 3 * said
+    return max(320, min(CAPS["classify"], budget))
 
 
 def rewrite_budget(stage: str, listing: str, items: int) -> int:
