@@ -264,7 +264,7 @@ def generated_per_request(server_log: Path | None, since: int) -> list[int]:
     if server_log is None or not server_log.exists():
         return []
     text = server_log.read_bytes()[since:].decode("utf-8", "replace")
-    return [int(n) for n in re.findall(r"^\s*eval time =.*?/\s*(\d+) tokens", text, re.M)]
+    return [int(n) for n in re.findall(r"\|\s+eval time =.*?/\s*(\d+) tokens", text)]
 
 
 def main() -> None:
