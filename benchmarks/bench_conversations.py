@@ -15,9 +15,10 @@ the decision log and each user's files and prints:
   entries, and each file's size against its cap;
 - removals, and how many came from a message labeled `forget` (a removal without one is a
   defect: narration is never a forget); caps held (every file within its cap);
-- the tally of decision outcomes (`over_cap` means a fact was dropped at the cap).
+- the tally of decision outcomes (`over_cap` means a fact was dropped at the cap), and of the values that
+  left USER.md with their reasons (`evicted (...)`: a clause of a full field, or a replaced value).
 
-Inputs are `turns`-format transcripts (pipeline/transcripts.py), one session per line, with an
+Inputs are `turns`-format transcripts (pipeline/batch/transcripts.py), one session per line, with an
 optional `label` per turn (user, memory, mixed, forget, skip; absent where a curator could not
 decide). The project-written ones in benchmarks/data/ are four people's long chats (en, id, zh,
 th: 41-46 user messages each, four dated sessions), written and labeled by hand by the policy in
@@ -82,7 +83,7 @@ from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT  # noqa: E402
 DATA = HERE / "data"
 WRITE_LABELS = frozenset({"user", "memory", "mixed", "forget"})
 USER_FIELD = re.compile(r"^- [^:\n]+: \S", re.M)
-MEMORY_ENTRY = re.compile(r"^- \[\d{4}-\d{2}-\d{2}", re.M)
+MEMORY_ENTRY = re.compile(r"^- \[\d{4}(?:-\d{2}){0,2}\]", re.M)  # a day, a month or a year
 CASE_ID = re.compile(r"^(?P<dialogue>.+)-t(?P<index>\d+)$")
 
 
@@ -96,11 +97,11 @@ class Turn:
 
     @property
     def wrote(self) -> bool:
-        return any(d.get("outcome") == "written" for d in self.decisions)
+        return any(str(d.get("outcome")).startswith("written") for d in self.decisions)
 
     @property
     def removals(self) -> int:
-        return sum(1 for d in self.decisions if d.get("op") == "remove" and d.get("outcome") == "written")
+        return sum(1 for d in self.decisions if d.get("op") == "remove" and str(d.get("outcome")).startswith("written"))
 
 
 # ---- inputs --------------------------------------------------------------------------------------
@@ -197,7 +198,9 @@ def attach_decisions(turns: dict[tuple[str, int], Turn], decisions: Path) -> Cou
     outcomes: Counter[str] = Counter()
     for line in decisions.read_text(encoding="utf-8").splitlines():
         d = json.loads(line)
-        outcomes[str(d.get("outcome"))] += 1
+        outcomes[str(d.get("outcome")).split(";")[0]] += 1  # "written; evicted ...": the evictions are tallied below
+        for why in d.get("evicted") or ():
+            outcomes[f"evicted ({why})"] += 1
         index = int(d["turn_id"].rsplit("-", 1)[1])
         turn = turns.get((d["conversation_id"], index))
         if turn is not None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.core import MemoryPipeline
-from pipeline.hook import PostTurnHook
+from pipeline.hook.post_turn import PostTurnHook
 
 # Statements in the shape of real chat turns (invented; no real data).
 SENTENCES = (

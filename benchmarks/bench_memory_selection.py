@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_pipeline import TURNS  # noqa: E402
 
 from pipeline.core import MemoryPipeline  # noqa: E402
+from pipeline.engines.llm.inputs import compact_file, relevant_memory  # noqa: E402
 from pipeline.engines.offline import OfflineEngine  # noqa: E402
-from pipeline.prompt_inputs import compact_file, relevant_memory  # noqa: E402
 from pipeline.turns import build_turn  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -178,7 +178,7 @@ def bench_in_process(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     import functools
 
     from pipeline.core import MemoryPipeline
-    from pipeline.hook import PostTurnHook
+    from pipeline.hook.post_turn import PostTurnHook
 
     factory = functools.partial(MemoryPipeline, root=root, engine="offline")
     pipe = factory()

@@ -13,6 +13,11 @@ not in time order in the file (the batch must sort them).
 With --target-bytes the generator keeps writing conversations until the file reaches the size
 (streaming, nothing held in memory), and --pad adds that many characters of assistant text per
 reply (code-like filler), which makes large files cheap to replay.
+
+With --dated the templates also say when things happened at every precision ("yesterday", "on
+Sunday", "May 3", "last week", "last month", "last year", "in 2024", "back in college"), and each
+turn of the turns format carries `said`: what the user's words say about the date (WHEN below), so
+benchmarks/bench_dates.py can check every entry's date against it (`expected_date`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import json
 import random
 import sys
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +101,69 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("skip", "ช่วยเปลี่ยนหัวข้อนี้เป็น 'บันทึกการปล่อย' หน่อย"),
     ],
 }
+# Time phrases at every precision (issue 29). The third item says what the words give, for expected_date:
+# day:N (N days from the turn's day), weekday:K (the last weekday K before it, Monday = 0), monthday:M:D
+# (the last M/D on or before it), week:N / weekend:N (the calendar week or weekend N weeks away), month:N,
+# year:N (relative) or year:YYYY, none (a period no calendar places).
+DATED: dict[str, list[tuple[str, str, str]]] = {
+    "en": [
+        ("memory", "Last month we moved {project} to a new cloud account.", "month:-1"),
+        ("memory", "Last year we rebuilt {thing} from scratch.", "year:-1"),
+        ("memory", "Last weekend we ran a load test on {thing}.", "weekend:-1"),
+        ("memory", "On Sunday we migrated {thing} to the new cluster.", "weekday:6"),
+        ("memory", "On May 3 we signed the contract for {project}.", "monthday:5:3"),
+        ("memory", "Last night was amazing! We celebrated the launch of {thing} with the team.", "day:-1"),
+        ("memory", "Last week was wild, we fixed three outages in {thing}.", "week:-1"),
+        ("memory", "Last week, we rewrote {thing} for {project}.", "week:-1"),
+        ("memory", "Two weeks ago we hired a designer for {project}.", "week:-2"),
+        ("memory", "In 2024 we launched the first version of {project}.", "year:2024"),
+        ("memory", "Back in college we built a robot that played chess.", "none"),
+    ],
+    "id": [
+        ("memory", "Bulan lalu kami pindahkan {project} ke akun cloud baru.", "month:-1"),
+        ("memory", "Tahun lalu kami bangun ulang {thing} dari nol.", "year:-1"),
+        ("memory", "Akhir pekan lalu kami uji beban {thing}.", "weekend:-1"),
+        ("memory", "Hari Minggu kami sudah migrasi {thing} ke cluster baru.", "weekday:6"),
+        ("memory", "Pada 3 Mei kami sudah tanda tangan kontrak untuk {project}.", "monthday:5:3"),
+        ("memory", "Tadi malam seru banget! Kami rayakan peluncuran {thing} bareng tim.", "day:-1"),
+        ("memory", "Minggu lalu, kami tulis ulang {thing} untuk {project}.", "week:-1"),
+        ("memory", "Tahun 2024 kami rilis versi pertama {project}.", "year:2024"),
+    ],
+    "zh": [
+        ("memory", "上个月我们把{project}迁到了新的云账号。", "month:-1"),
+        ("memory", "去年我们从零重写了{thing}。", "year:-1"),
+        ("memory", "上周末我们给{thing}做了压力测试。", "weekend:-1"),
+        ("memory", "上周日我们把{thing}迁到了新集群。", "weekday:6"),
+        ("memory", "5月3日我们签了{project}的合同。", "monthday:5:3"),
+        ("memory", "昨晚太棒了！我们和团队一起庆祝了{thing}上线。", "day:-1"),
+        ("memory", "上周，我们为{project}重写了{thing}。", "week:-1"),
+        ("memory", "2024年我们发布了{project}的第一个版本。", "year:2024"),
+    ],
+    "th": [
+        ("memory", "เดือนที่แล้วเราย้าย {project} ไปบัญชีคลาวด์ใหม่", "month:-1"),
+        ("memory", "ปีที่แล้วเราเขียน{thing}ใหม่ทั้งหมด", "year:-1"),
+        ("memory", "สุดสัปดาห์ที่แล้วเราทดสอบโหลด{thing}", "weekend:-1"),
+        ("memory", "วันอาทิตย์ที่แล้วเราย้าย{thing}ไปคลัสเตอร์ใหม่", "weekday:6"),
+        ("memory", "วันที่ 3 พฤษภาคมเราเซ็นสัญญาสำหรับ {project} แล้ว", "monthday:5:3"),
+        ("memory", "เมื่อคืนสนุกมาก เราฉลองเปิดตัว{thing}กับทีม", "day:-1"),
+        ("memory", "สัปดาห์ที่แล้ว เราเขียน{thing}ใหม่ให้ {project}", "week:-1"),
+        ("memory", "ปี 2567 เราเปิดตัว {project} เวอร์ชันแรก", "year:2024"),
+    ],
+}
+# What the words of the plain templates say about the date.
+WHEN: dict[str, str] = {
+    "Yesterday we shipped {thing} for {project}.": "day:-1",
+    "We decided to move {project} to Postgres last week.": "week:-1",
+    "Today the team finished the review of {thing}.": "day:0",
+    "I'm {name} and I work as a {role}. We launched {thing} yesterday.": "day:-1",
+    "Kemarin kami merilis {thing} untuk {project}.": "day:-1",
+    "Minggu lalu kami memutuskan pindah {project} ke Postgres.": "week:-1",
+    "昨天我们上线了{project}的{thing}。": "day:-1",
+    "上周我们决定把{project}迁移到Postgres。": "week:-1",
+    "เมื่อวานเราปล่อย{thing}ของ{project}แล้ว": "day:-1",
+    "สัปดาห์ที่แล้วเราตัดสินใจย้าย{project}ไปใช้ Postgres": "week:-1",
+} | {text: when for templates in DATED.values() for _, text, when in templates}
+
 REPLIES = {
     "en": ["Got it.", "Noted, thanks!", "Done.", "Sounds good."],
     "id": ["Siap.", "Oke, dicatat.", "Sudah.", "Baik."],
@@ -104,6 +172,46 @@ REPLIES = {
 }
 MAX_BLOCK_CHARS = 16_000_000  # the shuffle window never holds more than this
 FILLER = "def handler(event):\n    return {'status': 200, 'body': event}\n"
+
+
+def _stamp_of_days(first: date, last: date) -> str:
+    """The finest of day / month / year that holds every day from first to last (across New Year: the year
+    holding most of the days): a date that claims nothing the words did not say."""
+    if first == last:
+        return first.isoformat()
+    if (first.year, first.month) == (last.year, last.month):
+        return first.isoformat()[:7]
+    if first.year == last.year:
+        return str(first.year)
+    in_first = (date(first.year, 12, 31) - first).days + 1
+    return str(first.year if in_first > (last - date(last.year, 1, 1)).days + 1 else last.year)
+
+
+def expected_date(when: str, day: date) -> str | None:
+    """The entry date a turn on `day` with words `when` (WHEN) should get: "2026-02-10", "2026-01", "2025", None."""
+    kind, _, arg = when.partition(":")
+    if kind == "none":
+        return None
+    if kind == "day":
+        return (day + timedelta(days=int(arg))).isoformat()
+    if kind == "weekday":
+        back = (day.weekday() - int(arg)) % 7 or 7
+        return (day - timedelta(days=back)).isoformat()
+    if kind == "monthday":
+        month, dom = (int(x) for x in arg.split(":"))
+        this_year = date(day.year, month, dom)
+        return (this_year if this_year <= day else date(day.year - 1, month, dom)).isoformat()
+    if kind in ("week", "weekend"):
+        monday = day - timedelta(days=day.weekday()) + timedelta(weeks=int(arg))
+        first = monday + timedelta(days=5) if kind == "weekend" else monday
+        return _stamp_of_days(first, monday + timedelta(days=6))
+    if kind == "month":
+        index = day.year * 12 + day.month - 1 + int(arg)
+        return f"{index // 12:04d}-{index % 12 + 1:02d}"
+    if kind == "year":
+        n = int(arg)
+        return str(n if n > 1000 else day.year + n)
+    raise ValueError(f"unknown date words {when!r}")
 
 
 def parse_size(text: str) -> int:
@@ -127,13 +235,19 @@ def persona(rng: random.Random, n: int) -> dict[str, Any]:
     }
 
 
-def conversation(rng: random.Random, p: dict[str, Any], index: int, fmt: str, turns: int, pad: int) -> dict[str, Any]:
-    """The index-th conversation of a user: later conversations are later in time."""
+def conversation(
+    rng: random.Random, p: dict[str, Any], index: int, fmt: str, turns: int, pad: int, dated: bool = False
+) -> dict[str, Any]:
+    """The index-th conversation of a user: later conversations are later in time. With `dated`, the
+    templates include DATED and each turn of the turns format says what its words say about the date."""
     lang = p["lang"]
     start = p["start"] + timedelta(days=index * 2, minutes=rng.randrange(0, 600))
+    pool = TEMPLATES[lang] + ([(kind, text) for kind, text, _ in DATED[lang]] if dated else [])
     pairs = []
+    saids: list[str | None] = []
     for t in range(turns):
-        kind, template = rng.choice(TEMPLATES[lang])
+        kind, template = rng.choice(pool)
+        saids.append(WHEN.get(template) if dated else None)
         text = template.format(
             name=p["name"], role=p["role"], city=p["city"], project=p["project"], thing=rng.choice(THINGS[lang])
         )
@@ -157,11 +271,11 @@ def conversation(rng: random.Random, p: dict[str, Any], index: int, fmt: str, tu
             convs += [{"from": "human", "value": text}, {"from": "gpt", "value": reply}]
         # ShareGPT has no per-message times: the conversation's start stands for all its turns.
         return {"id": cid, "user_id": p["user_id"], "timestamp": pairs[0][2], "conversations": convs}
-    return {
-        "conversation_id": cid,
-        "user_id": p["user_id"],
-        "turns": [{"timestamp": ts, "user": text, "assistant": reply} for text, reply, ts in pairs],
-    }
+    turn_list: list[dict[str, Any]] = [{"timestamp": ts, "user": text, "assistant": reply} for text, reply, ts in pairs]
+    for turn, said in zip(turn_list, saids, strict=True):
+        if said is not None:
+            turn["said"] = said  # ignored by the reader: for benchmarks/bench_dates.py
+    return {"conversation_id": cid, "user_id": p["user_id"], "turns": turn_list}
 
 
 def generate_lines(
@@ -175,6 +289,7 @@ def generate_lines(
     pad: int = 0,
     shuffle: bool = True,
     repeat: bool = False,
+    dated: bool = False,
 ) -> Iterator[str]:
     """JSONL lines. Conversations are dealt round-robin over users; with shuffle, in blocks of
     3 x `users` lines (at most 16 MB) the order is shuffled (so per user the file is mostly, not strictly, in time order).
@@ -188,7 +303,7 @@ def generate_lines(
     while repeat or n < conversations:
         u = n % users
         f = FORMATS[n % len(FORMATS)] if fmt == "mix" else fmt
-        conv = conversation(rng, people[u], count[u], f, rng.randint(min_turns, max_turns), pad)
+        conv = conversation(rng, people[u], count[u], f, rng.randint(min_turns, max_turns), pad, dated)
         count[u] += 1
         block.append(json.dumps(conv, ensure_ascii=False))
         block_bytes += len(block[-1])
@@ -229,6 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pad", type=int, default=0, help="characters of filler per assistant reply")
     ap.add_argument("--no-shuffle", action="store_true")
     ap.add_argument("--target-bytes", help="keep writing until the file has this size, e.g. 1G")
+    ap.add_argument("--dated", action="store_true", help="add time phrases at every precision (bench_dates.py)")
     args = ap.parse_args(argv)
     target = parse_size(args.target_bytes) if args.target_bytes else None
     lines = generate_lines(
@@ -241,6 +357,7 @@ def main(argv: list[str] | None = None) -> int:
         pad=args.pad,
         shuffle=not args.no_shuffle,
         repeat=target is not None,
+        dated=args.dated,
     )
     stats = write(Path(args.out), lines, target)
     print(json.dumps({"out": args.out, **stats}), file=sys.stderr)

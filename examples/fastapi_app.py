@@ -27,8 +27,7 @@ from typing import Any
 from fastapi import FastAPI, HTTPException
 from pydantic import BaseModel
 
-from pipeline import MemoryPipeline, PostTurnHook
-from pipeline.hook import HookQueueFull
+from pipeline import HookQueueFull, MemoryPipeline, PostTurnHook
 
 
 class ChatIn(BaseModel):

@@ -17,8 +17,8 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     # the pipeline and the hook
     "MemoryPipeline": "pipeline.core",
-    "PostTurnHook": "pipeline.hook",
-    "RetryPolicy": "pipeline.hook",
+    "PostTurnHook": "pipeline.hook.post_turn",
+    "RetryPolicy": "pipeline.hook.post_turn",
     # what they take and return
     "Message": "pipeline.types",
     "Turn": "pipeline.types",
@@ -30,12 +30,12 @@ _EXPORTS: dict[str, str] = {
     # errors
     "MemrouteError": "pipeline.errors",
     "BadTurn": "pipeline.turns",
-    "InvalidUserId": "pipeline.userdir",
+    "InvalidUserId": "pipeline.store.files",
     "CandidateNotFound": "pipeline.core",
-    "NothingToForget": "pipeline.erasure",
-    "ToolUsageError": "pipeline.tool",
-    "HookQueueFull": "pipeline.hook",
-    "HookClosed": "pipeline.hook",
+    "NothingToForget": "pipeline.ops.erasure",
+    "ToolUsageError": "pipeline.ops.tool",
+    "HookQueueFull": "pipeline.hook.post_turn",
+    "HookClosed": "pipeline.hook.post_turn",
     "EngineConfigError": "pipeline.engines",
     "SettingsError": "pipeline.settings",
     "LedgerError": "pipeline.ledgers.errors",
@@ -45,15 +45,15 @@ _EXPORTS: dict[str, str] = {
 if TYPE_CHECKING:
     from pipeline.core import CandidateNotFound, MemoryPipeline
     from pipeline.engines import EngineConfigError
-    from pipeline.erasure import NothingToForget
     from pipeline.errors import MemrouteError
-    from pipeline.hook import HookClosed, HookQueueFull, PostTurnHook, RetryPolicy
+    from pipeline.hook.post_turn import HookClosed, HookQueueFull, PostTurnHook, RetryPolicy
     from pipeline.ledgers.errors import CapExceeded, LedgerError
+    from pipeline.ops.erasure import NothingToForget
+    from pipeline.ops.tool import ToolUsageError
     from pipeline.settings import Settings, SettingsError
-    from pipeline.tool import ToolUsageError
+    from pipeline.store.files import InvalidUserId
     from pipeline.turns import BadTurn
     from pipeline.types import Decision, Message, Turn, TurnResult, Usage
-    from pipeline.userdir import InvalidUserId
 
 __all__ = [
     "BadTurn",

@@ -1,8 +1,8 @@
 """MemoryPipeline: the orchestration. Classify (engine) -> guards -> write (ledgers) -> commit (store + files).
 
 Engines never touch files and ledgers know nothing of engines; this module is the only place
-where the two meet. Every write goes through `edit()` (pipeline/edit.py); what a chat turn
-writes is in pipeline/turn_write.py, the other writes in pipeline/manual_edits.py.
+where the two meet. Every write goes through `edit()` (pipeline/ops/edit.py); what a chat turn
+writes is in pipeline/ops/turn.py, the other writes in pipeline/ops/manual.py.
 """
 
 from __future__ import annotations
@@ -16,25 +16,18 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline import candidates as cands
 from pipeline import guards
-from pipeline import manual_edits as manual
-from pipeline import review_edits as review
-from pipeline.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.engines import make_engine
 from pipeline.engines.base import TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
 from pipeline.errors import ModelConfigError
 from pipeline.guards.redaction import refuse_marked_writes
-from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
+from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, entry_matches
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
-from pipeline.manual_edits import CandidateNotFound, usage_line
-from pipeline.stages.consolidate import ConsolidationError
-from pipeline.stages.write import apply_decisions
-from pipeline.store import Store
-from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
-from pipeline.turn_order import TURN_TIME, later_keys, turn_time_payload
-from pipeline.turn_write import (
+from pipeline.ops import manual, review
+from pipeline.ops.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
+from pipeline.ops.manual import CandidateNotFound, usage_line
+from pipeline.ops.turn import (
     COMPACT_AT,
     compactor,
     consolidator,
@@ -44,9 +37,16 @@ from pipeline.turn_write import (
     turn_records,
     usage_of,
 )
+from pipeline.stages import candidates as cands
+from pipeline.stages.consolidate import ConsolidationError
+from pipeline.stages.order import TURN_TIME, later_keys, turn_time_payload
+from pipeline.stages.write import apply_decisions
+from pipeline.store import Store
+from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
+from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
+from pipeline.store.private import make_private_dir
 from pipeline.turns import build_turn, turn_payload
 from pipeline.types import Classification, Turn, TurnResult, Usage
-from pipeline.userdir import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
 
 log = logging.getLogger("memroute.pipeline")
 
@@ -101,7 +101,7 @@ class MemoryPipeline:
         statements in the decision log, for debugging; by default only a digest of them is kept."""
         self.root = Path(root) if root is not None else default_root()
         if not read_only and documents is None:  # documents kept elsewhere (a database) need no folder
-            self.root.mkdir(parents=True, exist_ok=True)
+            make_private_dir(self.root)
         if engine is None:  # no env lookup here (MEMROUTE_ENGINE/MODEL): the CLI resolves its settings
             engine = "offline" if model is None else "llm"
         self.engine: Engine = make_engine(
@@ -441,14 +441,17 @@ class MemoryPipeline:
         return self.store.history(user_id) if self.store.exists() else []
 
     def recall(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
-        """Full-text search over both files (current lines) and the archive of what left them."""
+        """Full-text search over both files (current lines) and the archive of what left them. A date in the
+        query finds the entries whose date overlaps it: "2026-07-14" finds "[2026-07]" and "[2026]" too."""
         current = self.load(user_id, reader=True)
         terms = [t for t in query.lower().split() if t]
         hits: list[dict[str, Any]] = []
         for source, text in (("USER.md", current.profile.render()), ("MEMORY.md", current.log.render())):
             for line in text.splitlines():
                 lowered = line.lower()
-                if line.startswith("- ") and terms and all(t in lowered for t in terms):
+                if not line.startswith("- ") or not terms:
+                    continue
+                if all(t in lowered for t in terms) or (source == "MEMORY.md" and entry_matches(line[2:], terms)):
                     hits.append({"source": source, "text": line[2:]})
         for cand in self.store.search_candidates(user_id, query, k=k):
             hits.append({"source": "candidate", "candidate": True, "text": f"{cand['key']}: {cand['value']}",
@@ -517,7 +520,7 @@ class MemoryPipeline:
         old_text: str | None = None,
         section: str | None = None,
     ) -> dict[str, Any]:
-        from pipeline.tool import run_tool
+        from pipeline.ops.tool import run_tool
 
         return run_tool(self, user_id, action, target, content=content, old_text=old_text, section=section)
 
@@ -525,7 +528,7 @@ class MemoryPipeline:
         """Rewrite MEMORY.md below its cap now (nothing lost: what leaves goes to the archive)."""
         return manual.consolidate(self, user_id)
 
-    # ---- review actions (the review page, the API and the CLI): pipeline/review_edits.py ----
+    # ---- review actions (the review page, the API and the CLI): pipeline/ops/review.py ----
     # `target` is "user" (ref: a field's key) or "memory" (ref: an entry's id, annotations.entry_id).
 
     def correct(self, user_id: str, target: str, ref: str, value: str) -> dict[str, Any]:

@@ -72,7 +72,7 @@ class Decision(BaseModel):
     value: str | None = None
     # route=memory: a declarative entry (no date prefix), its absolute date, optional topic.
     entry: str | None = None
-    date: str | None = None  # YYYY-MM-DD
+    date: str | None = None  # YYYY-MM-DD, or YYYY-MM / YYYY when only a month or a year was said
     topic: str | None = None
     # op=remove: the key (user) or a substring of the entry (memory) to forget.
     match: str | None = None
@@ -84,6 +84,9 @@ class Decision(BaseModel):
     candidate: bool = False
     # Filled by the write stage: what actually happened to the files.
     outcome: str | None = None  # written | duplicate | unchanged | not_found | over_cap | blocked:<rule>
+    # Why each value this decision pushed out of USER.md left (stages/clauses.py REASONS): a clause of a full
+    # collecting field, or the old value of a replaced one. The outcome names them; the archive keeps them.
+    evicted: list[str] = Field(default_factory=list)
 
 
 class Usage(BaseModel):

@@ -1,4 +1,4 @@
-"""A queue worker process for the PostgreSQL concurrency tests (tests/test_pg_workers.py): one of
+"""A queue worker process for the PostgreSQL concurrency tests (tests/hook/test_pg_workers.py): one of
 several "hosts" working one database's shared queue until it is empty.
 
     python tests/pg_worker_child.py DSN STATE_DIR MODE

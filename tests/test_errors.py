@@ -34,8 +34,8 @@ def test_every_library_exception_derives_from_memroute_error() -> None:
 
 def test_builtin_bases_are_kept_for_existing_except_clauses() -> None:
     from pipeline.core import CandidateNotFound
+    from pipeline.store.files import InvalidUserId
     from pipeline.turns import BadTurn
-    from pipeline.userdir import InvalidUserId
 
     assert issubclass(BadTurn, ValueError)
     assert issubclass(InvalidUserId, ValueError)
@@ -46,7 +46,7 @@ def test_builtin_bases_are_kept_for_existing_except_clauses() -> None:
     ("error", "code"),
     [
         ("pipeline.turns:BadTurn", 2),
-        ("pipeline.userdir:InvalidUserId", 2),
+        ("pipeline.store.files:InvalidUserId", 2),
         ("pipeline.settings:SettingsError", 2),
         ("pipeline.ledgers.errors:UnparseableLedger", 1),
         ("pipeline.stages.consolidate:ConsolidationError", 1),

@@ -195,3 +195,18 @@ def test_bad_messages_raise_a_clear_error(mem: Memory, bad: object) -> None:
 
     with mem.pipeline(ScriptedEngine()) as pipe, pytest.raises(BadTurn):
         pipe.process_turn("jasmin", bad)
+
+
+def test_a_month_precise_event_is_written_recalled_by_a_day_and_never_gets_a_day(mem: Memory) -> None:
+    """Issue 29, end to end with the offline engine: the date at the precision said, in the file and in recall."""
+    with mem.pipeline(engine="offline") as pipe:
+        pipe.process_turn("ana", [{"role": "user", "content": "Last month I started a pottery class."}],
+                          timestamp="2026-07-30T09:00:00Z")
+        pipe.process_turn("ana", [{"role": "user", "content": "Yesterday we adopted a puppy."}],
+                          timestamp="2026-07-30T09:05:00Z")
+        recalled = pipe.recall("ana", "2026-06-14")
+        by_month = pipe.recall("ana", "2026-07 puppy")
+    memory = mem.read("ana", "MEMORY.md") or ""
+    assert "- [2026-06] I started a pottery class.\n" in memory and "- [2026-07-29] We adopted a puppy.\n" in memory
+    assert [hit["text"] for hit in recalled] == ["[2026-06] I started a pottery class."]
+    assert [hit["text"] for hit in by_month] == ["[2026-07-29] We adopted a puppy."]

@@ -4,6 +4,7 @@ Run from the repository root:
   python training/corpus.py check [FILE ...]   # validate labels (default: every file under training/data/)
   python training/corpus.py build              # training/data/v2/*.conv.jsonl -> *.cases.jsonl
   python training/corpus.py stats              # turns, routes, keys and languages over the whole corpus
+  python training/corpus.py agree A B          # agreement of two labelings of the same turns ({"id", "labels"} lines)
 
 The label format, the closed key vocabulary and the values guide are in training/KEYS.md.
 """
@@ -12,10 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +27,8 @@ DATA = ROOT / "training" / "data"
 V2 = DATA / "v2"
 LABELS = DATA / "labels"
 # The shared real training turns (read at training time, never shipped): ../shared/data beside the checkout.
-REAL_TRAIN = ROOT.parent / "shared" / "data" / "real_train_conv.jsonl"
+# $MEMROUTE_SHARED_DATA names that folder elsewhere. Without it, the labels of those turns are not checked or used.
+REAL_TRAIN = Path(os.environ.get("MEMROUTE_SHARED_DATA", ROOT.parent / "shared" / "data")) / "real_train_conv.jsonl"
 KEYS_DOC = ROOT / "training" / "KEYS.md"
 SKIP_REASONS = ("mood", "one_off", "vague", "inferable", "sensitive")
 SECTIONS = ("Identity", "Preferences", "Constraints", "Working style", "Goals")
@@ -151,6 +155,23 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 yield n, json.loads(raw)
 
 
+def user_text_of(case: dict[str, Any]) -> str:
+    return "\n".join(m["content"] for m in case.get("messages", []) if m.get("role") == "user")
+
+
+_TEXTS: dict[str, str] = {}
+
+
+def case_texts() -> dict[str, str]:
+    """The user text of every per-turn case a sidecar may label (the project's and the shared real ones)."""
+    if not _TEXTS:
+        paths = [p for p in DATA.glob("*.jsonl")] + ([REAL_TRAIN] if REAL_TRAIN.exists() else [])
+        for path in paths:
+            for _, row in read_jsonl(path):
+                _TEXTS[row["id"]] = user_text_of(row)
+    return _TEXTS
+
+
 def check_file(path: Path) -> tuple[Counter[str], list[str]]:
     counts: Counter[str] = Counter()
     problems: list[str] = []
@@ -165,15 +186,23 @@ def check_file(path: Path) -> tuple[Counter[str], list[str]]:
                         problems.append(f"{path.name}:{n} ({row['conv']}): {err}: {line[1]!r}")
             continue
         labels = row.get("labels")
-        if labels is None and "id" in row and set(row) == {"id", "labels"}:
+        if LABELS in path.resolve().parents:  # a sidecar: check against the case's own text
+            text = case_texts().get(row.get("id", ""))
+            counts["turns"] += 1
+            if text is None:
+                if not REAL_TRAIN.exists() and path.name.startswith("real_train"):
+                    counts["not checked: the shared real turns are not here"] += 1
+                else:
+                    problems.append(f"{path.name}:{n}: no case with id {row.get('id')!r}")
+                continue
+            for err in label_errors(labels, text):
+                problems.append(f"{path.name}:{n} ({row.get('id')}): {err}: {text!r}")
             continue
-        if labels is None:
-            counts["unlabeled"] += 1
+        if labels is None:  # labeled by a sidecar (checked there), or not yet
+            counts["labeled by a sidecar" if row.get("id") in sidecar_labels() else "unlabeled"] += 1
             continue
         counts["turns"] += 1
-        user_text = "\n".join(m["content"] for m in row.get("messages", []) if m.get("role") == "user")
-        if not user_text:  # a real_train_labels line: the text is in the shared file
-            continue
+        user_text = user_text_of(row)
         for err in label_errors(labels, user_text):
             problems.append(f"{path.name}:{n} ({row.get('id')}): {err}: {user_text!r}")
     return counts, problems
@@ -191,6 +220,7 @@ def build() -> None:
         print(f"{out.relative_to(ROOT)}: {len(cases)} cases")
 
 
+@lru_cache(maxsize=1)
 def sidecar_labels() -> dict[str, dict[str, Any]]:
     """Labels by case id from training/data/labels/*.labels.jsonl."""
     out: dict[str, dict[str, Any]] = {}
@@ -241,13 +271,54 @@ def stats() -> None:
     print("keys:", ", ".join(f"{k} {v}" for k, v in keys.most_common()))
 
 
+def route_of(labels: dict[str, Any]) -> str:
+    if labels.get("skip"):
+        return "skip"
+    fields, entries = bool(labels.get("fields")), bool(labels.get("entries"))
+    return "both" if fields and entries else "user" if fields else "memory"
+
+
+def agree(first: Path, second: Path) -> None:
+    """Route, write-vs-skip (with Cohen's kappa), skip reason, key and value agreement of two labelings."""
+    a = {row["id"]: row["labels"] for _, row in read_jsonl(first)}
+    b = {row["id"]: row["labels"] for _, row in read_jsonl(second)}
+    ids = [i for i in a if i in b]
+    n = len(ids)
+    same_route = sum(route_of(a[i]) == route_of(b[i]) for i in ids)
+    writes_a = sum(route_of(a[i]) != "skip" for i in ids) / n
+    writes_b = sum(route_of(b[i]) != "skip" for i in ids) / n
+    observed = sum((route_of(a[i]) == "skip") == (route_of(b[i]) == "skip") for i in ids) / n
+    chance = writes_a * writes_b + (1 - writes_a) * (1 - writes_b)
+    skips = [i for i in ids if a[i].get("skip") and b[i].get("skip")]
+    same_reason = sum(a[i]["skip"] == b[i]["skip"] for i in skips)
+    keys = same_key = same_value = 0
+    for i in ids:
+        fa = {f[0]: f[1].casefold() for f in a[i].get("fields") or []}
+        fb = {f[0]: f[1].casefold() for f in b[i].get("fields") or []}
+        if fa and fb:
+            for key, value in fa.items():
+                keys += 1
+                if key in fb:
+                    same_key += 1
+                    same_value += fb[key] in value or value in fb[key]
+    print(f"{n} turns labeled twice")
+    print(f"route (user/memory/both/skip): {same_route / n:.3f}")
+    print(f"write vs skip: {observed:.3f} (Cohen's kappa {(observed - chance) / (1 - chance):.3f})")
+    print(f"skip reason, where both skip: {same_reason}/{len(skips)} = {same_reason / max(1, len(skips)):.3f}")
+    print(f"key, where both write fields: {same_key}/{keys} = {same_key / max(1, keys):.3f}")
+    print(f"value (one span inside the other), same key: {same_value}/{same_key} = {same_value / max(1, same_key):.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=("check", "build", "stats"))
+    ap.add_argument("command", choices=("check", "build", "stats", "agree"))
     ap.add_argument("files", nargs="*", type=Path)
     args = ap.parse_args(argv)
     if args.command == "build":
         build()
+        return 0
+    if args.command == "agree":
+        agree(*args.files)
         return 0
     if args.command == "stats":
         stats()
@@ -260,7 +331,11 @@ def main(argv: list[str] | None = None) -> int:
         for p in problems:
             print(p)
         bad += len(problems)
-    print(f"{total['turns']} labeled turns, {total['unlabeled']} unlabeled, {bad} problems")
+    print(f"{total['turns']} labels checked; {total['labeled by a sidecar']} project cases take theirs from a sidecar, "
+          f"{total['unlabeled']} are unlabeled; {bad} problems")
+    if total["not checked: the shared real turns are not here"]:
+        print(f"{total['not checked: the shared real turns are not here']} labels of shared real turns not checked "
+              f"(no {REAL_TRAIN})")
     return 1 if bad else 0
 
 

@@ -7,10 +7,10 @@ import time
 from dataclasses import dataclass
 
 from pipeline.batch.report import BatchReport
-from pipeline.settings import Settings
-from pipeline.transcripts import (
+from pipeline.batch.transcripts import (
     BadLine,
 )
+from pipeline.settings import Settings
 
 DEFAULT_CONCURRENCY = 8  # users at a time: polite to API rate limits
 
@@ -43,6 +43,9 @@ class BatchOptions:
     # None: automatic (one per 2,000 turns, 500 with a model; at most min(CPUs, 4)). Needs `settings`.
     workers: int | None = 1
     settings: Settings | None = None  # how a worker process builds its MemoryPipeline (build_pipeline)
+    # Per input file, aligned with the runner's paths: (name in reports, line format, default user id)
+    # as pipeline.batch.sources.prepare found them. None: every path as given, with `fmt`.
+    files: list[tuple[str, str | None, str | None]] | None = None
 
 
 class Hooks:

@@ -25,6 +25,7 @@ class BatchReport:
     writes: dict[str, int] = field(default_factory=lambda: {"user": 0, "memory": 0})
     skips: dict[str, int] = field(default_factory=dict)
     outcomes: dict[str, int] = field(default_factory=dict)  # other outcomes: duplicate, unchanged, over_cap...
+    evictions: dict[str, int] = field(default_factory=dict)  # values that left USER.md, by reason (stages/clauses.py)
     bad_lines: int = 0
     bad_line_list: list[str] = field(default_factory=list)
     turn_errors: list[str] = field(default_factory=list)
@@ -67,6 +68,7 @@ class BatchReport:
             "writes": dict(self.writes),
             "skips": dict(sorted(self.skips.items())),
             "outcomes": dict(sorted(self.outcomes.items())),
+            "evictions": dict(sorted(self.evictions.items())),
             "failures": self.failures,
             "bad_lines": self.bad_lines,
             "bad_line_list": self.bad_line_list,
@@ -90,13 +92,14 @@ class BatchReport:
             writes=dict(self.writes),
             skips=dict(self.skips),
             outcomes=dict(self.outcomes),
+            evictions=dict(self.evictions),
             bad_line_list=list(self.bad_line_list),
             turn_errors=list(self.turn_errors),
         )
         for part in parts:
             for name in _ADDITIVE:
                 setattr(out, name, getattr(out, name) + part[name])
-            for name in ("writes", "skips", "outcomes"):
+            for name in ("writes", "skips", "outcomes", "evictions"):
                 counts = getattr(out, name)
                 for key, value in part[name].items():
                     counts[key] = counts.get(key, 0) + value

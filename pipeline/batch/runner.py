@@ -10,6 +10,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import re
 import tempfile
 import threading
 import time
@@ -30,15 +31,16 @@ from pipeline.batch.options import (
     TokenBucket,
 )
 from pipeline.batch.report import MAX_REPORTED_BAD_LINES, BatchReport
-from pipeline.engines.base import REQUEST_SLOTS
-from pipeline.store.batch_index import ConversationIndex
-from pipeline.transcripts import (
+from pipeline.batch.transcripts import (
     BadInput,
     BadLine,
     Conversation,
     read_at,
     read_conversations,
 )
+from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.stages.write import is_written
+from pipeline.store.batch_index import ConversationIndex
 from pipeline.types import Decision, TurnResult
 
 log = logging.getLogger("memroute.batch")
@@ -93,7 +95,8 @@ class BatchRunner:
     def _index(self, index: ConversationIndex) -> None:
         store = self.pipe.store
         for file_no, path in enumerate(self.paths):
-            for item in read_conversations(path, self.options.fmt):
+            name, fmt, user = self._file(file_no)
+            for item in read_conversations(path, fmt, name=name, user=user):
                 if isinstance(item, BadLine):
                     self._bad(item)
                 else:
@@ -104,6 +107,12 @@ class BatchRunner:
             if self.stop:
                 break
         self.report.users = index.finish()
+
+    def _file(self, file_no: int) -> tuple[str, str | None, str | None]:
+        """How input `file_no` is named in reports, its line format and its default user id."""
+        if self.options.files is not None:
+            return self.options.files[file_no]
+        return str(self.paths[file_no]), self.options.fmt, None
 
     def _add(self, index: ConversationIndex, file_no: int, conv: Conversation, *, done: bool) -> None:
         """Note where the conversation is (never its text); done ones count users and duplicates only."""
@@ -226,14 +235,15 @@ class BatchRunner:
 
     def _read(self, files: dict[int, IO[bytes]], file_no: int, offset: int, line: int) -> Conversation | None:
         path = self.paths[file_no]
+        name, fmt, user = self._file(file_no)
         try:
             fh = files.get(file_no)
             if fh is None:
                 fh = files[file_no] = path.open("rb")
-            return read_at(fh, offset, path=str(path), line=line, fmt=self.options.fmt)
+            return read_at(fh, offset, path=name, line=line, fmt=fmt, user=user)
         except (OSError, BadInput) as e:  # the file changed under us since the index pass
             self.report.unreadable += 1
-            self._bad(BadLine(str(path), line, f"could not be read again: {e}"))
+            self._bad(BadLine(name, line, f"could not be read again: {e}"))
             return None
 
     async def _replay_conversation(self, conv: Conversation) -> bool:
@@ -299,11 +309,13 @@ class BatchRunner:
             if d.route == "skip":
                 reason = d.reason or "unknown"
                 r.skips[reason] = r.skips.get(reason, 0) + 1
-            elif d.outcome == "written":
+            elif is_written(d.outcome):
                 r.writes[d.route] = r.writes.get(d.route, 0) + 1
             else:
-                outcome = (d.outcome or "none").split(":")[0]
+                outcome = re.split(r"[:;]", d.outcome or "none")[0]
                 r.outcomes[outcome] = r.outcomes.get(outcome, 0) + 1
+            for why in d.evicted:  # what left USER.md for this decision, and why (stages/clauses.py)
+                r.evictions[why] = r.evictions.get(why, 0) + 1
         if (self._decisions is not None or self._emit_decisions is not None) and result.decisions:
             self._write_decisions(conv, result)
         self.hooks.turn(r)
@@ -342,6 +354,7 @@ class BatchRunner:
             "paths": [str(p) for p in self.paths],
             "index": str(index_path),
             "fmt": self.options.fmt,
+            "files": self.options.files,
             "concurrency": per_worker,
             "rpm": self.options.rpm / workers if self.options.rpm else None,
             "decisions": self._decisions is not None,
@@ -419,7 +432,8 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "quote": r(d.quote),
         "confidence": d.confidence,
         "detail": r(d.detail),
-        "outcome": d.outcome,
+        "outcome": r(d.outcome),
+        "evicted": list(d.evicted),
         "engine": result.engine,
         "model": result.model,
     }

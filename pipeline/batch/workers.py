@@ -16,11 +16,11 @@ from typing import Any
 from pipeline.batch.options import BatchOptions, Hooks
 from pipeline.batch.report import BatchReport
 from pipeline.batch.runner import BatchRunner
-from pipeline.settings import build_pipeline
-from pipeline.store.batch_index import ConversationIndex
-from pipeline.transcripts import (
+from pipeline.batch.transcripts import (
     BadLine,
 )
+from pipeline.settings import build_pipeline
+from pipeline.store.batch_index import ConversationIndex
 
 
 def _feed_users(index_path: Path, users_q: Any, stop: Any, procs: list[Any]) -> None:
@@ -73,7 +73,7 @@ def _worker_main(spec: dict[str, Any], users_q: Any, events: Any, stop: Any) -> 
     # walking it again on every full collection (~6% of a worker's CPU otherwise).
     gc.freeze()
     with pipe:
-        options = BatchOptions(fmt=spec["fmt"], concurrency=spec["concurrency"], rpm=spec["rpm"])
+        options = BatchOptions(fmt=spec["fmt"], concurrency=spec["concurrency"], rpm=spec["rpm"], files=spec["files"])
         hooks = _WorkerHooks(events)
         runner = BatchRunner(pipe, [Path(p) for p in spec["paths"]], options, hooks)
         runner._stop_event = stop

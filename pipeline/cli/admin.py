@@ -26,7 +26,7 @@ def register(add: AddCommand, sub: Any, parser: argparse.ArgumentParser) -> None
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
-    from pipeline.hook_queue_admin import hook_status
+    from pipeline.hook.admin import hook_status
     from pipeline.store import DB_NAME, Store
 
     settings = resolve_settings(args)
@@ -62,7 +62,7 @@ def _cmd_status(args: argparse.Namespace) -> int:
 
 
 def _cmd_users(args: argparse.Namespace) -> int:
-    from pipeline.doctor import list_users
+    from pipeline.cli.doctor import list_users
 
     settings = resolve_settings(args)
     if settings.store:
@@ -89,7 +89,7 @@ def _cmd_users(args: argparse.Namespace) -> int:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from pipeline.doctor import render, report
+    from pipeline.cli.doctor import render, report
 
     data = report(resolve_settings(args))
     if args.as_json:

@@ -13,10 +13,17 @@ from pipeline.cli.errors import UsageError
 
 
 def register(add: AddCommand) -> None:
-    p = add("batch", "turn transcripts (JSONL files or folders) into USER.md and MEMORY.md per user", _cmd_batch)
-    p.add_argument("inputs", nargs="+", metavar="INPUT", help="JSONL files or folders of them (docs/batch-formats.md)")
+    p = add("batch", "turn transcripts (files, folders, - for stdin) into USER.md and MEMORY.md per user", _cmd_batch)
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="transcript files (JSONL, JSON, a ChatGPT export, a chat log; gzip too), folders of them, "
+                        "or - for standard input (docs/batch-formats.md)")
     p.add_argument("--out", metavar="DIR", help="memory root to write, one folder per user (default: --root)")
-    p.add_argument("--format", dest="fmt", choices=["openai", "sharegpt", "turns"], help="default: detect per line")
+    p.add_argument("--format", dest="fmt", choices=["turns", "openai", "sharegpt", "chatgpt", "text"],
+                   help="default: detected per file (and per line in JSONL)")
+    p.add_argument("--user", metavar="USER",
+                   help="user id of conversations that name none (default: the file's name, e.g. ana.jsonl -> ana)")
+    p.add_argument("--user-speaker", metavar="NAME",
+                   help="text logs: the speaker who is the user (default: User, Human, You or Me)")
     p.add_argument(
         "--concurrency",
         type=int,
@@ -59,4 +66,6 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         max_failures=args.max_failures,
         settings=settings,
         workers=args.workers,
+        user=args.user,
+        user_speaker=args.user_speaker,
     )

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pipeline.batch import BatchOptions, BatchReport, BatchRunner, Hooks, holds_foreign_memory, move_aside
+from pipeline.batch.sources import FILE_FORMATS, InputFile, prepare
+from pipeline.batch.transcripts import BadLine
 from pipeline.cli.errors import UsageError, report_error
 from pipeline.errors import MemrouteError
 from pipeline.settings import Settings, build_pipeline
-from pipeline.transcripts import FORMATS, BadLine, expand_inputs
 
 PROG = "memroute batch"
 
@@ -32,14 +34,45 @@ def run_batch_cli(
     settings: Settings,
     progress: bool | None = None,
     workers: int | None = None,
+    user: str | None = None,
+    user_speaker: str | None = None,
+    stdin: IO[bytes] | None = None,
 ) -> int:
     """`memroute batch`. Exit codes: 0 all good, 1 anything failed (bad lines, failed turns), 2 usage error.
 
     `settings`: engine, model, limits (its root is replaced by `out`). `progress` None: draw the bar
-    when stderr is a terminal. `workers` None: automatic (BatchOptions.workers).
+    when stderr is a terminal. `workers` None: automatic (BatchOptions.workers). `user`: the user id of
+    conversations that name none; `user_speaker`: who the user is in text logs; `stdin`: what `-` reads.
     """
+    with tempfile.TemporaryDirectory(prefix="memroute-inputs-") as tmp:
+        return _run(inputs, out, fmt=fmt, concurrency=concurrency, rpm=rpm, restart=restart, json_out=json_out,
+                    decisions_out=decisions_out, max_failures=max_failures, settings=settings, progress=progress,
+                    workers=workers, user=user, user_speaker=user_speaker, stdin=stdin, workdir=Path(tmp))
+
+
+def _run(
+    inputs: list[str],
+    out: str,
+    *,
+    fmt: str | None,
+    concurrency: int,
+    rpm: float | None,
+    restart: bool,
+    json_out: bool,
+    decisions_out: str | None,
+    max_failures: int | None,
+    settings: Settings,
+    progress: bool | None,
+    workers: int | None,
+    user: str | None,
+    user_speaker: str | None,
+    stdin: IO[bytes] | None,
+    workdir: Path,
+) -> int:
     try:
-        paths, options = _check_options(inputs, out, fmt, concurrency, rpm, max_failures, decisions_out, restart)
+        files, options = _check_options(inputs, out, fmt, concurrency, rpm, max_failures, decisions_out, restart,
+                                        workdir=workdir, user=user, user_speaker=user_speaker, stdin=stdin)
+        paths = [f.path for f in files]
         if workers is not None and workers < 1:
             raise UsageError("--workers must be at least 1")
         if settings.store and restart:
@@ -88,9 +121,14 @@ def _check_options(
     max_failures: int | None,
     decisions_out: str | None,
     restart: bool,
-) -> tuple[list[Path], BatchOptions]:
-    if fmt is not None and fmt not in FORMATS:
-        raise UsageError(f"unknown --format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    *,
+    workdir: Path,
+    user: str | None = None,
+    user_speaker: str | None = None,
+    stdin: IO[bytes] | None = None,
+) -> tuple[list[InputFile], BatchOptions]:
+    if fmt is not None and fmt not in FILE_FORMATS:
+        raise UsageError(f"unknown --format {fmt!r}: choose one of {', '.join(FILE_FORMATS)}")
     if concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
     if rpm is not None and rpm <= 0:
@@ -101,16 +139,17 @@ def _check_options(
         raise UsageError(f"--out {out} is a file, not a folder")
     if decisions_out is not None and Path(decisions_out).is_dir():
         raise UsageError(f"--decisions {decisions_out} is a folder, not a file")
-    paths = expand_inputs(inputs)
+    files = prepare(inputs, workdir, fmt=fmt, user=user, user_speaker=user_speaker, stdin=stdin)
     options = BatchOptions(
-        fmt=fmt,
+        fmt=None,
+        files=[(f.name, f.fmt, f.user) for f in files],
         concurrency=concurrency,
         rpm=rpm,
         max_failures=max_failures,
         decisions_out=decisions_out,
         restart=restart,
     )
-    return paths, options
+    return files, options
 
 
 def format_summary(report: BatchReport) -> str:
@@ -124,6 +163,8 @@ def format_summary(report: BatchReport) -> str:
         f"  turns: {r.turns_done} done, {r.turns_duplicate} already applied, {r.turns_failed} failed "
         f"({r.turns_per_s:.1f} turns/s, wall {r.wall_s:.1f} s, {r.workers} process{'es' if r.workers > 1 else ''})",
         f"  writes: USER.md {r.writes.get('user', 0)}, MEMORY.md {r.writes.get('memory', 0)}; skips: {skips}",
+        f"  evicted from USER.md (kept in the archive): {sum(r.evictions.values())}"
+        + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(r.evictions.items())) + ")" if r.evictions else ""),
         f"  tokens: {r.input_tokens:,} in, {r.output_tokens:,} out, {r.calls:,} calls; cost {cost}",
         f"  bad input lines: {r.bad_lines}",
     ]

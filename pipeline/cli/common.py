@@ -94,7 +94,7 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
 def open_pipeline(args: argparse.Namespace, *, write: bool, **overrides: Any) -> MemoryPipeline:
     """The pipeline for one command, built from the resolved settings. `write=False`: a root this
     process may not write is opened read-only; `write=True`: such a root is refused, naming it."""
-    from pipeline.doctor import root_writable
+    from pipeline.cli.doctor import root_writable
     from pipeline.settings import build_pipeline
 
     settings = resolve_settings(args)
@@ -132,12 +132,12 @@ def open_database(url: str, *, log_quotes: bool = False) -> dict[str, Any]:
 
 def require_user(args: argparse.Namespace) -> None:
     """Commands about one existing user say so when there is none (and create nothing)."""
-    from pipeline.userdir import FileDocuments
+    from pipeline.store.files import FileDocuments
 
     settings = resolve_settings(args)
     if settings.store:
+        from pipeline.store.files import validate_user_id
         from pipeline.store.postgres import shown_url
-        from pipeline.userdir import validate_user_id
 
         validate_user_id(args.user)
         opened = open_database(settings.store)
@@ -161,15 +161,15 @@ def print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
 
-def read_messages(source: str) -> Any:
+def read_turn_messages(source: str, *, fmt: str | None = None, user_speaker: str | None = None) -> Any:
+    """`turn --messages`: a file (or - for stdin) in any of the formats pipeline.batch.sources reads."""
+    from pipeline.batch.sources import turn_messages
+
     try:
-        raw = sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     except OSError as e:
         raise UsageError(f"cannot read messages from {source}: {e.strerror}") from None
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise UsageError(f"messages are not valid JSON ({e.msg} at line {e.lineno})") from None
+    return turn_messages(data, "stdin" if source == "-" else source, fmt=fmt, user_speaker=user_speaker)
 
 
 def format_decision(d: Any) -> str:

@@ -22,18 +22,19 @@ class CommandFailed(MemrouteError):
 def exit_code(e: BaseException) -> int:
     """2 for input the user must fix (a bad flag, user id, message, input file, setting or tool
     call), 1 for everything else (the work failed)."""
+    from pipeline.batch.transcripts import InputError
     from pipeline.engines import EngineConfigError
-    from pipeline.erasure import NothingToForget
     from pipeline.evals import EvalInputError
+    from pipeline.integrations.imports import ImportFormatError
+    from pipeline.ops.erasure import NothingToForget
+    from pipeline.ops.tool import ToolUsageError
     from pipeline.settings import SettingsError
-    from pipeline.tool import ToolUsageError
-    from pipeline.transcripts import InputError
+    from pipeline.store.files import InvalidUserId
     from pipeline.turns import BadTurn
-    from pipeline.userdir import InvalidUserId
 
     usage_errors = (
         UsageError, InvalidUserId, BadTurn, ToolUsageError, EngineConfigError, SettingsError, NothingToForget,
-        EvalInputError, InputError, ModelConfigError,
+        EvalInputError, InputError, ModelConfigError, ImportFormatError,
     )
     return 2 if isinstance(e, usage_errors) else 1
 

@@ -13,7 +13,7 @@ from pipeline.cli.common import AddCommand, resolve_settings
 from pipeline.cli.errors import CommandFailed, UsageError
 
 if TYPE_CHECKING:
-    from pipeline.transcripts import Conversation
+    from pipeline.batch.transcripts import Conversation
 
 
 def register(add: AddCommand) -> None:
@@ -29,9 +29,9 @@ def register(add: AddCommand) -> None:
 
 
 def _cmd_label(args: argparse.Namespace) -> int:
+    from pipeline.batch.label import LabelReport, label_conversations
+    from pipeline.batch.transcripts import BadLine, InputError, expand_inputs, read_conversations
     from pipeline.engines import make_engine
-    from pipeline.label import LabelReport, label_conversations
-    from pipeline.transcripts import BadLine, InputError, expand_inputs, read_conversations
 
     settings = resolve_settings(args)
     if settings.engine_name == "offline":

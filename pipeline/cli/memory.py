@@ -19,7 +19,7 @@ from pipeline.cli.common import (
     note,
     open_pipeline,
     print_json,
-    read_messages,
+    read_turn_messages,
     require_user,
 )
 from pipeline.cli.errors import UsageError
@@ -34,12 +34,17 @@ def register(add: AddCommand) -> None:
     p.add_argument("user", help=USER_HELP)
     p.add_argument("--log-quotes", action="store_true", help=LOG_QUOTES_HELP)
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--text", help="the user's message")
+    src.add_argument("--text", help="the user's message (- reads it from standard input)")
     src.add_argument(
         "--messages",
         metavar="FILE",
-        help="JSON list of {role, content} (content a string or OpenAI content parts); a file, or - for stdin",
+        help="the conversation so far: a JSON list of {role, content}, a {\"messages\": [...]} body, a ShareGPT "
+             "record or a 'Speaker: text' log (docs/batch-formats.md); a file, or - for stdin",
     )
+    p.add_argument("--format", dest="fmt", choices=["turns", "openai", "sharegpt", "chatgpt", "text"],
+                   help="the format of --messages (default: detected)")
+    p.add_argument("--user-speaker", metavar="NAME",
+                   help="--messages as a text log: the speaker who is the user (default: User, Human, You or Me)")
     p.add_argument("--timestamp", help="ISO 8601 time of the turn (default: now)")
     p.add_argument("--conversation", metavar="ID", help="conversation id (part of the turn's identity)")
 
@@ -56,7 +61,7 @@ def register(add: AddCommand) -> None:
     p.add_argument("user", help=USER_HELP)
     p.add_argument("--action", required=True, help="add | replace | remove")
     p.add_argument("--target", required=True, help="user | memory")
-    p.add_argument("--content", help="the new entry (add, replace): 'Key: value' for user, '[YYYY-MM-DD] text' for memory")
+    p.add_argument("--content", help="the new entry (add, replace): 'Key: value' for user, '[YYYY-MM-DD] text' for memory ([YYYY-MM] or [YYYY] for a month or a year)")
     p.add_argument("--old-text", help="a unique substring of the entry to replace or remove")
     p.add_argument("--section", help="USER.md section for add (default: Identity)")
 
@@ -134,7 +139,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_turn(args: argparse.Namespace) -> int:
-    messages = [{"role": "user", "content": args.text}] if args.text is not None else read_messages(args.messages)
+    if args.text is not None:
+        text = sys.stdin.read() if args.text == "-" else args.text
+        if not text.strip():
+            raise UsageError("--text is empty" + (" (nothing on standard input)" if args.text == "-" else ""))
+        messages: Any = [{"role": "user", "content": text}]
+    else:
+        messages = read_turn_messages(args.messages, fmt=args.fmt, user_speaker=args.user_speaker)
     with open_pipeline(args, write=True) as pipe:
         result = pipe.process_turn(args.user, messages, timestamp=args.timestamp, conversation_id=args.conversation)
     if args.as_json:
@@ -159,7 +170,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     with open_pipeline(args, write=False) as pipe:
         shown = pipe.show(args.user)
         if args.team is not None:
-            from pipeline.review_edits import team_user_id
+            from pipeline.ops.review import team_user_id
 
             team = pipe.show(team_user_id(args.team))
             shown["team"] = {"team": args.team, "user_md": team["user_md"], "user_usage": team["user_usage"]}
@@ -245,7 +256,7 @@ def _cmd_consolidate(args: argparse.Namespace) -> int:
 
 
 def _cmd_retry(args: argparse.Namespace) -> int:
-    from pipeline.hook_queue_admin import run_parked
+    from pipeline.hook.admin import run_parked
 
     with open_pipeline(args, write=True) as pipe:
         _check_retry_engine(pipe, args)
@@ -289,7 +300,7 @@ def _check_retry_engine(pipe: MemoryPipeline, args: argparse.Namespace) -> None:
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
-    from pipeline.tool import import_hermes
+    from pipeline.ops.tool import import_hermes
 
     source = Path(args.dir)
     if not source.is_dir():
@@ -305,7 +316,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from pipeline.tool import export_hermes
+    from pipeline.ops.tool import export_hermes
 
     if args.everything == bool(args.format):
         raise UsageError("export needs exactly one of --format hermes (with --out DIR) or --all")

@@ -50,8 +50,8 @@ def _target(pipe: object, args: argparse.Namespace) -> tuple[str, str]:
     """("user", key) or ("memory", entry id): an entry named by its id or a unique part of its text."""
     if not args.entry:
         return "user", args.ref
-    from pipeline.annotations import entry_id
     from pipeline.core import MemoryPipeline
+    from pipeline.ops.pins import entry_id
 
     assert isinstance(pipe, MemoryPipeline)
     bodies = [e.body() for e in pipe.load(args.user).log.entries]

@@ -36,6 +36,9 @@ def register(add: AddCommand) -> None:
 
     p = add("mcp", "serve USER's memory to an agent over MCP (stdio)", _cmd_mcp)
     p.add_argument("--user", required=True, help="the user whose memory the agent reads and edits")
+    p.add_argument("--print-config", choices=["claude", "cursor", "vscode"], metavar="HOST",
+                   help="print the MCP host's config snippet for this server (claude, cursor or vscode), "
+                        "with absolute paths, and exit")
 
 
 def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
@@ -66,7 +69,7 @@ def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
 
 
 def _require_writable(root: Path, command: str) -> None:
-    from pipeline.doctor import root_writable
+    from pipeline.cli.doctor import root_writable
 
     if not root_writable(root):
         raise CommandFailed(f"memory root {root} is not writable: `memroute {command}` needs to write there")
@@ -87,10 +90,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _cmd_mcp(args: argparse.Namespace) -> int:
     from pipeline.settings import build_pipeline
-    from pipeline.userdir import validate_user_id
+    from pipeline.store.files import validate_user_id
 
     validate_user_id(args.user)  # InvalidUserId: exit 2
     settings = resolve_settings(args)
+    if args.print_config:
+        from pipeline.cli.mcp_config import print_config
+
+        return print_config(args, Path(settings.root))
     _require_writable(Path(settings.root), "mcp")
     try:
         from pipeline.serve.run import mcp_stdio

@@ -166,7 +166,7 @@ def load_cases(paths: Sequence[str | Path]) -> list[EvalCase]:
     """Read several JSONL suites; blank lines are allowed, everything else must be a valid case."""
     cases: list[EvalCase] = []
     seen: dict[str, str] = {}
-    from pipeline.jsonl import JSONLError, read_jsonl
+    from pipeline._util.jsonl import JSONLError, read_jsonl
 
     for path in paths:
         name = str(path)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.gates import Gate, Text
 from pipeline.guards.identifiers import EN_MONTHS, ID_MONTHS
 from pipeline.guards.kinds import ADDRESS, Span
-from pipeline.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 import re
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.gates import Gate, Text
 from pipeline.guards.kinds import API_KEY, PASSWORD, PRIVATE_KEY, Span, matches
 from pipeline.guards.normalise import text_before
-from pipeline.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
 _A = re.ASCII  # digits, emails and tokens are ASCII; \w must not swallow the Chinese or Thai around them

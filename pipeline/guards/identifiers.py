@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.credentials import looks_random
 from pipeline.guards.gates import Gate, Text
 from pipeline.guards.kinds import (
@@ -22,7 +23,6 @@ from pipeline.guards.kinds import (
     matches,
 )
 from pipeline.guards.normalise import text_before
-from pipeline.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
 _A = re.ASCII  # digits, emails and tokens are ASCII; \w must not swallow the Chinese or Thai around them

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from pipeline.lazy_re import lazy_compile
+from pipeline._util.lazy_re import lazy_compile
 
 # Format characters people use to split a value or hide text; dropped from the detection view.
 INVISIBLE_RE = lazy_compile(

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.kinds import ADDRESS, EMAIL, HEALTH, PHONE, SECRET_KINDS, GuardPolicy
 from pipeline.guards.normalise import nfkc
-from pipeline.lazy_re import lazy_compile
 
 _I = re.IGNORECASE
 

@@ -1,5 +1,8 @@
 """MEMORY.md: a dated log, one "- [YYYY-MM-DD] topic: text" bullet per entry.
 
+An entry's date has the precision the user gave: "[2023-07-14]", "[2023-07]" or "[2023]"
+(see entry_dates for how they sort among each other); an entry without one has no brackets.
+
 Same approach as USER.md: lines the parser does not own, and entries nobody changed,
 render from their original text, so hand edits survive and canonical files round-trip.
 """
@@ -9,9 +12,9 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field, replace
-from datetime import date as _date
 from typing import Literal, TypeVar
 
+from pipeline.ledgers import entry_dates
 from pipeline.ledgers._document import LedgerDocument
 from pipeline.ledgers._text import (
     bullet_body,
@@ -27,7 +30,7 @@ from pipeline.ledgers.errors import LedgerError, MatchError
 DEFAULT_MEMORY_LIMIT = 2200
 CONSOLIDATE_AT = 0.9
 HEADING = "# MEMORY"
-_DATED = re.compile(r"\[(\d{4}-\d{2}-\d{2})\] (.+)", re.DOTALL)
+_DATED = re.compile(r"\[(\d{4}(?:-\d{2}(?:-\d{2})?)?)\] (.+)", re.DOTALL)
 _TRAILING_PUNCT = ".!?;,…。！？；，、"
 
 T = TypeVar("T")
@@ -53,7 +56,7 @@ class MemoryEntry:
     """
 
     text: str
-    date: str | None = None  # YYYY-MM-DD
+    date: str | None = None  # YYYY-MM-DD, YYYY-MM or YYYY (entry_dates)
     topic: str | None = None  # a short label; see _text.is_label for what parses back as one
 
     @classmethod
@@ -78,15 +81,25 @@ class MemoryEntry:
         return "\n".join(bullet_lines(self.body()))
 
 
+def entry_matches(body: str, terms: list[str]) -> bool:
+    """Every (lower-case) term is in the entry, or is a date the entry's date overlaps: a month entry
+    answers a question about one of its days, and a day entry a question about its month."""
+    entry = MemoryEntry.parse(body)
+    lowered = body.lower()
+    return bool(terms) and all(
+        t in lowered or (entry.date is not None and entry_dates.is_stamp(t) and entry_dates.overlaps(t, entry.date))
+        for t in terms
+    )
+
+
 def _clean(entry: MemoryEntry) -> MemoryEntry:
     text = clean_entry_text(entry.text, "entry text")
     day = entry.date.strip() if entry.date else None
     if day:
         try:
-            if _date.fromisoformat(day).isoformat() != day:
-                raise ValueError(day)
-        except ValueError:
-            raise LedgerError(f"invalid entry date {day!r}: use YYYY-MM-DD") from None
+            entry_dates.check_stamp(day)
+        except ValueError as e:
+            raise LedgerError(f"invalid entry date: {e}") from None
     topic = " ".join(entry.topic.split()) if entry.topic else None
     return MemoryEntry(text=text, date=day or None, topic=topic or None)
 

@@ -13,10 +13,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipeline.errors import MemrouteError
+from pipeline.ops.review import TEAM_PREFIX
 from pipeline.review import security
 from pipeline.review.view import user_view
-from pipeline.review_edits import TEAM_PREFIX
-from pipeline.userdir import InvalidUserId, validate_user_id
+from pipeline.store.files import InvalidUserId, validate_user_id
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -65,7 +65,7 @@ def _not_found(request: Request) -> HTMLResponse:
 
 def _visible(request: Request, grant: Grant) -> tuple[list[str], list[str]]:
     """(users, teams) the grant may see that have memory here."""
-    from pipeline.doctor import list_users
+    from pipeline.cli.doctor import list_users
 
     names = [u["user_id"] for u in list_users(_pipe(request).root) if grant.allows(u["user_id"])]
     users = [n for n in names if not n.startswith(TEAM_PREFIX)]

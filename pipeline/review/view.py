@@ -5,19 +5,16 @@ public API, the store's read methods and the HTTP API's profile view (one proven
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pipeline.annotations import by_ref, field_ref
+from pipeline.ledgers.entry_dates import stamps_in
 from pipeline.ledgers.memory_md import MemoryEntry
+from pipeline.ops.pins import by_ref, field_ref
 from pipeline.serve.profile import Provenance, profile_view
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
-
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
 
 @dataclass
 class Usage:
@@ -87,12 +84,12 @@ def _notes(rows: list[dict[str, Any]] | None) -> Annotated:
 
 def _parts(body: str, history: list[dict[str, Any]], archive: list[dict[str, Any]]) -> tuple[list[MemoryEntry], str | None]:
     """The archived entries a consolidation merged into `body`: same consolidation run, same topic,
-    and dated the entry's day or a day the entry cites (consolidation cites every part's date)."""
+    and dated the entry's date or a date the entry cites (a day, a month or a year) (consolidation cites every part's date)."""
     run = next((r for r in reversed(history) if r["op"] == "consolidate" and r.get("new_value") == body), None)
     if run is None:
         return [], None
     merged = MemoryEntry.parse(body)
-    cited = set(_DAY.findall(merged.text)) | {merged.date}
+    cited = set(stamps_in(merged.text)) | {merged.date}
     parts = []
     for row in archive:
         if row.get("turn_id") != run["turn_id"] or not str(row.get("why") or "").startswith("consolidated"):

@@ -59,7 +59,7 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     """`pipeline_factory` builds the pipeline (default: offline engine on config.root); with
     config.hook_processes > 0 it must be picklable (it is called again in each worker process)."""
     from pipeline import __version__
-    from pipeline.hook import PostTurnHook
+    from pipeline.hook.post_turn import PostTurnHook
 
     factory = pipeline_factory or functools.partial(offline_pipeline, config.root)
 
@@ -91,6 +91,8 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
         description="Memory for chat apps: after each turn, what the user said goes to USER.md, MEMORY.md "
                     "or the skip list. Errors are JSON {\"error\": {\"code\", \"message\"}}.",
         lifespan=lifespan,
+        docs_url=None,  # Swagger UI and ReDoc load their assets from a CDN: api_docs.py serves a page that needs none
+        redoc_url=None,
     )
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -106,6 +108,9 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     app.add_middleware(FastTurns, api=app)  # innermost of ours: inside the error catch-all and the limits
     install_error_handlers(app)
     app.include_router(router)
+    from pipeline.serve import api_docs
+
+    api_docs.mount(app)
     if config.review:  # the review page at /review/ (pipeline/review/; needs jinja2)
         from pipeline.review import mount
 

@@ -12,7 +12,7 @@ from fastapi import Depends, Request
 
 from pipeline.serve.config import Grant
 from pipeline.serve.errors import ApiError
-from pipeline.userdir import validate_user_id
+from pipeline.store.files import validate_user_id
 
 OPEN = Grant(users=None)  # no tokens configured (loopback only): every user
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import MemrouteError
-from pipeline.userdir import InvalidUserId, validate_user_id
+from pipeline.store.files import InvalidUserId, validate_user_id
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8750

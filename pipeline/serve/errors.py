@@ -71,12 +71,12 @@ def error_response(status: int, code: str, message: str, *, headers: dict[str, s
 
 def library_errors() -> list[tuple[type[Exception], int, str]]:
     """memroute's own exceptions that a client caused, with their status and code."""
-    from pipeline.erasure import NothingToForget
-    from pipeline.hook import HookClosed, HookQueueFull
+    from pipeline.hook.post_turn import HookClosed, HookQueueFull
     from pipeline.ledgers.errors import LedgerError
-    from pipeline.tool import ToolUsageError
+    from pipeline.ops.erasure import NothingToForget
+    from pipeline.ops.tool import ToolUsageError
+    from pipeline.store.files import InvalidUserId
     from pipeline.turns import BadTurn
-    from pipeline.userdir import InvalidUserId
 
     return [
         (InvalidUserId, 422, "invalid_user_id"),

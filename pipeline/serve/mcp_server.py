@@ -1,5 +1,7 @@
-"""The MCP server (official `mcp` SDK): tools `memory` (the Hermes Agent memory tool), `recall`,
-`profile` and `forget`, and the two files as resources, for one user.
+"""The MCP server (official `mcp` SDK): tools `remember` (free text, routed like a chat turn),
+`memory` (the Hermes Agent memory tool), `recall`, `profile` and `forget`, and the two files as
+resources, for one user. A tool whose answer is a refusal (blocked by a guard, over a cap, a bad
+argument, nothing to forget) answers `isError: true`, with the same JSON in structured content.
 
 `memroute mcp --user U` runs it over stdio; `memroute serve --mcp` serves it over streamable HTTP
 at /v1/users/{user}/mcp, one server per user, behind the same tokens and tenancy as the API."""
@@ -7,12 +9,15 @@ at /v1/users/{user}/mcp, one server per user, behind the same tokens and tenancy
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter, OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult, TextContent
+from pydantic import Field
 
 from pipeline.ledgers.errors import LedgerError
 from pipeline.serve.profile import profile_view
@@ -25,10 +30,28 @@ if TYPE_CHECKING:
 INSTRUCTIONS = (
     "Long-term memory about the user, kept in two small files: USER.md (a stable profile: who they are, "
     "preferences, constraints) and MEMORY.md (a dated log of events and projects). Read them at the start "
-    "(resources memroute://USER.md and memroute://MEMORY.md, or the profile tool). Save durable facts with the "
-    "memory tool (add/replace/remove, target user or memory); never save passwords, health or financial data, "
-    "or one-off moods. When a file is full the answer lists current_entries: replace or remove some, then retry."
+    "(resources memroute://USER.md and memroute://MEMORY.md, or the profile tool). To save what the user said, "
+    "call remember with their words: memroute decides what is durable and where it goes. To edit an entry "
+    "exactly, use the memory tool (add/replace/remove, target user or memory); never save passwords, health or "
+    "financial data, or one-off moods. When a file is full the answer lists current_entries: replace or remove "
+    "some, then retry."
 )
+Action = Literal["add", "replace", "remove"]
+Target = Literal["user", "memory"]
+Section = Literal["Identity", "Preferences", "Constraints", "Working style", "Goals"]
+
+
+def _answer(payload: dict[str, Any]) -> CallToolResult:
+    """A tool's JSON answer; `isError` when it says the call did not do what was asked."""
+    refused = payload.get("success") is False
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(payload, ensure_ascii=False, default=str))],
+        structured_content=payload,
+        is_error=bool(refused),
+    )
+
+
+Answer = Annotated[CallToolResult, dict[str, Any]]
 
 
 def _refusal(e: Exception) -> dict[str, Any]:
@@ -40,8 +63,9 @@ def _refusal(e: Exception) -> dict[str, Any]:
 def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
     """An MCP server bound to one user; `pipe_of` returns the (shared) pipeline when a call arrives."""
     from pipeline import __version__
-    from pipeline.erasure import NothingToForget
-    from pipeline.tool import ToolUsageError
+    from pipeline.integrations.remember import DESCRIPTION as REMEMBER_DESCRIPTION
+    from pipeline.ops.erasure import NothingToForget
+    from pipeline.ops.tool import ToolUsageError
 
     client_errors = (ToolUsageError, NothingToForget, LedgerError, ValueError)
     server: MCPServer = MCPServer("memroute", instructions=INSTRUCTIONS, version=__version__)
@@ -52,35 +76,49 @@ def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
         except client_errors as e:
             return _refusal(e)
 
+    @server.tool(description=REMEMBER_DESCRIPTION)
+    async def remember(
+        text: Annotated[str, Field(description="what the user said, in their words", min_length=1)],
+        timestamp: Annotated[str | None, Field(
+            description="when they said it, ISO 8601 (default: now); dates like 'yesterday' count from it")] = None,
+    ) -> Answer:
+        from pipeline.integrations.remember import remember as route
+
+        result: dict[str, Any] = await call(lambda: route(pipe_of(), user_id, text, timestamp=timestamp))
+        return _answer(result)
+
     @server.tool(description=(
-        "Edit the user's memory (same as the Hermes Agent memory tool). action: add | replace | remove. "
+        "Edit the user's memory exactly (same as the Hermes Agent memory tool). action: add | replace | remove. "
         "target: user (USER.md profile; content 'Key: value') or memory (MEMORY.md log; content "
-        "'[YYYY-MM-DD] text', date optional). replace and remove take old_text, a unique part of the entry."))
-    async def memory(action: str, target: str, content: str | None = None, old_text: str | None = None,
-                     section: str | None = None) -> dict[str, Any]:
+        "'[YYYY-MM-DD] text', or [YYYY-MM] / [YYYY] when only a month or year is known; date optional). replace and remove take old_text, a unique part of the entry."))
+    async def memory(
+        action: Action,
+        target: Target,
+        content: str | None = None,
+        old_text: str | None = None,
+        section: Annotated[Section | None, Field(description="USER.md section for add (default: Identity)")] = None,
+    ) -> Answer:
         result: dict[str, Any] = await call(
             lambda: pipe_of().tool(user_id, action, target, content, old_text, section))
-        return result
+        return _answer(result)
 
     @server.tool(description="Search the user's memory: both files, facts waiting for confirmation and the archive "
                              "of what left them. All words must appear (any case).")
-    async def recall(query: str, k: int = 5) -> dict[str, Any]:
-        if not 1 <= k <= 100:
-            return {"success": False, "error": "k must be between 1 and 100"}
+    async def recall(query: str, k: Annotated[int, Field(ge=1, le=100)] = 5) -> Answer:
         hits = await call(lambda: pipe_of().recall(user_id, query, k=k))
-        return hits if isinstance(hits, dict) else {"hits": hits}
+        return _answer(hits if isinstance(hits, dict) else {"hits": hits})
 
     @server.tool(description="The user's profile: both files with their usage against the caps, and each field "
                              "and entry with where it came from.")
-    async def profile() -> dict[str, Any]:
+    async def profile() -> Answer:
         view = await call(lambda: profile_view(pipe_of(), user_id).model_dump())
-        return dict(view)
+        return _answer(dict(view))
 
     @server.tool(description="Forget a USER.md key (e.g. 'Email') or any text in USER.md and MEMORY.md. "
                              "purge=true also erases every stored copy (history, archive, logs).")
-    async def forget(key_or_text: str, purge: bool = False) -> dict[str, Any]:
+    async def forget(key_or_text: str, purge: bool = False) -> Answer:
         result: dict[str, Any] = await call(lambda: pipe_of().forget(user_id, key_or_text, purge=purge))
-        return result
+        return _answer(result)
 
     @server.resource("memroute://USER.md", name="USER.md", mime_type="text/markdown",
                      description="The user's profile (stable facts and preferences)")

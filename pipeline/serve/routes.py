@@ -29,7 +29,7 @@ from pipeline.serve.profile import ProfileView, find_entry, find_field, profile_
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
-    from pipeline.hook import PostTurnHook
+    from pipeline.hook.post_turn import PostTurnHook
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody} for status in (401, 404, 409, 413, 422, 503)

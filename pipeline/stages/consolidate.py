@@ -5,8 +5,10 @@ source entry kept, merged or archived, nothing re-dated) and applies it. Entries
 file go to the archive. An invalid plan raises ConsolidationError and changes nothing.
 
 Nothing re-dated: an entry's date is the date of one of its sources (a merged entry takes the newest),
-and a merged entry cites in its text the date of every part dated otherwise, "A (2026-07-12); B", or the
-span they fall in, "sprints 1-27 finished (2026-07-01 to 2026-07-27)".
+and a merged entry cites in its text the date of every part dated otherwise, at that part's precision,
+"A (2026-07-12); B (2026-06)", or the span they fall in, "sprints 1-27 finished (2026-07-01 to 2026-07-27)".
+A cited day does not stand for its month: a part dated [2026-06] needs "2026-06" itself (or a span
+covering the whole month), so no merge gives a month-precise fact a day.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from datetime import date
 
 from pipeline.engines.base import Engine
 from pipeline.errors import MemrouteError
+from pipeline.ledgers import entry_dates
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.stages.write import Change
 from pipeline.types import ConsolidatedEntry, ConsolidationPlan, MemoryItem, Usage
 
-_SPAN = re.compile(r"(\d{4}-\d{2}-\d{2})\s*(?:to|until|through|–|—|-|\.\.|~|至|到|ถึง|sampai|hingga|s\.d\.)\s*(\d{4}-\d{2}-\d{2})")
+_STAMP = r"(\d{4}(?:-\d{2}){0,2})"
+_SPAN = re.compile(rf"(?<![\d-]){_STAMP}\s*(?:to|until|through|–|—|-|\.\.|~|至|到|ถึง|sampai|hingga|s\.d\.)\s*{_STAMP}(?![\d-])")
 TARGET_SHARE = 0.75  # consolidation rewrites MEMORY.md to at most this share of its cap
 
 
@@ -64,12 +68,18 @@ def _check_dates(entry: ConsolidatedEntry, sources: list[MemoryItem]) -> None:
         raise ConsolidationError(
             f"entry {entry.text[:40]!r} is dated {entry.date} but its sources are dated {sorted(d or '-' for d in days)}"
         )
-    spans = [(m.group(1), m.group(2)) for m in _SPAN.finditer(entry.text)]
-    uncited = sorted(
-        d for d in days if d and d != entry.date and d not in entry.text and not any(a <= d <= b for a, b in spans)
-    )
+    cited = set(entry_dates.stamps_in(entry.text))
+    spans = [(m.group(1), m.group(2)) for m in _SPAN.finditer(entry.text)
+             if entry_dates.is_stamp(m.group(1)) and entry_dates.is_stamp(m.group(2))]
+    uncited = sorted(d for d in days if d and d != entry.date and d not in cited and not any(_within(d, a, b) for a, b in spans))
     if uncited:
         raise ConsolidationError(f"merged entry {entry.text[:40]!r} does not cite the dates of its parts {uncited}")
+
+
+def _within(stamp: str, first: str, last: str) -> bool:
+    """Every day of `stamp` falls between the start of `first` and the end of `last`."""
+    start, end = entry_dates.bounds(stamp)
+    return entry_dates.bounds(first)[0] <= start and end <= entry_dates.bounds(last)[1]
 
 
 def with_pinned(entries: list[MemoryEntry], pinned: list[MemoryEntry]) -> list[MemoryEntry]:

@@ -13,6 +13,8 @@ from pipeline.ledgers._text import norm_key
 from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
+from pipeline.stages import clauses
+from pipeline.stages.field_concepts import same_field
 from pipeline.types import CHANGE_OF_FACT, USER_SECTIONS, Decision
 
 
@@ -64,7 +66,7 @@ def apply_decisions(
     """The ledgers must be parsed with their caps (`limit=`): they refuse, and undo, any op that
     would leave a file over its cap, which is how an oversized fact becomes `over_cap`. With
     `compact_at` (a share of the cap), USER.md is also compacted once it reaches that size.
-    `later`: normalised USER.md keys a later turn set (see turn_order), with that turn's time: this
+    `later`: normalised USER.md keys a later turn set (see stages/order.py), with that turn's time: this
     turn neither overwrites nor removes them; its values go to history and the archive instead."""
     if profile.limit is None or log.limit is None:
         raise ValueError("apply_decisions needs USER.md and MEMORY.md parsed with their caps (limit=...)")
@@ -98,10 +100,11 @@ def apply_decisions(
     if consolidate is not None and len(result.log.render()) >= consolidate_at * log.limit:
         _run_consolidation(result, consolidate)
     if compact is not None and compact_at is not None and len(result.profile.render()) >= compact_at * profile.limit:
-        moved = _compact_profile(result, None, compact)  # near the cap: make room before the next fact needs it
-        written = [d for d in result.decisions if d.route == "user" and d.outcome == "written"]
+        written = [d for d in result.decisions if d.route == "user" and is_written(d.outcome)]
+        # near the cap: make room before the next fact needs it (the turn's last write tells what left)
+        moved = _compact_profile(result, None, compact, told=written[-1] if written else None)
         if moved and written:
-            written[-1].outcome = f"written (then USER.md compacted: {moved})"
+            written[-1].outcome = f"{written[-1].outcome} (then USER.md compacted: {moved})"
     return result
 
 
@@ -127,30 +130,61 @@ def _keep_stale(result: WriteResult, d: Decision, newer: str) -> str:
     return why
 
 
+def is_written(outcome: str | None) -> bool:
+    """The decision changed a file: "written", or "written" with what else happened ("written; evicted ...")."""
+    return outcome is not None and (outcome == "written" or outcome.startswith(("written;", "written (")))
+
+
 def _upsert(result: WriteResult, d: Decision) -> str:
+    """Set a field. A collecting field that grows past its cap sheds its least valuable clauses (clauses.py);
+    a value that replaces another says so. Whatever leaves is in history and the archive, and in the outcome."""
     if not d.key or d.value is None or not d.value.strip():
         return "ignored: no key or value"
     section = d.section if d.section in USER_SECTIONS else "Identity"
     existing = result.profile.get(d.key)
-    if existing is not None and existing.value.strip() == d.value.strip():
-        return "unchanged"
+    key = existing.key if existing is not None and existing.key else d.key
+    value = d.value.strip()
+    evicted: list[clauses.Eviction] = []
+    if existing is not None and clauses.extends(existing.value, value):
+        parts, evicted = clauses.fit(key, clauses.split_clauses(value))
+        value = clauses.join_clauses(parts)
+    if existing is not None and existing.value.strip() == value:
+        if not evicted:
+            return "unchanged"
+        _record_evictions(result, d, evicted)  # the new clause itself was the least valuable
+        return "unchanged; " + clauses.evicted_note(evicted) + ", kept in the archive"
     try:
-        old = result.profile.upsert(section, d.key, d.value.strip())
+        old = result.profile.upsert(section, d.key, value)
     except CapExceeded as e:
         return f"over_cap: user profile at {e.usage} chars"
     except LedgerError as e:
         return f"refused: {e}"
-    key = existing.key if existing is not None and existing.key else d.key
-    result.changes.append(Change("user", "upsert", key, old, d.value.strip(), d.detail or "profile fact", d.quote))
-    if old is not None:
-        result.archive.append(Change("user", "overwritten", key, old, None, f"overwritten by: {d.value.strip()}"))
+    d.value = value
+    result.changes.append(Change("user", "upsert", key, old, value, d.detail or "profile fact", d.quote))
+    if evicted:  # after the upsert row: an undo replays history newest first, so the full old value wins
+        _record_evictions(result, d, evicted)
+        return "written; " + clauses.evicted_note(evicted) + ", kept in the archive"
+    if old is not None and not clauses.extends(old, value):
+        result.archive.append(Change("user", "overwritten", key, old, None, f"overwritten by: {value}"))
+        d.evicted = [*d.evicted, clauses.REPLACED]
+        return f"written; replaced {old!r} (kept in history and the archive)"
     return "written"
 
 
-def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor) -> str | None:
+def _record_evictions(result: WriteResult, d: Decision, evicted: list[clauses.Eviction]) -> None:
+    for e in evicted:
+        why = f"{e.key} full ({clauses.MULTI_VALUE_CAP} characters): {e.reason}"
+        result.changes.append(Change("user", "evict", e.key, e.clause, None, why, d.quote))
+        result.archive.append(Change("user", "evicted", e.key, e.clause, None, why))
+    d.evicted = [*d.evicted, *(e.reason for e in evicted)]
+
+
+def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor, told: Decision | None = None) -> str | None:
     """Make room for `d` (or, with None, below the cap's compaction point) by having the engine shorten
     USER.md. Accept only a rewrite that invents no field and leaves enough room. Fields it moved out and
-    old values of shortened fields go to the archive. Returns what moved ("" when only shortened), or None."""
+    old values of shortened fields go to the archive. Returns what moved ("" when only shortened), or None.
+    `told` (default `d`): the decision whose `evicted` counts what left, with its reason."""
+    told = told if told is not None else d
     limit = result.profile.limit or 0
     before = result.profile.render()
     if d is not None:
@@ -168,18 +202,29 @@ def _compact_profile(result: WriteResult, d: Decision | None, compact: Compactor
     if not set(new_fields) <= set(old_fields):
         return None  # a compaction never invents or renames a field
     moved: list[str] = []
+    reasons: list[str] = []
     for fid, old in old_fields.items():
         label = old.key or old.value
         if fid not in new_fields:  # moved out: the archive keeps it, recall finds it
             moved.append(label)
+            reasons.append(clauses.MOVED_OUT)
             result.changes.append(Change("user", "compact", label, old.value, None, "moved to the archive: USER.md compacted to make room"))
             result.archive.append(Change("user", "compacted", old.key, old.value, None, "moved out of USER.md to make room"))
         elif new_fields[fid].value != old.value:
             new_value = new_fields[fid].value
-            result.changes.append(Change("user", "compact", old.key, old.value, new_value, "USER.md compacted to make room"))
+            left = clauses.left_out(old.value, new_value)  # clauses of a collecting field that left, if any
+            reasons += [clauses.junk_reason(c) or clauses.MOVED_OUT for c in left]
+            why = "USER.md compacted to make room" + (f": {clauses.evicted_note(left_as(old.key or label, left))}" if left else "")
+            result.changes.append(Change("user", "compact", old.key, old.value, new_value, why))
             result.archive.append(Change("user", "compacted", old.key, old.value, None, f"shortened to: {new_value}"))
+    if told is not None:
+        told.evicted = [*told.evicted, *reasons]
     result.profile = compacted
     return ("moved " + ", ".join(moved) + " to the archive") if moved else ""
+
+
+def left_as(key: str, left: list[str]) -> list[clauses.Eviction]:
+    return [clauses.Eviction(key, c, clauses.junk_reason(c) or clauses.MOVED_OUT) for c in left]
 
 
 def _field_id(f: UserField) -> str:
@@ -188,9 +233,14 @@ def _field_id(f: UserField) -> str:
 
 def names_key(words: str, key: str) -> bool:
     """Do the words of a forget request name this USER.md key? "email" names Email, "phone number"
-    names Phone: every word of the key is among the request's words (any case, any script)."""
+    names Phone: every word of the key is among the request's words (any case, any script). A
+    contact field is named by what it is: "email address" names Email (never Address or
+    Location), "where I live" names Location (stages/field_concepts.py)."""
+    same = same_field(words, key)
+    if same is False:
+        return False
     wanted, have = norm_key(words).split(), norm_key(key).split()
-    return bool(have) and set(have) <= set(wanted)
+    return (bool(have) and set(have) <= set(wanted)) or bool(same)
 
 
 def _forget_field(result: WriteResult, d: Decision) -> str:

@@ -7,7 +7,7 @@ Two sides, so a backend can keep the ledger documents where it likes:
   (pipeline/store/sqlite.py, one database per root). Issue 19: a PostgreSQL store.
 - `DocumentStore` / `UserDocuments`: one user's USER.md / MEMORY.md text, the per-user lock and the
   crash-safe commit of both documents together with the records. Today: files under the root
-  (`FileDocuments`, pipeline/userdir.py). A database backend keeps them as rows and makes the
+  (`FileDocuments`, pipeline/store/files.py). A database backend keeps them as rows and makes the
   lock an advisory lock and the commit one transaction.
 
 Writes happen inside `MemoryStore.transaction()`: it yields an opaque handle (`Tx`) that the

@@ -227,7 +227,18 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     (
-        "m009_usage_cached_tokens",
+        "m009_store_keys",
+        """
+        -- Secrets of the store itself, never about a user: 'digest' keys the decision log's digest of a
+        -- skipped statement (an HMAC, so a short code cannot be recovered from it by trying them all).
+        CREATE TABLE store_keys (
+            name TEXT PRIMARY KEY,
+            key BLOB NOT NULL
+        );
+        """,
+    ),
+    (
+        "m010_usage_cached_tokens",
         """
         -- Of input_tokens, those the model server read from its prompt cache (0 when it does not say).
         ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;

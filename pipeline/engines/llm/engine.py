@@ -32,8 +32,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from pipeline.engines.base import REQUEST_SLOTS, TURN_STARTED, Engine, Result
+from pipeline.engines.llm.cache import ResponseCache, cache_key
 from pipeline.engines.llm.messages import ClassifyMessages
 from pipeline.engines.llm.patches import _instructor, _prepared
+from pipeline.engines.llm.prompts import Prompt, load_prompt
 from pipeline.engines.llm.schemas import (
     CompactProfile,
     ConsolidatedLog,
@@ -56,8 +58,6 @@ from pipeline.engines.llm.structured import (
 )
 from pipeline.engines.llm.transports import CallInfo, Transport, TransportSetupError, is_transient, transport_for
 from pipeline.errors import MemrouteError
-from pipeline.llm_cache import ResponseCache, cache_key
-from pipeline.prompts import Prompt, load_prompt
 from pipeline.types import (
     Classification,
     ConsolidatedEntry,

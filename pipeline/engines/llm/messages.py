@@ -9,9 +9,9 @@ USER.md, the selected MEMORY.md entries, the history, the turn's time, the turn.
 
 from __future__ import annotations
 
+from pipeline.engines.llm.inputs import compact_file, quoted, relevant_memory, turn_time
 from pipeline.engines.llm.keys import KEY_NAMES
-from pipeline.prompt_inputs import compact_file, quoted, relevant_memory, turn_time
-from pipeline.prompts import load_prompt
+from pipeline.engines.llm.prompts import load_prompt
 from pipeline.types import Message, Turn
 
 

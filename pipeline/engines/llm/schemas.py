@@ -11,16 +11,16 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import date
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from pipeline.engines.llm.keys import KEY_NAMES, SECTION_OF, key_list, known_key
-from pipeline.shortening import is_faithful_shortening
+from pipeline.engines.llm.shortening import is_faithful_shortening
+from pipeline.ledgers.entry_dates import check_stamp
 from pipeline.types import USER_SECTIONS
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE = re.compile(r"^\d{4}(?:-\d{2}){0,2}$")  # a day, a month or a year (ledgers/entry_dates.py)
 MEMORY_HEADER = "# MEMORY\n\n"
 
 # What the validators check against (the turn's date, the entries to account for, ...). Not passed
@@ -82,9 +82,9 @@ def _normalize_date(value: str | None, default: str | None) -> str | None:
         return default
     value = value.strip()[:10]
     if not _DATE.match(value):
-        raise ValueError(f"date {value!r} is not YYYY-MM-DD")
+        raise ValueError(f"date {value!r} is not YYYY-MM-DD (or YYYY-MM, YYYY when only a month or year was said)")
     try:
-        date.fromisoformat(value)
+        check_stamp(value)
     except ValueError as exc:
         raise ValueError(f"date {value!r} is not a real date") from exc
     return value

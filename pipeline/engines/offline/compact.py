@@ -4,6 +4,8 @@ Three steps, each only as far as needed to free `needed` characters (and, when a
 reach it, so the next fact finds room too):
 1. shorten: collapse runs of spaces and drop trailing punctuation in values (nothing is lost);
 2. merge: a field whose value another field already says (same text, or contained in it) leaves;
+2b. junk clauses of a collecting field ("Likes: hiking; what do you like?") leave, by the write stage's
+   rule (stages/clauses.py), before any fact does;
 3. move the least valuable fields out: keyless notes first, then by section (Goals and Preferences before
    Working style, Identity and Constraints), oldest first within a section.
 Fields that leave go to the archive (the write stage records them), so `memroute recall` still finds them.
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from pipeline.engines.offline.text import tokens
 from pipeline.ledgers._text import norm_key
 from pipeline.ledgers.user_md import UserField, UserProfile
+from pipeline.stages.clauses import join_clauses, junk_reason, split_clauses
 
 # Lower is moved out first. Unknown (hand-made) sections rank with Preferences.
 _SECTION_VALUE = {"goals": 1, "preferences": 2, "working style": 3, "identity": 4, "constraints": 5}
@@ -119,6 +122,15 @@ def compact_profile(
         if freed() >= want:
             break
         _move(profile, f, result)
+    for f in profile.fields():  # 2b. junk clauses
+        if freed() >= want:
+            break
+        parts = split_clauses(f.value)
+        kept = [p for p in parts if junk_reason(p) is None]
+        if f.key is None or _protected(f, protected) or len(parts) < 2 or not kept or len(kept) == len(parts):
+            continue
+        profile.upsert(f.section, f.key, join_clauses(kept))
+        result.shortened.append((f.key, f.value, join_clauses(kept)))
     order = {norm_key(f.key) if f.key else f.value: i for i, f in enumerate(profile.fields())}
 
     def worth(f: UserField) -> tuple[int, str, int]:

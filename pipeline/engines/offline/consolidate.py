@@ -21,8 +21,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline.text import coverage, normalize, tokens
-from pipeline.lazy_re import lazy_compile
 from pipeline.types import ConsolidatedEntry, MemoryItem
 
 HEADER = "# MEMORY\n\n"

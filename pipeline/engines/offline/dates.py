@@ -1,14 +1,17 @@
 """Resolve time phrases ("yesterday", "last weekend", "next Saturday", "kemarin", "上周末", "เดือนหน้า") to dates.
 
 Each rule is a compiled pattern and a function of (match, today, text) -> Placement. `today` is the user's
-local day (see Turn.today_in). Three outcomes:
-- a day- or week-precise phrase ("yesterday", "last Friday", "next Saturday") is resolved and leaves the
-  entry, which carries the absolute date instead;
-- a coarser period ("last summer", "in May", "last year") is resolved to a date inside it and its words
-  are rewritten in absolute form ("in summer 2025"), so the entry never claims a precision it lacks;
+local day (see Turn.today_in). The entry's date says what the user said and no more (ledgers/entry_dates.py):
+- a phrase that names a day ("yesterday", "last Friday", "May 3") dates the entry to that day, [2026-07-29];
+- one that names a month ("last month", "in May") to the month, [2026-06]; a year ("last year", "in 2019")
+  to the year, [2025];
+- a week, a weekend or a season is no day: it dates the entry to the month that holds all of it, else the
+  year (a period across New Year: the year that holds most of its days). A season's name stays in the
+  entry ("last summer" -> "in summer", dated [2025]);
 - a period the rules cannot place ("back in college", "a few years ago", "on Sunday" with no tense) keeps
   its words and gets no date (None): no guess.
-A date after today is a plan: entries mark it "(planned)".
+The phrase leaves the entry (the date carries it) and nothing replaces it: never a weekday or a date in
+words the user did not say. A date after today is a plan: entries mark it "(planned)".
 """
 
 from __future__ import annotations
@@ -20,15 +23,18 @@ from datetime import date, timedelta, timezone, tzinfo
 from functools import lru_cache
 from typing import Literal
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline.profile import Field
-from pipeline.lazy_re import lazy_compile
+from pipeline.ledgers.entry_dates import stamp_of
 
-Grain = Literal["day", "month", "season", "year", "unplaced"]
+Grain = Literal["day", "week", "weekend", "month", "season", "year", "unplaced"]
 
 
 @dataclass(frozen=True)
 class Placement:
-    day: date | None  # None: the phrase names a period the rules cannot place
+    # A day inside the period (for "last month": this day of last month), which the routing rules measure
+    # recency and plans by; None: the phrase names a period the rules cannot place. `grain` says which period.
+    day: date | None
     grain: Grain = "day"
 
 
@@ -41,6 +47,49 @@ class DatePhrase:
     day: date | None
     grain: Grain
     lang: str  # "" for a language-neutral form (an ISO date)
+
+    @property
+    def period(self) -> tuple[date, date] | None:
+        """The first and last day the phrase covers."""
+        return None if self.day is None else period_of(self.day, self.grain)
+
+    @property
+    def stamp(self) -> str | None:
+        """The entry date at the precision said: "2026-07-29", "2026-06" or "2025" (None: not placed)."""
+        period = self.period
+        return None if period is None else stamp_of_period(*period)
+
+
+def period_of(day: date, grain: Grain) -> tuple[date, date]:
+    """The days a placement covers: a week runs Monday to Sunday, a weekend is its Saturday and Sunday."""
+    if grain == "week":
+        monday = day - timedelta(days=day.weekday())
+        return monday, monday + timedelta(days=6)
+    if grain == "weekend":
+        saturday = day - timedelta(days=(day.weekday() - 5) % 7)
+        return saturday, saturday + timedelta(days=1)
+    if grain == "month":
+        first = day.replace(day=1)
+        return first, _months_back(first, -1) - timedelta(days=1)
+    if grain == "season":
+        return _season_bounds(next(s for s, m in _SEASON_START.items() if m == day.month), day.year)
+    if grain == "year":
+        return date(day.year, 1, 1), date(day.year, 12, 31)
+    return day, day
+
+
+def stamp_of_period(first: date, last: date) -> str:
+    """The finest stamp that holds the whole period: its day, its month, else its year (across New Year:
+    the year holding most of its days)."""
+    if first == last:
+        return first.isoformat()
+    if (first.year, first.month) == (last.year, last.month):
+        return stamp_of(first, "month")
+    if first.year == last.year:
+        return stamp_of(first, "year")
+    in_first = (date(first.year, 12, 31) - first).days + 1
+    in_last = (last - date(last.year, 1, 1)).days + 1
+    return str(first.year if in_first > in_last else last.year)
 
 
 _Resolver = Callable[[re.Match[str], date, str], "Placement | None"]
@@ -130,7 +179,7 @@ def _unit_back(today: date, n: int, unit: str) -> Placement:
     if unit.startswith(("day", "hari", "天", "日", "วัน")):
         return Placement(today - timedelta(days=n))
     if unit.startswith(("week", "minggu", "pekan", "周", "星期", "礼拜", "สัปดาห์", "อาทิตย์")):
-        return Placement(today - timedelta(days=7 * n))
+        return Placement(today - timedelta(days=7 * n), "week")
     if unit.startswith(("month", "bulan", "月", "个月", "เดือน")):
         return Placement(_months_back(today, n), "month")
     if unit.startswith(("year", "tahun", "年", "ปี")):
@@ -174,19 +223,19 @@ def _weekday(which: str, weekday: int, today: date, text: str) -> Placement:
 
 
 def _weekend(which: str, today: date, text: str) -> Placement:
-    """A weekend is dated on its Saturday."""
+    """A weekend is placed by its Saturday (and covers its Sunday)."""
     this_saturday = _this_week(today, 5)
     if which == "last":
-        return Placement(this_saturday - timedelta(days=7))  # on a Saturday or Sunday too: the weekend before
+        return Placement(this_saturday - timedelta(days=7), "weekend")  # on a Saturday or Sunday too: the weekend before
     if which == "next":
-        return Placement(this_saturday + timedelta(days=7))
+        return Placement(this_saturday + timedelta(days=7), "weekend")
     if which == "this":
-        return Placement(this_saturday)
+        return Placement(this_saturday, "weekend")
     tense = _tense(text)  # "over the weekend"
     if tense == "past":
-        return Placement(_before(today, 5))
+        return Placement(_before(today, 5), "weekend")
     if tense == "future":
-        return Placement(today if today.weekday() == 5 else _after(today, 5))
+        return Placement(today if today.weekday() == 5 else _after(today, 5), "weekend")
     return Placement(None, "unplaced")
 
 
@@ -248,6 +297,37 @@ def _days(n: int) -> _Resolver:
     return lambda m, t, s: Placement(t + timedelta(days=n))
 
 
+def _weeks(n: int) -> _Resolver:
+    """The calendar week `n` weeks from this one ("last week": the Monday-to-Sunday week before)."""
+    return lambda m, t, s: Placement(t + timedelta(days=7 * n), "week")
+
+
+def _day_of_month(month: int, day: int, today: date, text: str, year: int | None = None) -> Placement:
+    """"May 3": that day of the given year, else of the year the tense points to (a past May 3 said in
+    January is last year's; a planned one said in June is next year's). Raises ValueError for Feb 30."""
+    if year is not None:
+        return Placement(date(year, month, day))
+    y = today.year
+    tense = _tense(text)
+    if tense == "past" and date(y, month, min(day, 28)) > today:
+        y -= 1
+    elif tense == "future" and date(y, month, min(day, 28)) < today:
+        y += 1
+    return Placement(date(y, month, day))
+
+
+def _explicit_year(year: int, today: date) -> Placement | None:
+    """"in 2019": the year, placed at this day of it so the routing rules measure its distance."""
+    if not 1900 <= year <= today.year + 20:
+        return None
+    return Placement(_months_back(today, 12 * (today.year - year)), "year")
+
+
+def _thai_year(year: int) -> int:
+    """Thai years are usually Buddhist Era (2569 = 2026)."""
+    return year - 543 if year > 2400 else year
+
+
 def _const(grain: Grain, fn: Callable[[date], date]) -> _Resolver:
     return lambda m, t, s: Placement(fn(t), grain)
 
@@ -290,12 +370,50 @@ _ID_N = r"(\d+|satu|dua|tiga|empat|lima|enam|tujuh|delapan|sepuluh)"
 _TH_N = r"(\d+|หนึ่ง|สอง|สาม|สี่|ห้า|หก|เจ็ด|แปด|เก้า|สิบ)"
 
 
+_ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_INT = r"(\d{1,2}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
+_EN_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
+# "May 3" and not "may 3 people come": the month May is written with a capital; other months in any case.
+_EN_MONTH_CASED = "|".join(m for m in _MONTHS["en"] if m != "may") + "|(?-i:May)"
+
+
+def _zh_int(token: str) -> int:
+    """"8", "八", "十五", "二十三" -> 8, 8, 15, 23."""
+    if token.isdigit():
+        return int(token)
+    if "十" not in token:
+        return _ZH_DIGITS[token]
+    tens, _, ones = token.partition("十")
+    return (_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0)
+
+
+def _en_month(name: str) -> int:
+    return _MONTHS["en"].index(name.lower()) + 1
+
+
 def _th_weekday(name: str) -> int:
     return 3 if name.startswith("พฤหัส") else _WEEKDAYS["th"].index(name)
 
 
 _RULES: tuple[_Rule, ...] = (
     (lazy_compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), _iso, ""),
+    # A day of a month, said outright ("May 3", "3 Mei", "5月3日", "3 พฤษภาคม"): a day.
+    (lazy_compile(rf"\b(?:on\s+)?(?:the\s+)?{_EN_ORDINAL}\s+(?:of\s+)?({_EN_MONTH_CASED})\b(?:,?\s+(\d{{4}})\b)?", re.I),
+     lambda m, t, s: _day_of_month(_en_month(m.group(2)), int(m.group(1)), t, s, int(m.group(3)) if m.group(3) else None), "en"),
+    (lazy_compile(rf"\b(?:on\s+)?({_EN_MONTH_CASED})\s+{_EN_ORDINAL}\b(?!\s*(?:%|:|\.\d|am\b|pm\b))(?:,?\s+(\d{{4}})\b)?", re.I),
+     lambda m, t, s: _day_of_month(_en_month(m.group(1)), int(m.group(2)), t, s, int(m.group(3)) if m.group(3) else None), "en"),
+    (lazy_compile(rf"\b(?:pada\s+)?(?:(?:tanggal|tgl\.?)\s+)?(\d{{1,2}})\s+({_ID_MONTH})\b(?:\s+(\d{{4}})\b)?", re.I),
+     lambda m, t, s: _day_of_month(_MONTHS["id"].index(m.group(2).lower()) + 1, int(m.group(1)), t, s,
+                                   int(m.group(3)) if m.group(3) else None), "id"),
+    (lazy_compile(rf"(?:(去|今|明)年|(\d{{4}})\s*年)?\s*{_ZH_INT}\s*月\s*{_ZH_INT}\s*[日号號]"),
+     lambda m, t, s: _day_of_month(_zh_int(m.group(3)), _zh_int(m.group(4)), t, s,
+                                   int(m.group(2)) if m.group(2) else (t.year + {"去": -1, "今": 0, "明": 1}[m.group(1)]
+                                                                       if m.group(1) else None)), "zh"),
+    (lazy_compile(rf"(上|下|这|本)(?:个)?月\s*{_ZH_INT}\s*[日号號]"),
+     lambda m, t, s: Placement(_months_back(t, {"上": 1, "下": -1}.get(m.group(1), 0)).replace(day=_zh_int(m.group(2)))), "zh"),
+    (lazy_compile(rf"(?:วันที่\s*)?(\d{{1,2}})\s*({_TH_MONTH})(?:\s*(?:พ\.ศ\.|ค\.ศ\.)?\s*(\d{{4}}))?"),
+     lambda m, t, s: _day_of_month(_MONTHS["th"].index(m.group(2)) + 1, int(m.group(1)), t, s,
+                                   _thai_year(int(m.group(3))) if m.group(3) else None), "th"),
     # English: periods that cannot be placed keep their words ("two years ago" is placed first).
     (lazy_compile(rf"\b{_EN_N}\s+(days?|weeks?|months?|years?)\s+ago\b", re.I),
      lambda m, t, s: _unit_back(t, _num(m.group(1), _EN_NUM), m.group(2)), "en"),
@@ -311,8 +429,8 @@ _RULES: tuple[_Rule, ...] = (
      lambda m, t, s: _weekend(_which_en(m.group(1)), t, s), "en"),
     (lazy_compile(rf"\b(?:(last|past|previous|this|next|coming)\s+|on\s+|(?<!every )(?<!each )(?<!on ))({_EN_WEEKDAY})\b(?!s\b)", re.I),
      lambda m, t, s: _weekday(_which_en(m.group(1)), _WEEKDAYS["en"].index(m.group(2).lower()), t, s), "en"),
-    (lazy_compile(r"\b(?:last|past|previous)\s+week\b", re.I), _days(-7), "en"),
-    (lazy_compile(r"\bnext\s+week\b", re.I), _days(7), "en"),
+    (lazy_compile(r"\b(?:last|past|previous)\s+week\b", re.I), _weeks(-1), "en"),
+    (lazy_compile(r"\bnext\s+week\b", re.I), _weeks(1), "en"),
     (lazy_compile(r"\b(?:last|past|previous)\s+month\b", re.I), _const("month", lambda t: _months_back(t, 1)), "en"),
     (lazy_compile(r"\bnext\s+month\b", re.I), _const("month", lambda t: _months_back(t, -1)), "en"),
     (lazy_compile(r"\blast\s+year\b", re.I), lambda m, t, s: _year(-1, t), "en"),
@@ -324,6 +442,8 @@ _RULES: tuple[_Rule, ...] = (
     (lazy_compile(rf"\b(?:(last|this|next)\s+|(?:in|since|during|early|late|mid|until)\s+)({_EN_MONTH})\b(?:,?\s+(\d{{4}}))?", re.I),
      lambda m, t, s: _month(_which_en(m.group(1)), _MONTHS["en"].index(m.group(2).lower()) + 1, t, s,
                             int(m.group(3)) if m.group(3) else None), "en"),
+    (lazy_compile(r"\b(?:in|during)\s+(?:the\s+year\s+)?((?:19|20)\d{2})\b(?![-/.]?\w)", re.I),
+     lambda m, t, s: _explicit_year(int(m.group(1)), t), "en"),
     (lazy_compile(r"\b(?:earlier\s+)?today\b|\bthis\s+(?:morning|afternoon|evening)\b|\btonight\b", re.I), _days(0), "en"),
     # Indonesian
     (lazy_compile(r"\b(?:dulu(?:nya)?|zaman dulu|waktu (?:kecil|kuliah|sekolah|SMA|SMP|SD|muda)|semasa (?:kecil|kuliah|sekolah)|"
@@ -339,8 +459,8 @@ _RULES: tuple[_Rule, ...] = (
     (lazy_compile(rf"(?<!tiap )\b(?:pada\s+)?hari\s+({_ID_WEEKDAY})\b|\b(?:pada|tiap)\s+({_ID_WEEKDAY})\b", re.I),
      lambda m, t, s: (None if m.group(0).lower().startswith("tiap") else
                       _weekday("bare", _WEEKDAYS["id"].index((m.group(1) or m.group(2)).lower()), t, s)), "id"),
-    (lazy_compile(r"\b(?:minggu|pekan)\s+(?:lalu|kemarin|kemaren)\b", re.I), _days(-7), "id"),
-    (lazy_compile(r"\b(?:minggu|pekan)\s+depan\b", re.I), _days(7), "id"),
+    (lazy_compile(r"\b(?:minggu|pekan)\s+(?:lalu|kemarin|kemaren)\b", re.I), _weeks(-1), "id"),
+    (lazy_compile(r"\b(?:minggu|pekan)\s+depan\b", re.I), _weeks(1), "id"),
     (lazy_compile(r"\bbulan\s+(?:lalu|kemarin|kemaren)\b", re.I), _const("month", lambda t: _months_back(t, 1)), "id"),
     (lazy_compile(r"\bbulan\s+depan\b", re.I), _const("month", lambda t: _months_back(t, -1)), "id"),
     (lazy_compile(r"\btahun\s+(?:lalu|kemarin|kemaren)\b", re.I), lambda m, t, s: _year(-1, t), "id"),
@@ -350,6 +470,8 @@ _RULES: tuple[_Rule, ...] = (
     (lazy_compile(rf"\b(?:bulan\s+)?({_ID_MONTH})\s+(lalu|kemarin|ini|depan)\b|\b(?:bulan|pada|sejak)\s+({_ID_MONTH})\b(?:\s+(\d{{4}}))?", re.I),
      lambda m, t, s: _month(_which_suffix(m.group(2)), _MONTHS["id"].index((m.group(1) or m.group(3)).lower()) + 1, t, s,
                             int(m.group(4)) if m.group(4) else None), "id"),
+    (lazy_compile(r"\b(?:(?:pada|di)\s+)?tahun\s+((?:19|20)\d{2})\b(?![-/.]?\w)", re.I),
+     lambda m, t, s: _explicit_year(int(m.group(1)), t), "id"),
     (lazy_compile(r"\b(?:kemarin|kmrn|kemaren|semalam|tadi malam|td malem|td malam|kemarin malam)\b", re.I), _days(-1), "id"),
     (lazy_compile(rf"\b{_ID_N}\s+(hari|minggu|pekan|bulan|tahun)\s+(?:yang\s+)?lalu\b", re.I),
      lambda m, t, s: _unit_back(t, _num(m.group(1), _ID_NUM), m.group(2)), "id"),
@@ -367,14 +489,17 @@ _RULES: tuple[_Rule, ...] = (
      lambda m, t, s: (_weekday("bare", _ZH_WEEKDAY[m.group(2)], t, s) if not m.group(1)
                       else Placement(_this_week(t, _ZH_WEEKDAY[m.group(2)],
                                                 {"上": -1, "下": 1}.get(m.group(1), 0)))), "zh"),
-    (lazy_compile(r"上(?:个)?(?:周|星期|礼拜)"), _days(-7), "zh"),
-    (lazy_compile(r"下(?:个)?(?:周|星期|礼拜)"), _days(7), "zh"),
+    (lazy_compile(r"上(?:个)?(?:周|星期|礼拜)"), _weeks(-1), "zh"),
+    (lazy_compile(r"下(?:个)?(?:周|星期|礼拜)"), _weeks(1), "zh"),
     (lazy_compile(r"(去|今|明)年(春天|春季|夏天|夏季|秋天|秋季|冬天|冬季)"),
      lambda m, t, s: _season("this", _SEASON_WORDS["zh"][m.group(2)], t, s, t.year + {"去": -1, "今": 0, "明": 1}[m.group(1)]), "zh"),
     (lazy_compile(r"(去|今|明)年(\d{1,2}|十[一二]?|[一二三四五六七八九])月"),
      lambda m, t, s: _month("this", _num(m.group(2), _ZH_NUM), t, s, t.year + {"去": -1, "今": 0, "明": 1}[m.group(1)]), "zh"),
     (lazy_compile(r"上(?:个)?月"), _const("month", lambda t: _months_back(t, 1)), "zh"),
     (lazy_compile(r"下(?:个)?月"), _const("month", lambda t: _months_back(t, -1)), "zh"),
+    (lazy_compile(rf"((?:19|20)\d{{2}})\s*年\s*{_ZH_INT}\s*月(?:份)?"),
+     lambda m, t, s: _month("this", _zh_int(m.group(2)), t, s, int(m.group(1))), "zh"),
+    (lazy_compile(r"((?:19|20)\d{2})\s*年(?![代\d])"), lambda m, t, s: _explicit_year(int(m.group(1)), t), "zh"),
     (lazy_compile(r"去年"), lambda m, t, s: _year(-1, t), "zh"),
     (lazy_compile(r"明年"), lambda m, t, s: _year(1, t), "zh"),
     (lazy_compile(r"(\d+|[一两二三四五六七八九十])\s*(天|个?星期|周|个月|年)前"),
@@ -392,8 +517,8 @@ _RULES: tuple[_Rule, ...] = (
      lambda m, t, s: _weekend(_which_suffix(m.group(1)), t, s), "th"),
     (lazy_compile(rf"(?<!ทุก)วัน({_TH_WEEKDAY})\s*(ที่แล้ว|ก่อน|นี้|หน้า)?"),
      lambda m, t, s: _weekday(_which_suffix(m.group(2)), _th_weekday(m.group(1)), t, s), "th"),
-    (lazy_compile(r"(?:สัปดาห์|อาทิตย์)(?:ที่แล้ว|ก่อน)"), _days(-7), "th"),
-    (lazy_compile(r"(?:สัปดาห์|อาทิตย์)(?:หน้า|ถัดไป)"), _days(7), "th"),
+    (lazy_compile(r"(?:สัปดาห์|อาทิตย์)(?:ที่แล้ว|ก่อน)"), _weeks(-1), "th"),
+    (lazy_compile(r"(?:สัปดาห์|อาทิตย์)(?:หน้า|ถัดไป)"), _weeks(1), "th"),
     (lazy_compile(r"(?:ฤดู|หน้า)(ใบไม้ผลิ|ร้อน|ใบไม้ร่วง|หนาว)\s*(ที่แล้ว|ปีที่แล้ว|นี้|ปีนี้|หน้า|ปีหน้า)"),
      lambda m, t, s: _season(_which_suffix(m.group(2).replace("ปี", "")), _SEASON_WORDS["th"][m.group(1)], t, s), "th"),
     (lazy_compile(rf"(?:เดือน)?({_TH_MONTH})\s*(ที่แล้ว|นี้|หน้า)?"),
@@ -401,6 +526,7 @@ _RULES: tuple[_Rule, ...] = (
     (lazy_compile(r"เดือน(?:ที่แล้ว|ก่อน)"), _const("month", lambda t: _months_back(t, 1)), "th"),
     (lazy_compile(r"เดือน(?:หน้า|ถัดไป)"), _const("month", lambda t: _months_back(t, -1)), "th"),
     (lazy_compile(r"ปี(?:ที่แล้ว|ก่อน)"), lambda m, t, s: _year(-1, t), "th"),
+    (lazy_compile(r"ปี\s*(?:พ\.ศ\.|ค\.ศ\.)?\s*(\d{4})(?!\d)"), lambda m, t, s: _explicit_year(_thai_year(int(m.group(1))), t), "th"),
     (lazy_compile(r"ปีหน้า"), lambda m, t, s: _year(1, t), "th"),
     (lazy_compile(rf"{_TH_N}\s*(วัน|สัปดาห์|อาทิตย์|เดือน|ปี)\s*(?:ที่แล้ว|ก่อน)"),
      lambda m, t, s: _unit_back(t, _num(m.group(1), _TH_NUM), m.group(2)), "th"),
@@ -437,12 +563,13 @@ def find_date(text: str, today: date) -> tuple[date, DatePhrase] | None:
 
 
 def resolve_date(text: str, today: date) -> str | None:
-    """YYYY-MM-DD for the event `text` describes: its time phrase resolved, else today; None when the text
-    names a period the rules cannot place ("back in college"): no guessed date."""
+    """The entry date of the event `text` describes, at the precision its time phrase gives ("2026-07-29",
+    "2026-06", "2025"), else today; None when the text names a period the rules cannot place ("back in
+    college"): no guessed date."""
     phrase = find_phrase(text, today)
     if phrase is None:
         return today.isoformat()
-    return phrase.day.isoformat() if phrase.day is not None else None
+    return phrase.stamp
 
 
 def is_planned(text: str, today: date) -> bool:
@@ -457,47 +584,141 @@ def has_past_marker(text: str, today: date) -> bool:
     return found is not None and found[0] < today
 
 
-_EN_MONTH_NAMES = tuple(m.capitalize() for m in _MONTHS["en"])
-_ID_MONTH_NAMES = tuple(m.capitalize() for m in _MONTHS["id"])
+# -- taking the phrase out of the entry ---------------------------------------------------------------
 
-
-def _absolute_label(phrase: DatePhrase) -> str:
-    """The period in absolute words, in the phrase's language: "in summer 2025", "2025年夏天"."""
-    assert phrase.day is not None
-    d, lang = phrase.day, phrase.lang or "en"
-    if phrase.grain == "month":
-        return {"en": f"in {_EN_MONTH_NAMES[d.month - 1]} {d.year}", "id": f"pada {_ID_MONTH_NAMES[d.month - 1]} {d.year}",
-                "zh": f"{d.year}年{d.month}月", "th": f"เดือน{_MONTHS['th'][d.month - 1]} {d.year}"}[lang]
-    if phrase.grain == "season":
-        season = next(s for s, start in _SEASON_START.items() if start == d.month)
-        label = _SEASON_LABEL[lang][season]
-        return {"en": f"in {label} {d.year}", "id": f"pada {label} {d.year}", "zh": f"{d.year}年{label}",
-                "th": f"{label}ปี {d.year}"}[lang]
-    return {"en": f"in {d.year}", "id": f"pada tahun {d.year}", "zh": f"{d.year}年", "th": f"ปี {d.year}"}[lang]
-
-
+# An evaluation of the time itself ("Last night was amazing", "Kemarin seru banget", "昨晚太棒了",
+# "เมื่อคืนสนุกมาก"): it says how the time was, not what happened, so it leaves the entry with its phrase.
+# Each pattern reads the text right after the phrase, up to and through the end of the clause.
+_EN_EVAL_WORDS = (
+    r"amazing|awesome|wild|great|fun|crazy|insane|busy|hectic|tough|rough|hard|long|intense|perfect|fantastic|"
+    r"incredible|wonderful|lovely|nice|good|bad|terrible|awful|horrible|exhausting|tiring|stressful|special|"
+    r"memorable|unforgettable|epic|blast|disaster|nightmare|mess|chaos|chaotic|interesting|beautiful|magical|"
+    r"emotional|relaxing|productive|cool|fine|okay|ok|brutal|weird|strange|boring|quiet|calm|chill|lit|surreal|"
+    r"unreal|eventful|draining|rewarding|exciting|whirlwind|nuts|hilarious|sad|best|worst|lot of fun|much fun|"
+    r"roller ?coaster|blur|dream|something else|one for the books"
+)
+_EVALUATION = {
+    "en": lazy_compile(
+        r"^\s*(?:was|were|is|has been|had been|will be|'s|’s)\s+(?:(?:so+|really|very|pretty|super|absolutely|totally|"
+        r"quite|just|such|incredibly|truly|kind of|kinda|a bit|a little|too|honestly|definitely|seriously|such a)\s+)*"
+        rf"(?:(?:a|an|the|one)\s+)?(?:{_EN_EVAL_WORDS})(?:\s+(?:day|night|week|weekend|month|year|time|one|ride|"
+        r"experience|evening|morning))?\b[\s!.?…~]*(?:[,;:—–-]|\s+(?:and|but|because|so)\b|$)",
+        re.I,
+    ),
+    "id": lazy_compile(
+        r"^\s*(?:(?:itu|tuh|sih|tu|rasanya|benar-benar|bener-bener|sungguh|sangat|amat|cukup|lumayan|agak|super|"
+        r"terlalu|begitu)\s+)*(?:seru|asyik|asik|keren|capek|capai|cape|sibuk|mantap|mantul|luar biasa|menyenangkan|"
+        r"melelahkan|parah|gila|berat|indah|bagus|hebat|kacau|santai|produktif|heboh|rame|ramai|menegangkan|spesial|"
+        r"istimewa|berkesan|tak terlupakan|sedih|lucu|aneh|sepi|menarik|enak|panjang|hectic|chaos|wild|amazing)"
+        r"(?:\s+(?:banget|bgt|bngt|sekali|bener|deh|sih|lho|loh|kok|nih|dong|juga|parah|abis|pol))*\b[\s!.?…~]*"
+        r"(?:[,;:]|\s+(?:dan|tapi|karena|soalnya|jadi|terus)\b|$)",
+        re.I,
+    ),
+    "zh": lazy_compile(
+        r"^\s*(?:过得)?(?:真是|真的|真|太|好|很|超|特别|非常|挺|蛮|有点|格外|可)?(?:棒|好玩|开心|忙|累|疯狂|精彩|难忘|有意思|"
+        r"有趣|不错|糟糕|热闹|充实|辛苦|紧张|刺激|美好|愉快|爽|美|惨|无聊|顺利|完美|难熬|漫长|忙碌|好)"
+        r"(?:了|啊|呀|哦|哈|啦|极了|死了|得很|得不得了)*[\s!！。.?？~～…]*(?:[，,；;：:]|$)"
+    ),
+    "th": lazy_compile(
+        r"^\s*(?:มัน|ก็|นี่|นั้น)*(?:สนุก|เหนื่อย|ยุ่ง|วุ่นวาย|ดี|เยี่ยม|สุดยอด|มันส์|ประทับใจ|เจ๋ง|แย่|หนัก|วุ่น|ชิล|สบาย|"
+        r"เพลิน|น่าจดจำ|วิเศษ|เศร้า|ตื่นเต้น|ยาวนาน|โหด)(?:มาก|สุดๆ|ๆ|จัง|เลย|ที่สุด|ครับ|ค่ะ|คะ|นะ|จริงๆ|ไป|ดี|อ่ะ|อะ|555+)*"
+        r"[!.?…~]*(?:\s|$)"
+    ),
+}
+# The time phrase as the subject of a copula whose predicate says what happened ("Yesterday was my
+# birthday"): the phrase and the copula leave, the predicate stays ("My birthday").
+_COPULA_AFTER = {
+    "en": lazy_compile(r"^\s*(?:was|were|is|will be|'s|’s)\s+", re.I),
+    "id": lazy_compile(r"^\s*(?:adalah|ialah|merupakan)\s+", re.I),
+    "zh": lazy_compile(r"^\s*是"),
+    "th": lazy_compile(r"^\s*(?:คือ|เป็น)\s*"),
+}
+# The time phrase as the predicate ("the wedding is next Saturday"): the copula goes with it unless the
+# user named a day, which stays in their words without its relative part ("is on Saturday").
+_COPULA_BEFORE = lazy_compile(r"\s*(?:\b(?:is|was|are|were|be|'s|adalah|ialah|yaitu|jatuh)|是|在|คือ|เป็น|ตรงกับ)\s*$", re.I)
 # What is left dangling once a phrase leaves a sentence: "Just , I was surfing" / "so on , we".
-_ORPHAN_BEFORE = lazy_compile(r"\b(?:just|only|since|until|till|from|by|as of|on|over|during|back|pada|sejak|sampai)\s*$", re.I)
+_ORPHAN_BEFORE = lazy_compile(r"(?:\b(?:just|only|since|until|till|from|by|for|as of|on|over|during|back|pada|sejak|sampai)|(?<=[\u4e00-\u9fff])(?:在|于|从))\s*$", re.I)
+# Words before a time phrase that do not make the statement say more than when: "So last week, ...".
+_LEAD_IN = lazy_compile(r"^\W*(?:(?:so|well|and|but|oh|anyway|um+|uh+|ok|okay|also|jadi|terus|nah|trus|那|所以|然后|还有|แล้วก็|แล้ว)\W*)*$", re.I)
+# What an anchor may end with besides its evaluation: punctuation, emoji, laughter and particles.
+_TRAILER = lazy_compile(
+    r"^(?:[\W_]|\b(?:lol|haha+|hehe+|wow|omg|tbh|wkwk+|sih|deh|dong|nih|ya)\b|[啊呀哦哈啦嘛呢吧]|ครับ|ค่ะ|คะ|นะ|จ้า|555+)*$", re.I
+)
+# The relative part of a phrase that names a weekday ("next Saturday", "Sabtu depan", "下周六", "วันเสาร์หน้า").
+_EN_WEEKDAY_IN = lazy_compile(rf"\b({'|'.join(_WEEKDAYS['en'])})\b", re.I)
+_ID_WEEKDAY_IN = lazy_compile(rf"\b({'|'.join(_WEEKDAYS['id'])})\b", re.I)
+_ZH_WEEKDAY_IN = lazy_compile(r"(?:周|星期|礼拜)[一二三四五六日天]")
+_TH_WEEKDAY_IN = lazy_compile(rf"วัน(?:{_TH_WEEKDAY})")
+_RELATIVE_WORDS = lazy_compile(
+    r"\b(?:last|past|previous|this|next|coming|ago|yesterday|tomorrow|tonight|today|lalu|kemarin|kemaren|depan|ini|"
+    r"besok|lusa|tadi|semalam|nanti)\b|[上下这本去今明前昨后]|ที่แล้ว|ก่อน|หน้า|นี้|เมื่อวาน|พรุ่งนี้|มะรืน|เมื่อคืน|ถัดไป",
+    re.I,
+)
 
 
-_COPULA_BEFORE = lazy_compile(r"(?:\b(?:is|was|are|were|be|'s|adalah|ialah|yaitu|jatuh)|是|在|คือ|เป็น|ตรงกับ)\s*$", re.I)
+def _weekday_said(words: str, lang: str) -> str | None:
+    """The weekday a phrase names, in the user's words without "next"/"last": "on Saturday", "周六"."""
+    if lang == "en":
+        m = _EN_WEEKDAY_IN.search(words)
+        return f"on {m.group(1).capitalize()}" if m else None
+    if lang == "id":
+        m = _ID_WEEKDAY_IN.search(words)
+        return f"hari {m.group(1).capitalize()}" if m else None
+    m = (_ZH_WEEKDAY_IN if lang == "zh" else _TH_WEEKDAY_IN).search(words)
+    return m.group(0) if m else None
 
-_COPULA_AFTER = lazy_compile(r"\s*(?:is|was|will be|'s)\b", re.I)
+
+def _season_said(phrase: DatePhrase) -> str:
+    """The season a phrase names, without "last"/"next" or its year: "in summer", "夏天"."""
+    assert phrase.day is not None
+    season = next(s for s, start in _SEASON_START.items() if start == phrase.day.month)
+    label = _SEASON_LABEL[phrase.lang][season]
+    return {"en": f"in {label}", "id": f"pada {label}"}.get(phrase.lang, label)
 
 
 def strip_date_phrase(text: str, today: date) -> str:
-    """The text without its day-precise time phrase (the entry carries the absolute date instead); a coarser
-    period is rewritten in absolute words; an unplaceable one stays. What is left reads as a sentence."""
+    """The text without its time phrase: the entry's date says when, at the precision said, and nothing
+    takes the phrase's place but the user's own words (a season, a weekday said as the predicate). An
+    unplaceable period stays. What is left reads as a sentence and keeps what happened:
+    "Last week was wild, I got noticed by editors" -> "I got noticed by editors"."""
     phrase = find_phrase(text, today)
     if phrase is None or phrase.day is None or not phrase.lang:
-        return text
-    head, tail = text[:phrase.start], text[phrase.end:]
-    if phrase.grain != "day":
-        return _tidy(head + _spaced(_absolute_label(phrase), tail, phrase.lang) + tail)
-    if (_COPULA_BEFORE.search(head) and not tail.strip(" .!?。！？")) or (not head.strip() and _COPULA_AFTER.match(tail)):
-        # "the wedding is next Saturday": the phrase is the sentence's predicate, so it turns absolute instead
-        return _tidy(head + _day_label(phrase.day, phrase.lang) + tail)
+        return text  # an ISO date is the user's own absolute words: it stays
+    head, words, tail = text[:phrase.start], text[phrase.start:phrase.end], text[phrase.end:]
+    lang = phrase.lang or "en"
+    if phrase.grain == "season":
+        return _tidy(head + _spaced(_season_said(phrase), tail, lang) + tail)
+    if not _content(head):
+        evaluation = _EVALUATION[lang].match(tail)
+        if evaluation is not None:  # "Last night was amazing! ..." says how, not what
+            return _tidy(tail[evaluation.end():])
+        copula = _COPULA_AFTER[lang].match(tail)
+        if copula is not None:  # "Yesterday was my birthday" -> "my birthday"
+            return _tidy(tail[copula.end():])
+    if _COPULA_BEFORE.search(head) and not _content(tail):
+        said = words if not _RELATIVE_WORDS.search(words) else _weekday_said(words, lang)
+        if said:  # "the wedding is next Saturday" -> "the wedding is on Saturday"; "is on May 3" stays
+            return _tidy(head + _spaced(said, tail, lang) + tail)
+        return _tidy(_COPULA_BEFORE.sub("", head) + tail)  # "the wedding is tomorrow" -> "the wedding"
     return _tidy(_ORPHAN_BEFORE.sub("", head) + tail)  # "Just yesterday, I was" -> "I was"
+
+
+def time_anchor(text: str, today: date) -> DatePhrase | None:
+    """The time phrase of a statement that says only when: "Last week," split from its clause, or "Last
+    night was amazing!" (how the time was, not what happened). It dates the statements after it."""
+    phrase = find_phrase(text, today)
+    if phrase is None or phrase.day is None or not phrase.lang:
+        return None
+    head, tail = text[:phrase.start], text[phrase.end:]
+    if not _LEAD_IN.match(_ORPHAN_BEFORE.sub("", head)):
+        return None
+    evaluation = _EVALUATION[phrase.lang].match(tail)
+    rest = tail[evaluation.end():] if evaluation is not None else tail
+    return phrase if _TRAILER.match(rest.strip()) else None
+
+
+def _content(text: str) -> bool:
+    return not _LEAD_IN.match(text) and not _TRAILER.match(text.strip())
 
 
 def _spaced(label: str, tail: str, lang: str) -> str:
@@ -505,21 +726,12 @@ def _spaced(label: str, tail: str, lang: str) -> str:
     return label + " " if lang != "zh" and tail[:1].strip() and tail[:1] not in ",.!?;:" else label
 
 
-def _day_label(d: date, lang: str) -> str:
-    if lang == "zh":
-        return f"{d.month}月{d.day}日"
-    if lang == "id":
-        return f"{_WEEKDAYS['id'][d.weekday()].capitalize()}, {d.day} {_ID_MONTH_NAMES[d.month - 1]}"
-    if lang == "th":
-        return f"วัน{_WEEKDAYS['th'][d.weekday()]}ที่ {d.day} {_MONTHS['th'][d.month - 1]}"
-    return f"on {_WEEKDAYS['en'][d.weekday()].capitalize()}, {_EN_MONTH_NAMES[d.month - 1]} {d.day}"
-
-
 def _tidy(text: str) -> str:
     out = re.sub(r"\s{2,}", " ", text).strip()
     out = re.sub(r"\s+([,.!?;:，。！？；])", r"\1", out)
     out = re.sub(r"([,，、])\s*([,.!?;，。！？；])", r"\2", out)
-    return re.sub(r"^[,，、;:\s]+|[,，、\s]+$", "", out)
+    return re.sub(r"^[,，、;:!！.。\s]+|[,，、\s]+$", "", out)
+
 
 
 def mark_planned(entry: str, source: str, today: date) -> str:

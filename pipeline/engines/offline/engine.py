@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.base import Engine
-from pipeline.engines.offline import dates, sensitive
+from pipeline.engines.offline import anchors, dates, sensitive
 from pipeline.engines.offline.consolidate import plan_consolidation
 from pipeline.engines.offline.gate import Gate, apply_gate, default_gate, turn_features
 from pipeline.engines.offline.keyer import Keyer, default_keyer, propose
@@ -23,7 +24,6 @@ from pipeline.engines.offline.rules import (
 )
 from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
-from pipeline.lazy_re import lazy_compile
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
 RULES_VERSION = "offline-2"
@@ -108,18 +108,26 @@ class OfflineEngine(Engine):
             if found is not None:
                 return found
         out: list[Decision] = []
+        carried, ctx.anchor = ctx.anchor, None  # an anchor dates the rest of its sentence and the next one
         for st in group:
             st_hits = [s for s in hits if s.start < st.end and s.end > st.start]
             if st_hits:
                 out.append(self._sensitive(st, st_hits, text, ctx))
                 continue
+            words = anchors.anchor_words(st.text, ctx.today)
+            if words is not None:
+                out.extend(anchors.as_anchor(st, classify_statement(st, ctx)))
+                carried = ctx.anchor = words
+                continue
+            ctx.anchor = None
+            st = anchors.with_anchor(st, carried, ctx.today)
             if len(group) == 1:
                 found = sentence_rule(st, ctx)
                 if found is not None:
                     out.extend(found)
                     continue
             out.extend(classify_statement(st, ctx))
-        return _settle_sentence(out, text[start:end], ctx)
+        return _settle_sentence(out, text[start:end], ctx, carried)
 
     @staticmethod
     def _blocked_sentences(text: str, statements: list[Statement]) -> dict[int, tuple[int, int]]:
@@ -191,8 +199,8 @@ def _by_sentence(statements: list[Statement]) -> list[tuple[int, list[Statement]
     return groups
 
 
-def _settle_sentence(decisions: list[Decision], sentence: str, ctx: Context) -> list[Decision]:
-    """Make one sentence's clause decisions agree with each other.
+def _settle_sentence(decisions: list[Decision], sentence: str, ctx: Context, anchor: str | None = None) -> list[Decision]:
+    """Make one sentence's clause decisions agree with each other (`anchor`: the time phrase that dates it).
 
     - A sentence that opens with a hedge ("I dunno, I sometimes like ...") is vague as a whole.
     - A sentence about project work keeps its other clauses ("..., the cause was a full disk") in the
@@ -200,7 +208,7 @@ def _settle_sentence(decisions: list[Decision], sentence: str, ctx: Context) -> 
     """
     if len(decisions) < 2:
         return decisions
-    if decisions[0].reason == "mood":
+    if decisions[0].reason == "mood" and decisions[0].detail != anchors.ANCHOR_DETAIL:
         return [d if d.route == "skip" or d.confidence >= WEAK else
                 Decision(quote=d.quote, route="skip", reason="mood", confidence=0.6, detail="part of a mood sentence") for d in decisions]
     if decisions[0].reason == "vague" and decisions[0].detail == HEDGED:
@@ -211,8 +219,9 @@ def _settle_sentence(decisions: list[Decision], sentence: str, ctx: Context) -> 
              or (d.route == "user" and d.confidence < WEAK)]
     if len(memory) >= 1 and loose:
         first = memory[0]
-        entry = memory_entry(sentence, ctx)
-        merged = first.model_copy(update={"quote": sentence.strip(), "entry": entry, "date": dates.resolve_date(sentence, ctx.today),
+        dated = anchors.anchored_text(sentence, anchor, ctx.today)
+        entry = memory_entry(dated, ctx)
+        merged = first.model_copy(update={"quote": sentence.strip(), "entry": entry, "date": dates.resolve_date(dated, ctx.today),
                                           "detail": (first.detail or "") + ", whole sentence"})
         for d in loose:
             if d.route == "user" and d.key:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pipeline.lazy_re import lazy_compile
+from pipeline._util.lazy_re import lazy_compile
 
 NEVER = lazy_compile(r"(?!x)x")  # a pattern that matches nothing, for slots a language does not need
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline.lexicon import FactRule, Lexicon, rx, words
-from pipeline.lazy_re import lazy_compile
 
 _I = r"(?:i'm|i am|i m|im|i've|i ve|ive|i have|i'd|i d|i'll|i ll|i)"
 ROLE_HEAD = words(

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline import dates
 from pipeline.engines.offline.lexicon import FactRule, Lexicon
 from pipeline.engines.offline.lexicon_en import LEXICON as EN
@@ -23,7 +24,7 @@ from pipeline.engines.offline.lexicon_zh import LEXICON as ZH
 from pipeline.engines.offline.profile import Entry, Field
 from pipeline.engines.offline.split import Statement, script_of
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
-from pipeline.lazy_re import lazy_compile
+from pipeline.stages.field_concepts import concepts_named
 from pipeline.types import CHANGE_OF_FACT, Decision
 
 LEXICONS: dict[str, Lexicon] = {"en": EN, "id": ID, "zh": ZH, "th": TH}
@@ -31,7 +32,6 @@ SUBJECT_OF = {"en": "I ", "id": "saya ", "zh": "我", "th": "ผม"}
 # Facts that say little about which file they belong to; project words outweigh them.
 WEAK_FACTS = {"background", "hobbies", "habits", "work-style", "working-on"}
 RECENT_DAYS = 45  # a dated first-person event older than this is the person's background
-MULTI_VALUE_CAP = 200  # characters a collecting field ("Likes") keeps; the oldest parts drop first
 
 _TOPIC_EXPLICIT = lazy_compile(
     r"\b(?:project|proyek|repo|repository)\s+[\"'`]?(?P<a>[A-Za-z0-9][\w.-]*[A-Za-z0-9])"
@@ -94,6 +94,7 @@ class Context:
     default_lang: str = "en"
     previous_first_person: bool = False
     previous_clause_sentence: int = -1  # sentence index of the last clause seen (for contrast halves)
+    anchor: str | None = None  # a time phrase said on its own, dating the statements after it (anchors.py)
 
 
 def _decision(st: Statement, route: str, **kw: object) -> Decision:
@@ -194,14 +195,14 @@ def _fact_as_written(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | Non
 
 
 def merge_multi(existing: str | None, value: str) -> str:
+    """A collecting field ("Likes") with one more clause. Its cap is the write stage's: when the field is full,
+    the least valuable clause leaves there, named in the outcome (stages/clauses.py)."""
     if not existing:
         return value
     parts = [p.strip() for p in existing.split(";") if p.strip()]
     if value.casefold() in (p.casefold() for p in parts):
         return existing
     parts.append(value)
-    while len("; ".join(parts)) > MULTI_VALUE_CAP and len(parts) > 1:
-        parts.pop(0)
     return "; ".join(parts)
 
 
@@ -350,6 +351,18 @@ def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Deci
     target = clean_value(re.sub(r"^(?:my|saya|aku|我的|ของ(?:ผม|ฉัน)|that|the|about)\s*", "", target, flags=re.I), lex)
     target = re.sub(r"\s+(?:anymore|please|lagi|ya)$", "", target, flags=re.I).strip()
     t_fold = target.casefold()
+    # A contact field named by what it is ("my email address", "nomor hp saya", "我的邮箱"): that
+    # field and no other; when none is stored, nothing changes and the decision says so.
+    contact = concepts_named(target)
+    if contact:
+        named_fields = [fld for fld in ctx.fields.values() if fld.key and concepts_named(fld.key) & contact]
+        for fld in named_fields:
+            del ctx.fields[fld.key.casefold()]
+        if named_fields:
+            return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.9,
+                              detail="forget: the user asked to forget a USER.md field they named") for fld in named_fields]
+        return [_decision(st, "user", op="remove", match=None, confidence=0.9,
+                          detail=f"forget: no stored field holds the {' or '.join(sorted(contact))} the user named; nothing changed")]
     # USER.md: a field named by its key (in any of our languages) or holding the value the user names.
     named = _field_named_by(target, lex)
     removed = [fld for key_fold, fld in ctx.fields.items() if key_fold in named]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.lazy_re import lazy_compile
+from pipeline._util.lazy_re import lazy_compile
 
 CONTACT_KINDS = frozenset({"email", "phone", "address"})
 

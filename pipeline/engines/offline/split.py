@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipeline.lazy_re import lazy_compile
+from pipeline._util.lazy_re import lazy_compile
 
 
 @dataclass(frozen=True)

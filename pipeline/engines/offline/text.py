@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline.split import script_of
-from pipeline.lazy_re import lazy_compile
 
 # Function words that tell Indonesian from English (Latin script both); counted, not matched, for speed.
 _ID_WORDS = frozenset({

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from pipeline.store.files import MEMORY_FILE, USER_FILE, validate_user_id
 from pipeline.store.interface import LedgerTexts
 from pipeline.store.postgres.records import now_iso
-from pipeline.userdir import MEMORY_FILE, USER_FILE, validate_user_id
 
 if TYPE_CHECKING:
     from pipeline.store.postgres.store import PostgresStore

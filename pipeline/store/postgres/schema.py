@@ -221,9 +221,19 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     (
-        "p005_usage_cached_tokens",
+        "p005_store_keys",
         """
-        -- As the SQLite store's m009: of input_tokens, those read from the model server's prompt cache.
+        -- As the SQLite store's m009_store_keys: the key of the decision log's digests.
+        CREATE TABLE store_keys (
+            name TEXT PRIMARY KEY,
+            key BYTEA NOT NULL
+        );
+        """,
+    ),
+    (
+        "p006_usage_cached_tokens",
+        """
+        -- As the SQLite store's m010: of input_tokens, those read from the model server's prompt cache.
         ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
         """,
     ),

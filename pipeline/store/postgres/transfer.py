@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import MemrouteError
+from pipeline.store.files import MEMORY_FILE, USER_FILE, UserDir, validate_user_id
 from pipeline.store.postgres.records import now_iso
-from pipeline.userdir import MEMORY_FILE, USER_FILE, UserDir, validate_user_id
 
 # Copy order: a provenance row names its history row.
 TABLES: dict[str, str] = {

@@ -40,7 +40,7 @@ class WorkerCounts:
 
 
 def default_policy() -> Backoff:
-    from pipeline.hook import RetryPolicy
+    from pipeline.hook.post_turn import RetryPolicy
 
     return RetryPolicy()
 
@@ -106,8 +106,8 @@ def submit(
     """Put a chat turn on the shared queue (committed when this returns) and return its turn id, for
     app servers whose turns `memroute worker` processes. Invalid input raises here, at once; the same
     turn id submitted again is a no-op that returns the same id."""
+    from pipeline.store.files import validate_user_id
     from pipeline.turns import build_turn, turn_payload
-    from pipeline.userdir import validate_user_id
 
     validate_user_id(user_id)
     # Resolves the timestamp now, so a turn re-run after a crash keeps its dates.

@@ -1,0 +1,95 @@
+// memroute's HTTP API from JavaScript and TypeScript: no dependencies beyond the platform's fetch
+// (Node 18+, Deno, Bun, browsers). Types: index.d.ts, generated from the server's OpenAPI schema.
+
+export class MemrouteError extends Error {
+  /** @param {number} status @param {string} code @param {string} message @param {unknown} [details] */
+  constructor(status, code, message, details) {
+    super(`${code}: ${message}`);
+    this.name = "MemrouteError";
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export class MemrouteClient {
+  /** @param {{baseUrl?: string, token?: string, fetch?: typeof fetch, timeoutMs?: number}} [options] */
+  constructor(options = {}) {
+    this.baseUrl = (options.baseUrl ?? "http://127.0.0.1:8750").replace(/\/+$/, "");
+    this.token = options.token;
+    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.timeoutMs = options.timeoutMs ?? 60000;
+  }
+
+  async request(method, path, { query, body } = {}) {
+    const url = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+    }
+    const headers = { accept: "application/json" };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const response = await this.fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    const text = await response.text();
+    let data = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      data = null;
+    }
+    if (!response.ok) {
+      const error = data && data.error ? data.error : { code: "http_" + response.status, message: text.slice(0, 200) };
+      throw new MemrouteError(response.status, error.code, error.message, error.details);
+    }
+    return data;
+  }
+
+  #user(user) {
+    return "/v1/users/" + encodeURIComponent(user);
+  }
+
+  /** Queue a chat turn (202, durable); with `wait: true`, 200 with its decisions once applied. */
+  submitTurn(user, turn, { wait = false } = {}) {
+    return this.request("POST", this.#user(user) + "/turns", { body: turn, query: wait ? { wait: "true" } : {} });
+  }
+  profile(user) {
+    return this.request("GET", this.#user(user) + "/profile");
+  }
+  /** The block for a system prompt. */
+  async context(user) {
+    return (await this.request("GET", this.#user(user) + "/context")).context;
+  }
+  recall(user, q, k) {
+    return this.request("GET", this.#user(user) + "/recall", { query: { q, k } });
+  }
+  history(user) {
+    return this.request("GET", this.#user(user) + "/history");
+  }
+  setField(user, key, value, section) {
+    return this.request("PUT", this.#user(user) + "/fields/" + encodeURIComponent(key), { body: { value, section } });
+  }
+  deleteField(user, key, { purge = false } = {}) {
+    return this.request("DELETE", this.#user(user) + "/fields/" + encodeURIComponent(key), { query: purge ? { purge: "true" } : {} });
+  }
+  deleteEntry(user, entryId, { purge = false } = {}) {
+    return this.request("DELETE", this.#user(user) + "/entries/" + encodeURIComponent(entryId), { query: purge ? { purge: "true" } : {} });
+  }
+  deleteUser(user) {
+    return this.request("DELETE", this.#user(user));
+  }
+  /** The Hermes Agent memory tool: add / replace / remove on user or memory. */
+  memoryTool(user, call) {
+    return this.request("POST", this.#user(user) + "/memory", { body: call });
+  }
+  status() {
+    return this.request("GET", "/v1/status");
+  }
+  health() {
+    return this.request("GET", "/healthz");
+  }
+}

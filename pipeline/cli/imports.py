@@ -1,0 +1,80 @@
+"""`memroute import-mem0` and `memroute import-letta`: another memory system's export into USER.md
+and MEMORY.md, each memory routed by the engine like a chat turn (pipeline/integrations/imports.py)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from pipeline.cli.common import AddCommand, open_pipeline, print_json
+from pipeline.cli.errors import UsageError
+
+
+def register(add: AddCommand) -> None:
+    p = add("import-mem0", "import a Mem0 export (get_all JSON): each memory routed by the engine, guards applied",
+            _cmd_mem0)
+    p.add_argument("file", help="the JSON of Memory.get_all() / client.get_all(): a list or {\"results\": [...]}")
+    p.add_argument("--user", help="the memroute user to import into (default: each memory's user_id)")
+    p = add("import-letta", "import Letta memory blocks (human, custom; persona is about the agent and is skipped)",
+            _cmd_letta)
+    p.add_argument("file", help="JSON: [{\"label\", \"value\"}, ...], {\"blocks\": [...]} or an agent's {\"memory\": ...}")
+    p.add_argument("--user", required=True, help="the memroute user to import into")
+
+
+def _load(args: argparse.Namespace) -> Any:
+    from pipeline.integrations.imports import load_export
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise UsageError(f"{path} is not a file")
+    return load_export(path)
+
+
+def _cmd_mem0(args: argparse.Namespace) -> int:
+    from pipeline.integrations.imports import import_mem0, read_mem0
+    from pipeline.store.files import validate_user_id
+
+    data = _load(args)
+    items = read_mem0(data)  # a wrong file is refused before the pipeline opens
+    if args.user:
+        validate_user_id(args.user)
+    elif any(item.user_id is None for item in items):
+        raise UsageError(f"{args.file}: some memories name no user_id: give --user")
+    with open_pipeline(args, write=True) as pipe:
+        report = import_mem0(pipe, data, args.user)
+    return _print(args, report)
+
+
+def _cmd_letta(args: argparse.Namespace) -> int:
+    from pipeline.integrations.imports import import_letta, read_letta
+    from pipeline.store.files import validate_user_id
+
+    data = _load(args)
+    read_letta(data)
+    validate_user_id(args.user)
+    with open_pipeline(args, write=True) as pipe:
+        report = import_letta(pipe, data, args.user)
+    return _print(args, report)
+
+
+def _print(args: argparse.Namespace, report: dict[str, Any]) -> int:
+    if args.as_json:
+        print_json(report)
+    else:
+        print(f"memroute {args.command}: {report['items']} items -> USER.md {report['user_md']}, "
+              f"MEMORY.md {report['memory_md']}, skipped {report['skipped'] + report['not_about_the_user']}, "
+              f"refused {report['refused']}")
+        for row in report["report"]:
+            where = [
+                f"USER.md {s['key']}: {s['value']}" if s["file"] == "USER.md" and "key" in s
+                else f"MEMORY.md [{s.get('date')}] {s.get('entry')}" if "entry" in s
+                else f"{s['file']} forgot {s.get('forgot')!r}"
+                for s in row.get("stored", [])
+            ]
+            where += [f"skipped ({s['reason']}: {s['why']})" for s in row.get("skipped", [])]
+            where += [f"REFUSED ({s['reason']}: {s['why']})" for s in row.get("refused", [])]
+            if row.get("already_imported"):
+                where = ["already imported"]
+            print(f"  {row['text'][:70]!r}\n      -> {'; '.join(where) or 'nothing'}")
+    return 0 if report["success"] else 1

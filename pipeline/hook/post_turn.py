@@ -1,0 +1,531 @@
+"""PostTurnHook: call memroute after every chat turn without making anyone wait.
+
+    hook = PostTurnHook(MemoryPipeline(root="./memory"))
+    turn_id = hook.submit("jasmin", messages)      # persisted on disk, then returns (well under 1 ms)
+    ...
+    hook.close(timeout=10)                         # drains what it can; the rest waits on disk
+
+Guarantees and choices (the why is in the code below):
+- Durable: `submit` commits the turn to the store's `hook_queue` table before it returns. A
+  new hook on the same root processes what an earlier (closed, crashed or killed) process
+  left. Every turn is processed under a stable turn id and the pipeline is idempotent by turn
+  id, so a turn that was applied just before a crash is not applied again.
+- Ordered per user: one user's turns run in submission order, one at a time; different users
+  run concurrently on `workers` threads.
+- Debounce (off by default): with `debounce_s > 0`, a turn of the same user and conversation
+  that arrives while the previous one is still waiting joins it, and the group is classified
+  in ONE call (their user messages joined). The wait slides with each new turn, capped at
+  `debounce_max_s` (default 10 x debounce_s) after the first one.
+- Backpressure: at most `max_in_memory` turns are waiting or running. When full, `submit`
+  BLOCKS up to `full_timeout_s` (default 0.25 s) for room, then raises `HookQueueFull`; the
+  turn is then NOT stored and the caller decides (drop, retry, or answer 503).
+- Faults: a failed turn (model error, or any exception) is retried with exponential backoff
+  (`RetryPolicy`); the user's LATER turns wait behind it, to keep their order, until it
+  succeeds or is PARKED after `max_attempts`. A user's turns are thus delayed by at most the
+  policy's total backoff (about 31 s by default) plus the attempts themselves. A parked turn
+  keeps only its redacted text and its error; `hook.retry_parked()` (or `run_parked` for the
+  CLI) runs it again, after that user's newer turns, which have gone ahead.
+- Privacy: the queue row holds the turn's real text only until the turn is done (then the
+  payload is cleared, with SQLite's secure_delete, and `close` truncates the WAL) or fails
+  (then only its redacted text stays, pipeline/guards/redaction.py); logs name the error type only.
+- Durability level: WAL with synchronous=NORMAL survives any process crash (SIGKILL, OOM);
+  only an OS crash or power loss can drop the last submits. `fsync_submits=True` closes
+  that gap at a few ms per submit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import heapq
+import itertools
+import logging
+import multiprocessing
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from pipeline.errors import MemrouteError
+from pipeline.hook.runner import init_child, run_in_child, run_turn
+from pipeline.store.files import validate_user_id
+from pipeline.store.interface import QueuedTurn
+from pipeline.turns import build_turn, turn_payload
+
+if TYPE_CHECKING:
+    from pipeline.core import MemoryPipeline
+
+log = logging.getLogger("memroute.hook")
+
+
+class HookQueueFull(MemrouteError, RuntimeError):
+    """submit() found no room in the in-memory queue within full_timeout_s; the turn was not stored."""
+
+
+class HookClosed(MemrouteError, RuntimeError):
+    """submit() after close()."""
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Exponential backoff for failed turns: base, base*m, base*m^2, ... capped, with +/- jitter."""
+
+    max_attempts: int = 6
+    base_delay_s: float = 1.0
+    multiplier: float = 2.0
+    max_delay_s: float = 60.0
+    jitter: float = 0.1
+
+    def delay(self, failures: int) -> float:
+        """Wait after the `failures`-th failed attempt (1-based)."""
+        d = min(self.max_delay_s, self.base_delay_s * self.multiplier ** max(0, failures - 1))
+        return max(0.0, d * (1 + random.uniform(-self.jitter, self.jitter)))
+
+    def total_delay_s(self) -> float:
+        return sum(min(self.max_delay_s, self.base_delay_s * self.multiplier**i) for i in range(self.max_attempts - 1))
+
+
+@dataclass
+class _Group:
+    """One unit of work: a turn, or several debounced turns of one conversation."""
+
+    members: list[QueuedTurn]
+    first_at: float
+    debounce_until: float = 0.0
+    retry_at: float = 0.0
+    open: bool = False  # may still absorb newer turns (debounce)
+    attempts: int = 0
+
+    @property
+    def user_id(self) -> str:
+        return self.members[0].user_id
+
+    @property
+    def conversation_id(self) -> str | None:
+        return self.members[0].conversation_id
+
+    def ready_at(self, flushing: bool) -> float:
+        return max(self.retry_at, 0.0 if flushing else self.debounce_until)
+
+
+@dataclass
+class _Counters:
+    done: int = 0
+    duplicates: int = 0
+    failed_attempts: int = 0
+    parked: int = 0
+    last_error: str | None = None
+    last_error_at: float | None = None
+    by_user: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+class PostTurnHook:
+    """Background memory routing for chat apps (see the module doc for the guarantees).
+
+    workers: threads processing turns (different users in parallel, one turn per user at a time).
+    debounce_s: merge a conversation's turns that arrive within this many seconds (0 = off).
+    max_in_memory: turns waiting or running before submit blocks (full_timeout_s) then raises.
+    retry_policy: backoff and attempts before a failing turn is parked.
+    debounce_max_s: the longest a debounced turn waits (default 10 x debounce_s).
+    fsync_submits: fsync each submit (survives power loss; a few ms per submit).
+    keep_done_s: finished queue rows older than this are deleted at start (default 7 days).
+    processes, pipeline_factory: run the turns in this many processes (spawned, each building its
+        own pipeline with the picklable `pipeline_factory`, e.g. functools.partial(MemoryPipeline,
+        root=..., engine="offline")) instead of in the worker threads. For CPU-bound engines: the
+        app process keeps its GIL, which keeps submit fast. (Not fork: a forked child can inherit
+        a lock held by another thread and hang; we saw it with the LLM engine.)
+    """
+
+    def __init__(
+        self,
+        pipeline: MemoryPipeline,
+        workers: int = 4,
+        debounce_s: float = 0.0,
+        max_in_memory: int = 1000,
+        retry_policy: RetryPolicy | None = None,
+        *,
+        full_timeout_s: float = 0.25,
+        debounce_max_s: float | None = None,
+        fsync_submits: bool = False,
+        keep_done_s: float = 7 * 24 * 3600,
+        processes: int = 0,
+        pipeline_factory: Callable[[], MemoryPipeline] | None = None,
+    ) -> None:
+        if workers < 1 or max_in_memory < 1:
+            raise ValueError("workers and max_in_memory must be at least 1")
+        self.pipeline = pipeline
+        self.workers = workers
+        self.debounce_s = max(0.0, debounce_s)
+        self.debounce_max_s = debounce_max_s if debounce_max_s is not None else 10 * self.debounce_s
+        self.max_in_memory = max_in_memory
+        self.retry_policy = retry_policy or RetryPolicy()
+        self.full_timeout_s = full_timeout_s
+        self.queue = pipeline.store.open_hook_queue(fsync_submits=fsync_submits)
+
+        self._cond = threading.Condition()
+        self._submit_lock = threading.Lock()
+        self._pending: dict[str, deque[_Group]] = {}
+        self._ready: deque[str] = deque()
+        self._timers: list[tuple[float, int, str]] = []
+        self._tick = itertools.count()
+        self._scheduled: set[str] = set()
+        self._running: dict[str, _Group] = {}
+        self._in_memory = 0  # turns waiting or running
+        self._counters = _Counters()
+        self._closed = False
+        self._flushing = False
+        self._stop = False
+        self._async_executor: ThreadPoolExecutor | None = None
+        self._parked_at_close: int | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        if processes > 0:
+            if pipeline_factory is None:
+                raise ValueError(
+                    "processes > 0 needs pipeline_factory: a picklable callable that builds the pipeline in each "
+                    "process, e.g. functools.partial(MemoryPipeline, root=..., engine='offline')"
+                )
+            self._pool = ProcessPoolExecutor(
+                max_workers=processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=init_child,
+                initargs=(pipeline_factory,),
+            )
+
+        # Done rows only serve `memroute status` and duplicate detection; the pipeline's turn log
+        # keeps idempotency, so old ones can go.
+        self.queue.prune_done(keep_done_s)
+        recovered = self.queue.adopt_unfinished()
+        if recovered:
+            log.info("hook: resuming %d unfinished turn(s) from the queue", len(recovered))
+        with self._cond:
+            self._add_recovered(recovered)
+        self._threads = [
+            threading.Thread(target=self._worker, name=f"memroute-hook-{i}", daemon=True) for i in range(workers)
+        ]
+        for t in self._threads:
+            t.start()
+
+    # ---- submitting ---------------------------------------------------------------------
+
+    def submit(
+        self,
+        user_id: str,
+        messages: Any,
+        timestamp: datetime | str | None = None,
+        conversation_id: str | None = None,
+        turn_id: str | None = None,
+    ) -> str:
+        """Persist the turn in the queue and return its turn id; processing happens in the background.
+
+        Invalid input (user id, messages, timestamp) raises here, at once. Submitting the same
+        turn again (same turn id) is a no-op that returns the same id.
+        """
+        if self._closed:
+            raise HookClosed("PostTurnHook is closed")
+        validate_user_id(user_id)
+        # Resolves the timestamp now, so a turn re-run after a crash keeps its dates.
+        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
+        payload = turn_payload(turn)
+        deadline = time.monotonic() + self.full_timeout_s
+        if not self._submit_lock.acquire(timeout=self.full_timeout_s):
+            raise self._full()
+        try:
+            with self._cond:
+                while self._in_memory >= self.max_in_memory and not self._closed:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        raise self._full()
+                    self._cond.wait(remaining)
+                if self._closed:
+                    raise HookClosed("PostTurnHook is closed")
+                self._in_memory += 1  # reserve room before the insert, so order on disk = order in memory
+            try:
+                row = self.queue.insert(user_id, turn.turn_id, conversation_id, payload)
+            except BaseException:
+                with self._cond:
+                    self._in_memory -= 1
+                    self._cond.notify_all()
+                raise
+            with self._cond:
+                if row is None:  # already submitted before
+                    self._in_memory -= 1
+                    self._cond.notify_all()
+                else:
+                    self._enqueue(row)
+        finally:
+            self._submit_lock.release()
+        return turn.turn_id
+
+    async def asubmit(
+        self,
+        user_id: str,
+        messages: Any,
+        timestamp: datetime | str | None = None,
+        conversation_id: str | None = None,
+        turn_id: str | None = None,
+    ) -> str:
+        """submit() for asyncio apps: runs on a dedicated thread (FIFO, so call order is kept)."""
+        if self._closed:
+            raise HookClosed("PostTurnHook is closed")
+        if self._async_executor is None:
+            with self._cond:
+                if self._async_executor is None:
+                    self._async_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memroute-asubmit")
+        call = functools.partial(self.submit, user_id, messages, timestamp, conversation_id, turn_id)
+        return await asyncio.get_running_loop().run_in_executor(self._async_executor, call)
+
+    def _full(self) -> HookQueueFull:
+        return HookQueueFull(
+            f"memroute hook queue is full ({self.max_in_memory} turns waiting or running); "
+            f"the turn was not stored: retry later or raise max_in_memory/workers"
+        )
+
+    # ---- scheduling (all under self._cond) ----------------------------------------------
+
+    def _enqueue(self, row: QueuedTurn) -> None:
+        now = time.time()
+        dq = self._pending.setdefault(row.user_id, deque())
+        tail = dq[-1] if dq else None
+        if self.debounce_s > 0 and tail is not None and tail.open and tail.conversation_id == row.conversation_id:
+            tail.members.append(row)
+            tail.debounce_until = min(now + self.debounce_s, tail.first_at + self.debounce_max_s)
+            return
+        group = _Group([row], first_at=now)
+        if self.debounce_s > 0:
+            group.open = True
+            group.debounce_until = now + self.debounce_s
+        dq.append(group)
+        self._schedule(row.user_id)
+
+    def _add_recovered(self, rows: Iterable[QueuedTurn], *, count: bool = True) -> None:
+        """Rows from disk keep the groups they were started with, and never absorb new turns."""
+        for row in rows:
+            dq = self._pending.setdefault(row.user_id, deque())
+            tail = dq[-1] if dq else None
+            if row.group_seq is not None and tail is not None and tail.members[0].group_seq == row.group_seq:
+                tail.members.append(row)
+            else:
+                group = _Group([row], first_at=row.submitted_at, attempts=row.attempts)
+                group.retry_at = row.next_attempt_at or 0.0
+                dq.append(group)
+            if count:
+                self._in_memory += 1
+            self._schedule(row.user_id)
+
+    def _schedule(self, user_id: str) -> None:
+        if user_id in self._running or user_id in self._scheduled:
+            return
+        dq = self._pending.get(user_id)
+        if not dq:
+            return
+        self._scheduled.add(user_id)
+        at = dq[0].ready_at(self._flushing)
+        if at <= time.time():
+            self._ready.append(user_id)
+        else:
+            heapq.heappush(self._timers, (at, next(self._tick), user_id))
+        self._cond.notify_all()
+
+    def _next_group(self) -> _Group | None:
+        """Block until a user's head group is due; None when the hook stops."""
+        while True:
+            if self._stop:
+                return None
+            now = time.time()
+            while self._timers and (self._timers[0][0] <= now or self._flushing):
+                self._ready.append(heapq.heappop(self._timers)[2])
+            while self._ready:
+                user = self._ready.popleft()
+                dq = self._pending.get(user)
+                if not dq:
+                    self._scheduled.discard(user)
+                    continue
+                at = dq[0].ready_at(self._flushing)
+                if at > now:  # the debounce window slid, or a retry is not due yet
+                    heapq.heappush(self._timers, (at, next(self._tick), user))
+                    continue
+                group = dq.popleft()
+                if not dq:
+                    del self._pending[user]
+                group.open = False
+                self._scheduled.discard(user)
+                self._running[user] = group
+                return group
+            timeout = max(0.0, self._timers[0][0] - now) if self._timers else None
+            self._cond.wait(timeout)
+
+    # ---- processing ---------------------------------------------------------------------
+
+    def _worker(self) -> None:
+        while True:
+            with self._cond:
+                group = self._next_group()
+            if group is None:
+                return
+            outcome = "failed"
+            error: str | None = None
+            try:
+                outcome, error = self._process(group)
+            except Exception as e:  # bookkeeping failed (e.g. the db): retry the whole group later
+                # The type only: an exception's text can quote the turn (and logs are at rest too).
+                log.error("hook: processing turn %s failed: %s", group.members[0].turn_id, type(e).__name__)
+                error = f"{type(e).__name__}: {e}"
+            self._settle(group, outcome, error)
+
+    def _process(self, group: _Group) -> tuple[str, str | None]:
+        """Run the group once. Returns (outcome, error): done | duplicate | failed | parked."""
+        members = group.members
+        leader = members[0]
+        self.queue.start(members, leader.seq if len(members) > 1 else None)
+        if self._pool is not None:
+            status, error = self._pool.submit(run_in_child, members).result()
+        else:
+            status, error = run_turn(self.pipeline, members)
+        if status in ("done", "duplicate_turn"):
+            self.queue.finish(members)
+            return ("done" if status == "done" else "duplicate"), None
+        error = error or "unknown error"
+        failures = group.attempts + 1
+        if failures >= self.retry_policy.max_attempts:
+            self.queue.park(members, error)
+            log.warning("hook: turn %s parked after %d attempts", leader.turn_id, failures)
+            return "parked", error
+        group.retry_at = time.time() + self.retry_policy.delay(failures)
+        self.queue.fail(members, error, group.retry_at)
+        return "failed", error
+
+    def _settle(self, group: _Group, outcome: str, error: str | None) -> None:
+        user = group.user_id
+        n = len(group.members)
+        with self._cond:
+            c = self._counters
+            per = c.by_user.setdefault(user, {"done": 0, "failed_attempts": 0, "parked": 0, "last_error": None})
+            del self._running[user]
+            if outcome in ("done", "duplicate"):
+                c.done += n
+                c.duplicates += n if outcome == "duplicate" else 0
+                per["done"] += n
+                self._in_memory -= n
+            elif outcome == "parked":
+                c.parked += n
+                c.failed_attempts += 1
+                per["parked"] += n
+                per["failed_attempts"] += 1
+                self._in_memory -= n
+            else:
+                group.attempts += 1
+                if group.retry_at <= time.time():  # bookkeeping error: back off like a model failure
+                    group.retry_at = time.time() + self.retry_policy.delay(group.attempts)
+                c.failed_attempts += 1
+                per["failed_attempts"] += 1
+                self._pending.setdefault(user, deque()).appendleft(group)
+            if error is not None:
+                redacted = self.pipeline.store.redact(error)
+                c.last_error, c.last_error_at = redacted, time.time()
+                per["last_error"] = redacted
+            self._schedule(user)
+            self._cond.notify_all()
+
+    # ---- parked turns, observability, shutdown ------------------------------------------
+
+    def retry_parked(self, user_id: str | None = None) -> int:
+        """Queue parked turns again (attempts reset); returns how many. They run after that user's queue."""
+        rows = self.queue.requeue_parked(user_id)
+        with self._cond:
+            self._add_recovered(rows)
+        return len(rows)
+
+    def stats(self) -> dict[str, Any]:
+        """This hook's view: turns waiting (queued), running, waiting for a retry (failed), finished this
+        session (done, of which duplicates), failed attempts, parked turns on disk, and the last error."""
+        with self._cond:
+            now = time.time()
+            queued = failed = 0
+            for dq in self._pending.values():
+                for g in dq:
+                    if g.retry_at > now or g.attempts:
+                        failed += len(g.members)
+                    else:
+                        queued += len(g.members)
+            running = sum(len(g.members) for g in self._running.values())
+            c = self._counters
+            out: dict[str, Any] = {
+                "queued": queued,
+                "running": running,
+                "failed": failed,
+                "done": c.done,
+                "duplicates": c.duplicates,
+                "failed_attempts": c.failed_attempts,
+                "parked_this_session": c.parked,
+                "last_error": c.last_error,
+                "users": {u: dict(v) for u, v in c.by_user.items()},
+            }
+        out["parked"] = self._parked_at_close if self._parked_at_close is not None else self.queue.parked_count()
+        return out
+
+    def drain(self, timeout: float | None = None) -> bool:
+        """Wait until nothing is waiting or running (debounce windows are not cut short). True if idle."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while self._in_memory > 0:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return False
+                self._cond.wait(remaining)
+        return True
+
+    def close(self, timeout: float | None = 10.0) -> bool:
+        """Stop accepting turns, process what can be within `timeout` (debounce windows end now),
+        then stop the workers. Unfinished turns stay queued on disk for the next start.
+        Returns True when everything was processed."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            if self._stop:
+                return self._in_memory == 0
+            self._closed = True
+            self._flushing = True
+            self._cond.notify_all()
+        drained = self.drain(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        with self._cond:
+            self._stop = True
+            self._cond.notify_all()
+        for t in self._threads:
+            # A worker inside a model call cannot be interrupted; it is a daemon and its row stays on disk.
+            t.join(0.05 if deadline is None else max(0.05, deadline - time.monotonic()))
+        if self._async_executor is not None:
+            self._async_executor.shutdown(wait=False)
+        busy = any(t.is_alive() for t in self._threads)
+        if self._pool is not None:
+            self._pool.shutdown(wait=not busy, cancel_futures=True)
+        self._parked_at_close = self.queue.parked_count()
+        if not busy:
+            self.queue.close()
+        else:
+            log.warning("hook: closed with a turn still running; it stays queued on disk")
+        return drained
+
+    async def aclose(self, timeout: float | None = 10.0) -> bool:
+        return await asyncio.to_thread(self.close, timeout)
+
+    async def adrain(self, timeout: float | None = None) -> bool:
+        return await asyncio.to_thread(self.drain, timeout)
+
+    def __enter__(self) -> PostTurnHook:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> PostTurnHook:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+__all__ = ["HookClosed", "HookQueueFull", "PostTurnHook", "RetryPolicy"]
