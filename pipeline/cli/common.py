@@ -69,6 +69,15 @@ def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False, engine
     e.add_argument("--deadline", type=float, metavar="SECONDS",
                    help="seconds one turn may spend on model calls in all, retries included (default 60)")
     e.add_argument("--max-retries", type=int, metavar="N", help="transport retries per model request (default 3)")
+    e.add_argument(
+        "--structured", choices=["auto", "tools", "json_schema", "json"],
+        help="how structured output is asked for: tools (forced tool call), json_schema (response_format: a grammar "
+        "on llama.cpp, vLLM, Ollama), json (JSON mode); default auto: by provider, one fallback (env MEMROUTE_STRUCTURED)",
+    )
+    e.add_argument(
+        "--slow-model", action="store_true", default=None,
+        help="a model on CPU: --timeout 120 --deadline 300 --max-retries 1 unless given (env MEMROUTE_SLOW_MODEL)",
+    )
 
 
 def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str]) -> None:
@@ -97,7 +106,7 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
     flags = {
         name: getattr(args, name, None)
         for name in ("root", "engine", "model", "api_base", "user_limit", "memory_limit", "timeout", "deadline",
-                     "max_retries", "store")
+                     "max_retries", "store", "structured", "slow_model")
     }
     if isinstance(flags["engine"], list) or isinstance(flags["model"], list):  # eval: runs side by side
         flags["engine"] = flags["model"] = None
