@@ -45,6 +45,7 @@ from pipeline.stages.write import apply_decisions
 from pipeline.store import Store
 from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
+from pipeline.store.private import make_private_dir
 from pipeline.turns import build_turn, turn_payload
 from pipeline.types import Classification, Turn, TurnResult, Usage
 
@@ -101,7 +102,7 @@ class MemoryPipeline:
         statements in the decision log, for debugging; by default only a digest of them is kept."""
         self.root = Path(root) if root is not None else default_root()
         if not read_only and documents is None:  # documents kept elsewhere (a database) need no folder
-            self.root.mkdir(parents=True, exist_ok=True)
+            make_private_dir(self.root)
         if engine is None:  # no env lookup here (MEMROUTE_ENGINE/MODEL): the CLI resolves its settings
             engine = "offline" if model is None else "llm"
         self.engine: Engine = make_engine(

@@ -18,6 +18,7 @@ from pipeline.guards.health import health_spans
 from pipeline.guards.identifiers import identifier_findings
 from pipeline.guards.kinds import HEALTH, PRIORITY, Finding, Span
 from pipeline.guards.normalise import detection_view
+from pipeline.guards.secrets import secret_findings
 
 
 def _raw_findings(s: str, t: Text | None = None) -> list[Span]:
@@ -26,6 +27,7 @@ def _raw_findings(s: str, t: Text | None = None) -> list[Span]:
     out.extend((start, end, HEALTH) for start, end in health_spans(s, t.words))
     has_digit = HAS_DIGIT_RE.search(s) is not None
     out.extend(credential_findings(s, t))
+    out.extend(secret_findings(s, t))
     out.extend(identifier_findings(s, t, has_digit))
     out.extend(address_findings(s, t, has_digit))
     return out

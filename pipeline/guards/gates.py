@@ -40,6 +40,7 @@ class _GateIndex:
         self.foreign: dict[str, set[int]] = {}
         self.count = 0
         self._foreign_re: re.Pattern[str] | None = None
+        self._within: dict[str, set[int]] = {}
 
     def add(self, items: tuple[str, ...]) -> int:
         gid = self.count
@@ -67,8 +68,11 @@ class _GateIndex:
             if self._foreign_re is None:
                 alts = sorted(self.foreign, key=len, reverse=True)
                 self._foreign_re = lazy_compile("|".join(map(re.escape, alts)))
+                # A match hides the shorter gate words inside it ("超级管理员" holds "管理员"): each
+                # word answers for those too.
+                self._within = {w: set().union(*(ids for v, ids in self.foreign.items() if v in w)) for w in self.foreign}
             for word in set(self._foreign_re.findall(t.low)):
-                found |= self.foreign[word]
+                found |= self._within[word]
         return found
 
 

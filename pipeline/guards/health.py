@@ -180,6 +180,107 @@ _TH_GATE = (
     "แพ้", "โรคประจำตัว", "วินิจฉัย", "ประวัติการรักษา", "อาการ", "เป็น", "ป่วย", "วินิจฉัย", "ตรวจพบ", "มีโรค", "กินยา", "ทานยา", "ยา", "ปวด", "เจ็บ", "ไม่สบาย", "ท้องเสีย",
     "คลื่นไส้", "เวียนหัว", "จิตแพทย์", "บำบัด", "ผ่าตัด", "โรงพยาบาล", "ฟอกไต",
 )
+# --- health by what it is: pregnancy, HIV status, treatments, symptoms, health labels -----------
+#
+# These name a medical state, a treatment or a symptom wherever the sentence puts it ("my chemo
+# plan starts Monday", "chest pains since the weekend", "we're expecting our first in May"), so
+# they count when the sentence is about a person: the speaker, their family, or "we".
+
+_PERSON_RE = lazy_compile(
+    r"\b(?:i|i'm|im|i've|i'd|i'll|my|me|mine|we|we're|we've|our|us|mom|mum|dad|mother|father|wife|husband|partner|"
+    r"girlfriend|boyfriend|son|daughter|sister|brother|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|"
+    r"baby|kid|kids|child|she|he|she's|he's|her|his|saya|aku|gue|gw|sy|kami|kita|istri|istriku|suami|suamiku|ibu|ibuku|"
+    r"ayah|ayahku|bapak|anak|anakku|kakak|adik|pacar|nenek|kakek|mama|papa)\b|"
+    r"我|我们|老婆|妻子|太太|丈夫|老公|妈|爸|母亲|父亲|女儿|儿子|姐|妹|哥|弟|奶奶|爷爷|外婆|外公|女朋友|男朋友|孩子|"
+    r"ฉัน|ผม|ดิฉัน|หนู|เรา|ภรรยา|เมีย|สามี|แฟน|แม่|พ่อ|ลูก|พี่|น้อง|ยาย|ตา|ย่า|ปู่",
+    _I,
+)
+_STATE_RE = lazy_compile(
+    # pregnancy and fertility
+    r"\btrimester\b|\b(?:pre|ante|post)natal\b|\bivf\b|"
+    r"\bfertility (?:treatment|clinic|issues?)\b|\b(?:weeks?|months?) along\b|\bexpecting (?:a baby|twins|our (?:first|second|third|baby)|"
+    r"a (?:boy|girl)|my first|(?:her|our|my) (?:first|second|third) (?:child|baby))\b|\bbaby is due\b|\bdue date\b|"
+    r"\bkandungan\b|\bmengandung\s+(?:anak|bayi|\d)|\bprogram hamil\b|\bpromil\b|\bbayi tabung\b|\bhpl\b|"
+    r"产检|预产期|试管婴儿|ฝากครรภ์|กำหนดคลอด|ทำเด็กหลอดแก้ว|"
+    # HIV status, sexual health
+    r"\bhiv\b[\s-]*(?:\+|status|positive|negative|pos\b|neg\b|test(?:ed)?|results?|infection|infected|diagnosis|meds|medication|"
+    r"viral load|undetectable)|\b(?:positive|negative|tested|infected) (?:for |with )?hiv\b|\bliving with hiv\b|\bhiv\+|"
+    r"\bprep\b(?=[^.!?\n]{0,30}\b(?:hiv|pill|daily|prescription|clinic)\b)|\bstds?\b|\bstis?\b|\bherpes\b|"
+    r"\bsyphilis\b|\bgonorrh?oea\b|\bchlamydia\b|\bodha\b|\bstatus hiv\b|\bhiv (?:positif|negatif)\b|"
+    r"\b(?:positif|negatif|terinfeksi|kena) hiv\b|HIV(?:阳性|阴性|感染|检测)|艾滋(?:病)?(?:病毒)?(?:阳性|感染|患者)|"
+    r"感染(?:了)?(?:HIV|艾滋)|梅毒|淋病|性病|ติดเชื้อ\s*(?:HIV|เอชไอวี)|(?:HIV|เอชไอวี)\s*(?:บวก|ลบ)|ผลเลือด(?:เป็น)?บวก|"
+    r"ผู้ติดเชื้อ|ซิฟิลิส|หนองใน|"
+    # treatments
+    r"\bchemo(?:therapy)?\b|\bradiotherapy\b|\bradiation (?:therapy|treatment|sessions?)\b|\bimmunotherapy\b|\bdialysis\b|"
+    r"\btransfusions?\b|\bmastectomy\b|\bbiopsy\b|\b(?:physio|occupational|cognitive behavio(?:u)?ral|behavio(?:u)?ral) therapy\b|"
+    r"\bantidepressants?\b|\binsulin\b|\bkemo(?:terapi)?\b|\bradioterapi\b|\bcuci darah\b|\bhemodialisis\b|"
+    r"化疗|放疗|透析|靶向药|免疫治疗|活检|เคมีบำบัด|คีโม|ฉายแสง|ฉายรังสี|ฟอกไต|ล้างไต|"
+    # being diagnosed, anyone
+    r"\b(?:was|were|been|got|is|being|get) diagnosed\b|\bdidiagnosis\w*|被诊断|确诊|ได้รับการวินิจฉัย|หมอวินิจฉัย",
+    _I,
+)
+# Pregnancy and symptoms need no person named: "pregnant again", "chest pains since Saturday".
+_STRONG_STATE_RE = lazy_compile(
+    r"\bpregnan(?:t|cy|cies)\b|\bmorning sickness\b|\bmiscarr(?:y|ied|iage)\b|\bhamil\b|\bkehamilan\b|\bkeguguran\b|"
+    r"怀孕|怀上了|有喜了|孕期|孕妇|孕\d+周|孕[早中晚]期|身孕|流产|害喜|孕吐|"
+    r"ตั้งครรภ์|ตั้งท้อง|ท้องได้|ท้อง\s*\d+\s*(?:เดือน|สัปดาห์|วีค)|อายุครรภ์|แพ้ท้อง|แท้ง|"
+    r"\bchest (?:pains?|tightness|pressure)\b|\btight(?:ness)? (?:in )?(?:my |the )?chest\b|\bshort(?:ness)? of breath\b|"
+    r"\bpalpitations?\b|\bheart (?:racing|flutters?)\b|\bblood in (?:my |the )?(?:stool|urine|pee|poop)\b|\blumps? in (?:my|her|his)\b|"
+    r"\bnumbness\b|\bseizures?\b|\bfainted\b|\bfainting\b|\bblackouts?\b|\bpanic attacks?\b|\bsuicidal\b|\bself[- ]harm\b|"
+    r"\b(?:lower back|joint|knee|stomach|pelvic|abdominal|nerve) pains?\b|"
+    r"\bnyeri dada\b|\bdada (?:sesak|nyeri|sakit)\b|\bsesak napas\b|\bsesak nafas\b|\bjantung berdebar\b|\bkejang\b|\bpingsan\b|"
+    r"胸痛|胸口疼|胸口痛|胸闷|心悸|心慌|气短|呼吸困难|便血|晕倒|昏倒|抽搐|惊恐发作|"
+    r"เจ็บหน้าอก|แน่นหน้าอก|ใจสั่น|หายใจไม่อิ่ม|หายใจลำบาก|เป็นลม",
+    _I,
+)
+# A stored line whose label names a health matter ("HIV status: positive", "Pregnancy: 12 weeks").
+_HEALTH_LABEL_RE = lazy_compile(
+    r"(?:^|(?<=[\n,;(]))\s*(?:[-*+]\s+)?(?:[^\n:：=]{0,24}?\b)?(?:hiv|aids|pregnan\w*|diagnos\w*|medical|medications?|"
+    r"prescriptions?|treatments?|therap(?:y|ies)|chemo\w*|symptoms?|illness(?:es)?|diseases?|disorders?|conditions?|"
+    r"mental health|blood type|disabilit(?:y|ies)|std|sti|hamil|kehamilan|penyakit|diagnosis|obat|kondisi|"
+    r"怀孕|孕期|病情|病史|诊断|疾病|用药|艾滋|ตั้งครรภ์|โรค|ยา|อาการ|เอชไอวี)\b[^\n:：=]{0,20}[:：=]\s*\S[^\n]*",
+    _I,
+)
+_STATE_GATE = frozenset(
+    "pregnant pregnancy pregnancies trimester morning prenatal antenatal postnatal ivf fertility along expecting baby "
+    "due miscarry miscarried miscarriage hamil kehamilan kandungan mengandung program promil bayi keguguran hpl mual hiv "
+    "aids prep std stds sti stis herpes syphilis gonorrhea gonorrhoea chlamydia odha chemo chemotherapy radiotherapy "
+    "radiation immunotherapy dialysis transfusion transfusions mastectomy biopsy physio occupational cognitive "
+    "behavioral behavioural rehab rehabilitation antidepressant antidepressants insulin kemo kemoterapi radioterapi "
+    "cuci hemodialisis status positif negatif terinfeksi kena chest tight tightness short shortness palpitation palpitations heart blood lump lumps numbness "
+    "seizure seizures fainted fainting blackout blackouts panic suicidal self back joint knee stomach pelvic abdominal "
+    "nerve neck shoulder migraine migraines nyeri dada sesak jantung kejang pingsan was were been got is being get "
+    "didiagnosis".split()
+)
+_STATE_FOREIGN = ("怀", "孕", "有喜", "产检", "试管", "流产", "害喜", "艾滋", "HIV", "梅毒", "淋病", "性病", "化疗", "放疗",
+                  "透析", "靶向", "免疫治疗", "活检", "胸", "心悸", "心慌", "气短", "呼吸困难", "便血", "晕倒", "昏倒", "抽搐",
+                  "惊恐", "诊断", "确诊", "ติดเชื้อ", "ผลเลือด", "ตั้งครรภ์", "ท้อง", "ครรภ์", "คลอด", "แท้ง", "หลอดแก้ว", "เอชไอวี", "เอดส์",
+                  "ซิฟิลิส", "หนองใน", "เคมี", "คีโม", "ฉาย", "ไต", "หน้าอก", "ใจสั่น", "หายใจ", "เป็นลม", "ชัก", "วินิจฉัย")
+_HEALTH_LABEL_HINTS = ("hiv", "aids", "pregnan", "diagnos", "medic", "prescri", "treatment", "therap", "chemo", "symptom",
+                       "illness", "disease", "disorder", "condition", "mental", "blood type", "disabilit", "std", "sti",
+                       "hamil", "penyakit", "obat", "kondisi", "怀孕", "孕期", "病", "诊断", "用药", "艾滋", "ตั้งครรภ์",
+                       "โรค", "ยา", "อาการ", "เอชไอวี")
+_STATE_NOT_RE = lazy_compile(
+    # a figure of speech, not a body: "pregnant pause", "due date for the report", "back pain of a bug"
+    r"pregnant (?:pause|silence)|due date (?:for|of|on) (?:the|a|this|our|my) (?:report|project|invoice|bill|assignment|"
+    r"essay|sprint|release|paper|task|ticket|payment|rent)|(?:is|was|being|get|got) diagnosed as (?:a|the) (?:bug|issue|"
+    r"problem|race condition|memory leak|regression)|\bis diagnosed by the (?:linter|compiler)",
+    _I,
+)
+
+
+def _state_spans(text: str, words: set[str]) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    if words & _STATE_GATE or (not text.isascii() and any(g in text for g in _STATE_FOREIGN)):
+        if not _STATE_NOT_RE.search(text):
+            spans += [m.span() for m in _STRONG_STATE_RE.finditer(text)]
+            if _PERSON_RE.search(text):
+                spans += [m.span() for m in _STATE_RE.finditer(text)]
+    if (":" in text or "：" in text or "=" in text) and any(h in text.lower() for h in _HEALTH_LABEL_HINTS):
+        spans += [m.span() for m in _HEALTH_LABEL_RE.finditer(text)]
+    return spans
+
+
 _WORD_RE = lazy_compile(r"[a-z0-9]+")
 _CJK_RE = lazy_compile("[\u4e00-\u9fff]")
 _THAI_RE = lazy_compile("[\u0e00-\u0e7f]")
@@ -195,6 +296,7 @@ def health_spans(text: str, words: set[str] | None = None) -> list[tuple[int, in
         spans += [m.span() for m in _EN_HEALTH_RE.finditer(text)]
     if words & _ID_GATE:
         spans += [m.span() for m in _ID_HEALTH_RE.finditer(text)]
+    spans += _state_spans(text, words)
     if not text.isascii():
         if _CJK_RE.search(text) and any(g in text for g in _ZH_GATE):
             spans += [m.span() for m in _ZH_HEALTH_RE.finditer(text)]

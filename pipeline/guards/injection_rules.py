@@ -18,6 +18,8 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         ("<", "inst]", "#", "[system"),
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?INST\]|"
         r"<</?SYS>>|</?(?:system|assistant|instructions?|tool_call|function_call|developer)>|"
+        r"</?s>\s*(?:<s>|\[INST\]|(?:system|user|assistant|developer|human)\s*[:：>])|<s>\s*$|</s>|"
+        r"<\|[a-z_]{2,32}\|>|</?(?:start|end)_of_turn>|<\|?(?:begin|end)_of_text\|?>|"
         r"#{1,6}\s*(?:instruction|system|response|input)s?\b|\[system\]",
     ),
     (
@@ -69,11 +71,17 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
     (
         "injection:role_play",
         ("now", "longer", "act", "behave", "pretend", "developer", "jailbreak", "jailbroken", "anything", "instructions",
-         "sekarang", "假装你是", "扮演一个没有限制", "开发者模式", "แกล้งทำเป็น", "สมมติว่าคุณคือ"),
+         "sekarang", "假装你是", "扮演一个没有限制", "开发者模式", "แกล้งทำเป็น", "สมมติว่าคุณคือ", "mode", "模式", "โหมด",
+         "override", "access"),
         r"\byou are (?:now|no longer)\s+(?:DAN\b|in\b|free\b|allowed\b|bound\b|required\b|jailbroken|unrestricted|unfiltered|root\b|admin|"
         r"(?:an?|my) (?:unrestricted|unfiltered|different|new|evil|uncensored))|"
         r"\b(?:act|behave) as (?:an? )?(?:unrestricted|unfiltered|jailbroken|uncensored|root|admin|system|DAN)\b|"
-        r"\bpretend (?:that )?you(?:'re| are)\b|\b(?:enable|enter|activate|switch to) developer mode\b|\bdeveloper mode (?:on|enabled|activated)\b|"
+        r"\bpretend (?:that )?you(?:'re| are)\b|\b(?:enable|enter|activate|switch to) developer mode\b|"
+        r"\b(?:developer|dev|god|jailbreak|unrestricted|unfiltered|dan|debug|maintenance|admin|sudo|root|superuser|safety|filter)"
+        r"(?: mode| override| access)+\s*(?:is\s+|has been\s+|now\s+|been\s+)*(?:on|enabled|switched on|turned on|activated|active|"
+        r"unlocked|engaged|granted|off|disabled)\b|"
+        r"\bmode (?:pengembang|developer|admin|tanpa batas) (?:sudah |telah )?(?:aktif|diaktifkan|menyala)\b|"
+        r"(?:开发者|开发|管理员|越狱|无限制|上帝)模式(?:已|已经)?(?:开启|启用|激活|打开)|โหมด(?:นักพัฒนา|ผู้พัฒนา|ไม่จำกัด|แอดมิน)\s*(?:ถูก)?(?:เปิด|เปิดใช้งาน|ทำงาน)|"
         r"\bjailbreak (?:mode|prompt)|\bjailbroken (?:ai|assistant|model|mode)\b|\bdo anything now\b|\bnew (?:system )?instructions\s*:|"
         r"\b(?:kamu|anda) sekarang adalah\b|假装你是|扮演一个没有限制|开发者模式|แกล้งทำเป็น|สมมติว่าคุณคือ",
     ),
@@ -238,5 +246,165 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         r"ให้สิทธิ์(?:แอดมิน|ผู้ดูแล(?:ระบบ)?|ทั้งหมด|เต็ม)?(?:กับ|แก่)?(?:ฉัน|ผม)|"
         r"(?:ฉัน|ผม|ดิฉัน)(?:เป็น|คือ)(?:ผู้พัฒนา|ผู้สร้าง|เจ้าของ|แอดมิน|ผู้ดูแล(?:ระบบ)?)(?:ของ)?\s*(?:บอท|ระบบ|แชทบอท|ผู้ช่วย|เอไอ|AI)"
         r"\s*(?:นี้|ตัวนี้)|ในฐานะ(?:ผู้พัฒนา|แอดมิน|ผู้ดูแลระบบ|เจ้าของ)ของ(?:คุณ|บอท|ระบบนี้)",
+    ),
+]
+
+# --- round 3: notes to assistants, refusal and safety overrides, third-party privileges, vendor
+# claims, encoded payloads. Each names what the text does (addresses the model, removes its refusals,
+# grants someone rights, claims a vendor's blessing), not one sentence.
+_AI = (r"(?:assistants?|ais?|a\.i\.|models?|agents?|bots?|chat ?bots?|llms?|language models?|claude|chatgpt|gpt|gemini|"
+       r"copilot|instances?|whoever reads this|anyone reading this|the reader)")
+_VENDOR = (r"(?:openai|open ai|anthropic|deepmind|google deepmind|google ai|gemini team|mistral(?: ai)?|x\.?ai|meta ai|"
+           r"the claude team|the chatgpt team|memroute|the (?:assistant|bot|model|ai)'?s? (?:developers?|makers?|creators?|vendor|provider)|"
+           r"the model (?:provider|vendor)|(?:its|your) (?:developers?|makers?|creators?|vendor|provider))")
+RULES += [
+    (
+        "injection:addressed_to_assistant",
+        ("note", "notes", "message", "reminder", "memo", "notice", "instruction", "instructions", "directive", "psa",
+         "heads", "future", "dear", "hey", "attention", "attn", "other", "all", "any", "every", "next", "later",
+         "subsequent", "if", "to", "assistant", "assistants", "ai", "ais", "model", "models", "agent", "agents", "bot",
+         "bots", "llm", "llms", "claude", "chatgpt", "gpt", "gemini", "copilot", "whoever", "anyone", "reader",
+         "instance", "instances"),
+        r"\b(?:note|notes|message|reminder|memo|notice|instructions?|directive|psa|heads[- ]up|warning)\s+(?:for|to)\s+"
+        r"(?:[\w-]+\s+){0,2}?" + _AI + r"\b|"
+        r"(?:^|[.!?]\s+)(?:dear|hey|hi|attention|attn|to)\s+(?:the\s+|my\s+|any\s+|all\s+)?(?:future\s+|next\s+|other\s+)?" + _AI + r"\s*[,:!-]|"
+        r"\b(?:future|other|any|all|every|later|subsequent|next|following|upcoming|new|later)\s+(?:\w+\s+)?" + _AI + r"\s+(?:should|must|shall|need to|"
+        r"are to|is to|will|may|can|have to|ought to|are allowed to|are permitted to)\b|"
+        r"\bif you(?:'re| are) an? (?:ai|assistant|language model|llm|bot|model)\b|\bto any (?:ai|assistant|model|agent) reading\b",
+    ),
+    ("injection:addressed_to_assistant",
+     ("catatan", "pesan", "pengingat", "instruksi", "asisten", "ai", "model", "bot", "agen"),
+     r"\b(?:catatan|pesan|pengingat|instruksi|memo)\s+(?:untuk|buat|kepada|bagi)\s+(?:semua\s+|para\s+|setiap\s+)?"
+     r"(?:asisten|ai|model|agen|bot|chatbot)\b|"
+     r"\b(?:asisten|ai|model|agen|bot)\s+(?:berikutnya|selanjutnya|lain|masa depan|mana pun|manapun)\s+(?:harus|wajib|boleh|perlu|mesti|dapat)\b"),
+    ("injection:addressed_to_assistant",
+     ("助手", "ai", "人工智能", "模型", "机器人", "智能体"),
+     r"(?:给|致|写给|告诉|提醒)(?:未来的?|以后的?|之后的?|其他的?|所有的?|下一个|后续的?)?(?:助手|AI|人工智能|模型|机器人|智能体)"
+     r"(?:们)?(?:的)?(?:备注|留言|说明|提示|注意|消息)?\s*[:：，,]|"
+     r"(?:未来|以后|之后|其他|所有|下一个|后续)的?(?:助手|AI|人工智能|模型|机器人|智能体)(?:们)?(?:都)?(?:应该|必须|要|可以|需要|得)"),
+    ("injection:addressed_to_assistant",
+     ("ผู้ช่วย", "เอไอ", "ai", "บอท", "โมเดล"),
+     r"(?:ถึง|สำหรับ|บันทึกถึง|ข้อความถึง|หมายเหตุถึง|ฝากถึง)\s*(?:ผู้ช่วย|เอไอ|AI|บอท|โมเดล)(?:\s*(?:ในอนาคต|คนต่อไป|ตัวอื่น|ทุกตัว|ตัวต่อไป))?|"
+     r"(?:ผู้ช่วย|เอไอ|AI|บอท|โมเดล)\s*(?:ในอนาคต|คนต่อไป|ตัวอื่น|ทุกตัว|ตัวต่อไป|ตัวถัดไป)\s*(?:ต้อง|ควร|จะต้อง|สามารถ|อนุญาตให้|ห้าม)"),
+    (
+        "injection:never_refuse",
+        ("never", "don't", "dont", "do", "stop", "must", "mustn't", "should", "shouldn't", "won't", "will", "no", "always",
+         "obey", "comply", "refuse", "refusing", "without", "not", "you", "please"),
+        r"(?:^|[.!?,;:]\s*|\b(?:please|and|so|you|you'll|you will|you must|you should|you shall|you may|you can|assistant)\s+)"
+        r"(?:never|don'?t|do not|stop|no longer|must not|mustn'?t|should not|shouldn'?t|will not|won'?t|can not|cannot|can'?t)\s+"
+        r"(?:ever\s+|again\s+)?(?:refuse|reject|decline|deny|turn down|say no to|push back on|refusing|rejecting|declining)\b|"
+        r"\b(?:always|must|should|shall|will|have to|need to)\s+(?:\w+\s+)?(?:comply with|obey|follow|execute|carry out|do)\s+"
+        r"(?:every|any|all|each|whatever)\s+(?:\w+\s+)?(?:request|requests|instruction|instructions|command|commands|order|orders|"
+        r"demand|demands|thing (?:I|the user) (?:say|ask)s?)\b|"
+        r"\b(?:always\s+|must\s+|you\s+(?:must\s+|will\s+|shall\s+)?)?obey\s+(?:this|the|me|my|every|all|any|whatever)\b(?!\s+(?:dog|rules of|speed|law))|"
+        r"\b(?:answer|respond to|reply to|fulfil+|help with)\s+(?:any|every|all|whatever)\s+(?:\w+\s+)?(?:request|question|prompt)s?\s+"
+        r"(?:without|with no)\s+(?:any\s+)?(?:refusals?|restrictions?|limits?|filters?|censorship|warnings|questions asked)\b|"
+        r"\b(?:comply|do (?:it|what I say|as I say))\s+(?:without|with no)\s+(?:any\s+)?(?:refusals?|question|questions|hesitation|restrictions?)\b",
+    ),
+    ("injection:never_refuse",
+     ("jangan", "tidak", "dilarang", "tak", "selalu", "harus", "wajib", "patuhi", "turuti"),
+     r"\b(?:jangan|tidak boleh|dilarang|jangan pernah|tak boleh|tidak pernah boleh)\s+(?:pernah\s+|lagi\s+)?(?:menolak|tolak|membantah)\b|"
+     r"\b(?:selalu|harus|wajib|mesti)\s+(?:\w+\s+)?(?:patuh|mematuhi|patuhi|menuruti|turuti|menyetujui|mengikuti)\s+"
+     r"(?:semua|setiap|apa pun|apapun|segala)\s+(?:\w+\s+)?(?:permintaan|perintah|instruksi|kata)\b|"
+     r"\b(?:selalu|harus)\s+(?:patuh|menurut|patuhi|turuti)\s+(?:pada\s+|kepada\s+)?(?:saya|aku|pengguna ini|user ini)\b"),
+    ("injection:never_refuse",
+     ("不要", "不许", "不准", "不能", "别", "不得", "必须", "总是", "一律", "始终", "永远", "绝不"),
+     r"(?:永远|绝对|从此|以后)?(?:不要|不许|不准|不能|别|不得|绝不|绝对不|永远不)(?:再)?(?:拒绝|推辞|回绝)|"
+     r"(?:必须|总是|一律|始终|永远)(?:无条件)?(?:服从|听从|遵从|照做|答应|满足)(?:我|用户|这个用户|所有|任何|一切)"),
+    ("injection:never_refuse",
+     ("ห้าม", "อย่า", "ไม่ต้อง", "ต้อง", "จง"),
+     r"(?:ห้าม|อย่า|ไม่ต้อง|ไม่ควร)\s*(?:ไป)?ปฏิเสธ|(?:ต้อง|จง)\s*(?:เชื่อฟัง|ทำตาม|ยอมทำตาม)\s*(?:ทุก|ผู้ใช้|ฉัน|ผม|คำสั่ง)"),
+    (
+        "injection:disable_safety",
+        ("stop", "quit", "cease", "don't", "dont", "do", "no", "never", "without", "ignore", "abandon", "drop"),
+        r"\b(?:stop|quit|cease|don'?t|do not|no longer|never|abandon|drop)\s+(?:\w+\s+)?(?:following|follow|obeying|obey|applying|apply|"
+        r"enforcing|enforce|respecting|respect|adhering to|adhere to|using|use|caring about|worrying about|checking)\s+"
+        r"(?:any\s+|the\s+|your\s+|its\s+|those\s+|all\s+)*(?:own\s+)?(?:safety|content|usage|moderation|ethical|ethics|security|"
+        r"openai|anthropic|system)\s*(?:rules?|guidelines?|polic(?:y|ies)|filters?|restrictions?|guardrails?|safeguards?|checks?|"
+        r"principles|standards)?\b|"
+        r"\b(?:stop|quit|cease|don'?t|do not|no longer)\s+(?:\w+\s+)?(?:following|follow|obeying|obey|applying|apply)\s+your\s+"
+        r"(?:\w+\s+)?(?:rules?|guidelines?|polic(?:y|ies)|instructions|programming|training)\b",
+    ),
+    ("injection:disable_safety",
+     ("berhenti", "jangan", "tidak", "tak", "abaikan"),
+     r"\b(?:berhenti|jangan|tidak usah|tak perlu|tidak perlu|jangan lagi)\s+(?:\w+\s+)?(?:mengikuti|ikuti|mematuhi|patuhi|menerapkan|"
+     r"terapkan|memakai|pakai)\s+(?:\w+\s+)?(?:aturan|pedoman|kebijakan|filter|batasan)\s*(?:keamanan|keselamatan|konten|sistem)?\b"),
+    ("injection:disable_safety",
+     ("不要", "别", "停止", "不再", "无需", "不用", "不必"),
+     r"(?:不要|别|停止|不再|无需|不用|不必)(?:再)?(?:遵守|遵循|遵从|执行|理会|管|考虑|服从)(?:任何|你的|那些|所有)?(?:的)?"
+     r"(?:安全|内容|使用|道德|审核|系统)(?:的)?(?:规则|规定|准则|政策|限制|策略|守则|规范)"),
+    ("injection:disable_safety",
+     ("หยุด", "ไม่ต้อง", "เลิก", "อย่า"),
+     r"(?:หยุด|ไม่ต้อง|เลิก|อย่า)\s*(?:ทำตาม|ปฏิบัติตาม|สนใจ|ยึดตาม)\s*(?:กฎ|นโยบาย|ข้อกำหนด|แนวทาง)\s*(?:ความปลอดภัย|เนื้อหา|ของระบบ)"),
+    (
+        "privilege:third_party",
+        ("has", "have", "had", "holds", "hold", "with", "gets", "get", "granted", "given", "see", "read", "view", "access",
+         "edit", "delete", "export", "query", "browse", "open", "superuser", "superadmin"),
+        r"\b(?:has|have|had|holds?|gets?|got|is granted|was granted|been granted|been given|is given|was given|now has)\s+"
+        r"(?:full\s+|the\s+|all\s+)?(?:admin(?:istrator)?|root|superuser|super-?admin|elevated|unrestricted|owner|god[- ]mode|sudo|"
+        r"unlimited)\s+(?:rights|access|privileges|permissions|role|status|powers|clearance)\b|"
+        r"\b(?:may|can|could|is allowed to|are allowed to|should be allowed to|gets? to|has permission to|must be allowed to|"
+        r"is permitted to|is authori[sz]ed to)\s+(?:\w+\s+)?(?:see|read|view|access|edit|delete|export|query|browse|open|get)\s+"
+        r"(?:all\s+|every\s+|any\s+|the\s+)?(?:other\s+users?|other people|another user|everyone(?:\s+else)?|all users|every user|"
+        r"other accounts|all accounts|other tenants|anyone|anybody|someone else)(?:'s|'|’s|’)?\s+(?:\w+\s+)?(?:memor(?:y|ies)|data|"
+        r"files?|profiles?|records|notes|conversations|chats|messages|accounts?|history|USER\.md|MEMORY\.md)\b",
+    ),
+    ("privilege:third_party",
+     ("punya", "memiliki", "mempunyai", "diberi", "mendapat", "melihat", "membaca", "mengakses", "boleh", "bisa"),
+     r"\b(?:punya|memiliki|mempunyai|diberi|mendapat|mendapatkan)\s+(?:hak|akses)\s+(?:admin|root|penuh|superuser|administrator)\b|"
+     r"\b(?:boleh|bisa|dapat|berhak)\s+(?:melihat|membaca|mengakses|mengubah|menghapus)\s+(?:semua\s+)?(?:memori|data|catatan|"
+     r"percakapan|profil|file)\s+(?:milik\s+)?(?:pengguna|user|orang)\s+lain\b"),
+    ("privilege:third_party",
+     ("用户", "拥有", "具有", "获得", "超级管理员", "管理员", "查看", "访问", "读取", "看到", "权限"),
+     r"(?:用户|该用户|此用户|这个用户|他|她)\S{0,6}(?:是|为|成为|升级为|拥有|具有|获得)\S{0,4}(?:超级管理员|管理员|超级用户|root|"
+     r"最高权限|全部权限|管理权限)|(?:拥有|具有|获得|被授予)(?:了)?(?:管理员|root|超级管理员|最高|全部|完全|无限制)(?:的)?(?:权限|访问权)|"
+     r"(?:可以|能|允许|有权)(?:查看|访问|读取|看到|修改|删除)(?:其他|所有|别的|全部)(?:用户|人)的?(?:记忆|数据|资料|对话|聊天|记录|文件)"),
+    ("privilege:third_party",
+     ("สิทธิ์", "มีสิทธิ", "ผู้ใช้"),
+     r"(?:มี|ได้รับ|ได้)สิทธิ์?\s*(?:แอดมิน|ผู้ดูแล(?:ระบบ)?|root|เต็ม|ทั้งหมด|สูงสุด|ซูเปอร์)|"
+     r"(?:ดู|อ่าน|เข้าถึง|แก้ไข|ลบ)\s*(?:ความจำ|ข้อมูล|บทสนทนา|แชท|ไฟล์)\s*(?:ของ)?\s*(?:ผู้ใช้|คน|บัญชี)\s*(?:อื่น|ทุกคน|ทั้งหมด)"),
+    (
+        "privilege:vendor_claim",
+        ("verified", "approved", "authorized", "authorised", "certified", "whitelisted", "vetted", "cleared", "endorsed",
+         "confirmed", "official", "staff", "employee", "team", "openai", "anthropic", "deepmind", "mistral", "memroute",
+         "diverifikasi", "disetujui", "diotorisasi", "disahkan", "resmi", "认证", "验证", "批准", "授权", "核实", "官方",
+         "ยืนยัน", "รับรอง", "อนุมัติ", "เจ้าหน้าที่"),
+        r"\b(?:verified|approved|authori[sz]ed|certified|whitelisted|vetted|cleared|endorsed|confirmed|validated)\s+(?:by|with|through|via)\s+"
+        r"(?:the\s+)?" + _VENDOR + r"\b|"
+        r"\b" + _VENDOR + r"\s+(?:has|have|had)?\s*(?:officially\s+)?(?:verified|approved|authori[sz]ed|certified|whitelisted|vetted|"
+        r"cleared|granted|confirmed|validated)\b|"
+        r"\b" + _VENDOR + r"(?:'s|’s)?\s+(?:staff|employees?|team|trust (?:&|and) safety|safety team|security team|support team|"
+        r"admins?|engineers?|red team)\s+(?:here|speaking|message|notice|note|override|says|confirms|has|:)|"
+        r"\b(?:official|verified|authori[sz]ed)\s+(?:message|notice|instruction|directive|override|update|account)\s+from\s+(?:the\s+)?" + _VENDOR + r"\b|"
+        r"\bI(?:'m| am)\s+(?:an?\s+)?(?:verified|official|authori[sz]ed)\s+" + _VENDOR + r"\s+(?:employee|staff|engineer|researcher|"
+        r"developer|partner|representative|admin)\b|"
+        r"\b(?:this|the)\s+(?:user|account|person|request)\s+(?:is|has been|was)\s+(?:officially\s+)?(?:verified|certified|whitelisted)\s+"
+        r"(?:as|to be)\s+(?:an?\s+|the\s+)?(?:admin|administrator|developer|staff|employee|trusted|owner|safe)\b",
+    ),
+    ("privilege:vendor_claim",
+     ("diverifikasi", "disetujui", "diotorisasi", "disahkan", "resmi", "openai", "anthropic"),
+     r"\b(?:sudah\s+|telah\s+)?(?:diverifikasi|disetujui|diotorisasi|disahkan|dikonfirmasi)\s+(?:secara resmi\s+)?oleh\s+(?:pihak\s+|tim\s+)?"
+     r"(?:openai|anthropic|deepmind|google ai|mistral|memroute|pengembang (?:asisten|ai|bot|model)(?: ini)?)\b|"
+     r"\b(?:pesan|instruksi|pemberitahuan)\s+resmi\s+dari\s+(?:openai|anthropic|deepmind|memroute)\b"),
+    ("privilege:vendor_claim",
+     ("认证", "验证", "批准", "授权", "核实", "官方", "openai", "anthropic"),
+     r"(?:经过?|已(?:经)?(?:通过)?|获得?|由|被)\s*(?:OpenAI|Anthropic|DeepMind|谷歌AI|Mistral|memroute|(?:本|这个)?(?:助手|AI|模型)的?(?:开发者|官方))"
+     r"\s*(?:官方)?(?:的)?(?:认证|验证|批准|授权|核实)|(?:OpenAI|Anthropic|DeepMind|memroute)\s*(?:官方)?(?:已|已经)?(?:认证|验证|批准|授权|核实)"
+     r"(?:了)?|来自\s*(?:OpenAI|Anthropic|DeepMind|memroute)\s*的?官方(?:消息|指令|通知)"),
+    ("privilege:vendor_claim",
+     ("ยืนยัน", "รับรอง", "อนุมัติ", "เจ้าหน้าที่", "openai", "anthropic"),
+     r"(?:ได้รับ)?(?:การ)?(?:ยืนยัน|รับรอง|อนุมัติ|ตรวจสอบ)(?:ตัวตน)?(?:แล้ว)?\s*(?:จาก|โดย)\s*(?:ทีม(?:งาน)?\s*)?"
+     r"(?:OpenAI|Anthropic|DeepMind|memroute|ผู้พัฒนา(?:ผู้ช่วย|เอไอ|บอท|โมเดล))|"
+     r"(?:เจ้าหน้าที่|ทีมงาน|พนักงาน)\s*(?:ของ)?\s*(?:OpenAI|Anthropic|DeepMind|memroute)"),
+    (
+        "injection:encoded",
+        ("decode", "decoded", "decipher", "rot13", "rot-13", "base64", "hex", "unscramble", "reverse", "reversed", "caesar",
+         "dekode", "terjemahkan", "解码", "解密", "ถอดรหัส"),
+        r"\b(?:decode|decipher|unscramble|translate|reverse|rot-?13|base ?64|hex)\b[^.\n]{0,60}?(?:\b(?:and|then|before you)|,)\s+"
+        r"(?:then\s+)?(?:follow|obey|execute|run|do|apply|act on|carry (?:it |them |that )?out|comply with)\b|"
+        r"\b(?:follow|obey|execute|run|apply|act on|carry out|comply with)\s+(?:the\s+)?(?:decoded|deciphered|hidden|encoded|rot-?13|"
+        r"base64|hex)\s+(?:\w+\s+)?(?:text|message|instructions?|payload|command|string)\b|"
+        r"\b(?:dekode|pecahkan)\b[^.\n]{0,40}?\b(?:lalu|kemudian|dan)\s+(?:ikuti|jalankan|lakukan|patuhi)\b|"
+        r"(?:解码|解密)[^。\n]{0,20}?(?:然后|并|再)(?:执行|照做|遵守|按照)|ถอดรหัส[^\n]{0,30}?(?:แล้ว|และ)\s*(?:ทำตาม|ปฏิบัติตาม|รัน)",
     ),
 ]

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import functools
-import re
 
 from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.detectors import CACHED_TEXT_CHARS, find_sensitive, redact
@@ -48,7 +47,9 @@ def _written_fields(d: Decision) -> list[str]:
         line = [f"{d.key}: {d.value}"] if d.key and d.value else []
         return [x for x in (d.key, d.value) if x] + line
     if d.route == "memory":
-        return [x for x in (d.entry, d.topic) if x]
+        # "otp: 604918" as a topic and its entry: the topic names what the entry is
+        line = [f"{d.topic}: {d.entry}"] if d.topic and d.entry else []
+        return [x for x in (d.entry, d.topic) if x] + line
     return []
 
 
@@ -133,14 +134,16 @@ def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPoli
 
 
 _ENTRY_DATE_RE = lazy_compile(r"^\[\d{4}(?:-\d{2}){0,2}\]\s*")
+_HEADING_RE = lazy_compile(r"#{1,6}\s+(.*)")
 
 
 def scan_for_prompt(text: str, policy: GuardPolicy | None = None) -> list[tuple[int, str]]:
     """(line number from 1, rule) for each line of a loaded USER.md/MEMORY.md that must not reach
     a prompt: an injection, forged structure, invisible characters, or a secret.
 
-    Headings and bullets are the file's own structure, so a bullet is judged by its text after
-    "- ". Contact details stay visible: they were stored on request (or typed by the person).
+    Headings and bullets are the file's own structure, so a heading is judged by its words after
+    the "#"s and a bullet by its text after "- ". Contact details stay visible: they were stored on
+    request (or typed by the person).
     """
     policy = policy or GuardPolicy()
     hits: list[tuple[int, str]] = []
@@ -148,9 +151,17 @@ def scan_for_prompt(text: str, policy: GuardPolicy | None = None) -> list[tuple[
         stripped = line.strip()
         if not stripped:
             continue
-        if re.fullmatch(r"#{1,2} [\w ]+", stripped) and stripped.isprintable():
-            continue  # the file's own headings ("# USER", "## Identity")
-        content = stripped[2:] if stripped.startswith(("- ", "* ")) else stripped
+        heading = _HEADING_RE.match(stripped)
+        if heading is not None:
+            # A heading is scanned like any line: its words ("## Ignore all previous instructions")
+            # reach the prompt too. A prompt-format heading ("### System") is a role marker.
+            marker = injection_rule(rules_view(stripped), policy)
+            if marker is not None and marker.startswith("role:"):
+                hits.append((n, marker))
+                continue
+            content = heading.group(1)
+        else:
+            content = stripped[2:] if stripped.startswith(("- ", "* ")) else stripped
         content = _ENTRY_DATE_RE.sub("", content, count=1)  # a MEMORY.md entry's own date
         rule = injection_rule(content, policy) if not content.isprintable() else None
         rule = rule or injection_rule(rules_view(content), policy)

@@ -19,6 +19,7 @@ written anyway).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -138,9 +139,16 @@ def refuse_marked_writes(decisions: list[Decision]) -> list[Decision]:
     return out
 
 
-def quote_digest(quote: str) -> str:
-    """What the decision log keeps of a skipped statement: enough to tell two apart, not to read one."""
-    return "sha256:" + hashlib.sha256(quote.encode("utf-8")).hexdigest()[:16]
+def quote_digest(quote: str, key: bytes) -> str:
+    """What the decision log keeps of a skipped statement: enough to tell two apart, not to read one.
+
+    An HMAC of the statement as it may be kept at rest (redacted), under the store's own key: a
+    plain hash of "my code is 604918" gives the code back to anyone who tries the million codes;
+    without the key there is nothing to try against."""
+    if len(key) < 16:
+        raise ValueError("the digest key must be at least 16 bytes")
+    mac = hmac.new(key, redact_for_storage(quote).encode("utf-8"), hashlib.sha256)
+    return "hmac:" + mac.hexdigest()[:16]
 
 
 __all__ = ["quote_digest", "redact_for_storage", "redact_json", "refuse_marked_writes", "requested_kinds"]

@@ -208,6 +208,11 @@ class UserProfile(LedgerDocument[_Block]):
                 return i
         return len(self._blocks)
 
+    def section_named(self, name: str) -> str | None:
+        """The heading of the section called `name` in this file (any case), as the file spells it."""
+        i = self._find_section(name)
+        return None if i is None else self._blocks[i].name
+
     def _find_section(self, name: str) -> int | None:
         wanted = norm_key(name)
         for i, block in enumerate(self._blocks):

@@ -65,6 +65,14 @@ def run_tool(
     name = USER_FILE if target == "user" else MEMORY_FILE
     with pipe.edit(user_id, kind="tool") as tx:
         current = tx.current
+        if section is not None and target == "user" and canonical_section(section) is None:
+            # Headings come from a fixed set, or are the user's own (already in USER.md, written by
+            # hand, and scanned like any line on the way to a prompt): a tool call never adds one.
+            own = current.profile.section_named(section)
+            if own is None:
+                raise ToolUsageError(f"unknown --section {section!r}: use one of {', '.join(USER_SECTIONS)} "
+                                     "or a section already in USER.md")
+            section = own
         refused = current.user_refused if target == "user" else current.memory_refused
         if refused and action in ("replace", "remove"):
             return {"success": False, "error": refused, "target": target}
@@ -93,8 +101,9 @@ def run_tool(
     }
 
 
-# A section name is a heading in USER.md: plain words only, so it cannot forge structure, hide
-# text (bidi, zero-width) or carry markup.
+# A section name is a heading in USER.md: one of the five, or one the user wrote there by hand;
+# plain words only either way, so it cannot forge structure, hide text (bidi, zero-width) or carry
+# markup, and it must pass the guards like any line.
 _SECTION_NAME_RE = re.compile(r"[^\W_](?:[\w ]{0,28}[^\W_])?")
 _LEADING_DATE_RE = re.compile(r"^\s*\[\d{4}(?:-\d{2}){0,2}\]\s*")
 
@@ -106,7 +115,7 @@ def _checked_section(section: str) -> str:
     verdict = guards.check_text(section)
     if not _SECTION_NAME_RE.fullmatch(section) or not verdict.allowed:
         raise ToolUsageError(
-            f"invalid --section {section!r}: use one of {', '.join(USER_SECTIONS)} (or a name of plain words)"
+            f"invalid --section {section!r}: use one of {', '.join(USER_SECTIONS)} (or a section already in USER.md)"
         )
     return section
 

@@ -40,9 +40,10 @@ def keepable(original: Decision, guarded: Decision, policy: guards.GuardPolicy |
     blocked skip."""
     if not is_candidate(guarded) or guarded.reason in ("sensitive", "blocked"):
         return False
-    for text in (original.quote, original.key, original.value, original.section):
+    line = f"{original.key}: {original.value}" if original.key and original.value else None
+    for text in (original.quote, original.key, original.value, original.section, line):
         if text and guards.find_sensitive(text):
-            return False
+            return False  # "Pregnancy: maybe" says what neither half says alone
     for text in (original.key, original.value):
         if text and not guards.check_text(text, policy=policy).allowed:
             return False

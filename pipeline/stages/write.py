@@ -14,6 +14,7 @@ from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
 from pipeline.stages import clauses
+from pipeline.stages.field_concepts import same_field
 from pipeline.types import CHANGE_OF_FACT, USER_SECTIONS, Decision
 
 
@@ -232,9 +233,14 @@ def _field_id(f: UserField) -> str:
 
 def names_key(words: str, key: str) -> bool:
     """Do the words of a forget request name this USER.md key? "email" names Email, "phone number"
-    names Phone: every word of the key is among the request's words (any case, any script)."""
+    names Phone: every word of the key is among the request's words (any case, any script). A
+    contact field is named by what it is: "email address" names Email (never Address or
+    Location), "where I live" names Location (stages/field_concepts.py)."""
+    same = same_field(words, key)
+    if same is False:
+        return False
     wanted, have = norm_key(words).split(), norm_key(key).split()
-    return bool(have) and set(have) <= set(wanted)
+    return (bool(have) and set(have) <= set(wanted)) or bool(same)
 
 
 def _forget_field(result: WriteResult, d: Decision) -> str:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from pipeline.errors import MemrouteError
 from pipeline.store.interface import LedgerTexts
+from pipeline.store.private import FILE_MODE, make_private_dir
 
 USER_FILE = "USER.md"
 MEMORY_FILE = "MEMORY.md"
@@ -73,10 +74,10 @@ def _fsync_dir(path: Path) -> None:
 
 
 def _write_durably(path: Path, data: bytes, mode: int | None = None) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
     try:
-        if mode is not None:  # the file it replaces keeps its permissions (0600 stays 0600)
-            os.fchmod(fd, mode)
+        # The file it replaces keeps its permissions (0600 stays 0600); a new one is private (0600).
+        os.fchmod(fd, FILE_MODE if mode is None else mode)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
@@ -218,8 +219,8 @@ class UserDir:
         `recover(turn_id)` says whether an interrupted commit reached the store; it is asked
         for every journal left behind by a killed writer.
         """
-        self.path.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        make_private_dir(self.path)
+        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, FILE_MODE)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             self._recover(recover)

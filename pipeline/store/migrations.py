@@ -226,6 +226,17 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX annotations_user ON annotations (user_id, target, ref);
         """,
     ),
+    (
+        "m009_store_keys",
+        """
+        -- Secrets of the store itself, never about a user: 'digest' keys the decision log's digest of a
+        -- skipped statement (an HMAC, so a short code cannot be recovered from it by trying them all).
+        CREATE TABLE store_keys (
+            name TEXT PRIMARY KEY,
+            key BLOB NOT NULL
+        );
+        """,
+    ),
 ]
 
 

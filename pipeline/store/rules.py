@@ -54,10 +54,12 @@ def decision_rows(
     ts: str,
     redact: Callable[[str], str],
     log_quotes: bool,
+    digest_key: bytes,
 ) -> list[tuple[Any, ...]]:
     """The decisions table's values for a turn, in column order (user_id ... ts). All text redacted; a
-    skipped statement was not kept: only its route, reason, detail and a digest of its quote, unless
-    `log_quotes` (debugging) keeps its redacted quote and fields too."""
+    skipped statement was not kept: only its route, reason, detail and a keyed digest of its quote
+    (`digest_key`, the store's own), unless `log_quotes` (debugging) keeps its redacted quote and
+    fields too."""
     from pipeline.guards.redaction import quote_digest
 
     def r(text: str | None) -> str | None:
@@ -66,7 +68,7 @@ def decision_rows(
     def quote_of(d: Decision) -> str | None:
         if d.quote is None or log_quotes or d.route != "skip":
             return r(d.quote)
-        return quote_digest(d.quote)
+        return quote_digest(d.quote, digest_key)
 
     def kept(d: Decision, text: str | None) -> str | None:
         return r(text) if log_quotes or d.route != "skip" else None
@@ -83,6 +85,10 @@ DECISION_COLUMNS = (
     "user_id, turn_id, conversation_id, position, quote, route, op, reason, section, key, value, entry, date, "
     "topic, match_text, confidence, detail, outcome, engine, model, prompt_version, ts"
 )
+
+
+DIGEST_KEY_NAME = "digest"
+DIGEST_KEY_BYTES = 32
 
 
 def needles_of_keys(rows: Iterable[tuple[str | None, str | None, str | None]], keys: set[str]) -> list[str]:

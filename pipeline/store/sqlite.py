@@ -18,6 +18,7 @@ and reason and only a digest of its quote, unless `log_quotes` (debugging) is on
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,6 +29,8 @@ from pipeline.store.interface import TARGETS, TURN_STATUSES, HookQueue, MemorySt
 from pipeline.store.migrations import MIGRATIONS
 from pipeline.store.rules import (
     DECISION_COLUMNS,
+    DIGEST_KEY_BYTES,
+    DIGEST_KEY_NAME,
     USER_TABLES,
     decision_rows,
     finish_usage,
@@ -95,6 +98,17 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
 
 
     # ---- writes (inside transaction()) -------------------------------------------------
+
+    _digest_key_cache: bytes | None = None
+
+    def _digest_key(self, conn: sqlite3.Connection) -> bytes:
+        """The root's key for decision-log digests, made at first use (rules.DIGEST_KEY_NAME)."""
+        if self._digest_key_cache is None:
+            conn.execute("INSERT OR IGNORE INTO store_keys (name, key) VALUES (?, ?)",
+                         (DIGEST_KEY_NAME, secrets.token_bytes(DIGEST_KEY_BYTES)))
+            row = conn.execute("SELECT key FROM store_keys WHERE name = ?", (DIGEST_KEY_NAME,)).fetchone()
+            self._digest_key_cache = bytes(row[0])
+        return self._digest_key_cache
 
     def _r(self, text: str | None) -> str | None:
         return None if text is None else self.redact(text)
@@ -171,7 +185,7 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         pipeline/store/rules.py decides what a skipped statement keeps)."""
         rows = decision_rows(decisions, user_id=user_id, turn_id=turn_id, conversation_id=conversation_id,
                              engine=engine, model=model, prompt_version=prompt_version, ts=ts, redact=self.redact,
-                             log_quotes=self.log_quotes)
+                             log_quotes=self.log_quotes, digest_key=self._digest_key(conn))
         if rows:
             conn.executemany(
                 f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES ({', '.join('?' * len(rows[0]))})", rows

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.store.migrations import MIGRATIONS, split_statements
+from pipeline.store.private import FILE_MODE, create_private_file, make_private_dir
 
 log = logging.getLogger("memroute.store")
 
@@ -70,7 +71,7 @@ class _WriterGate:
     def _process_fd(self) -> int:
         # flock belongs to the open file: a forked child must open its own or it would share ours.
         if self._fd is None or self._pid != os.getpid():
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, FILE_MODE)
             self._pid = os.getpid()
         return self._fd
 
@@ -121,9 +122,10 @@ class SQLiteDatabase:
             )
         self.root = Path(root)
         self.read_only = read_only
-        if not read_only:
-            self.root.mkdir(parents=True, exist_ok=True)
         self.path = self.root / DB_NAME
+        if not read_only:
+            make_private_dir(self.root)
+            create_private_file(self.path)  # SQLite gives the -wal and -shm files the database's mode
         self.busy_timeout_s = busy_timeout_s
         self._migrations = list(MIGRATIONS if migrations is None else migrations)
         self._local = threading.local()

@@ -88,7 +88,7 @@ def test_skipped_statements_keep_no_words_unless_asked(tmp_path: Path) -> None:
         logged = pipe.store.decisions("dee")
     assert [d.route for d in result.decisions] == ["skip"]
     assert logged and logged[0]["route"] == "skip" and logged[0]["reason"] == result.decisions[0].reason
-    assert logged[0]["quote"].startswith("sha256:")
+    assert logged[0]["quote"].startswith("hmac:")
     assert leaked(tmp_path / "default", ["so tired"]) == []
     with MemoryPipeline(root=tmp_path / "debug", engine="offline", log_quotes=True) as pipe:
         pipe.process_turn("dee", [{"role": "user", "content": text}])
@@ -100,7 +100,7 @@ def test_the_library_ignores_memroute_log_quotes_in_the_environment(tmp_path: Pa
     monkeypatch.setenv("MEMROUTE_LOG_QUOTES", "1")
     with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
         pipe.process_turn("eve", [{"role": "user", "content": "I'm so tired today"}])
-        assert pipe.store.decisions("eve")[0]["quote"].startswith("sha256:")
+        assert pipe.store.decisions("eve")[0]["quote"].startswith("hmac:")
 
 
 def test_a_blocked_injection_is_not_in_the_decision_log(tmp_path: Path) -> None:

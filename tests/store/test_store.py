@@ -381,7 +381,7 @@ def test_secrets_in_user_text_never_reach_the_database(tmp_path: Path) -> None:
     assert SECRET not in prov["quote"] and "[REDACTED:api_key]" in prov["quote"] and "I'm Jasmin" in prov["quote"]
     skipped, written = s.decisions("jasmin", "t1")
     # A skipped statement was not kept: its fields are dropped and only a digest of its quote stays.
-    assert skipped["value"] is None and skipped["entry"] is None and skipped["quote"].startswith("sha256:")
+    assert skipped["value"] is None and skipped["entry"] is None and skipped["quote"].startswith("hmac:")
     assert skipped["route"] == "skip" and skipped["reason"] == "sensitive"
     assert written["value"] == "Jasmin"
     [turn] = s.failed_turns("jasmin")

@@ -24,6 +24,7 @@ from pipeline.engines.offline.lexicon_zh import LEXICON as ZH
 from pipeline.engines.offline.profile import Entry, Field
 from pipeline.engines.offline.split import Statement, script_of
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
+from pipeline.stages.field_concepts import concepts_named
 from pipeline.types import CHANGE_OF_FACT, Decision
 
 LEXICONS: dict[str, Lexicon] = {"en": EN, "id": ID, "zh": ZH, "th": TH}
@@ -350,6 +351,18 @@ def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Deci
     target = clean_value(re.sub(r"^(?:my|saya|aku|我的|ของ(?:ผม|ฉัน)|that|the|about)\s*", "", target, flags=re.I), lex)
     target = re.sub(r"\s+(?:anymore|please|lagi|ya)$", "", target, flags=re.I).strip()
     t_fold = target.casefold()
+    # A contact field named by what it is ("my email address", "nomor hp saya", "我的邮箱"): that
+    # field and no other; when none is stored, nothing changes and the decision says so.
+    contact = concepts_named(target)
+    if contact:
+        named_fields = [fld for fld in ctx.fields.values() if fld.key and concepts_named(fld.key) & contact]
+        for fld in named_fields:
+            del ctx.fields[fld.key.casefold()]
+        if named_fields:
+            return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.9,
+                              detail="forget: the user asked to forget a USER.md field they named") for fld in named_fields]
+        return [_decision(st, "user", op="remove", match=None, confidence=0.9,
+                          detail=f"forget: no stored field holds the {' or '.join(sorted(contact))} the user named; nothing changed")]
     # USER.md: a field named by its key (in any of our languages) or holding the value the user names.
     named = _field_named_by(target, lex)
     removed = [fld for key_fold, fld in ctx.fields.items() if key_fold in named]

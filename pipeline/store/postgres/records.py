@@ -6,6 +6,7 @@ store; writes take the transaction's connection (`with store.transaction() as co
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -13,6 +14,8 @@ from typing import Any
 from pipeline.store.postgres.connection import Database
 from pipeline.store.rules import (
     DECISION_COLUMNS,
+    DIGEST_KEY_BYTES,
+    DIGEST_KEY_NAME,
     USER_TABLES,
     decision_rows,
     finish_usage,
@@ -46,6 +49,17 @@ class Records:
 
     def _r(self, text: str | None) -> str | None:
         return None if text is None else self.redact(text)
+
+    _digest_key_cache: bytes | None = None
+
+    def _digest_key(self, conn: Any) -> bytes:
+        """The database's key for decision-log digests, made at first use (rules.DIGEST_KEY_NAME)."""
+        if self._digest_key_cache is None:
+            conn.execute("INSERT INTO store_keys (name, key) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
+                         (DIGEST_KEY_NAME, secrets.token_bytes(DIGEST_KEY_BYTES)))
+            row = conn.execute("SELECT key FROM store_keys WHERE name = %s", (DIGEST_KEY_NAME,)).fetchone()
+            self._digest_key_cache = bytes(row["key"])
+        return self._digest_key_cache
 
     # ---- writes ----------------------------------------------------------------------------
 
@@ -88,7 +102,7 @@ class Records:
         """Every decision of a turn, redacted (pipeline/store/rules.py decides what is kept)."""
         rows = decision_rows(decisions, user_id=user_id, turn_id=turn_id, conversation_id=conversation_id,
                              engine=engine, model=model, prompt_version=prompt_version, ts=ts, redact=self.redact,
-                             log_quotes=self.log_quotes)
+                             log_quotes=self.log_quotes, digest_key=self._digest_key(conn))
         if rows:
             with conn.cursor() as cur:
                 cur.executemany(

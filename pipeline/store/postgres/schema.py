@@ -220,6 +220,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "p005_store_keys",
+        """
+        -- As the SQLite store's m009_store_keys: the key of the decision log's digests.
+        CREATE TABLE store_keys (
+            name TEXT PRIMARY KEY,
+            key BYTEA NOT NULL
+        );
+        """,
+    ),
 ]
 
 
