@@ -22,6 +22,7 @@ from pipeline.engines.base import TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
 from pipeline.errors import ModelConfigError
 from pipeline.guards.redaction import refuse_marked_writes
+from pipeline.ledgers.entry_dates import is_stamp
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, entry_matches
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.ops import manual, review
@@ -461,9 +462,20 @@ class MemoryPipeline:
         for cand in self.store.search_candidates(user_id, query, k=k):
             hits.append({"source": "candidate", "candidate": True, "text": f"{cand['key']}: {cand['value']}",
                          **_candidate_view(cand)})
-        for row in self.store.recall_archive(user_id, query, k=k):
+        for row in self._recall_archive(user_id, query, terms, k):
             hits.append({"source": "archive", **row})
         return hits[:k]
+
+    def _recall_archive(self, user_id: str, query: str, terms: list[str], k: int) -> list[dict[str, Any]]:
+        """The archive's hits. A date in the query is matched by overlap, not as words: the archive is searched
+        for the other words (or the date's year) and an archived entry kept when its date overlaps."""
+        days = [t for t in terms if is_stamp(t)]
+        if not days:
+            return self.store.recall_archive(user_id, query, k=k)
+        words = " ".join(t for t in terms if not is_stamp(t)) or days[0][:4]
+        rows = self.store.recall_archive(user_id, words, k=20 * k)
+        return [r for r in rows if all(t in str(r["text"]).lower() for t in terms)
+                or (r["target"] == "memory" and entry_matches(str(r["text"]), terms))][:k]
 
     # ---- candidates: facts waiting for confirmation (never in USER.md until promoted) ----
 

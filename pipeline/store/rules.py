@@ -17,7 +17,7 @@ USER_TABLES: dict[str, tuple[str, ...]] = {
     "history": ("key", "old_value", "new_value", "why"),
     "provenance": ("key", "value", "quote"),
     "archive": ("text", "why"),
-    "decisions": ("quote", "key", "value", "entry", "topic", "match_text", "detail"),
+    "decisions": ("quote", "key", "value", "entry", "topic", "match_text", "detail", "outcome"),  # an outcome names what left
     "usage": (),
     "batch_conversations": (),
     "hook_queue": ("payload", "error"),
@@ -77,7 +77,7 @@ def decision_rows(
     return [
         (user_id, turn_id, conversation_id, i, quote_of(d), d.route, d.op, d.reason, d.section, kept(d, d.key),
          kept(d, d.value), kept(d, d.entry), d.date, kept(d, d.topic), kept(d, d.match), d.confidence,
-         r(d.detail), d.outcome, engine, model, prompt_version, ts)
+         r(d.detail), r(d.outcome), engine, model, prompt_version, ts)
         for i, d in enumerate(decisions)
     ]
 
