@@ -62,6 +62,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("memroute.hook")
 
+ADOPT_INTERVAL_S = 1.0  # how often a running hook looks for turns of a process that is gone
+
 
 class HookQueueFull(MemrouteError, RuntimeError):
     """submit() found no room in the in-memory queue within full_timeout_s; the turn was not stored."""
@@ -208,6 +210,9 @@ class PostTurnHook:
         self._threads = [
             threading.Thread(target=self._worker, name=f"memroute-hook-{i}", daemon=True) for i in range(workers)
         ]
+        # Another process on this memory may die while we run: its accepted turns are taken over
+        # within ADOPT_INTERVAL_S, not at our next start.
+        self._threads.append(threading.Thread(target=self._adopter, name="memroute-hook-adopt", daemon=True))
         for t in self._threads:
             t.start()
 
@@ -388,6 +393,22 @@ class PostTurnHook:
                     self._unscrubbed.discard((m.user_id, m.turn_id))
                 self._cond.notify_all()
 
+    def _adopter(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._stop or self._closed, timeout=ADOPT_INTERVAL_S)
+                if self._stop or self._closed:
+                    return
+            try:
+                rows = self.queue.adopt_orphans()
+            except Exception as e:  # the database is busy or gone: try again at the next tick
+                log.debug("hook: looking for orphaned turns failed: %s", type(e).__name__)
+                continue
+            if rows:
+                log.info("hook: taking over %d turn(s) of a process that is gone", len(rows))
+                with self._cond:
+                    self._add_recovered(rows)
+
     def _process(self, group: _Group) -> tuple[str, str | None]:
         """Run the group once. Returns (outcome, error): done | duplicate | failed | parked."""
         members = group.members
@@ -499,10 +520,11 @@ class PostTurnHook:
         return out
 
     def drain(self, timeout: float | None = None) -> bool:
-        """Wait until nothing is waiting or running (debounce windows are not cut short). True if idle."""
+        """Wait until nothing is waiting or running (debounce windows are not cut short) and the
+        queue's storage holds no finished turn's text (scrubbed). True if idle."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            while self._in_memory > 0:
+            while self._in_memory > 0 or self._unscrubbed:
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     return False
@@ -533,6 +555,7 @@ class PostTurnHook:
         if self._pool is not None:
             self._pool.shutdown(wait=not busy, cancel_futures=True)
         self._parked_at_close = self.queue.parked_count()
+        self.queue.release()  # a newer hook may take over what we leave, even while a worker is stuck
         if not busy:
             self.queue.close()
         else:
