@@ -443,6 +443,7 @@ class PostTurnHook:
                 c.done += n
                 c.duplicates += n if outcome == "duplicate" else 0
                 per["done"] += n
+                per["duplicates"] = per.get("duplicates", 0) + (n if outcome == "duplicate" else 0)
                 self._in_memory -= n
             elif outcome == "parked":
                 c.parked += n
@@ -491,32 +492,47 @@ class PostTurnHook:
             self._add_recovered(rows)
         return len(rows)
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self, allow: Callable[[str], bool] | None = None) -> dict[str, Any]:
         """This hook's view: turns waiting (queued), running, waiting for a retry (failed), finished this
-        session (done, of which duplicates), failed attempts, parked turns on disk, and the last error."""
+        session (done, of which duplicates), failed attempts, parked turns on disk, and the last error.
+        `allow`: count only the users it accepts (a tenant's view: no other tenant's figures)."""
+        ok = allow or (lambda _user: True)
         with self._cond:
             now = time.time()
             queued = failed = 0
-            for dq in self._pending.values():
+            for user, dq in self._pending.items():
+                if not ok(user):
+                    continue
                 for g in dq:
                     if g.retry_at > now or g.attempts:
                         failed += len(g.members)
                     else:
                         queued += len(g.members)
-            running = sum(len(g.members) for g in self._running.values())
+            running = sum(len(g.members) for u, g in self._running.items() if ok(u))
             c = self._counters
+            users = {u: dict(v) for u, v in c.by_user.items() if ok(u)}
+            if allow is None:
+                done, duplicates, attempts, parked, last_error = (
+                    c.done, c.duplicates, c.failed_attempts, c.parked, c.last_error)
+            else:
+                done = sum(v["done"] for v in users.values())
+                duplicates = sum(v.get("duplicates", 0) for v in users.values())
+                attempts = sum(v["failed_attempts"] for v in users.values())
+                parked = sum(v["parked"] for v in users.values())
+                last_error = None
             out: dict[str, Any] = {
                 "queued": queued,
                 "running": running,
                 "failed": failed,
-                "done": c.done,
-                "duplicates": c.duplicates,
-                "failed_attempts": c.failed_attempts,
-                "parked_this_session": c.parked,
-                "last_error": c.last_error,
-                "users": {u: dict(v) for u, v in c.by_user.items()},
+                "done": done,
+                "duplicates": duplicates,
+                "failed_attempts": attempts,
+                "parked_this_session": parked,
+                "last_error": last_error,
+                "users": users,
             }
-        out["parked"] = self._parked_at_close if self._parked_at_close is not None else self.queue.parked_count()
+        if allow is None:
+            out["parked"] = self._parked_at_close if self._parked_at_close is not None else self.queue.parked_count()
         return out
 
     def drain(self, timeout: float | None = None) -> bool:
