@@ -19,6 +19,7 @@ from pipeline.engines import make_engine
 from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
 from pipeline.errors import ModelConfigError
+from pipeline.ledgers.entry_dates import is_stamp
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, entry_matches
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.ops import manual, review
@@ -65,6 +66,7 @@ class MemoryPipeline:
         timeout: float = DEFAULT_TIMEOUT_S,
         deadline: float | None = DEFAULT_DEADLINE_S,
         max_retries: int = DEFAULT_MAX_RETRIES,
+        structured: str | None = None,
         user_limit: int | None = None,
         memory_limit: int | None = None,
         consolidate_at: float = CONSOLIDATE_AT,
@@ -81,7 +83,8 @@ class MemoryPipeline:
         """`engine`: an Engine, or a name; None means "llm" when `model` is given, else the offline
         engine (environment variables are the CLI's business, not the library's).
         `timeout`, `deadline`, `max_retries`: what a model-backed engine may spend (per request, per
-        turn, retries per request); the defaults are the CLI's (engines/base.py), and
+        turn, retries per request); `structured`: how it asks for structured output (None: "auto").
+        The defaults are the CLI's (engines/base.py), and
         `pipeline.settings.build_pipeline(Settings(...))` builds the same pipeline from one Settings.
         `read_only`: for a root this process may not write; show, history, recall and context
         work, and any write fails.
@@ -99,6 +102,7 @@ class MemoryPipeline:
             timeout=timeout,
             deadline=deadline,
             max_retries=max_retries,
+            structured=structured,
             cache_dir=Path(cache_dir) if cache_dir else None,
             classify_model=classify_model,
             consolidate_model=consolidate_model,
@@ -347,9 +351,20 @@ class MemoryPipeline:
         for cand in self.store.search_candidates(user_id, query, k=k):
             hits.append({"source": "candidate", "candidate": True, "text": f"{cand['key']}: {cand['value']}",
                          **_candidate_view(cand)})
-        for row in self.store.recall_archive(user_id, query, k=k):
+        for row in self._recall_archive(user_id, query, terms, k):
             hits.append({"source": "archive", **row})
         return hits[:k]
+
+    def _recall_archive(self, user_id: str, query: str, terms: list[str], k: int) -> list[dict[str, Any]]:
+        """The archive's hits. A date in the query is matched by overlap, not as words: the archive is searched
+        for the other words (or the date's year) and an archived entry kept when its date overlaps."""
+        days = [t for t in terms if is_stamp(t)]
+        if not days:
+            return self.store.recall_archive(user_id, query, k=k)
+        words = " ".join(t for t in terms if not is_stamp(t)) or days[0][:4]
+        rows = self.store.recall_archive(user_id, words, k=20 * k)
+        return [r for r in rows if all(t in str(r["text"]).lower() for t in terms)
+                or (r["target"] == "memory" and entry_matches(str(r["text"]), terms))][:k]
 
     # ---- candidates: facts waiting for confirmation (never in USER.md until promoted) ----
 

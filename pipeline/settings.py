@@ -16,6 +16,8 @@ The config file is `$MEMROUTE_CONFIG`, else `memroute.toml` in the memory root. 
     timeout = 30          # seconds per model request
     deadline = 60         # seconds one turn may spend on model calls in all (retries included)
     max_retries = 3       # transport retries per model request
+    structured = "auto"   # how structured output is asked for: auto, tools, json_schema, json
+    slow_model = false    # a model on CPU: timeout 120, deadline 300, max_retries 1 unless set
     store = "postgresql://memroute@db.internal/memroute"   # memory in PostgreSQL (pip install 'memroute[postgres]')
     log_quotes = false    # keep the redacted words of skipped statements in the decision log
     candidate_ttl_days = 60
@@ -60,6 +62,8 @@ ENV_NAMES: dict[str, str] = {
     "timeout": "MEMROUTE_TIMEOUT",
     "deadline": "MEMROUTE_DEADLINE",
     "max_retries": "MEMROUTE_MAX_RETRIES",
+    "structured": "MEMROUTE_STRUCTURED",
+    "slow_model": "MEMROUTE_SLOW_MODEL",
     "store": "MEMROUTE_STORE",
     "log_quotes": "MEMROUTE_LOG_QUOTES",
     "candidate_ttl_days": "MEMROUTE_CANDIDATE_TTL_DAYS",
@@ -93,6 +97,14 @@ class Settings(BaseModel):
         DEFAULT_DEADLINE_S, gt=0, description="seconds one turn may spend on model calls in all (retries, backoff included)"
     )
     max_retries: int = Field(DEFAULT_MAX_RETRIES, ge=0, description="transport retries per model request")
+    structured: Literal["auto", "tools", "json_schema", "json"] = Field(
+        "auto",
+        description="how structured output is asked for: tools (forced tool call), json_schema (response_format, "
+        "a grammar on local servers), json (JSON mode), auto (by provider, one fallback)",
+    )
+    slow_model: bool = Field(
+        False, description="a model on CPU: timeout 120 s, deadline 300 s, 1 retry, unless those are set"
+    )
     store: str | None = Field(
         None, description="a postgresql:// URL: keep memory in PostgreSQL (default: files and SQLite under the root)"
     )
@@ -165,6 +177,13 @@ def resolve(flags: Mapping[str, Any], environ: Mapping[str, str] | None = None) 
         for name, value in read_config(config_file).items():
             take(name, value, "file")
     values["cache_dir"] = Path(values["cache_dir"]).expanduser() if "cache_dir" in values else default_cache_dir(env)
+    if isinstance(values.get("slow_model"), str):
+        values["slow_model"] = values["slow_model"].strip().lower() not in ("0", "false", "no", "off", "")
+    if values.get("slow_model"):
+        for name, value in SLOW_MODEL.items():
+            if name not in values:
+                values[name] = value
+                sources[name] = sources["slow_model"]  # doctor shows where the 120 s came from
     try:
         return Settings(**{**values, "root": root}, config_file=config_file, sources=sources)
     except ValidationError as e:
@@ -176,10 +195,30 @@ def resolve(flags: Mapping[str, Any], environ: Mapping[str, str] | None = None) 
         ) from None
 
 
+# A model on CPU (a 1.5B model on 2 cores answers a classify call in 5-60 s, ~12 tokens/s): one
+# request may take a minute or two, and retrying a timed-out request mostly doubles the wait.
+SLOW_MODEL: dict[str, Any] = {"timeout": 120.0, "deadline": 300.0, "max_retries": 1}
+
+
 def default_cache_dir(env: Mapping[str, str]) -> Path:
     """Root-independent, so a second run of the same eval suite reuses the LLM engine's cache."""
     base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "memroute" / "evals"
+
+
+def build_engine(settings: Settings, engine: str | Engine | None = None) -> Engine:
+    """The engine the settings name (`engine` overrides it), with their model, server, timeout and retries."""
+    from pipeline.engines import make_engine
+
+    return make_engine(
+        engine or settings.engine_name,
+        model=settings.model,
+        api_base=settings.api_base,
+        timeout=settings.timeout,
+        max_retries=settings.max_retries,
+        deadline=settings.deadline,
+        structured=settings.structured,
+    )
 
 
 def build_pipeline(
@@ -200,6 +239,7 @@ def build_pipeline(
         "timeout": settings.timeout,
         "deadline": settings.deadline,
         "max_retries": settings.max_retries,
+        "structured": settings.structured,
         "user_limit": settings.user_limit,
         "memory_limit": settings.memory_limit,
         "log_quotes": settings.log_quotes,
@@ -253,6 +293,7 @@ __all__ = [
     "CONFIG_ENV",
     "CONFIG_NAME",
     "ENV_NAMES",
+    "SLOW_MODEL",
     "Settings",
     "SettingsError",
     "build_pipeline",

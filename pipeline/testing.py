@@ -235,3 +235,204 @@ class UnreachableEngine(Engine):
 
     def consolidate(self, *args: object, **kwargs: object) -> Any:
         raise ConnectionError("model unreachable")
+
+
+# --- local chat servers that behave like real ones --------------------------------------------------
+
+SERVER_KINDS = ("openai", "llamacpp", "ollama")
+
+
+class ChatServer:
+    """A chat server on 127.0.0.1 (a thread; no network) that behaves like one kind of real server,
+    for tests and benchmarks of the structured-output modes. The model's answer comes from
+    `answer(request_body)` (a dict, or JSON text, like FunctionModel's answers); the server decides
+    how it is wrapped, as the real one would:
+
+    - `openai`: OpenAI's API. A forced tool call (object `tool_choice`) is answered with that call;
+      `response_format` (json_schema or json_object) with the JSON as content.
+    - `llamacpp`: llama.cpp's `llama-server`. An object `tool_choice` is ignored (its log: "type must
+      be string, but is object") and a small model answers in text, inside a ```json fence;
+      `response_format` json_schema or json_object is a grammar: raw JSON from the first token.
+      With `runaway=True` a text answer goes on with newlines until `max_tokens` (or a stop
+      sequence), as Qwen2.5-Coder-1.5B did under `"tool_choice": "required"`.
+    - `ollama`: Ollama's native `/api/chat` (what litellm's `ollama_chat/` sends): `format` (a JSON
+      schema or "json") constrains the answer; without it, the fence.
+
+    Every kind keeps a one-slot prompt cache like llama.cpp's `-np 1`: the prompt (a chat template's
+    rendering: system, the tool schemas, then the other messages) shares a prefix with the previous
+    request's, and those tokens (four characters each) are reported as cached, in
+    `usage.prompt_tokens_details.cached_tokens` (and llama.cpp's `timings.cache_n`). `requests`
+    keeps every chat request's body (`paths` their paths), `prompts` every rendered prompt.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        answer: Callable[[dict[str, Any]], Any],
+        *,
+        runaway: bool = False,
+        delay: float = 0.0,
+        model: str = "local-model",
+    ) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        if kind not in SERVER_KINDS:
+            raise ValueError(f"kind must be one of {', '.join(SERVER_KINDS)}, not {kind!r}")
+        self.kind, self.answer, self.runaway, self.delay, self.model = kind, answer, runaway, delay, model
+        self.requests: list[dict[str, Any]] = []
+        self.paths: list[str] = []
+        self.prompts: list[str] = []
+        self.completions: list[dict[str, Any]] = []  # what each answer generated: tokens, finish
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                status, payload = server.reply(self.path, body)
+                data = json.dumps(payload).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a timeout)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    @property
+    def api_base(self) -> str:
+        """What to pass as api_base: `/v1` for the OpenAI-compatible kinds, the root for Ollama."""
+        return self.url if self.kind == "ollama" else self.url + "/v1"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self) -> ChatServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- one request --
+
+    def reply(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if self.kind == "ollama" and path.rstrip("/").endswith("/api/show"):  # litellm asks for model details
+            return 200, {"modelfile": "", "parameters": "", "template": "", "details": {}, "model_info": {}}
+        with self._lock:
+            self.requests.append(body)
+            self.paths.append(path)
+            prompt = render_prompt(body.get("messages", []), body.get("tools"))
+            cached = _common_prefix(self.prompts[-1], prompt) // 4 if self.prompts else 0
+            self.prompts.append(prompt)
+        if self.delay:
+            time.sleep(self.delay)  # a slow model: the request is seen at once, answered later
+        prompt_tokens = max(1, len(prompt) // 4)
+        cached = min(cached, prompt_tokens - 1)
+        constrained, tool = self._constraint(path, body)
+        text = answer_text(self.answer(body), _AnyList)
+        limit = body.get("max_tokens") or (body.get("options") or {}).get("num_predict")
+        stops = body.get("stop") or (body.get("options") or {}).get("stop") or []
+        if tool is not None:
+            content, finish, generated = text, "tool_calls", estimate_tokens(text)
+        elif constrained:
+            content, finish, generated = text, "stop", estimate_tokens(text)
+        else:  # a small model without a grammar: a fenced answer, perhaps running away
+            content = f"```json\n{text}\n```" + ("\n" * 10_000 if self.runaway else "")
+            content, finish, generated = _generate(content, limit, stops)
+        if limit is not None and generated > int(limit):  # the server stops at max_tokens
+            content, finish, generated = _cut(content, int(limit))
+        with self._lock:
+            self.completions.append({"tokens": generated, "finish": finish, "limit": limit})
+        if self.kind == "ollama":
+            return 200, {
+                "model": body.get("model", self.model),
+                "created_at": "2026-01-01T00:00:00Z",
+                "message": {"role": "assistant", "content": content},
+                "done": True,
+                "done_reason": "length" if finish == "length" else "stop",
+                "prompt_eval_count": prompt_tokens - cached,
+                "eval_count": generated,
+            }
+        out = completion_body(
+            model=body.get("model", self.model),
+            arguments=content,
+            tool=tool,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=generated,
+            completion_id=f"chatcmpl-{len(self.requests)}",
+        )
+        out["choices"][0]["finish_reason"] = finish
+        out["usage"]["prompt_tokens_details"] = {"cached_tokens": cached}
+        if self.kind == "llamacpp":
+            out["timings"] = {"cache_n": cached, "prompt_n": prompt_tokens - cached, "predicted_n": generated}
+        return 200, out
+
+    def _constraint(self, path: str, body: dict[str, Any]) -> tuple[bool, str | None]:
+        """(is the answer held to JSON, the tool call to answer with)."""
+        if self.kind == "ollama":
+            return body.get("format") not in (None, ""), None
+        fmt = body.get("response_format") or {}
+        if isinstance(fmt, dict) and fmt.get("type") in ("json_schema", "json_object"):
+            return True, None
+        choice = body.get("tool_choice")
+        if self.kind == "openai" and isinstance(choice, dict):
+            return True, choice.get("function", {}).get("name")
+        return False, None
+
+
+class _AnyList(BaseModel):
+    """answer_text's response model for a server: a list answer becomes {"statements": [...]}."""
+
+    statements: list[Any]
+
+
+def render_prompt(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> str:
+    """A chat template's rendering (as Qwen2.5's puts it): the system message, the tool schemas
+    after it, then every other message."""
+    parts: list[str] = []
+    rest = list(messages)
+    if rest and rest[0].get("role") == "system":
+        parts.append(f"<|system|>\n{rest.pop(0).get('content') or ''}")
+    if tools:
+        parts.append("<|tools|>\n" + json.dumps(tools, ensure_ascii=False, sort_keys=True))
+    for m in rest:
+        content = m.get("content")
+        parts.append(f"<|{m.get('role')}|>\n{content if isinstance(content, str) else json.dumps(content)}")
+    return "\n".join(parts) + "\n<|assistant|>\n"
+
+
+def _common_prefix(a: str, b: str) -> int:
+    import os.path
+
+    return len(os.path.commonprefix([a, b]))
+
+
+def _generate(content: str, limit: Any, stops: list[str]) -> tuple[str, str, int]:
+    """A text answer as a server generates it: cut at the first stop sequence, or at max_tokens."""
+    cut = min((i for s in stops if (i := content.find(s)) >= 0), default=-1)
+    if cut >= 0:
+        return content[:cut], "stop", estimate_tokens(content[:cut]) + 1
+    if limit is None and len(content) > 12_000:  # no bound: it generates on (we stop it at 3,000)
+        return _cut(content, 3000)
+    return content, "stop", estimate_tokens(content)
+
+
+def _cut(content: str, tokens: int) -> tuple[str, str, int]:
+    return content[: tokens * 4], "length", tokens

@@ -138,6 +138,7 @@ class Usage(BaseModel):
     calls: int = 0  # model requests sent, retried and re-asked ones included
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_tokens: int = 0  # of input_tokens: read from the server's prompt cache (0 when it does not say)
     cost_usd: float | None = 0.0  # None when the model's price is unknown
     latency_s: float = 0.0
     retries: int = 0  # of `calls`: requests sent again after a transport fault (429, 5xx, timeout)
@@ -156,6 +157,7 @@ class Usage(BaseModel):
             calls=self.calls + other.calls,
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
             cost_usd=cost,
             latency_s=self.latency_s + other.latency_s,
         )

@@ -9,6 +9,7 @@ from memory_fixture import Memory
 from seed import JASMIN_MEMORY_MD, JASMIN_SAYS, JASMIN_USER_MD
 
 from pipeline.engines.base import Engine
+from pipeline.ops.tool import run_tool
 from pipeline.types import (
     Classification,
     ConsolidatedEntry,
@@ -224,3 +225,8 @@ def test_a_month_precise_event_is_written_recalled_by_a_day_and_never_gets_a_day
     assert "- [2026-06] I started a pottery class.\n" in memory and "- [2026-07-29] We adopted a puppy.\n" in memory
     assert [hit["text"] for hit in recalled] == ["[2026-06] I started a pottery class."]
     assert [hit["text"] for hit in by_month] == ["[2026-07-29] We adopted a puppy."]
+    with mem.pipeline(engine="offline") as pipe:  # once the entry left the file, the archive answers the same way
+        run_tool(pipe, "ana", "remove", "memory", old_text="pottery class")
+        archived = pipe.recall("ana", "2026-06-14 pottery")
+        assert pipe.recall("ana", "2026-05-14 pottery") == []
+    assert [(hit["source"], hit["text"]) for hit in archived] == [("archive", "[2026-06] I started a pottery class.")]

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from pipeline.cli import admin, batch, evals, imports, memory, review, serve, store_cmds
+from pipeline.cli import admin, batch, evals, imports, label, memory, review, serve, store_cmds
 from pipeline.cli.common import Handler, add_common
 from pipeline.cli.errors import CommandFailed, UsageError, exit_code, report_error
 
@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     review.register(add)
     batch.register(add)
     evals.register(add)
+    label.register(add)
     serve.register(add)
     store_cmds.register(add)
     admin.register(add, sub, parser)

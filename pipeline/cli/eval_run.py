@@ -1,6 +1,6 @@
 """`memroute eval` at work: checks the options, runs the suites (pipeline.evals) with a progress
 bar on stderr, prints the table, writes the JSON and HTML reports and applies the gates.
-Exit codes: 0 all gates met, 1 a gate missed or a leak, 2 bad input (one line on stderr)."""
+Exit codes: 0 all gates met, 1 a gate missed, a leak or a failed turn, 2 bad input (one line on stderr)."""
 
 from __future__ import annotations
 
@@ -45,9 +45,11 @@ def run_eval_cli(
     factory: PipelineFactory = default_pipeline_factory,
     specs: Sequence[EngineSpec] | None = None,
     log_quotes: bool | None = None,
+    engine_options: dict[str, Any] | None = None,
 ) -> int:
     """`memroute eval` (runs: (engine, model) pairs; `specs` replaces them, for tests). `cache_dir`
-    None: no cache of model answers."""
+    None: no cache of model answers. `engine_options`: timeout, deadline, max_retries, structured
+    for engines built by name (as `memroute turn` builds them)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -70,6 +72,9 @@ def run_eval_cli(
         options["memory_limit"] = memory_limit
     if log_quotes is not None:
         options["log_quotes"] = log_quotes
+    engine_options = {k: v for k, v in (engine_options or {}).items() if v is not None}
+    if engine_options:
+        options["engine_options"] = engine_options
     problem = _check_engines(specs, api_base)
     if problem:
         raise UsageError(problem)

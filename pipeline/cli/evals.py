@@ -44,6 +44,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         user_limit=settings.user_limit,
         memory_limit=settings.memory_limit,
         log_quotes=settings.log_quotes,
+        # the model's limits, as `memroute turn` gets them: each case's turn is bounded the same way
+        engine_options={
+            "timeout": settings.timeout,
+            "deadline": settings.deadline,
+            "max_retries": settings.max_retries,
+            "structured": settings.structured,
+        },
     )
 
 

@@ -26,6 +26,7 @@ def make_engine(
     timeout: float | None = None,
     max_retries: int | None = None,
     deadline: float | None = None,
+    structured: str | None = None,
 ) -> Engine:
     """An engine instance from a name (or an Engine, returned as is) and the options the caller
     resolved. The default is `llm` when a model is given, else the offline engine. No environment
@@ -44,5 +45,6 @@ def make_engine(
         timeout=timeout,
         max_retries=max_retries,
         deadline=deadline,
+        structured=structured,
     )
     return build(name, options)

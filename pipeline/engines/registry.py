@@ -42,6 +42,7 @@ class EngineOptions:
     timeout: float | None = None
     max_retries: int | None = None
     deadline: float | None = None  # seconds a turn may spend on model calls in all
+    structured: str | None = None  # auto, tools, json_schema, json (engines/llm/structured.py)
 
 
 EngineFactory = Callable[[EngineOptions], Engine]
@@ -65,6 +66,8 @@ def llm(options: EngineOptions, *, name: str = "llm") -> Engine:
         limits["max_retries"] = options.max_retries
     if options.deadline is not None:
         limits["deadline"] = options.deadline
+    if options.structured is not None:
+        limits["structured"] = options.structured
     return LLMEngine(
         options.model,
         api_base=options.api_base,

@@ -85,6 +85,7 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
     rows += [
         row("calls", lambda r: str(r["calls"])),
         row("tokens in / out", lambda r: f"{r['input_tokens']:,} / {r['output_tokens']:,}"),
+        row("cached tokens in", lambda r: f"{r.get('cached_tokens', 0):,}"),
         row("cost", lambda r: _cost(r["cost_usd"])),
         row("latency p50 / p95", lambda r: f"{_latency(r['latency_p50_s'])} / {_latency(r['latency_p95_s'])}"),
     ]

@@ -150,7 +150,7 @@ def build_report(runs: Sequence[RunMetrics], files: Sequence[str], started: date
 
 
 def gate_problems(report: EvalReport, min_accuracy: float | None) -> list[str]:
-    """One line per missed gate: accuracy below the floor (any run), or any leak."""
+    """One line per missed gate: accuracy below the floor (any run), any leak, any failed turn."""
     problems = []
     for run in report.runs:
         acc = run.route_accuracy
@@ -161,4 +161,8 @@ def gate_problems(report: EvalReport, min_accuracy: float | None) -> list[str]:
             ids = sorted({leak.id for leak in run.leaks})
             shown = ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
             problems.append(f"{run.label}: {len(run.leaks)} leak(s) in {len(ids)} case(s): {shown}")
+        if run.errors:
+            failed = [f.id for f in run.failures if f.error]
+            shown = ", ".join(failed[:8]) + (f" and {len(failed) - 8} more" if len(failed) > 8 else "")
+            problems.append(f"{run.label}: {run.errors} case(s) failed (the turn failed or raised): {shown}")
     return problems

@@ -28,9 +28,13 @@ PipelineFactory = Callable[[Path, EngineSpec, "Path | None", "dict[str, Any]"], 
 
 
 def default_pipeline_factory(root: Path, spec: EngineSpec, cache_dir: Path | None, options: dict[str, Any]) -> Any:
+    """The pipeline of one case. `options["engine_options"]` (timeout, deadline, max_retries,
+    structured) build an engine named by the spec the way `memroute turn` builds it."""
     from pipeline.core import MemoryPipeline
 
-    return MemoryPipeline(root=root, engine=spec.engine, model=spec.model, cache_dir=cache_dir, **options)
+    options = dict(options)
+    limits = options.pop("engine_options", None) or {}
+    return MemoryPipeline(root=root, engine=spec.engine, model=spec.model, cache_dir=cache_dir, **options, **limits)
 
 
 def _read(path: Path) -> str:
@@ -165,7 +169,9 @@ def stage_usage(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
     """A case's usage rows summed per stage (classify, compact, consolidate, failed:<stage>)."""
     out: dict[str, dict[str, int]] = {}
     for row in rows:
-        into = out.setdefault(str(row["stage"]), {"calls": 0, "input_tokens": 0, "output_tokens": 0})
+        into = out.setdefault(
+            str(row["stage"]), {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cached_tokens": 0}
+        )
         for name in into:
             into[name] += int(row.get(name) or 0)
     return out

@@ -250,6 +250,7 @@ def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> RunMetrics:
         # Cases that raised report no usage; their cost is unknown, so the total is too.
         "input_tokens": total.input_tokens,
         "output_tokens": total.output_tokens,
+        "cached_tokens": total.cached_tokens,  # of input_tokens, from the server's prompt cache
         "retries": total.retries,
         "reasks": total.reasks,
         "usage_by_stage": _by_stage(outcomes),

@@ -71,6 +71,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("memroute.hook")
 
+ADOPT_INTERVAL_S = 1.0  # how often a running hook looks for turns of a process that is gone
+
 
 class HookQueueFull(Busy, RuntimeError):
     """submit() found no room in the in-memory queue within full_timeout_s; the turn was not stored."""
@@ -191,6 +193,9 @@ class PostTurnHook:
         self._threads = [
             threading.Thread(target=self._worker, name=f"memroute-hook-{i}", daemon=True) for i in range(workers)
         ]
+        # Another process on this memory may die while we run: its accepted turns are taken over
+        # within ADOPT_INTERVAL_S, not at our next start.
+        self._threads.append(threading.Thread(target=self._adopter, name="memroute-hook-adopt", daemon=True))
         for t in self._threads:
             t.start()
 
@@ -373,6 +378,22 @@ class PostTurnHook:
                     self._unscrubbed.discard((m.user_id, m.turn_id))
                 self._cond.notify_all()
 
+    def _adopter(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._stop or self._closed, timeout=ADOPT_INTERVAL_S)
+                if self._stop or self._closed:
+                    return
+            try:
+                rows = self.queue.adopt_orphans()
+            except Exception as e:  # the database is busy or gone: try again at the next tick
+                log.debug("hook: looking for orphaned turns failed: %s", type(e).__name__)
+                continue
+            if rows:
+                log.info("hook: taking over %d turn(s) of a process that is gone", len(rows))
+                with self._cond:
+                    self._add_recovered(rows)
+
     def _process(self, group: _Group) -> tuple[Settled, str | None]:
         """Run the group once (hook/runner.py: attempt). Returns (settled, error)."""
         members = group.members
@@ -438,32 +459,47 @@ class PostTurnHook:
             self._add_recovered(rows)
         return len(rows)
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self, allow: Callable[[str], bool] | None = None) -> dict[str, Any]:
         """This hook's view: turns waiting (queued), running, waiting for a retry (failed), finished this
-        session (done, of which duplicates), failed attempts, parked turns on disk, and the last error."""
+        session (done, of which duplicates), failed attempts, parked turns on disk, and the last error.
+        `allow`: count only the users it accepts (a tenant's view: no other tenant's figures)."""
+        ok = allow or (lambda _user: True)
         with self._cond:
             now = time.time()
             queued = failed = 0
-            for dq in self._pending.values():
+            for user, dq in self._pending.items():
+                if not ok(user):
+                    continue
                 for g in dq:
                     if g.retry_at > now or g.attempts:
                         failed += len(g.members)
                     else:
                         queued += len(g.members)
-            running = sum(len(g.members) for g in self._running.values())
+            running = sum(len(g.members) for u, g in self._running.items() if ok(u))
             c = self._counters
+            users = {u: dict(v) for u, v in c.by_user.items() if ok(u)}
+            if allow is None:
+                done, duplicates, attempts, parked, last_error = (
+                    c.done, c.duplicates, c.failed_attempts, c.parked, c.last_error)
+            else:
+                done = sum(v["done"] for v in users.values())
+                duplicates = sum(v.get("duplicates", 0) for v in users.values())
+                attempts = sum(v["failed_attempts"] for v in users.values())
+                parked = sum(v["parked"] for v in users.values())
+                last_error = None
             out: dict[str, Any] = {
                 "queued": queued,
                 "running": running,
                 "failed": failed,
-                "done": c.done,
-                "duplicates": c.duplicates,
-                "failed_attempts": c.failed_attempts,
-                "parked_this_session": c.parked,
-                "last_error": c.last_error,
-                "users": {u: dict(v) for u, v in c.by_user.items()},
+                "done": done,
+                "duplicates": duplicates,
+                "failed_attempts": attempts,
+                "parked_this_session": parked,
+                "last_error": last_error,
+                "users": users,
             }
-        out["parked"] = self._parked_at_close if self._parked_at_close is not None else self.queue.parked_count()
+        if allow is None:
+            out["parked"] = self._parked_at_close if self._parked_at_close is not None else self.queue.parked_count()
         return out
 
     def queue_gauges(self) -> dict[str, float]:
@@ -477,10 +513,11 @@ class PostTurnHook:
                 "parked": stats["parked"], "oldest_age_s": 0.0 if oldest is None else max(0.0, time.time() - oldest)}
 
     def drain(self, timeout: float | None = None) -> bool:
-        """Wait until nothing is waiting or running (debounce windows are not cut short). True if idle."""
+        """Wait until nothing is waiting or running (debounce windows are not cut short) and the
+        queue's storage holds no finished turn's text (scrubbed). True if idle."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            while self._in_memory > 0:
+            while self._in_memory > 0 or self._unscrubbed:
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     return False
@@ -511,6 +548,7 @@ class PostTurnHook:
         if self._pool is not None:
             self._pool.shutdown(wait=not busy, cancel_futures=True)
         self._parked_at_close = self.queue.parked_count()
+        self.queue.release()  # a newer hook may take over what we leave, even while a worker is stuck
         if not busy:
             self.queue.close()
         else:

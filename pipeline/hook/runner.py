@@ -131,11 +131,12 @@ class RunCounts:
 
     def count(self, user_id: str, turns: int, settled: Settled, error: str | None = None) -> None:
         """One attempt at `turns` turns of one user (a debounced group counts its members)."""
-        per = self.by_user.setdefault(user_id, {"done": 0, "failed_attempts": 0, "parked": 0, "last_error": None})
+        per = self.by_user.setdefault(user_id, _per_user())
         if settled in ("done", "duplicate"):
             self.done += turns
             self.duplicates += turns if settled == "duplicate" else 0
             per["done"] += turns
+            per["duplicates"] += turns if settled == "duplicate" else 0
         else:
             self.failed_attempts += 1
             per["failed_attempts"] += 1
@@ -154,10 +155,14 @@ class RunCounts:
         if other.last_error_at is not None and (self.last_error_at is None or other.last_error_at >= self.last_error_at):
             self.last_error, self.last_error_at = other.last_error, other.last_error_at
         for user, per in other.by_user.items():
-            mine = self.by_user.setdefault(user, {"done": 0, "failed_attempts": 0, "parked": 0, "last_error": None})
-            for key in ("done", "failed_attempts", "parked"):
+            mine = self.by_user.setdefault(user, _per_user())
+            for key in ("done", "duplicates", "failed_attempts", "parked"):
                 mine[key] += per[key]
             mine["last_error"] = per["last_error"] or mine["last_error"]
+
+
+def _per_user() -> dict[str, Any]:
+    return {"done": 0, "duplicates": 0, "failed_attempts": 0, "parked": 0, "last_error": None}
 
 
 def merged_turn(members: Sequence[Queued]) -> dict[str, Any]:

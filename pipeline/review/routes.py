@@ -90,8 +90,14 @@ def index(request: Request) -> Response:
 
 
 @router.get("/login", response_class=HTMLResponse)
-def login_form(request: Request, error: str | None = None) -> Response:
-    return _render(request, "login.html", error=error)
+def login_form(request: Request, error: str | None = None, sig: str | None = None) -> Response:
+    return _render(request, "login.html", error=_secrets(request).note_ok(error, sig))
+
+
+def _signed_error(request: Request, message: str) -> dict[str, str]:
+    """?error=...&sig=...: a message of ours, signed, so the page shows it (and no other)."""
+    text = (message.splitlines() or [""])[0][:300]
+    return {"error": text, "sig": _secrets(request).note_sig(text)}
 
 
 @router.post("/login")
@@ -105,7 +111,7 @@ async def login(request: Request) -> Response:
     try:
         request.app.state.tenancy.grant(token)
     except ApiError:
-        return RedirectResponse("/review/login?" + urlencode({"error": "That token is not known here."}), 303)
+        return RedirectResponse("/review/login?" + urlencode(_signed_error(request, "That token is not known here.")), 303)
     response = RedirectResponse("/review/", status_code=303)
     _cookie(request, response, security.SESSION_COOKIE, token)
     return response
@@ -130,7 +136,7 @@ def _form_ok(request: Request, form: Any, session: str | None) -> bool:
 
 @router.get("/u/{user}", response_class=HTMLResponse)
 def user_page(request: Request, user: str, q: str | None = None, done: str | None = None,
-              error: str | None = None) -> Response:
+              error: str | None = None, sig: str | None = None) -> Response:
     grant = security.grant_of(request)
     if grant is None:
         return RedirectResponse("/review/login", status_code=303)
@@ -142,7 +148,7 @@ def user_page(request: Request, user: str, q: str | None = None, done: str | Non
     query = (q or "").strip()[:200]
     hits = pipe.recall(user, query, k=20) if query else []
     return _render(request, "user.html", view=user_view(pipe, user), teams=team_views, q=query, hits=hits,
-                   page_user=user, done=done if done in DONE else None, error=error)
+                   page_user=user, done=done if done in DONE else None, error=_secrets(request).note_ok(error, sig))
 
 
 @router.post("/u/{user}/act")
@@ -163,7 +169,7 @@ async def act(request: Request, user: str) -> Response:
         done = _run(_pipe(request), user, action, fields)
         params = {"done": done}
     except MemrouteError as e:  # usage, not found, conflict: said on the page
-        params = {"error": str(e)}
+        params = _signed_error(request, str(e))
     return RedirectResponse(f"/review/u/{quote(back, safe='')}?{urlencode(params)}", status_code=303)
 
 

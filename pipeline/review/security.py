@@ -93,6 +93,17 @@ class Secrets:
             return False
         return hmac.compare_digest(self.csrf_token(browser, session), sent)
 
+    def note_sig(self, text: str) -> str:
+        """The signature of a message this server put in a redirect (?error=...&sig=...)."""
+        return hmac.new(self.key, b"note\0" + text.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()
+
+    def note_ok(self, text: str | None, sig: str | None) -> str | None:
+        """`text` when this server signed it, else None: a page never shows words a link brought
+        (a crafted ?error= is a phishing message in the page's own alert box)."""
+        if not text or not sig:
+            return None
+        return text if hmac.compare_digest(self.note_sig(text), sig) else None
+
 
 def new_browser_id() -> str:
     return secrets.token_urlsafe(24)

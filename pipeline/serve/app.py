@@ -18,7 +18,7 @@ from pipeline.serve.auth import LoopbackHostOnly, Tenancy, add_security_scheme, 
 from pipeline.serve.config import ServeConfig
 from pipeline.serve.errors import ApiError, CatchAll, error_response, install_error_handlers
 from pipeline.serve.fastpath import FastTurns
-from pipeline.serve.limits import BodyLimit
+from pipeline.serve.limits import BodyLimit, NoLoneSurrogates
 from pipeline.serve.metrics import router as metrics_router
 from pipeline.serve.routes import router
 
@@ -120,6 +120,7 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     app.state.config = config
     app.state.tenancy = Tenancy(config.tokens)
     app.state.metrics = _metrics()
+    app.add_middleware(NoLoneSurrogates)  # below the hot path, which its own parser guards
     app.add_middleware(FastTurns, api=app)  # innermost of ours: inside the error catch-all and the limits
     install_error_handlers(app)
     app.include_router(router)

@@ -63,9 +63,21 @@ class QueuedTurn:
 
 
 def pid_alive(pid: int) -> bool:
-    """Whether a process of this host is still running (a queue row's owner)."""
+    """Whether a process of this host is still running (a queue row's owner). A process that has
+    exited but was not reaped yet (a zombie: /proc/PID/stat state Z or X) is dead: it holds no
+    lock and will run nothing more, though `kill(pid, 0)` still finds it."""
     if pid <= 0:
         return False
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        stat = b""  # no /proc here (macOS): ask the kernel
+    if stat:
+        state = stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3]  # the field after "(comm)"
+        return state not in (b"Z", b"X", b"x")
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -101,6 +113,11 @@ class HookQueue(Protocol):
 
     def park(self, rows: Iterable[QueuedTurn], error: str) -> None: ...
 
+    def adopt_orphans(self) -> list[QueuedTurn]:
+        """Claim the unfinished rows of owners that died since (another process on the root);
+        only rows this queue did not own. Called from time to time while the hook runs."""
+        ...
+
     def adopt_unfinished(self) -> list[QueuedTurn]:
         """Claim the unfinished rows of dead owners (and our own pid); in seq order."""
         ...
@@ -116,6 +133,10 @@ class HookQueue(Protocol):
         ...
 
     def close(self, *, truncate_wal: bool = True) -> None: ...
+
+    def release(self) -> None:
+        """Let go of the owner's liveness lock (its unfinished rows become adoptable)."""
+        ...
 
 
 # ---- the documents ---------------------------------------------------------------------------

@@ -237,6 +237,13 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "m010_usage_cached_tokens",
+        """
+        -- Of input_tokens, those the model server read from its prompt cache (0 when it does not say).
+        ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+        """,
+    ),
 ]
 
 

@@ -19,7 +19,7 @@ USER_TABLES: dict[str, tuple[str, ...]] = {
     "history": ("key", "old_value", "new_value", "why"),
     "provenance": ("key", "value", "quote"),
     "archive": ("text", "why"),
-    "decisions": ("quote", "key", "value", "entry", "topic", "match_text", "detail"),
+    "decisions": ("quote", "key", "value", "entry", "topic", "match_text", "detail", "outcome"),  # an outcome names what left
     "usage": (),
     "batch_conversations": (),
     "hook_queue": ("payload", "error"),

@@ -212,10 +212,10 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         """Usage of one stage (classify, consolidate) of a turn. An unknown cost stays NULL."""
         conn.execute(
             """INSERT INTO usage (user_id, turn_id, stage, engine, model, prompt_version, calls,
-                                  input_tokens, output_tokens, cost_usd, latency_s, ts)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                                  input_tokens, output_tokens, cost_usd, latency_s, ts, cached_tokens)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (user_id, turn_id, stage, engine, model, prompt_version, usage.calls, usage.input_tokens,
-             usage.output_tokens, usage.cost_usd, usage.latency_s, ts),
+             usage.output_tokens, usage.cost_usd, usage.latency_s, ts, usage.cached_tokens),
         )
 
     def mark_turn(
@@ -386,6 +386,7 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         where, params = ("WHERE user_id = ?", [user_id]) if user_id is not None else ("", [])
         cols = """COUNT(DISTINCT turn_id) AS turns, COALESCE(SUM(calls), 0) AS calls,
                   COALESCE(SUM(input_tokens), 0) AS input_tokens, COALESCE(SUM(output_tokens), 0) AS output_tokens,
+                  COALESCE(SUM(cached_tokens), 0) AS cached_tokens,
                   COALESCE(SUM(cost_usd), 0.0) AS cost_usd_known, COUNT(*) - COUNT(cost_usd) AS cost_unknown_rows,
                   COALESCE(SUM(latency_s), 0.0) AS latency_s"""
 

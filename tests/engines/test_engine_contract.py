@@ -67,7 +67,7 @@ def test_a_failed_compaction_counts_its_own_calls_not_the_previous_ones(tmp_path
     (folder / "USER.md").write_text(PROFILE, "utf-8")
     short = {"values": [{"n": i + 1, "value": "prefers detailed examples"} for i in range(7)]}
     unusable = {"values": []}  # every field missing: a validation failure, re-asked then given up
-    model = FakeModel([fact("Name", "Jasmin " + "x" * 120)], short)
+    model = FakeModel([fact("Name", "Jasmin " + "x" * 110)], short)
     with MemoryPipeline(root=tmp_path, model=model) as pipe:
         first = pipe.process_turn("jasmin", [{"role": "user", "content": "I'm Jasmin"}])
         assert first.usage.calls == 2 and "- Name: Jasmin" in (folder / "USER.md").read_text("utf-8")
@@ -76,7 +76,7 @@ def test_a_failed_compaction_counts_its_own_calls_not_the_previous_ones(tmp_path
             grown += f"- Extra {len(grown)}: {'y' * 60}\n"
         (folder / "USER.md").write_text(grown, "utf-8")
         calls_before = len(model.history)
-        model.enqueue([fact("Hometown", "Bandung " + "z" * 150)], *[unusable] * 9)
+        model.enqueue([fact("Hometown", "Bandung " + "z" * 110)], *[unusable] * 9)
         second = pipe.process_turn("jasmin", [{"role": "user", "content": "I'm from Bandung"}], turn_id="t2")
     sent = len(model.history) - calls_before
     assert sent >= 4  # classify, then three attempts (one ask, two re-asks) per compaction tried
@@ -102,7 +102,7 @@ def test_hybrid_compacts_user_md_with_the_model(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "USER.md").write_text(PROFILE, "utf-8")
     short = {"values": [{"n": i + 1, "value": "prefers detailed examples"} for i in range(7)]}
-    model = FakeModel([fact("Name", "Jasmin " + "x" * 120)], short)
+    model = FakeModel([fact("Name", "Jasmin " + "x" * 110)], short)
     with MemoryPipeline(root=tmp_path, engine="hybrid", model=model) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "I'm Jasmin, a frontend engineer."}])
     text = (folder / "USER.md").read_text("utf-8")

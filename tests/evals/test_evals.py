@@ -357,7 +357,7 @@ def test_an_erroring_case_is_a_failure_and_the_run_goes_on(tmp_path: Path) -> No
     cases.insert(5, case("crash", "crash", route="memory"))  # the pipeline call raises
     suite = write_suite(tmp_path / "s.jsonl", cases)
     code, report, _ = run_cli(tmp_path, [suite], concurrency=3, factory=crashing_factory)
-    assert code == 0
+    assert code == 1  # the run goes on, and a failed turn fails the eval (issue 28)
     assert report is not None
     assert report["cases"] == 8
     assert report["route_accuracy"] == pytest.approx(6 / 8)

@@ -174,3 +174,16 @@ def test_a_change_of_fact_is_archived_not_purged(tmp_path: Path) -> None:
         assert [d.op for d in result.decisions] == ["remove"]
         assert "nurse" not in pipe.show("ana")["user_md"]
         assert any("nurse" in hit["text"] for hit in pipe.recall("ana", "nurse"))
+
+
+def test_a_purged_value_leaves_no_trace_in_the_outcome_that_named_it_when_it_was_replaced(tmp_path: Path) -> None:
+    """Issue 29: a replaced value is named in the turn's outcome ("replaced 'Yogyakarta'"); a purge of it
+    clears that record too."""
+    with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
+        say(pipe, "ayu", f"I live in {CITY}", 1)
+        say(pipe, "ayu", "I live in Semarang now", 2)
+        outcomes = [d["outcome"] for d in pipe.store.decisions("ayu")]
+        assert any(CITY in (o or "") and "replaced" in (o or "") for o in outcomes)
+        pipe.forget("ayu", CITY, purge=True)
+        assert not any(CITY in (d["outcome"] or "") for d in pipe.store.decisions("ayu"))
+    assert found(tmp_path, CITY) == []

@@ -39,7 +39,8 @@ def test_migrations_apply_once_even_when_two_processes_open_a_fresh_database(pg_
         t.join()
     assert errors == []
     assert stores[0].applied_migrations() == ["p001_core", "p002_hook_queue", "p003_document_copies", "p004_annotations",
-                                             "p005_store_keys", "p006_private_statistics"]
+                                             "p005_store_keys", "p006_private_statistics",
+                                             "p007_usage_cached_tokens"]
     for s in stores:
         s.close()
 

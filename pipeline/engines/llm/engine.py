@@ -53,6 +53,18 @@ from pipeline.engines.llm.schemas import (
     render_entry,
     rendered_size,
 )
+from pipeline.engines.llm.structured import (
+    CHOSEN,
+    WrongMode,
+    check_structured,
+    classify_budget,
+    default_mode,
+    instructor_mode,
+    on_the_wire,
+    rejected_mode,
+    rewrite_budget,
+    unfenced,
+)
 from pipeline.engines.llm.transports import CallInfo, Transport, TransportSetupError, is_transient, transport_for
 from pipeline.errors import ModelError
 from pipeline.types import (
@@ -101,6 +113,7 @@ class _Request:
     messages: list[dict[str, str]]
     response_model: type[BaseModel]
     context: dict[str, Any]
+    max_tokens: int | None = None  # the stage's bound on generated tokens (structured.py)
 
 
 @dataclass
@@ -110,6 +123,7 @@ class _Meter:
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_tokens: int = 0  # of input_tokens: read from the server's prompt cache
     cost_usd: float | None = 0.0
     latency_s: float = 0.0  # time spent waiting for the model, backoff sleeps excluded
     sends: int = 0  # instructor's attempts: the first answer and each re-ask (each may be retried)
@@ -129,6 +143,7 @@ class _Meter:
             calls=self.calls,
             input_tokens=self.input_tokens,
             output_tokens=self.output_tokens,
+            cached_tokens=self.cached_tokens,
             cost_usd=self.cost_usd,
             latency_s=round(self.latency_s, 6),
             reasks=max(0, self.sends - 1),
@@ -144,6 +159,8 @@ class _Call:
     meter: _Meter
     budget: float | None = None  # LLMEngine.deadline: seconds for the turn's model calls
     deadline: float | None = None  # time.monotonic() by which they must end, set at the first request
+    mode: str = "tools"  # the structured-output mode of this call (structured.py)
+    auto: bool = False  # `auto`: a wrong form raises WrongMode instead of a re-ask
 
 
 class DeadlinePassed(ModelError, TimeoutError):
@@ -184,6 +201,7 @@ class LLMEngine(ClassifyMessages, Engine):
         backoff_max: float = 8.0,
         history_messages: int = 4,
         history_chars: int = 400,
+        structured: str = "auto",
     ) -> None:
         def route(spec: str | Transport) -> Transport:
             return transport_for(spec, api_base=api_base, api_key=api_key, timeout=timeout)
@@ -204,9 +222,11 @@ class LLMEngine(ClassifyMessages, Engine):
         self.backoff_max = backoff_max
         self.history_messages = history_messages
         self.history_chars = history_chars
+        # How structured output is asked for: auto, tools, json_schema or json (structured.py).
+        self.structured = check_structured(structured)
         self.cache = ResponseCache(cache_dir) if cache_dir is not None else None
         # Built on first use, then reused: instructor clients (sync/async) and tenacity settings.
-        self._instructors: dict[bool, Any] = {}
+        self._instructors: dict[tuple[bool, str], Any] = {}
         self._retry_kwargs: dict[str, Any] | None = None
 
     def _transports(self) -> list[Transport]:
@@ -221,7 +241,8 @@ class LLMEngine(ClassifyMessages, Engine):
             load_prompt("classify"),
             self.classify_messages(turn, user_md, memory_md),
             Statements,
-            {"today": turn.today.isoformat()},
+            {"today": turn.today.isoformat(), "user_keys": _user_keys(user_md), "said": turn.user_text},
+            classify_budget(turn.user_text),
         )
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
@@ -266,6 +287,7 @@ class LLMEngine(ClassifyMessages, Engine):
             ),
             ConsolidatedLog,
             {"indexes": [it.index for it in items], "target_chars": target_chars},
+            rewrite_budget("consolidate", listing, len(items)),
         )
         result, usage = self._run(req)
         assert isinstance(result, ConsolidatedLog)
@@ -306,6 +328,7 @@ class LLMEngine(ClassifyMessages, Engine):
             prompt.render(needed_chars=str(needed_chars), current_chars=str(len(user_md)), fields=listing),
             CompactProfile,
             {"values": values, "needed": needed_chars},
+            rewrite_budget("compact_user", listing, len(found)),
         )
         try:
             result, usage = self._run(req)
@@ -343,7 +366,12 @@ class LLMEngine(ClassifyMessages, Engine):
             response_model=req.response_model.__name__,
             messages=req.messages,
             # Another server (a different --api-base) or other re-asks may answer otherwise.
-            settings={"server": _server_of(req.target), "transport": req.target.kind, "max_reasks": self.max_reasks},
+            settings={
+                "server": _server_of(req.target),
+                "transport": req.target.kind,
+                "max_reasks": self.max_reasks,
+                "structured": self.structured,
+            },
         )
 
     def _store(self, req: _Request, result: BaseModel, usage: Usage) -> None:
@@ -361,30 +389,69 @@ class LLMEngine(ClassifyMessages, Engine):
         cached = self._cached(req)
         if cached is not None:
             return cached
-        with self._calling(req) as meter:
-            result = self._instructor_client(async_client=False).create(**_create_args(req, self.max_reasks))
-        return self._finished(req, result, meter)
+        call = self._new_call(req)
+        while True:
+            try:
+                with self._calling(req, call):
+                    client = self._instructor_client(async_client=False, mode=call.mode)
+                    result = client.create(**_create_args(req, self.max_reasks))
+                return self._finished(req, result, call.meter)
+            except WrongMode as exc:
+                call = self._fallen_back(req, call, exc)
 
     async def _arun(self, req: _Request) -> tuple[BaseModel, Usage]:
         cached = self._cached(req)
         if cached is not None:
             return cached
-        with self._calling(req) as meter:
-            result = await self._instructor_client(async_client=True).create(**_create_args(req, self.max_reasks))
-        return self._finished(req, result, meter)
+        call = self._new_call(req)
+        while True:
+            try:
+                with self._calling(req, call):
+                    client = self._instructor_client(async_client=True, mode=call.mode)
+                    result = await client.create(**_create_args(req, self.max_reasks))
+                return self._finished(req, result, call.meter)
+            except WrongMode as exc:
+                call = self._fallen_back(req, call, exc)
+
+    def _mode_key(self, target: Transport) -> tuple[str, str, str | None]:
+        return (target.kind, target.name, _server_of(target))
+
+    def mode_for(self, target: Transport | None = None) -> str:
+        """The structured-output mode the next request to `target` (the classify model) uses."""
+        target = target or self._classify
+        if self.structured != "auto":
+            return self.structured
+        return CHOSEN.get(self._mode_key(target)) or default_mode(target.kind, target.name, _server_of(target))
+
+    def _new_call(self, req: _Request) -> _Call:
+        return _Call(req, _Meter(), self.deadline, mode=self.mode_for(req.target), auto=self.structured == "auto")
+
+    def _fallen_back(self, req: _Request, call: _Call, exc: WrongMode) -> _Call:
+        """`auto` met an answer in the wrong form: the next mode, kept for the process; the same
+        meter and deadline (the failed request is counted). No mode left: the stage fails."""
+        nxt = CHOSEN.fall_back(self._mode_key(req.target), exc.mode)
+        if nxt is None or nxt == call.mode:
+            raise self._failure(req, exc, call.meter) from exc
+        log.warning(
+            "%s: %s with --structured %s (%s); using %s from now on (set --structured to skip this probe)",
+            req.stage, req.target.name, exc.mode, exc.what, nxt,
+        )
+        req.context.pop("problems", None)
+        return _Call(req, call.meter, call.budget, call.deadline, mode=nxt, auto=True)
 
     @contextmanager
-    def _calling(self, req: _Request) -> Iterator[_Meter]:
+    def _calling(self, req: _Request, call: _Call) -> Iterator[_Meter]:
         """The scope of one stage call (sync or async): its meter, the request in flight for the
-        send functions, and any failure turned into LLMError."""
+        send functions, and any failure turned into LLMError (a WrongMode under `auto` passes)."""
         req.target.check()
-        meter = _Meter()
-        token = _CALL.set(_Call(req, meter, self.deadline))
+        req.context.setdefault("problems", {})
+        req.context["answer"] = 0
+        token = _CALL.set(call)
         try:
             with _validating(req.context):
-                yield meter
+                yield call.meter
         except Exception as exc:
-            raise self._failure(req, exc, meter) from exc
+            raise self._failure(req, exc, call.meter) from exc
         finally:
             _CALL.reset(token)
 
@@ -395,18 +462,18 @@ class LLMEngine(ClassifyMessages, Engine):
 
     # -- clients, built once per engine (per process) and reused --
 
-    def _instructor_client(self, *, async_client: bool) -> Any:
+    def _instructor_client(self, *, async_client: bool, mode: str = "tools") -> Any:
         """instructor over our send functions, which read the request in flight from `_CALL`.
 
-        Built once: `from_litellm(fn)` is instructor's OpenAI provider in TOOLS mode over any
+        Built once per mode: `from_litellm(fn, mode)` is instructor's OpenAI provider over any
         callable (exactly what `from_openai(client)` builds over `client.chat.completions.create`);
         a callable of ours keeps tenacity and usage metering around every HTTP request.
         """
-        client = self._instructors.get(async_client)
+        client = self._instructors.get((async_client, mode))
         if client is None:
             send = self._async_send if async_client else self._sync_send
-            client = _instructor().from_litellm(send, async_client=async_client)
-            self._instructors[async_client] = client
+            client = _instructor().from_litellm(send, instructor_mode(mode), async_client=async_client)
+            self._instructors[(async_client, mode)] = client
         return client
 
     def preload(self) -> None:
@@ -416,7 +483,7 @@ class LLMEngine(ClassifyMessages, Engine):
         _instructor()
         for model in (Statements, ConsolidatedLog, CompactProfile):
             _prepared(model)
-        self._instructor_client(async_client=True)
+        self._instructor_client(async_client=True, mode=self.mode_for())
         for transport in self._transports():
             transport.preload()
 
@@ -483,14 +550,16 @@ class LLMEngine(ClassifyMessages, Engine):
         req, meter, target = call.req, call.meter, call.req.target
         response: Any = None
         meter.sends += 1
+        req.context["answer"] = meter.sends
+        wire = on_the_wire(kwargs, call.mode, local=_own_server(target))
         for attempt in Retrying(**self._retrying()):
             with attempt:
-                info = _call_info(req, kwargs, self.deadline)  # raises once the deadline passed: nothing sent
+                info = _call_info(req, wire, self.deadline)  # raises once the deadline passed: nothing sent
                 with observe.model_call(req.stage, target.name, _provider(target)) as seen:
-                    with meter.request():
-                        response = target.send(kwargs, info)
+                    with meter.request(), _mode_errors(call):
+                        response = target.send(wire, info)
                     self._account(target, meter, response, seen)
-        return response
+        return unfenced(response, call.mode, auto=call.auto)
 
     async def _async_send(self, **kwargs: Any) -> Any:
         from tenacity import AsyncRetrying
@@ -499,15 +568,17 @@ class LLMEngine(ClassifyMessages, Engine):
         req, meter, target = call.req, call.meter, call.req.target
         response: Any = None
         meter.sends += 1
+        req.context["answer"] = meter.sends
+        wire = on_the_wire(kwargs, call.mode, local=_own_server(target))
         async for attempt in AsyncRetrying(**self._retrying()):
             with attempt:
-                info = _call_info(req, kwargs, self.deadline)
+                info = _call_info(req, wire, self.deadline)
                 with observe.model_call(req.stage, target.name, _provider(target)) as seen:
-                    with meter.request():
+                    with meter.request(), _mode_errors(call):
                         async with REQUEST_SLOTS.get() or contextlib.nullcontext():
-                            response = await target.asend(kwargs, info)
+                            response = await target.asend(wire, info)
                     self._account(target, meter, response, seen)
-        return response
+        return unfenced(response, call.mode, auto=call.auto)
 
     def _account(self, target: Transport, meter: _Meter, response: Any, seen: observe.ModelCall | None) -> None:
         usage = getattr(response, "usage", None)
@@ -515,6 +586,7 @@ class LLMEngine(ClassifyMessages, Engine):
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
         meter.input_tokens += prompt_tokens
         meter.output_tokens += completion_tokens
+        meter.cached_tokens += _cached_tokens(response, usage)
         cost = target.cost(prompt_tokens, completion_tokens)
         meter.cost_usd = None if cost is None or meter.cost_usd is None else meter.cost_usd + cost
         if seen is not None:
@@ -526,13 +598,23 @@ class LLMEngine(ClassifyMessages, Engine):
             cause = cause.__cause__
         if isinstance(cause, TransportSetupError):
             return cause  # a setup mistake (requests disabled, a fake out of answers): show it as is
-        if isinstance(cause, (ValidationError, json.JSONDecodeError)) or type(cause).__name__ in _PARSE_ERRORS:
+        call = _CALL.get()
+        if isinstance(cause, WrongMode) and call is not None and call.auto and call.req is req:
+            return cause  # `auto`: the caller tries the next mode
+        if (
+            isinstance(cause, (ValidationError, json.JSONDecodeError, WrongMode))
+            or type(cause).__name__ in _PARSE_ERRORS
+        ):
             kind: Literal["transport", "validation", "other"] = "validation"
         elif is_transient(cause):
             kind = "transport"
         else:
             kind = "other"
-        message = f"{req.stage} with {req.target.name} failed after {meter.calls} model call(s): {_describe(cause)}"
+        mode = call.mode if call is not None and call.req is req else self.mode_for(req.target)
+        message = (
+            f"{req.stage} with {req.target.name} failed after {meter.calls} model call(s): {_describe(cause)}"
+            + _hint(cause, req, mode, self)
+        )
         log.info("%s", message)  # the caller records the failure; no user text in the message
         return LLMError(
             message, meter.calls, meter.usage(), _completion_text(getattr(exc, "last_completion", None)), kind=kind
@@ -551,13 +633,100 @@ def _provider(target: Transport) -> str:
 
 
 def _create_args(req: _Request, max_reasks: int) -> dict[str, Any]:
-    """instructor's create() arguments for a request; re-asks are instructor's loop."""
-    return {
+    """instructor's create() arguments for a request; re-asks are instructor's loop. Every request
+    is bounded by its stage's max_tokens, except on reasoning models (their hidden reasoning counts
+    against the same limit; litellm sends it as max_completion_tokens)."""
+    args: dict[str, Any] = {
         "messages": req.messages,
         "response_model": _prepared(req.response_model),
         "max_retries": max_reasks,
         "strict": False,
     }
+    if req.max_tokens is not None and not _reasoning_model(req.target.name):
+        args["max_tokens"] = req.max_tokens
+    return args
+
+
+def _reasoning_model(name: str) -> bool:
+    from pipeline.engines.llm.transports import _OPENAI_REASONING
+
+    bare = name.rsplit("/", 1)[-1]
+    return bool(_OPENAI_REASONING.match(bare)) or "reasoner" in bare or bare.startswith("deepseek-r1")
+
+
+@contextmanager
+def _mode_errors(call: _Call) -> Iterator[None]:
+    """Under `auto`, a 400 that rejects the mode's parameters is a wrong mode, not a failure."""
+    try:
+        yield
+    except Exception as exc:
+        if call.auto and rejected_mode(exc, call.mode):
+            raise WrongMode(call.mode, f"the server rejected it: {_describe(exc)[:160]}") from exc
+        raise
+
+
+def _cached_tokens(response: Any, usage: Any) -> int:
+    """Prompt tokens the server read from its cache: usage.prompt_tokens_details.cached_tokens
+    (OpenAI, litellm, llama.cpp), else llama.cpp's timings.cache_n."""
+    details = getattr(usage, "prompt_tokens_details", None)
+    if isinstance(details, dict):
+        cached = details.get("cached_tokens")
+    else:
+        cached = getattr(details, "cached_tokens", None)
+    if cached is None:
+        timings = getattr(response, "timings", None)
+        if timings is None:
+            extra = getattr(response, "model_extra", None) or {}
+            timings = extra.get("timings")
+        cached = timings.get("cache_n") if isinstance(timings, dict) else getattr(timings, "cache_n", None)
+    try:
+        return max(0, int(cached or 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+# What to change, by what went wrong (appended to LLMError's message).
+SLOW_MODEL_HINT = "--slow-model (120 s per request, 300 s per turn, 1 retry) or a larger --timeout/--deadline"
+
+
+def _hint(cause: BaseException, req: _Request, mode: str, engine: LLMEngine) -> str:
+    name = type(cause).__name__
+    if isinstance(cause, DeadlinePassed):
+        return f". The turn's model calls took longer than --deadline {engine.deadline:g} s: a model on CPU needs {SLOW_MODEL_HINT}"
+    if isinstance(cause, TimeoutError):
+        return f". A model on CPU can need 30-120 s for one answer: {SLOW_MODEL_HINT}"
+    if name == "IncompleteOutputException":
+        return (
+            f". The answer reached the {req.stage} bound of {req.max_tokens} tokens (max_tokens) without closing: "
+            "the model ran away; --structured json_schema holds a model to the schema on servers that support it"
+        )
+    if isinstance(cause, WrongMode) or (name == "ResponseParsingError" and mode == "tools"):
+        return ". The server does not answer forced tool calls: use --structured json_schema (or json)"
+    if isinstance(cause, (ValidationError, json.JSONDecodeError)) and mode == "json":
+        return ". In json mode nothing holds the model to the schema: --structured json_schema does, where the server supports it"
+    return ""
+
+
+_FIELD = re.compile(r"^- ([^:\n]+?): ", re.M)
+
+
+def _user_keys(user_md: str) -> dict[str, tuple[str, str]]:
+    """The keys USER.md already has (casefolded -> (section, key)): a model may reuse them."""
+    found: dict[str, tuple[str, str]] = {}
+    section = ""
+    for line in user_md.splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+        elif (m := _FIELD.match(line)) and section:
+            found.setdefault(m.group(1).strip().casefold(), (section, m.group(1).strip()))
+    return found
+
+
+def _own_server(target: Transport) -> bool:
+    """An OpenAI-compatible server of the caller's own (llama.cpp, vLLM, LM Studio), not OpenAI's API."""
+    openai_compatible = target.kind == "openai" or (target.kind == "litellm" and target.name.startswith("openai/"))
+    server = _server_of(target) if openai_compatible else None
+    return server is not None and "api.openai.com" not in server
 
 
 def _server_of(target: Transport) -> str | None:
@@ -657,7 +826,7 @@ def _decisions(result: BaseModel) -> list[Decision]:
         out.append(
             Decision(
                 quote=s.quote,
-                route=s.route,
+                route="user" if s.route == "forget" else s.route,  # the validator maps forget already
                 op=s.op or "none",
                 reason=s.reason,
                 candidate=s.candidate,

@@ -1,9 +1,16 @@
 """The chat messages of the classify call: the prompt file rendered with the two files, the recent
-history and the turn. A mixin of LLMEngine (it reads the engine's history budget)."""
+history and the turn. A mixin of LLMEngine (it reads the engine's history budget).
+
+Ordered for prefix caching (llama.cpp's slots, OpenAI's and Anthropic's prompt caches reuse the
+longest prefix already seen): the system message (instructions, key list, examples) is the same
+bytes for every turn of every user, and the tool schema or response format sent with it never
+changes either; the user message then goes from what changes least to what changes every turn:
+USER.md, the selected MEMORY.md entries, the history, the turn's time, the turn."""
 
 from __future__ import annotations
 
 from pipeline.engines.llm.inputs import compact_file, quoted, relevant_memory, turn_time
+from pipeline.engines.llm.keys import KEY_NAMES
 from pipeline.engines.llm.prompts import load_prompt
 from pipeline.types import Message, Turn
 
@@ -21,7 +28,7 @@ class ClassifyMessages:
             "history": history,
             "turn": said or "(empty)",
         }
-        return load_prompt("classify").render(now=turn_time(turn.timestamp), **quoted(blocks))
+        return load_prompt("classify").render(now=turn_time(turn.timestamp), keys=", ".join(KEY_NAMES), **quoted(blocks))
 
     def _history(self, history: list[Message]) -> str:
         """The last few messages, newest kept first when the character budget runs out."""

@@ -102,13 +102,13 @@ class OfflineEngine(Engine):
     def _sentence(self, text: str, group: list[Statement], spans: list[sensitive.Span], ctx: Context) -> list[Decision]:
         start, end = group[0].start, max(st.end for st in group)
         hits = [s for s in spans if s.start < end and s.end > start]
+        carried, ctx.anchor = ctx.anchor, None  # an anchor dates the rest of its sentence and the next one
         if len(group) > 1 and not hits:
             whole = Statement(text[start:end], text[start:end], start, end, group[0].sentence)
             found = sentence_rule(whole, ctx)
             if found is not None:
                 return found
         out: list[Decision] = []
-        carried, ctx.anchor = ctx.anchor, None  # an anchor dates the rest of its sentence and the next one
         for st in group:
             st_hits = [s for s in hits if s.start < st.end and s.end > st.start]
             if st_hits:

@@ -272,7 +272,7 @@ def _user_decision(st: Statement, ctx: Context, rule: FactRule, key: str, value:
 
 
 def _memory_text(text: str, lex: Lexicon, today: date) -> str:
-    body = dates.strip_date_phrase(text, today)
+    body = dates.strip_date_phrase(text, today, keep_absolute=False)  # the entry's date says it
     body = strip_pattern(body, lex.discourse)
     body = _TRAILING_PUNCT.sub("", body).strip()
     m = _LETS.match(body)

@@ -54,6 +54,10 @@ class PgHookQueue:
     def close(self, *, truncate_wal: bool = True) -> None:
         if truncate_wal and self.scrubber is not None:
             self.scrubber.now()  # a graceful stop leaves no done turn's text in the queue's files
+        self.release()
+
+    def release(self) -> None:
+        """Let go of the liveness lock: our unfinished rows may be adopted now."""
         with self._life_lock:
             self._life.close()  # releases the liveness lock: our unfinished rows may be adopted
 
@@ -61,6 +65,8 @@ class PgHookQueue:
         if owner == self.owner:
             return True
         with self._life_lock:
+            if self._life.closed:
+                return True  # released: we look for nobody's turns any more
             row = self._life.execute(
                 "SELECT pg_try_advisory_lock(%s, hashtext(%s)) AS got", (OWNER_LOCK_CLASS, owner)
             ).fetchone()
@@ -126,6 +132,30 @@ class PgHookQueue:
 
     def _redacted(self, row: QueuedTurn) -> str:
         return json.dumps(self.redact_payload(row.payload), ensure_ascii=False, separators=(",", ":"))
+
+    def adopt_orphans(self) -> list[QueuedTurn]:
+        """Claim the unfinished rows of owners that died since (their lock free); only rows we did
+        not own, in seq order."""
+        owners = [r["owner"] for r in self.db.rows(
+            """SELECT DISTINCT owner FROM hook_queue
+               WHERE status IN ('queued', 'running', 'failed') AND owner IS DISTINCT FROM %s AND owner IS DISTINCT FROM %s""",
+            (SHARED_OWNER, self.owner),
+        )]
+        dead = [o for o in owners if o is None or not self._owner_alive(o)]
+        if not dead:
+            return []
+        taken: list[dict[str, Any]] = []
+        with self.db.pool().connection() as conn, conn.transaction():
+            for owner in dead:
+                taken += conn.execute(
+                    """UPDATE hook_queue SET owner_pid = %s, owner = %s,
+                           status = CASE status WHEN 'running' THEN 'queued' ELSE status END
+                       WHERE status IN ('queued', 'running', 'failed') AND owner IS NOT DISTINCT FROM %s
+                         AND payload IS NOT NULL
+                       RETURNING *""",
+                    (self.pid, self.owner, owner),
+                ).fetchall()
+        return sorted((_row_turn(r) for r in taken), key=lambda t: t.seq)
 
     def adopt_unfinished(self) -> list[QueuedTurn]:
         """Claim the unfinished rows of owners that are gone (on any host); return ours in seq order."""

@@ -120,10 +120,10 @@ class Records:
     ) -> None:
         conn.execute(
             """INSERT INTO usage (user_id, turn_id, stage, engine, model, prompt_version, calls, input_tokens,
-                                  output_tokens, cost_usd, latency_s, ts)
-               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+                                  output_tokens, cost_usd, latency_s, ts, cached_tokens)
+               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
             (user_id, turn_id, stage, engine, model, prompt_version, usage.calls, usage.input_tokens,
-             usage.output_tokens, usage.cost_usd, usage.latency_s, ts),
+             usage.output_tokens, usage.cost_usd, usage.latency_s, ts, usage.cached_tokens),
         )
 
     def mark_turn(
@@ -264,11 +264,12 @@ class Records:
         where, params = ("WHERE user_id = %s", [user_id]) if user_id is not None else ("", [])
         cols = """COUNT(DISTINCT turn_id) AS turns, COALESCE(SUM(calls), 0) AS calls,
                   COALESCE(SUM(input_tokens), 0) AS input_tokens, COALESCE(SUM(output_tokens), 0) AS output_tokens,
+                  COALESCE(SUM(cached_tokens), 0) AS cached_tokens,
                   COALESCE(SUM(cost_usd), 0.0) AS cost_usd_known, COUNT(*) - COUNT(cost_usd) AS cost_unknown_rows,
                   COALESCE(SUM(latency_s), 0.0) AS latency_s"""
 
         def finish(row: dict[str, Any]) -> dict[str, Any]:
-            for name in ("calls", "input_tokens", "output_tokens", "cost_unknown_rows", "turns"):
+            for name in ("calls", "input_tokens", "output_tokens", "cached_tokens", "cost_unknown_rows", "turns"):
                 row[name] = int(row[name])  # SUM over integers is numeric in PostgreSQL
             return finish_usage(row)
 

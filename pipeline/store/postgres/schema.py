@@ -253,6 +253,13 @@ MIGRATIONS: list[tuple[str, str]] = [
         END $$;
         """,
     ),
+    (
+        "p007_usage_cached_tokens",
+        """
+        -- As the SQLite store's m010: of input_tokens, those read from the model server's prompt cache.
+        ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+        """,
+    ),
 ]
 
 

@@ -359,7 +359,7 @@ def test_fake_path_never_imports_litellm() -> None:
         "from tests.engines.llm.test_llm_engine import turn, name_and_event\n"
         "from pipeline.engines.llm import LLMEngine\n"
         "from pipeline.testing import FakeModel\n"
-        "LLMEngine(FakeModel().enqueue(name_and_event())).classify(turn('hi'), '', '')\n"
+        "LLMEngine(FakeModel().enqueue(name_and_event())).classify(turn(\"I'm Jasmin\"), '', '')\n"
         "print('litellm' in sys.modules)\n"
     )
     root = Path(__file__).resolve().parents[3]

@@ -26,7 +26,8 @@ from pipeline.testing import completion_body
 from pipeline.types import MemoryItem, Message, Turn
 
 MODEL = "openai/gpt-4o-mini"  # priced in litellm's local cost map, served by the local script
-FAST = {"backoff": 0.01, "backoff_max": 0.02, "timeout": 5.0}
+# The scripted server stands in for OpenAI's API: tools, as `auto` picks for api.openai.com.
+FAST = {"backoff": 0.01, "backoff_max": 0.02, "timeout": 5.0, "structured": "tools"}
 
 
 @dataclass
@@ -90,7 +91,8 @@ class ScriptedServer:
         if reply.status != 200:
             kind = "rate_limit_exceeded" if reply.status == 429 else "server_error"
             return {"error": {"message": f"scripted {reply.status}", "type": kind, "code": kind}}
-        tool = body.get("tool_choice", {}).get("function", {}).get("name", "Statements")
+        # Like OpenAI: a forced tool call is answered with that tool call, response_format with content.
+        tool = None if "response_format" in body else body.get("tool_choice", {}).get("function", {}).get("name", "Statements")
         args = reply.arguments if isinstance(reply.arguments, str) else json.dumps(reply.arguments)
         return completion_body(
             model=body.get("model", "gpt-4o-mini"),

@@ -111,7 +111,7 @@ def test_user_profile_is_compacted_by_the_model_when_a_new_field_does_not_fit(tm
     assert len(profile) <= 1375
     (folder / "USER.md").write_text(profile, "utf-8")
     short = {"values": [{"n": i + 1, "value": "prefers detailed examples"} for i in range(7)]}
-    model = FakeModel([fact("Name", "Jasmin " + "x" * 120)], short)
+    model = FakeModel([fact("Name", "Jasmin " + "x" * 110)], short)  # under the 120-character value bound
     with MemoryPipeline(root=tmp_path, model=model) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "I'm Jasmin"}])
         archived = pipe.store.archive("jasmin")

@@ -1,0 +1,132 @@
+"""`memroute label`: a model labels a user's own transcripts, turn by turn, in the training format,
+so `training/train_gate.py` can retrain the offline gate on that traffic (distilling the model
+into the engine that needs none).
+
+Each user message becomes one labeled case, the eval-case format the training scripts read
+(`docs/eval-cases.md`; LABELING.md's conventions): the message as the turn, the line before it as
+the assistant message, up to six earlier lines as history, and `expect` derived from the model's
+decisions for that turn alone, as a curator sees it (empty USER.md and MEMORY.md):
+
+- USER.md facts only: `route: user`, `user_md_contains`: the values;
+- MEMORY.md entries only: `route: memory`, `memory_md_contains`: the entries;
+- both: no route, both `*_contains`;
+- nothing written: `route: skip` and the first skip's `reason`.
+
+Nothing is written to any memory root: the model only classifies. What the guards would redact
+at rest (secrets, contact details) is redacted in the labeled text too, and a turn the model
+calls sensitive keeps only its label. A turn whose model call fails is left out and counted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from pipeline.batch.transcripts import Conversation
+from pipeline.engines.base import Engine
+from pipeline.types import Decision, Message, Turn
+
+HISTORY_LINES = 6  # LABELING.md's cases show up to six earlier lines
+
+
+@dataclass
+class LabelReport:
+    turns: int = 0
+    labeled: int = 0
+    failed: int = 0
+    routes: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"turns": self.turns, "labeled": self.labeled, "failed": self.failed, "routes": self.routes,
+                "errors": self.errors[:20]}
+
+
+def expect_of(decisions: Iterable[Decision]) -> dict[str, Any]:
+    """The training label of a turn from its decisions (train_gate.label_of reads it back)."""
+    decisions = list(decisions)
+    values = [d.value for d in decisions if d.route == "user" and d.op != "remove" and d.value]
+    entries = [d.entry for d in decisions if d.route == "memory" and d.op != "remove" and d.entry]
+    expect: dict[str, Any] = {}
+    if values and entries:
+        expect = {"user_md_contains": values, "memory_md_contains": entries}
+    elif values:
+        expect = {"route": "user", "user_md_contains": values}
+    elif entries:
+        expect = {"route": "memory", "memory_md_contains": entries}
+    else:
+        reasons = [d.reason for d in decisions if d.route == "skip" and d.reason]
+        expect = {"route": "skip", "reason": reasons[0] if reasons else "vague"}
+    return expect
+
+
+def _line(m: Message) -> dict[str, str]:
+    return {"role": m.role, "content": m.content}
+
+
+def label_conversations(
+    engine: Engine,
+    conversations: Iterable[Conversation],
+    *,
+    redact: Callable[[str], str] | None = None,
+    report: LabelReport | None = None,
+) -> Iterator[dict[str, Any]]:
+    """One labeled case per user message of each conversation (see the module's doc)."""
+    from pipeline.guards.redaction import redact_for_storage
+
+    clean = redact or redact_for_storage
+    report = report if report is not None else LabelReport()
+    for conv in conversations:
+        for start, _end in conv.turn_spans():
+            user = conv.messages[start]
+            if not user.content.strip():
+                continue
+            report.turns += 1
+            before = conv.messages[:start]
+            said = ([before[-1]] if before and before[-1].role == "assistant" else []) + [user]
+            history = before[: len(before) - (len(said) - 1)][-HISTORY_LINES:]
+            when = conv.turn_timestamp(start) or conv.timestamp or datetime.now(timezone.utc)
+            turn = Turn(user_id=conv.user_id, turn_id=f"{conv.key}-{start}", timestamp=when, messages=said,
+                        history=history, conversation_id=conv.conversation_id)
+            try:
+                decisions = engine.classify(turn, "", "").decisions
+            except Exception as exc:  # one turn's failure is counted; the others go on
+                report.failed += 1
+                report.errors.append(f"{conv.source} message {start}: {type(exc).__name__}: {str(exc)[:200]}")
+                continue
+            expect = expect_of(decisions)
+            sensitive = expect.get("reason") == "sensitive"
+            case = {
+                "id": f"{conv.user_id}-{conv.key}-{start}",
+                "lang": _lang(user.content),
+                "timestamp": when.isoformat(),
+                "history": [_line(Message(role=m.role, content=clean(m.content))) for m in history],
+                "messages": [
+                    _line(Message(role=m.role, content="[REDACTED:sensitive]" if sensitive and m is user else clean(m.content)))
+                    for m in said
+                ],
+                "expect": json.loads(json.dumps(expect)) if sensitive else _clean_expect(expect, clean),
+                "source": "memroute-label",
+                "labeled_by": {"engine": getattr(engine, "name", None), "model": getattr(engine, "model", None)},
+            }
+            report.labeled += 1
+            label = str(expect.get("route") or "mixed")
+            report.routes[label] = report.routes.get(label, 0) + 1
+            yield case
+
+
+def _clean_expect(expect: dict[str, Any], clean: Callable[[str], str]) -> dict[str, Any]:
+    out = dict(expect)
+    for name in ("user_md_contains", "memory_md_contains"):
+        if name in out:
+            out[name] = [clean(v) for v in out[name]]
+    return out
+
+
+def _lang(text: str) -> str:
+    from pipeline.engines.offline.text import guess_language
+
+    return guess_language(text)

@@ -1,0 +1,68 @@
+"""`memroute label`: a model labels a user's transcripts in the training format (pipeline/label.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pipeline.cli.common import AddCommand, resolve_settings
+from pipeline.cli.errors import CommandFailed, UsageError
+
+if TYPE_CHECKING:
+    from pipeline.batch.transcripts import Conversation
+
+
+def register(add: AddCommand) -> None:
+    p = add(
+        "label",
+        "label transcripts turn by turn with a model, in the training format (to retrain the offline gate on them)",
+        _cmd_label,
+    )
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="JSONL transcripts or folders of them (docs/batch-formats.md)")
+    p.add_argument("--out", metavar="FILE", required=True, help="labeled cases, one per user message (JSONL; - for stdout)")
+    p.add_argument("--format", dest="fmt", choices=["openai", "sharegpt", "turns"], help="default: detect per line")
+    p.add_argument("--user", metavar="USER", help="only this user's conversations")
+
+
+def _cmd_label(args: argparse.Namespace) -> int:
+    from pipeline.batch.label import LabelReport, label_conversations
+    from pipeline.batch.transcripts import BadLine, InputError, expand_inputs, read_conversations
+    from pipeline.settings import build_engine
+
+    settings = resolve_settings(args)
+    if settings.engine_name == "offline":
+        raise UsageError("label needs a model: pass --model (e.g. openai/NAME with --api-base) or --engine llm")
+    try:
+        paths = expand_inputs(args.inputs)
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    engine = build_engine(settings)
+    report = LabelReport()
+    bad: list[BadLine] = []
+
+    def conversations() -> Iterator[Conversation]:
+        for path in paths:
+            for item in read_conversations(path, args.fmt):
+                if isinstance(item, BadLine):
+                    bad.append(item)
+                elif args.user is None or item.user_id == args.user:
+                    yield item
+
+    out = sys.stdout if args.out == "-" else Path(args.out).open("w", encoding="utf-8")
+    try:
+        for case in label_conversations(engine, conversations(), report=report):
+            out.write(json.dumps(case, ensure_ascii=False) + "\n")
+            out.flush()
+    finally:
+        if out is not sys.stdout:
+            out.close()
+        engine.close()
+    summary = {**report.as_dict(), "bad_lines": len(bad)}
+    print(json.dumps(summary, ensure_ascii=False), file=sys.stderr)
+    if report.turns and report.failed == report.turns:
+        raise CommandFailed(f"every turn's model call failed; the first: {report.errors[0] if report.errors else '?'}")
+    return 1 if report.failed or bad else 0
