@@ -25,8 +25,8 @@ from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.ops import manual, review
 from pipeline.ops.edit import Edit, Ledgers
 from pipeline.ops.manual import CandidateNotFound
-from pipeline.ops.room import usage_of
 from pipeline.ops.turn import WritePolicy, already_done, apply_turn, fail_turn
+from pipeline.ops.usage import usage_of
 from pipeline.ops.workspace import Workspace, usage_line
 from pipeline.stages import candidates as cands
 from pipeline.stages.write import CONSOLIDATE_AT

@@ -94,8 +94,3 @@ class Engine:
 
     async def aclose(self) -> None:
         """Release what belongs to the running event loop (its connections)."""
-
-
-async def aclassify(engine: Engine, turn: Turn, user_md: str, memory_md: str) -> Classification:
-    """Kept for old callers: `await engine.aclassify(...)`."""
-    return await engine.aclassify(turn, user_md, memory_md)

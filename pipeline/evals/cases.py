@@ -1,4 +1,4 @@
-"""The dataset: an eval case (the pydantic model of DESIGN.md's eval-case contract), how a
+"""The dataset: an eval case (the pydantic model of the eval-case contract in docs/design.md), how a
 suite file is read and checked (file:line in every error), the engine/model a run uses, and
 what one case's run produced (CaseOutcome, its Checks)."""
 

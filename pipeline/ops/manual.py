@@ -11,12 +11,13 @@ from pipeline import guards, observe
 from pipeline.engines.base import Engine
 from pipeline.errors import NotFound
 from pipeline.ledgers.errors import LedgerError
-from pipeline.ops.edit import committed_check, refuse_unsafe_rewrites
+from pipeline.ops.edit import committed_check, now_iso, refuse_unsafe_rewrites
 from pipeline.ops.erasure import erase_from_ledgers, purge_record
 from pipeline.ops.pins import pinned_bodies
+from pipeline.ops.usage import record_usage, total, usage_of
 from pipeline.ops.workspace import Workspace, usage_line
 from pipeline.stages import candidates as cands
-from pipeline.stages.consolidate import consolidate_log
+from pipeline.stages.consolidate import ConsolidationError, consolidate_log
 from pipeline.stages.write import Change, WriteResult, apply_decisions
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import Tx
@@ -138,35 +139,51 @@ def confirm_candidate(ws: Workspace, user_id: str, ref: int | str) -> dict[str, 
 
 
 def consolidate(ws: Workspace, engine: Engine, user_id: str) -> dict[str, Any]:
-    """See MemoryPipeline.consolidate."""
+    """See MemoryPipeline.consolidate. What the engine's model calls cost is recorded (stage
+    "consolidate", or "failed:consolidate" when its plan was refused), whether or not the file changed."""
     usage_parts: list[Usage] = []
-    with ws.edit(user_id, kind="consolidate") as tx:
-        current = tx.current
-        if current.memory_refused:
-            raise LedgerError(current.memory_refused)
-        before = current.log.render()
-        if not current.log.entries:
-            return {
-                "success": True,
-                "message": "MEMORY.md has no entries: nothing to consolidate",
-                "before": usage_line(before, ws.memory_limit),
-                "after": usage_line(before, ws.memory_limit),
-                "entry_count": 0,
-                "archived": 0,
-            }
-        with observe.stage("consolidate", engine.name):
-            changes, archive = consolidate_log(
-                current.log,
-                engine,
-                memory_limit=ws.memory_limit,
-                today=datetime.now(timezone.utc).date(),
-                usage_sink=usage_parts,
-                pinned=pinned_bodies(ws.store, user_id, current.log.entries),
-            )
-        observe.count_consolidation(engine.name, "manual", "engine")
-        written = WriteResult(profile=current.profile, log=current.log, changes=changes, archive=archive)
-        if current.log.render() != before:  # a plan that keeps every entry as it was changes nothing
-            tx.stage(written, files={MEMORY_FILE: current.log.render()})
+    model = engine.model if isinstance(engine.model, str) else None
+    try:
+        with ws.edit(user_id, kind="consolidate") as tx:
+            current = tx.current
+            if current.memory_refused:
+                raise LedgerError(current.memory_refused)
+            before = current.log.render()
+            if not current.log.entries:
+                return {
+                    "success": True,
+                    "message": "MEMORY.md has no entries: nothing to consolidate",
+                    "before": usage_line(before, ws.memory_limit),
+                    "after": usage_line(before, ws.memory_limit),
+                    "entry_count": 0,
+                    "archived": 0,
+                }
+            with observe.stage("consolidate", engine.name):
+                changes, archive = consolidate_log(
+                    current.log,
+                    engine,
+                    memory_limit=ws.memory_limit,
+                    today=datetime.now(timezone.utc).date(),
+                    usage_sink=usage_parts,
+                    pinned=pinned_bodies(ws.store, user_id, current.log.entries),
+                )
+            observe.count_consolidation(engine.name, "manual", "engine")
+            written = WriteResult(profile=current.profile, log=current.log, changes=changes, archive=archive)
+
+            def spent(t: Tx) -> None:
+                parts = [u.tagged("consolidate") for u in usage_parts]
+                record_usage(ws.store, t, user_id, tx.turn_id, parts, tx.ts, engine=engine.name, model=model)
+
+            # a plan that keeps every entry as it was changes no file, but its model calls still cost
+            changed = current.log.render() != before
+            tx.stage(written, files={MEMORY_FILE: current.log.render()} if changed else {}, records=spent)
+    except ConsolidationError as e:  # nothing written; what the refused plans cost is kept
+        parts = [u.tagged("consolidate") for u in [*usage_parts, usage_of(e)]]
+        if total(parts).calls:
+            with ws.store.transaction() as t:
+                record_usage(ws.store, t, user_id, None, parts, now_iso(), engine=engine.name, model=model,
+                             failed=True)
+        raise
     after = current.log.render()
     return {
         "success": True,

@@ -14,6 +14,7 @@ from pipeline.ledgers._text import norm_key, split_label
 from pipeline.ledgers.memory_md import MemoryLog
 from pipeline.ledgers.user_md import UserProfile
 from pipeline.ops.pins import pinned_bodies, pinned_keys
+from pipeline.ops.usage import usage_of
 from pipeline.stages.consolidate import ConsolidationError, archive_oldest, consolidate_log
 from pipeline.stages.write import Change
 from pipeline.store.interface import MemoryStore
@@ -121,13 +122,4 @@ def _keys(user_md: str) -> set[str]:
     return {norm_key(f.key) for f in UserProfile.parse(user_md).fields() if f.key}
 
 
-def usage_of(error: BaseException) -> Usage:
-    """What a failed engine call spent (LLMError carries it; a Consolidation/CompactionError wraps one)."""
-    for candidate in (error, error.__cause__):
-        usage = getattr(candidate, "usage", None)
-        if isinstance(usage, Usage):
-            return usage
-    return Usage()
-
-
-__all__ = ["COMPACT_AT", "COMPACT_GOAL", "CompactionError", "compactor", "confirmed_keys", "consolidator", "usage_of"]
+__all__ = ["COMPACT_AT", "COMPACT_GOAL", "CompactionError", "compactor", "confirmed_keys", "consolidator"]

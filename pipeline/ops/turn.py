@@ -19,7 +19,8 @@ from pipeline.engines.base import Engine
 from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ops.edit import Edit, Ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.ops.erasure import Erased, erased_by_turn, purge_record
-from pipeline.ops.room import COMPACT_AT, CompactionError, compactor, consolidator, usage_of
+from pipeline.ops.room import COMPACT_AT, CompactionError, compactor, consolidator
+from pipeline.ops.usage import record_usage, total, usage_of
 from pipeline.ops.workspace import Workspace
 from pipeline.stages import candidates as cands
 from pipeline.stages.consolidate import ConsolidationError
@@ -149,8 +150,8 @@ def fail_turn(store: MemoryStore, engine: Engine, turn: Turn, error: BaseExcepti
             ts=now_iso(),
         )
         if usage.calls:
-            record_usage(store, conn, turn, None, parts, now_iso(), engine=engine.name, model=model_name(engine),
-                         failed=True)
+            record_usage(store, conn, turn.user_id, turn.turn_id, parts, now_iso(), engine=engine.name,
+                         model=model_name(engine), failed=True)
     return TurnResult(
         user_id=turn.user_id,
         turn_id=turn.turn_id,
@@ -212,7 +213,7 @@ def turn_records(
             ts=tx_edit.ts,  # the commit's time, as its history rows
         )
         if parts is not None:
-            record_usage(store, tx, turn, classification, parts, tx_edit.ts)
+            record_usage(store, tx, turn.user_id, turn.turn_id, parts, tx_edit.ts, source=classification)
 
     return write
 
@@ -291,30 +292,3 @@ def purge_plan(written: WriteResult) -> Erased:
                        for c in written.changes]
     written.archive = [a for a in written.archive if a.op != "removed" or is_change_of_fact(a.why)]
     return erased
-
-
-def record_usage(
-    store: MemoryStore, tx: Tx, turn: Turn, source: Classification | None, parts: list[Usage], ts: str,
-    *, engine: str | None = None, model: str | None = None, failed: bool = False,
-) -> None:
-    """One usage row per stage the turn ran (classify, compact, consolidate); a failed turn's under
-    "failed:<stage>". Stages that sent nothing (offline) leave no row, except classify."""
-    by_stage: dict[str, Usage] = {}
-    for part in parts:
-        stage = part.stage or "classify"
-        by_stage[stage] = by_stage.get(stage, Usage()) + part
-    for stage, usage in by_stage.items():
-        if stage != "classify" and usage.calls == 0:
-            continue
-        store.add_usage(
-            tx, user_id=turn.user_id, turn_id=turn.turn_id, stage=f"failed:{stage}" if failed else stage,
-            engine=source.engine if source else engine, model=source.model if source else model,
-            prompt_version=source.prompt_version if source else None, usage=usage, ts=ts,
-        )
-
-
-def total(parts: list[Usage]) -> Usage:
-    out = Usage()
-    for part in parts:
-        out = out + part
-    return out
