@@ -76,7 +76,7 @@ def family(error: type[BaseException] | BaseException) -> type[MemrouteError] | 
     kind = error if isinstance(error, type) else type(error)
     for base in kind.__mro__:
         if base in FAMILIES:
-            return base  # type: ignore[return-value]
+            return base
     return None
 
 

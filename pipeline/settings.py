@@ -286,7 +286,7 @@ def read_config(path: Path) -> dict[str, Any]:
     unknown = sorted(set(data) - set(FILE_KEYS))
     if unknown:
         raise SettingsError(f"config file {path}: unknown setting {unknown[0]!r} (known: {', '.join(FILE_KEYS)})")
-    return data
+    return dict(data)
 
 
 __all__ = [

@@ -81,7 +81,7 @@ def test_every_error_type_has_one_exit_code_and_one_http_status_that_agree() -> 
         ("pipeline.ledgers.errors:UnparseableLedger", 409),
         ("pipeline.store.files:UnreadableFile", 409),
         ("pipeline.hook.post_turn:HookQueueFull", 503),
-        ("pipeline.engines.llm.engine:LLMError", 502),
+        ("pipeline.engines.llm.calls:LLMError", 502),
         ("pipeline.store.location:StoreOpenError", 503),
     ],
 )

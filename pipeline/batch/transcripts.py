@@ -251,7 +251,7 @@ def _content(value: Any, index: int) -> str:
         raise BadInput(
             f"message {index} is {len(value):,} characters (cap {MAX_MESSAGE_CHARS:,}); conversation skipped"
         )
-    return value
+    return str(value)
 
 
 def _message(role: Any, content: Any, ts: Any, index: int) -> Message:

@@ -97,9 +97,10 @@ def turn(engine: str, turn_id: str | None = None) -> AbstractContextManager[Any]
     """One turn's span (the stages and model calls inside it are its children)."""
     if _tracer is None:
         return _NULL
-    return _tracer.start_as_current_span(
+    span: AbstractContextManager[Any] = _tracer.start_as_current_span(
         "memroute.turn", attributes={"memroute.engine": engine, **({"memroute.turn_id": turn_id} if turn_id else {})}
     )
+    return span
 
 
 def stage(name: str, engine: str) -> AbstractContextManager[Any]:

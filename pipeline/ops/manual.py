@@ -21,6 +21,7 @@ from pipeline.stages.consolidate import ConsolidationError, consolidate_log
 from pipeline.stages.write import Change, WriteResult, apply_decisions
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import Tx
+from pipeline.store.rules import norm
 from pipeline.types import Outcome, Usage, outcome_text
 
 
@@ -97,7 +98,7 @@ def confirm_candidate(ws: Workspace, user_id: str, ref: int | str) -> dict[str, 
         if isinstance(ref, int) or str(ref).isdigit():
             found = [r for r in rows if r["id"] == int(ref)]
         else:
-            found = [r for r in rows if r["key_norm"] == cands.norm(str(ref))]
+            found = [r for r in rows if r["key_norm"] == norm(str(ref))]
         if len(found) != 1:
             why = "no candidate" if not found else f"{len(found)} candidates"
             raise CandidateNotFound(f"{why} for {ref!r}; see `memroute show {user_id} --candidates`")

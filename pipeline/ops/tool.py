@@ -13,10 +13,11 @@ from pipeline.errors import UsageError
 from pipeline.ledgers import hermes
 from pipeline.ledgers.errors import CapExceeded, LedgerError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
-from pipeline.ledgers.user_md import USER_SECTIONS, UserProfile, canonical_section
+from pipeline.ledgers.user_md import UserProfile, canonical_section
 from pipeline.ops.workspace import Workspace
 from pipeline.stages.write import Change, WriteResult
 from pipeline.store.files import MEMORY_FILE, USER_FILE
+from pipeline.types import USER_SECTIONS
 
 ACTIONS = ("add", "replace", "remove")
 TARGETS = ("user", "memory")

@@ -60,5 +60,5 @@ def test_counts_add_up_per_user_and_overall() -> None:
     b.count("bo", 1, "duplicate")
     a.add(b)
     assert (a.done, a.duplicates, a.failed_attempts, a.parked) == (3, 1, 2, 1)
-    assert a.by_user["ana"] == {"done": 2, "failed_attempts": 1, "parked": 0, "last_error": "model down"}
+    assert a.by_user["ana"] == {"done": 2, "duplicates": 0, "failed_attempts": 1, "parked": 0, "last_error": "model down"}
     assert a.by_user["bo"]["parked"] == 1 and a.last_error == "still down"

@@ -18,7 +18,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from pipeline.engines.base import DEFAULT_TIMEOUT_S
-from pipeline.errors import ModelConfigError, ModelError
+from pipeline.engines.llm.network import check_model_request
+from pipeline.errors import ModelConfigError
 
 
 @dataclass(frozen=True)
@@ -30,11 +31,6 @@ class CallInfo:
     response_model: type[BaseModel]
     tool_name: str | None  # the tool the engine forces (instructor TOOLS mode), else None
     timeout: float | None = None  # seconds this request may take (the turn's deadline left), else the transport's
-
-
-class TransportSetupError(ModelError):
-    """A mistake in how a transport was set up (requests disabled, a fake with no answer left), not a
-    model failure: the engine raises it as is instead of wrapping it in LLMError."""
 
 
 class Transport:
@@ -86,8 +82,6 @@ class _Networked(Transport):
         self.timeout = timeout
 
     def check(self) -> None:
-        from pipeline.engines.llm.network import check_model_request
-
         check_model_request(self.name, self.api_base)
 
 
