@@ -21,6 +21,7 @@ def register(add: AddCommand) -> None:
         "label",
         "label transcripts turn by turn with a model, in the training format (to retrain the offline gate on them)",
         _cmd_label,
+        engine=True,
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="JSONL transcripts or folders of them (docs/batch-formats.md)")
     p.add_argument("--out", metavar="FILE", required=True, help="labeled cases, one per user message (JSONL; - for stdout)")
