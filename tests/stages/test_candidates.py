@@ -342,7 +342,7 @@ def test_cli_confirm_and_its_errors(mem: Memory, capsys: pytest.CaptureFixture[s
     code, out, err = run(capsys, "confirm", "jo", "999", *root)
     assert code == 1 and out == "" and err.strip().startswith("memroute: error: no candidate for '999'")
     assert "green tea" not in user_md(mem)
-    code, out, _ = run(capsys, "confirm", "jo", "Usual drink", *root)
+    code, out, _ = run(capsys, "confirm", "jo", "Usual drink", "--json", *root)
     assert code == 0 and json.loads(out)["outcome"] == "promoted"
     assert "- Usual drink: green tea" in user_md(mem)
 
@@ -377,7 +377,7 @@ def test_cli_forget_erases_matching_candidates(
     root = mem.store_args()
     run(capsys, "turn", "jo", "--text", HEDGED_JAZZ, "--conversation", "c1", *root)
     run(capsys, "turn", "jo", "--text", HEDGED_TEA, "--conversation", "c1", *root)
-    code, _, err = run(capsys, "forget", "jo", ref, *(["--purge"] if purge else []), *root)
+    code, _, err = run(capsys, "forget", "jo", ref, *(["--purge", "--yes"] if purge else []), *root)
     assert code == 0, err
     assert [r["key"] for r in stored_rows(mem)] == ["Usual drink"]
     code, out, _ = run(capsys, "recall", "jo", "jazz", *root)
@@ -388,7 +388,7 @@ def test_delete_user_erases_candidates(mem: Memory, capsys: pytest.CaptureFixtur
     root = mem.store_args()
     run(capsys, "turn", "jo", "--text", HEDGED_TEA, "--conversation", "c1", *root)
     assert b"green tea" in mem.bytes_at_rest()  # the probe sees what is kept, so its absence below means gone
-    code, _, err = run(capsys, "delete-user", "jo", *root)
+    code, _, err = run(capsys, "delete-user", "jo", "--yes", *root)
     assert code == 0, err
     assert stored_rows(mem) == []
     assert b"green tea" not in mem.bytes_at_rest()
