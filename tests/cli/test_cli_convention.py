@@ -104,7 +104,8 @@ def test_commands_that_run_no_engine_take_no_engine_options(command: str) -> Non
     assert {"--root", "--store", "--json"} <= _options(command)
 
 
-@pytest.mark.parametrize("command", ["turn", "retry", "consolidate", "batch", "eval", "serve", "worker", "demo", "doctor"])
+@pytest.mark.parametrize("command", ["turn", "retry", "consolidate", "batch", "eval", "serve", "worker", "demo", "doctor",
+                                     "label", "import-mem0", "import-letta", "mcp"])
 def test_commands_that_run_an_engine_take_the_engine_options(command: str) -> None:
     assert ENGINE_OPTIONS <= _options(command)
 
