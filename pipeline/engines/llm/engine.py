@@ -32,7 +32,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from pipeline import observe
-from pipeline.engines.base import REQUEST_SLOTS, TURN_STARTED, Engine, Result
+from pipeline.engines.base import (
+    DEFAULT_DEADLINE_S,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    REQUEST_SLOTS,
+    TURN_STARTED,
+    Engine,
+    Result,
+)
 from pipeline.engines.llm.cache import ResponseCache, cache_key
 from pipeline.engines.llm.messages import ClassifyMessages
 from pipeline.engines.llm.patches import _instructor, _prepared
@@ -58,7 +66,7 @@ from pipeline.engines.llm.structured import (
     unfenced,
 )
 from pipeline.engines.llm.transports import CallInfo, Transport, TransportSetupError, is_transient, transport_for
-from pipeline.errors import MemrouteError
+from pipeline.errors import ModelError
 from pipeline.types import (
     Classification,
     ConsolidatedEntry,
@@ -76,7 +84,7 @@ _FIELD_LINE = re.compile(r"^- ([^:\n]+?): (.+)$")
 _PARSE_ERRORS = ("ResponseParsingError", "AsyncValidationError", "IncompleteOutputException")
 
 
-class LLMError(MemrouteError):
+class LLMError(ModelError):
     """A stage that still failed after its transport retries and validation re-asks."""
 
     def __init__(
@@ -155,7 +163,7 @@ class _Call:
     auto: bool = False  # `auto`: a wrong form raises WrongMode instead of a re-ask
 
 
-class DeadlinePassed(MemrouteError, TimeoutError):
+class DeadlinePassed(ModelError, TimeoutError):
     """The turn's total time for model calls ran out (LLMEngine `deadline`): no further request."""
 
 
@@ -174,6 +182,7 @@ class LLMEngine(ClassifyMessages, Engine):
     directly, every other name goes through litellm) or a Transport object (tests plug in fakes)."""
 
     name = "llm"
+    free_compaction = False  # compact() asks the model
 
     def __init__(
         self,
@@ -183,9 +192,9 @@ class LLMEngine(ClassifyMessages, Engine):
         api_key: str | None = None,
         classify_model: str | Transport | None = None,
         consolidate_model: str | Transport | None = None,
-        timeout: float = 30.0,
-        deadline: float | None = None,
-        max_retries: int = 3,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        deadline: float | None = DEFAULT_DEADLINE_S,
+        max_retries: int = DEFAULT_MAX_RETRIES,
         max_reasks: int = 2,
         cache_dir: Path | str | None = None,
         backoff: float = 0.5,

@@ -24,7 +24,7 @@ from pipeline.engines.offline.lexicon_zh import LEXICON as ZH
 from pipeline.engines.offline.profile import Entry, Field
 from pipeline.engines.offline.split import Statement, script_of
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
-from pipeline.stages.field_concepts import concepts_named
+from pipeline.ledgers.field_concepts import concepts_named
 from pipeline.types import CHANGE_OF_FACT, Decision
 
 LEXICONS: dict[str, Lexicon] = {"en": EN, "id": ID, "zh": ZH, "th": TH}
