@@ -16,7 +16,9 @@ the decision log and each user's files and prints:
 - removals, and how many came from a message labeled `forget` (a removal without one is a
   defect: narration is never a forget); caps held (every file within its cap);
 - the tally of decision outcomes (`over_cap` means a fact was dropped at the cap), and of the values that
-  left USER.md with their reasons (`evicted (...)`: a clause of a full field, or a replaced value).
+  left USER.md with their reasons (`evicted (...)`: a clause of a full field, or a replaced value);
+- candidates (facts just short of the bar, pipeline/stages/candidates.py): how many were kept, seen
+  again in the same conversation and promoted to USER.md, with a sample of the promoted ones.
 
 Inputs are `turns`-format transcripts (pipeline/batch/transcripts.py), one session per line, with an
 optional `label` per turn (user, memory, mixed, forget, skip; absent where a curator could not
@@ -85,6 +87,20 @@ WRITE_LABELS = frozenset({"user", "memory", "mixed", "forget"})
 USER_FIELD = re.compile(r"^- [^:\n]+: \S", re.M)
 MEMORY_ENTRY = re.compile(r"^- \[\d{4}(?:-\d{2}){0,2}\]", re.M)  # a day, a month or a year
 CASE_ID = re.compile(r"^(?P<dialogue>.+)-t(?P<index>\d+)$")
+# A check of entry dates that needs no labels (issue 29): words that name a week, month, year or season and
+# no day, in the four languages; an entry from such a quote dated to a day carries a day nobody said.
+NO_DAY = re.compile(
+    r"\b(?:last|next|this|past|previous)\s+(?:week|weekend|month|year|summer|winter|spring|fall|autumn)\b|\b(?:weeks|months|years)\s+ago\b|"
+    r"\b(?:minggu|pekan|bulan|tahun)\s+(?:lalu|kemarin|depan)\b|\bakhir\s+pekan\b|上(?:个)?(?:周|星期|礼拜|月)|下(?:个)?月|去年|明年|"
+    r"(?:สัปดาห์|อาทิตย์|เดือน|ปี)(?:ที่แล้ว|หน้า)|สุดสัปดาห์",
+    re.I,
+)
+DAY = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|last night|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"kemarin|besok|hari ini|semalam|senin|selasa|rabu|kamis|jumat|sabtu)\b|\d{1,2}\s*[日号]|[昨今明前后]天|昨晚|周[一二三四五六日天]|"
+    r"เมื่อวาน|วันนี้|พรุ่งนี้|เมื่อคืน|วัน(?:จันทร์|อังคาร|พุธ|พฤหัส|ศุกร์|เสาร์|อาทิตย์)",
+    re.I,
+)
 
 
 @dataclass
@@ -268,10 +284,33 @@ def report(turns: dict[tuple[str, int], Turn], root: Path, outcomes: Counter[str
         f"removals: {removals} ({requested} at a labeled forget request, {removals - requested} without one); "
         f"forget requests: {asked}, read as a removal {recognised}, removed something {honoured}"
     )
+    appended = [d for t in all_turns for d in t.decisions
+                if d.get("route") == "memory" and d.get("op") == "append" and str(d.get("outcome")).startswith("written")]
+    invented = [d for d in appended if len(str(d.get("date") or "")) == 10
+                and NO_DAY.search(str(d.get("quote"))) and not DAY.search(str(d.get("quote")))]
+    rows.append(f"MEMORY.md entries written: {len(appended)}; dated to a day from words that name no day: {len(invented)}")
     over = [s[0] for s in stored if s[3] > DEFAULT_USER_LIMIT or s[4] > DEFAULT_MEMORY_LIMIT]
     rows.append(f"caps held: {'yes' if not over else 'NO: ' + ', '.join(over)} ({len(stored)} people)")
     rows.append("decision outcomes: " + ", ".join(f"{k} {v}" for k, v in outcomes.most_common()))
+    rows.extend(candidate_rows(all_turns))
     return "\n".join(rows)
+
+
+def candidate_rows(turns: list[Turn], sample: int = 12) -> list[str]:
+    """Candidates kept, seen again and promoted, and a sample of the promoted fields with why."""
+    decisions = [d for t in turns for d in t.decisions]
+    outcomes = [str(d.get("outcome")) for d in decisions]
+    promoted = [(t.user_id, d) for t in turns for d in t.decisions if d.get("outcome") == "promoted"]
+    rows = [
+        f"candidates: {outcomes.count('candidate')} kept, "
+        f"{sum(o.startswith('candidate: seen again') for o in outcomes)} seen again, {len(promoted)} promoted "
+        f"({sum('said again' in str(d.get('detail')) for _, d in promoted)} said again in a later conversation, "
+        f"{sum('firm statement' in str(d.get('detail')) for _, d in promoted)} by a firm statement)"
+    ]
+    for user_id, d in promoted[:sample]:
+        rows.append(f"  {user_id}: {d.get('key')}: {d.get('value')}  <- {str(d.get('quote'))[:70]!r}  "
+                    f"[{str(d.get('detail', '')).removeprefix('promoted candidate: ')}]")
+    return rows
 
 
 def _shown(arg: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -46,19 +47,23 @@ class Handler(BaseHTTPRequestHandler):
 
 def run(label: str, extra: list[str], runs: int, env: dict[str, str]) -> None:
     times: list[float] = []
+    cpu: list[float] = []  # the process's user+system CPU: steadier than wall time on a shared host
     imported = False
     with tempfile.TemporaryDirectory() as root:
         for i in range(runs):
             command = [sys.executable, "-X", "importtime", "-m", "pipeline.cli", "turn", f"bench{i}",
                        "--text", "I work as a data engineer.", "--root", root, *extra]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
             done = subprocess.run(command, capture_output=True, text=True, env=env)
             times.append(time.perf_counter() - started)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
             if done.returncode != 0:
                 raise SystemExit(f"{label}: exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]}")
             imported = imported or any(line.rstrip().endswith("| litellm") for line in done.stderr.splitlines())
     print(f"{label:<34} median {statistics.median(times) * 1000:6.0f} ms  min {min(times) * 1000:6.0f} ms  "
-          f"litellm imported: {'yes' if imported else 'no'}")
+          f"CPU median {statistics.median(cpu) * 1000:6.0f} ms  litellm imported: {'yes' if imported else 'no'}")
 
 
 def main() -> None:

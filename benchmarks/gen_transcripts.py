@@ -9,6 +9,7 @@ not in time order in the file (the batch must sort them).
 
     python benchmarks/gen_transcripts.py OUT.jsonl --users 100 --conversations 1000
     python benchmarks/gen_transcripts.py /tmp/big.jsonl --target-bytes 1G --pad 4000 --users 20000
+    python benchmarks/gen_transcripts.py OUT.jsonl --users 40 --conversations 400 --restate --format turns
 
 With --target-bytes the generator keeps writing conversations until the file reaches the size
 (streaming, nothing held in memory), and --pad adds that many characters of assistant text per
@@ -18,6 +19,11 @@ With --dated the templates also say when things happened at every precision ("ye
 Sunday", "May 3", "last week", "last month", "last year", "in 2024", "back in college"), and each
 turn of the turns format carries `said`: what the user's words say about the date (WHEN below), so
 benchmarks/bench_dates.py can check every entry's date against it (`expected_date`).
+
+With --restate each person also has a pet and a hobby, which come up again and again over their
+conversations in different words, plainly or in passing, hedged or not ("I have a dog named Rex, I
+think you know", "Rex, my dog, says hi"): the long-conversation case where a fact said too weakly
+to write the first time (a candidate) should be recognised when it comes back.
 """
 
 from __future__ import annotations
@@ -164,6 +170,47 @@ WHEN: dict[str, str] = {
     "สัปดาห์ที่แล้วเราตัดสินใจย้าย{project}ไปใช้ Postgres": "week:-1",
 } | {text: when for templates in DATED.values() for _, text, when in templates}
 
+PETS = {
+    "en": [("dog", ["Rex", "Biscuit", "Luna"]), ("cat", ["Miso", "Pepper", "Tofu"])],
+    "id": [("anjing", ["Bobi", "Kiki", "Coklat"]), ("kucing", ["Momo", "Oyen", "Mochi"])],
+    "zh": [("狗", ["豆豆", "旺财", "球球"]), ("猫", ["咪咪", "花花", "年糕"])],
+    "th": [("หมา", ["ถั่ว", "ข้าวปั้น", "มะม่วง"]), ("แมว", ["ส้ม", "ขนมปัง", "โมจิ"])],
+}
+HOBBIES = {
+    "en": ["rock climbing", "baking bread", "chess", "jazz piano"],
+    "id": ["main gitar", "memasak", "bersepeda", "fotografi"],
+    "zh": ["攀岩", "烘焙", "下棋", "弹钢琴"],
+    "th": ["ถ่ายรูป", "ทำขนม", "ปีนเขา", "เล่นกีตาร์"],
+}
+# --restate: the person's pet and hobby, said again and again in other words (kind "restate").
+RESTATE: dict[str, list[tuple[str, str]]] = {
+    "en": [
+        ("restate", "I have a {pet} named {petname}, I think you know."),
+        ("restate", "My {pet} {petname} is sleeping next to me."),
+        ("restate", "{petname}, my {pet}, says hi lol"),
+        ("restate", "I'm kind of into {hobby} these days."),
+        ("restate", "I guess {hobby} is my thing now, did it again this weekend."),
+        ("restate", "I love {hobby}."),
+    ],
+    "id": [
+        ("restate", "Aku punya {pet} namanya {petname}, kayaknya udah pernah cerita."),
+        ("restate", "{pet} aku si {petname} lagi tidur di sebelahku."),
+        ("restate", "Kayaknya aku lagi suka {hobby}."),
+        ("restate", "Aku suka {hobby}."),
+    ],
+    "zh": [
+        ("restate", "我有一只{pet}叫{petname}，好像跟你说过。"),
+        ("restate", "我家{pet}{petname}在旁边睡觉呢。"),
+        ("restate", "我最近好像挺喜欢{hobby}的。"),
+        ("restate", "我喜欢{hobby}。"),
+    ],
+    "th": [
+        ("restate", "ฉันมี{pet}ชื่อ{petname} คิดว่าเคยเล่าแล้วนะ"),
+        ("restate", "{pet}ของฉันชื่อ{petname}กำลังนอนอยู่ข้างๆ"),
+        ("restate", "ช่วงนี้ฉันชอบ{hobby}นะ"),
+        ("restate", "ฉันชอบ{hobby}"),
+    ],
+}
 REPLIES = {
     "en": ["Got it.", "Noted, thanks!", "Done.", "Sounds good."],
     "id": ["Siap.", "Oke, dicatat.", "Sudah.", "Baik."],
@@ -222,9 +269,9 @@ def parse_size(text: str) -> int:
     return int(text)
 
 
-def persona(rng: random.Random, n: int) -> dict[str, Any]:
+def persona(rng: random.Random, n: int, restate: bool = False) -> dict[str, Any]:
     lang = LANGS[n % len(LANGS)]
-    return {
+    person = {
         "user_id": f"user-{n:05d}",
         "lang": lang,
         "name": rng.choice(NAMES[lang]),
@@ -233,6 +280,10 @@ def persona(rng: random.Random, n: int) -> dict[str, Any]:
         "project": rng.choice(PROJECTS),
         "start": datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc) + timedelta(days=rng.randrange(0, 60)),
     }
+    if restate:  # drawn after the rest, so a set made without --restate stays as it was
+        pet, names = rng.choice(PETS[lang])
+        person.update(pet=pet, petname=rng.choice(names), hobby=rng.choice(HOBBIES[lang]), restate=True)
+    return person
 
 
 def conversation(
@@ -243,13 +294,15 @@ def conversation(
     lang = p["lang"]
     start = p["start"] + timedelta(days=index * 2, minutes=rng.randrange(0, 600))
     pool = TEMPLATES[lang] + ([(kind, text) for kind, text, _ in DATED[lang]] if dated else [])
+    pool += RESTATE[lang] if p.get("restate") else []
     pairs = []
     saids: list[str | None] = []
     for t in range(turns):
         kind, template = rng.choice(pool)
         saids.append(WHEN.get(template) if dated else None)
         text = template.format(
-            name=p["name"], role=p["role"], city=p["city"], project=p["project"], thing=rng.choice(THINGS[lang])
+            name=p["name"], role=p["role"], city=p["city"], project=p["project"], thing=rng.choice(THINGS[lang]),
+            pet=p.get("pet", ""), petname=p.get("petname", ""), hobby=p.get("hobby", ""),
         )
         reply = rng.choice(REPLIES[lang])
         if pad:
@@ -290,12 +343,13 @@ def generate_lines(
     shuffle: bool = True,
     repeat: bool = False,
     dated: bool = False,
+    restate: bool = False,
 ) -> Iterator[str]:
     """JSONL lines. Conversations are dealt round-robin over users; with shuffle, in blocks of
     3 x `users` lines (at most 16 MB) the order is shuffled (so per user the file is mostly, not strictly, in time order).
     With repeat, the stream never ends (conversation indexes keep growing)."""
     rng = random.Random(seed)
-    people = [persona(rng, n) for n in range(users)]
+    people = [persona(rng, n, restate) for n in range(users)]
     count = [0] * users
     block: list[str] = []
     block_bytes = 0
@@ -345,6 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-shuffle", action="store_true")
     ap.add_argument("--target-bytes", help="keep writing until the file has this size, e.g. 1G")
     ap.add_argument("--dated", action="store_true", help="add time phrases at every precision (bench_dates.py)")
+    ap.add_argument("--restate", action="store_true", help="each person's pet and hobby come up again in other words")
     args = ap.parse_args(argv)
     target = parse_size(args.target_bytes) if args.target_bytes else None
     lines = generate_lines(
@@ -358,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         shuffle=not args.no_shuffle,
         repeat=target is not None,
         dated=args.dated,
+        restate=args.restate,
     )
     stats = write(Path(args.out), lines, target)
     print(json.dumps({"out": args.out, **stats}), file=sys.stderr)

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
 from pipeline.types import Message, Turn
 
 
-class BadTurn(MemrouteError, ValueError):
+class BadTurn(UsageError):
     """Messages or a timestamp that cannot be a turn; the message says what is wrong."""
+
+    api_code = "invalid_turn"
+
+
+# How far ahead of this machine's clock a turn's timestamp may be (another machine's clock skew).
+MAX_FUTURE_SKEW = timedelta(minutes=10)
 
 
 def parse_timestamp(value: datetime | str | None) -> datetime:
@@ -102,6 +108,10 @@ def build_turn(
     start = user_positions[-1]
     turn_messages, history = parsed[start:], parsed[:start]
     when = parse_timestamp(timestamp if timestamp is not None else turn_messages[0].timestamp)
+    if when > datetime.now(timezone.utc) + MAX_FUTURE_SKEW:
+        # A turn dated ahead would count as the newest forever: no later turn could change what it set.
+        raise BadTurn(f"timestamp {when.isoformat()} is in the future (more than "
+                      f"{int(MAX_FUTURE_SKEW.total_seconds() // 60)} minutes ahead of this clock)")
     if turn_id is None:
         # Deterministic, so a resubmitted turn is recognised and never applied twice.
         digest = hashlib.sha256(

@@ -9,12 +9,14 @@ from memory_fixture import Memory
 from seed import JASMIN_MEMORY_MD, JASMIN_SAYS, JASMIN_USER_MD
 
 from pipeline.engines.base import Engine
+from pipeline.ops.tool import run_tool
 from pipeline.types import (
     Classification,
     ConsolidatedEntry,
     ConsolidationPlan,
     Decision,
     MemoryItem,
+    Outcome,
     Turn,
 )
 
@@ -183,10 +185,23 @@ def test_over_cap_user_fact_is_refused_and_others_still_land(mem: Memory) -> Non
     engine = ScriptedEngine([user("Bio", "x" * 2000), user("Name", "Jasmin")])
     with mem.pipeline(engine) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "..."}])
-    outcomes = [d.outcome or "" for d in result.decisions]
-    assert outcomes[0].startswith("over_cap") and outcomes[1] == "written"
+    assert [d.outcome for d in result.decisions] == ["over_cap", "written"]
     text = mem.read("jasmin", "USER.md")
     assert "Jasmin" in text and len(text) <= 1375
+
+
+def test_an_outcome_is_an_enum_with_a_detail_and_one_stored_form(mem: Memory) -> None:
+    engine = ScriptedEngine([user("Bio", "x" * 2000)])
+    with mem.pipeline(engine) as pipe:
+        result = pipe.process_turn("jasmin", [{"role": "user", "content": "..."}], turn_id="t-cap")
+        logged = pipe.store.decisions("jasmin", "t-cap")
+    d = result.decisions[0]
+    assert d.outcome is Outcome.OVER_CAP and d.outcome_detail == "user profile at 7/1,375 chars; kept in the archive"
+    stored = "over_cap: user profile at 7/1,375 chars; kept in the archive"
+    # The decision log, the JSON of a result (--json, the eval report) and the text all say it one way.
+    assert logged[0]["outcome"] == stored == d.outcome_text
+    assert result.model_dump(mode="json")["decisions"][0]["outcome"] == stored
+    assert "outcome_detail" not in result.model_dump(mode="json")["decisions"][0]
 
 
 @pytest.mark.parametrize("bad", [[], [{"role": "assistant", "content": "hi"}], [{"content": "x"}], "text"])
@@ -210,3 +225,8 @@ def test_a_month_precise_event_is_written_recalled_by_a_day_and_never_gets_a_day
     assert "- [2026-06] I started a pottery class.\n" in memory and "- [2026-07-29] We adopted a puppy.\n" in memory
     assert [hit["text"] for hit in recalled] == ["[2026-06] I started a pottery class."]
     assert [hit["text"] for hit in by_month] == ["[2026-07-29] We adopted a puppy."]
+    with mem.pipeline(engine="offline") as pipe:  # once the entry left the file, the archive answers the same way
+        run_tool(pipe, "ana", "remove", "memory", old_text="pottery class")
+        archived = pipe.recall("ana", "2026-06-14 pottery")
+        assert pipe.recall("ana", "2026-05-14 pottery") == []
+    assert [(hit["source"], hit["text"]) for hit in archived] == [("archive", "[2026-06] I started a pottery class.")]

@@ -87,6 +87,7 @@ export interface Provenance {
   conversation_id?: string | null;
   quote?: string | null;
   time?: string | null;
+  said_at?: string | null;
   engine?: string | null;
   model?: string | null;
   confidence?: number | null;
@@ -128,6 +129,7 @@ export interface TurnIn {
 /** Every operation: its path, and the type of its 200/202 answer and of its JSON body. */
 export interface Operations {
   "GET /healthz": { response: Health; body: never };
+  "GET /metrics": { response: unknown; body: never };
   "GET /v1/status": { response: Record<string, unknown>; body: never };
   "DELETE /v1/users/{user}": { response: Record<string, unknown>; body: never };
   "GET /v1/users/{user}/context": { response: ContextOut; body: never };

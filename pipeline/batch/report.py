@@ -6,6 +6,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.types import Decision, Outcome
+
 MAX_REPORTED_BAD_LINES = 1000  # the JSON summary lists this many; all are counted
 
 
@@ -25,6 +27,9 @@ class BatchReport:
     writes: dict[str, int] = field(default_factory=lambda: {"user": 0, "memory": 0})
     skips: dict[str, int] = field(default_factory=dict)
     outcomes: dict[str, int] = field(default_factory=dict)  # other outcomes: duplicate, unchanged, over_cap...
+    # Facts just short of the bar (also counted above): kept as a new candidate, seen again in the same
+    # conversation, promoted to USER.md (said again later, or stated firmly).
+    candidates: dict[str, int] = field(default_factory=lambda: {"kept": 0, "seen_again": 0, "promoted": 0})
     evictions: dict[str, int] = field(default_factory=dict)  # values that left USER.md, by reason (stages/clauses.py)
     bad_lines: int = 0
     bad_line_list: list[str] = field(default_factory=list)
@@ -68,6 +73,7 @@ class BatchReport:
             "writes": dict(self.writes),
             "skips": dict(sorted(self.skips.items())),
             "outcomes": dict(sorted(self.outcomes.items())),
+            "candidates": dict(self.candidates),
             "evictions": dict(sorted(self.evictions.items())),
             "failures": self.failures,
             "bad_lines": self.bad_lines,
@@ -92,6 +98,7 @@ class BatchReport:
             writes=dict(self.writes),
             skips=dict(self.skips),
             outcomes=dict(self.outcomes),
+            candidates=dict(self.candidates),
             evictions=dict(self.evictions),
             bad_line_list=list(self.bad_line_list),
             turn_errors=list(self.turn_errors),
@@ -99,7 +106,7 @@ class BatchReport:
         for part in parts:
             for name in _ADDITIVE:
                 setattr(out, name, getattr(out, name) + part[name])
-            for name in ("writes", "skips", "outcomes", "evictions"):
+            for name in ("writes", "skips", "outcomes", "candidates", "evictions"):
                 counts = getattr(out, name)
                 for key, value in part[name].items():
                     counts[key] = counts.get(key, 0) + value
@@ -107,6 +114,15 @@ class BatchReport:
                 getattr(out, name).extend(part[name][: MAX_REPORTED_BAD_LINES - len(getattr(out, name))])
             out.cost_usd = None if out.cost_usd is None or part["cost_usd"] is None else out.cost_usd + part["cost_usd"]
         return out
+
+    def count_candidate(self, d: Decision) -> None:
+        """Tally one decision's part in the candidates' life (its outcome as the turn recorded it)."""
+        if d.outcome is Outcome.CANDIDATE and d.outcome_detail is None:  # kept (not a promotion left waiting)
+            self.candidates["kept"] += 1
+        elif d.outcome is Outcome.SEEN_AGAIN:
+            self.candidates["seen_again"] += 1
+        elif d.outcome is Outcome.PROMOTED:  # what it pushed out is counted apart (evictions)
+            self.candidates["promoted"] += 1
 
 
 # Counters a worker process adds to the parent's report (the index pass fills the others).

@@ -10,7 +10,6 @@ import logging
 import multiprocessing
 import os
 import queue
-import re
 import tempfile
 import threading
 import time
@@ -39,9 +38,8 @@ from pipeline.batch.transcripts import (
     read_conversations,
 )
 from pipeline.engines.base import REQUEST_SLOTS
-from pipeline.stages.write import is_written
 from pipeline.store.batch_index import ConversationIndex
-from pipeline.types import Decision, TurnResult
+from pipeline.types import Decision, Outcome, TurnResult
 
 log = logging.getLogger("memroute.batch")
 
@@ -306,13 +304,14 @@ class BatchRunner:
         r.output_tokens += usage.output_tokens
         r.cost_usd = None if r.cost_usd is None or usage.cost_usd is None else r.cost_usd + usage.cost_usd
         for d in result.decisions:
+            r.count_candidate(d)
             if d.route == "skip":
                 reason = d.reason or "unknown"
                 r.skips[reason] = r.skips.get(reason, 0) + 1
-            elif is_written(d.outcome):
+            elif d.outcome is Outcome.WRITTEN:
                 r.writes[d.route] = r.writes.get(d.route, 0) + 1
             else:
-                outcome = re.split(r"[:;]", d.outcome or "none")[0]
+                outcome = d.outcome.value if d.outcome is not None else "none"
                 r.outcomes[outcome] = r.outcomes.get(outcome, 0) + 1
             for why in d.evicted:  # what left USER.md for this decision, and why (stages/clauses.py)
                 r.evictions[why] = r.evictions.get(why, 0) + 1
@@ -432,7 +431,7 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "quote": r(d.quote),
         "confidence": d.confidence,
         "detail": r(d.detail),
-        "outcome": r(d.outcome),
+        "outcome": r(d.outcome_text),
         "evicted": list(d.evicted),
         "engine": result.engine,
         "model": result.model,

@@ -29,9 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    def add(name: str, help_text: str, handler: Handler, side_by_side: bool = False) -> argparse.ArgumentParser:
+    def add(name: str, help_text: str, handler: Handler, side_by_side: bool = False,
+            engine: bool = False) -> argparse.ArgumentParser:
+        """A command with the options every command takes; `engine`: it runs one (model options too)."""
         p = sub.add_parser(name, help=help_text, description=help_text)
-        add_common(p, side_by_side=side_by_side)
+        add_common(p, side_by_side=side_by_side, engine=engine or side_by_side)
         p.set_defaults(handler=handler)
         return p
 

@@ -13,7 +13,8 @@ from pipeline.cli.errors import UsageError
 
 
 def register(add: AddCommand) -> None:
-    p = add("batch", "turn transcripts (files, folders, - for stdin) into USER.md and MEMORY.md per user", _cmd_batch)
+    p = add("batch", "turn transcripts (files, folders, - for stdin) into USER.md and MEMORY.md per user", _cmd_batch,
+            engine=True)
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="transcript files (JSONL, JSON, a ChatGPT export, a chat log; gzip too), folders of them, "
                         "or - for standard input (docs/batch-formats.md)")
@@ -46,9 +47,9 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {args.out} and --root {args.root} disagree: batch writes one root; give one of them")
     settings = resolve_settings(args)
     out = args.out or args.root
-    if settings.store and args.out:
-        raise UsageError("--out names a root to write; with --store the memory goes to the database: give one of them")
-    if settings.store:
+    if settings.location.url:  # the memory goes to the database; --out names a root
+        if args.out:
+            raise UsageError("--out names a root to write; with --store the memory goes to the database: give one of them")
         out = str(settings.root)  # unused for the memory itself: the store holds it
     if not out:
         raise UsageError("batch needs the memory root to write: --out DIR (or --root DIR), or --store postgresql://...")

@@ -7,17 +7,17 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from pipeline.cli.common import AddCommand, open_pipeline, print_json
+from pipeline.cli.common import AddCommand, open_pipeline, print_json, quoted
 from pipeline.cli.errors import UsageError
 
 
 def register(add: AddCommand) -> None:
     p = add("import-mem0", "import a Mem0 export (get_all JSON): each memory routed by the engine, guards applied",
-            _cmd_mem0)
+            _cmd_mem0, engine=True)
     p.add_argument("file", help="the JSON of Memory.get_all() / client.get_all(): a list or {\"results\": [...]}")
     p.add_argument("--user", help="the memroute user to import into (default: each memory's user_id)")
     p = add("import-letta", "import Letta memory blocks (human, custom; persona is about the agent and is skipped)",
-            _cmd_letta)
+            _cmd_letta, engine=True)
     p.add_argument("file", help="JSON: [{\"label\", \"value\"}, ...], {\"blocks\": [...]} or an agent's {\"memory\": ...}")
     p.add_argument("--user", required=True, help="the memroute user to import into")
 
@@ -69,12 +69,12 @@ def _print(args: argparse.Namespace, report: dict[str, Any]) -> int:
             where = [
                 f"USER.md {s['key']}: {s['value']}" if s["file"] == "USER.md" and "key" in s
                 else f"MEMORY.md [{s.get('date')}] {s.get('entry')}" if "entry" in s
-                else f"{s['file']} forgot {s.get('forgot')!r}"
+                else f"{s['file']} forgot {quoted(s.get('forgot'))}"
                 for s in row.get("stored", [])
             ]
             where += [f"skipped ({s['reason']}: {s['why']})" for s in row.get("skipped", [])]
             where += [f"REFUSED ({s['reason']}: {s['why']})" for s in row.get("refused", [])]
             if row.get("already_imported"):
                 where = ["already imported"]
-            print(f"  {row['text'][:70]!r}\n      -> {'; '.join(where) or 'nothing'}")
+            print(f"  {quoted(row['text'][:70])}\n      -> {'; '.join(where) or 'nothing'}")
     return 0 if report["success"] else 1

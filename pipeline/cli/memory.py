@@ -15,10 +15,13 @@ from pipeline.cli.common import (
     LOG_QUOTES_HELP,
     USER_HELP,
     AddCommand,
+    confirm,
+    emit,
     format_decision,
     note,
     open_pipeline,
     print_json,
+    quoted,
     read_turn_messages,
     require_user,
 )
@@ -29,8 +32,9 @@ if TYPE_CHECKING:
 
 
 def register(add: AddCommand) -> None:
-    add("demo", "run the bundled example conversation turn by turn on the offline engine", _cmd_demo)
-    p = add("turn", "process one chat turn for USER", _cmd_turn)
+    p = add("demo", "run the bundled example conversation turn by turn (offline engine unless --engine)", _cmd_demo,
+            engine=True)
+    p = add("turn", "process one chat turn for USER", _cmd_turn, engine=True)
     p.add_argument("user", help=USER_HELP)
     p.add_argument("--log-quotes", action="store_true", help=LOG_QUOTES_HELP)
     src = p.add_mutually_exclusive_group(required=True)
@@ -73,10 +77,11 @@ def register(add: AddCommand) -> None:
     p.add_argument("query", help="words that must all appear (case-insensitive, any script)")
     p.add_argument("-k", type=int, default=5, help="at most this many hits (default 5)")
 
-    p = add("consolidate", "rewrite USER's MEMORY.md now (what leaves it goes to the archive)", _cmd_consolidate)
+    p = add("consolidate", "rewrite USER's MEMORY.md now (what leaves it goes to the archive)", _cmd_consolidate,
+            engine=True)
     p.add_argument("user", help=USER_HELP)
 
-    p = add("retry", "run failed turns again", _cmd_retry)
+    p = add("retry", "run failed turns again", _cmd_retry, engine=True)
     p.add_argument("user", nargs="?", help="only this user's failed turns (default: every user's)")
     p.add_argument("--log-quotes", action="store_true", help=LOG_QUOTES_HELP)
 
@@ -96,11 +101,13 @@ def register(add: AddCommand) -> None:
     p.add_argument("key_or_text", metavar="KEY|TEXT", help="a USER.md key (e.g. Email) or words of the value or entry to forget")
     p.add_argument("--purge", action="store_true",
                    help="also erase it from history, provenance, archive, decision log, failed turns, queue, "
-                        "candidates and backups, and compact the database")
+                        "candidates and backups, and compact the database (asks first; --yes does not)")
+    p.add_argument("--yes", action="store_true", help="--purge without asking")
 
     p = add("delete-user", "erase everything held about USER (files, records, queue), then compact the database",
             _cmd_delete_user)
     p.add_argument("user", help=USER_HELP)
+    p.add_argument("--yes", action="store_true", help="erase without asking (scripts; without a terminal it is required)")
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -111,30 +118,29 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     engine = args.engine or "offline"
     say = (lambda *a, **k: None) if args.as_json else print  # --json: one JSON document, nothing else
     turns: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="memroute-demo-") as tmp:
-        root = args.root or tmp
-        with open_pipeline(args, write=True, root=root, engine=engine) as pipe:
-            user = convo["user_id"]
-            history: list[dict[str, str]] = []
-            say(f"memroute demo: {len(convo['turns'])} turns of {user!r} on the {pipe.engine.name} engine\n")
-            for n, turn in enumerate(convo["turns"], 1):
-                messages = [*history, {"role": "user", "content": turn["user"]}]
-                result = pipe.process_turn(user, messages, timestamp=turn["timestamp"], conversation_id=convo["conversation_id"])
-                turns.append({"turn": n, "timestamp": turn["timestamp"], "user": turn["user"], **result.model_dump(mode="json")})
-                say(f"Turn {n} [{turn['timestamp']}] user: {turn['user']}")
-                for d in result.decisions:
-                    say(format_decision(d))
-                if result.status == "failed":
-                    say(f"  FAILED: {result.error}")
-                say()
-                history = [*messages, {"role": "assistant", "content": turn["assistant"]}]
-            shown = pipe.show(user)
-            say(f"── USER.md ({shown['user_usage']} chars) ──\n{shown['user_md']}")
-            say(f"── MEMORY.md ({shown['memory_usage']} chars) ──\n{shown['memory_md']}")
-            if args.root:
-                say(f"Files are in {Path(args.root) / user}")
+    # --root, else a folder of its own that is kept (the demo's user must not land in a real root)
+    root = Path(args.root) if args.root else Path(tempfile.mkdtemp(prefix="memroute-demo-"))
+    with open_pipeline(args, write=True, root=root, engine=engine) as pipe:
+        user = convo["user_id"]
+        history: list[dict[str, str]] = []
+        say(f"memroute demo: {len(convo['turns'])} turns of {user} on the {pipe.engine.name} engine, written to {root}\n")
+        for n, turn in enumerate(convo["turns"], 1):
+            messages = [*history, {"role": "user", "content": turn["user"]}]
+            result = pipe.process_turn(user, messages, timestamp=turn["timestamp"], conversation_id=convo["conversation_id"])
+            turns.append({"turn": n, "timestamp": turn["timestamp"], "user": turn["user"], **result.model_dump(mode="json")})
+            say(f"Turn {n} [{turn['timestamp']}] user: {turn['user']}")
+            for d in result.decisions:
+                say(format_decision(d))
+            if result.status == "failed":
+                say(f"  FAILED: {result.error}")
+            say()
+            history = [*messages, {"role": "assistant", "content": turn["assistant"]}]
+        shown = pipe.show(user)
+        say(f"── USER.md ({shown['user_usage']} chars) ──\n{shown['user_md']}")
+        say(f"── MEMORY.md ({shown['memory_usage']} chars) ──\n{shown['memory_md']}")
+        say(f"The files are in {root / user}; look again with: memroute show {user} --root {root}")
     if args.as_json:
-        print_json({"engine": pipe.engine.name, "turns": turns, **shown, "root": args.root})
+        print_json({"engine": pipe.engine.name, "turns": turns, **shown, "root": str(root)})
     return 0
 
 
@@ -205,7 +211,8 @@ def _cmd_confirm(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=True) as pipe:
         payload = pipe.confirm_candidate(args.user, args.candidate)
-    print_json(payload)
+    emit(args, payload, lambda: f"kept {payload['field']} (USER.md {payload['usage']})" if payload["success"]
+         else f"not kept: {payload['outcome']}")
     return 0 if payload["success"] else 1
 
 
@@ -224,12 +231,27 @@ def _cmd_history(args: argparse.Namespace) -> int:
         print_json(rows)
         return 0
     if not rows:
-        note(f"no changes recorded for {args.user!r} (files edited by hand have no history)")
+        note(f"no changes recorded for {args.user} (files edited by hand have no history)")
     for r in rows:
-        source = f" — from {r.get('quote')!r}" if r.get("quote") else ""
-        key = f"{r.get('key')}: " if r.get("key") else ""
-        print(f"{r.get('ts')} {r.get('target')} {r.get('op')} {key}{r.get('old_value')!r} -> {r.get('new_value')!r} ({r.get('why')}){source}")
+        print(history_line(r))
     return 0
+
+
+def history_line(r: dict[str, Any]) -> str:
+    """One change as text: `2026-07-30T09:00:00+00:00 user upsert Name: (none) -> Jasmin (why) from "..."`."""
+    subject = f" {r['key']}" if r.get("key") else ""
+    if r.get("op") in ("pin", "unpin", "tag", "untag", "drop candidate", "purge") or (
+            r.get("old_value") is None and r.get("new_value") is None):
+        change = subject.strip() or "(no value)"
+    else:
+        change = f"{r['key'] + ': ' if r.get('key') else ''}{_value(r.get('old_value'))} -> {_value(r.get('new_value'))}"
+    source = f" from {quoted(r['quote'])}" if r.get("quote") else ""
+    why = f" ({r['why']})" if r.get("why") else ""
+    return f"{r.get('ts')} {r.get('target')} {r.get('op')} {change}{why}{source}"
+
+
+def _value(value: object) -> str:
+    return "(none)" if value is None or value == "" else str(value)
 
 
 def _cmd_recall(args: argparse.Namespace) -> int:
@@ -239,7 +261,7 @@ def _cmd_recall(args: argparse.Namespace) -> int:
     with open_pipeline(args, write=False) as pipe:
         hits = pipe.recall(args.user, args.query, k=args.k)
     if not hits:
-        note(f"no matches for {args.query!r} in {args.user}'s files or archive")
+        note(f"no matches for {quoted(args.query)} in {args.user}'s files or archive")
     if args.as_json:
         print_json(hits)
     else:
@@ -251,7 +273,10 @@ def _cmd_recall(args: argparse.Namespace) -> int:
 def _cmd_consolidate(args: argparse.Namespace) -> int:
     require_user(args)  # never creates a folder for a user who is not there
     with open_pipeline(args, write=True) as pipe:
-        print_json(pipe.consolidate(args.user))
+        report = pipe.consolidate(args.user)
+    emit(args, report, lambda: report.get("message") or (
+        f"MEMORY.md {report['before']} -> {report['after']} characters: {report['entry_count']} entries, "
+        f"{report['archived']} moved to the archive (`memroute recall` finds them)"))
     return 0
 
 
@@ -265,14 +290,24 @@ def _cmd_retry(args: argparse.Namespace) -> int:
     failed = [r for r in results if r.status == "failed"]
     if not results and not parked["retried"]:
         note("no failed turns to retry" + (f" for {args.user!r}" if args.user else ""))
-    print_json(
-        {
-            "retried": len(results) + parked["retried"],
-            "failed": len(failed) + len(parked["parked"]),
-            "errors": [r.error for r in failed],
-            "still_parked": parked["parked"],
-        }
-    )
+    report = {
+        "retried": len(results) + parked["retried"],
+        "failed": len(failed) + len(parked["parked"]),
+        "errors": [r.error for r in failed],
+        "still_parked": parked["parked"],
+    }
+
+    def text() -> str:
+        lines = [f"retried {report['retried']} turn(s): {report['retried'] - report['failed']} applied, "
+                 f"{report['failed']} failed again"]
+        lines += [f"  {error}" for error in report["errors"]]
+        lines += [f"  still parked: {turn}" for turn in report["still_parked"]]
+        return "\n".join(lines)
+
+    if results or parked["retried"]:
+        emit(args, report, text)
+    elif args.as_json:
+        print_json(report)
     return 1 if failed or parked["parked"] else 0
 
 
@@ -308,10 +343,14 @@ def _cmd_import(args: argparse.Namespace) -> int:
     if not any((source / "memories" / name).is_file() for name in ("USER.md", "MEMORY.md")):
         raise UsageError(f"no Hermes store in {source}: expected {source / 'memories'}/USER.md or MEMORY.md")
     with open_pipeline(args, write=True) as pipe:
-        report = import_hermes(pipe, source, args.user)
+        report = import_hermes(pipe.workspace, source, args.user)
     if not (report["imported_user"] or report["imported_memory"] or report["blocked"]):
         note(f"nothing imported: {source / 'memories'} holds no new entries")
-    print_json(report)
+    emit(args, report, lambda: "\n".join(
+        [f"imported into {args.user}: {report['imported_user']} USER.md and {report['imported_memory']} MEMORY.md "
+         f"entries (USER.md {report['user_usage']}, MEMORY.md {report['memory_usage']})"]
+        + [f"  blocked ({b['rule']}): {b['entry']}" for b in report["blocked"]]
+        + [f"  did not fit in {name}: {entry}" for name, left in report["did_not_fit"].items() for entry in left]))
     return 0 if report["success"] else 1
 
 
@@ -325,7 +364,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=False) as pipe:
         if not args.everything:
-            print_json(export_hermes(pipe, args.user, Path(args.out)))
+            report = export_hermes(pipe.workspace, args.user, Path(args.out))
+            emit(args, report, f"wrote {Path(args.out) / 'memories'}/USER.md and MEMORY.md (Hermes format)")
             return 0
         data = pipe.export_all(args.user)
     text = json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"
@@ -342,15 +382,21 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_forget(args: argparse.Namespace) -> int:
     require_user(args)
+    if args.purge:
+        confirm(args, f"erase every copy of {quoted(args.key_or_text)} held about {args.user}, for good")
     with open_pipeline(args, write=True) as pipe:
-        print_json(pipe.forget(args.user, args.key_or_text, purge=args.purge))
+        report = pipe.forget(args.user, args.key_or_text, purge=args.purge)
+    emit(args, report, lambda: report["message"] + (f" ({report['rows_erased']} stored records erased)"
+                                                    if report.get("purged") else ""))
     return 0
 
 
 def _cmd_delete_user(args: argparse.Namespace) -> int:
     require_user(args)
+    confirm(args, f"erase everything held about {args.user} (files, history, archive, queue), for good")
     with open_pipeline(args, write=True) as pipe:
-        print_json(pipe.delete_user(args.user))
+        report = pipe.delete_user(args.user)
+    emit(args, report, f"erased everything held about {args.user} ({report['rows_erased']} stored records)")
     return 0
 
 

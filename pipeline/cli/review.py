@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.cli.common import USER_HELP, AddCommand, open_pipeline, print_json, require_user
+from pipeline.cli.common import USER_HELP, AddCommand, emit, open_pipeline, require_user
 from pipeline.cli.errors import UsageError
 
 ENTRY_HELP = "REF names a MEMORY.md entry (its id, or a unique part of its text) instead of a USER.md key"
@@ -62,17 +62,27 @@ def _target(pipe: object, args: argparse.Namespace) -> tuple[str, str]:
     return "memory", entry_id(found[0])
 
 
+def _named(target: str, ref: str) -> str:
+    return f"USER.md field {ref}" if target == "user" else f"MEMORY.md entry {ref}"
+
+
 def _cmd_correct(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=True) as pipe:
-        print_json(pipe.correct(args.user, *_target(pipe, args), args.value))
+        target, ref = _target(pipe, args)
+        report = pipe.correct(args.user, target, ref, args.value)
+    emit(args, report, f"corrected {_named(target, ref)}: now {report['value']}"
+         + (f" (its id is now {report['ref']})" if target == "memory" and report["ref"] != ref else ""))
     return 0
 
 
 def _cmd_pin(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=True) as pipe:
-        print_json(pipe.annotate(args.user, *_target(pipe, args), "pin", remove=args.off))
+        target, ref = _target(pipe, args)
+        report = pipe.annotate(args.user, target, ref, "pin", remove=args.off)
+    done = ("unpinned" if args.off else "pinned") if report["changed"] else ("was not pinned" if args.off else "already pinned")
+    emit(args, report, f"{_named(target, ref)}: {done}")
     return 0
 
 
@@ -81,26 +91,42 @@ def _cmd_tag(args: argparse.Namespace) -> int:
     kind, value = next((k, v) for k, v in (("project", args.project), ("task", args.task), ("tag", args.free_tag))
                        if v is not None)
     with open_pipeline(args, write=True) as pipe:
-        print_json(pipe.annotate(args.user, *_target(pipe, args), kind, value, remove=args.off))
+        target, ref = _target(pipe, args)
+        report = pipe.annotate(args.user, target, ref, kind, value, remove=args.off)
+    verb = ("untagged" if args.off else "tagged") if report["changed"] else ("had no such tag" if args.off else "already tagged")
+    emit(args, report, f"{_named(target, ref)}: {verb} {kind}: {report['value']}")
     return 0
 
 
 def _cmd_undo(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=True) as pipe:
-        print_json(pipe.undo(args.user))
+        report = pipe.undo(args.user)
+    emit(args, report, f"undid {report['undone']} ({report['changes']} change(s) put back)")
     return 0
 
 
 def _cmd_annotations(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=False) as pipe:
-        print_json(pipe.annotations(args.user))
+        rows = pipe.annotations(args.user)
+
+    def text() -> str:
+        if not rows:
+            return f"no pins or tags for {args.user}"
+        return "\n".join(f"{'USER.md' if r['target'] == 'user' else 'MEMORY.md'} {r['ref']}: "
+                         f"{r['kind'] if r['kind'] == 'pin' else r['kind'] + ' ' + str(r['value'])}" for r in rows)
+
+    emit(args, rows, text)
     return 0
 
 
 def _cmd_context(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=False) as pipe:
-        print(pipe.context(args.user, team=args.team), end="")
+        block = pipe.context(args.user, team=args.team)
+    if args.as_json:
+        emit(args, {"user_id": args.user, "team": args.team, "context": block}, "")
+    else:
+        print(block, end="")
     return 0

@@ -7,18 +7,24 @@ from __future__ import annotations
 import argparse
 import functools
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.cli.common import AddCommand, resolve_settings
 from pipeline.cli.errors import CommandFailed, UsageError
 from pipeline.serve.config import DEFAULT_HOST, DEFAULT_PORT, Limits, ServeConfig, ServeConfigError, read_tokens
 
+if TYPE_CHECKING:
+    from pipeline.store.location import Location
+
 TOKENS_ENV = "MEMROUTE_SERVE_TOKENS"
+OTLP_ENV = "MEMROUTE_OTLP_ENDPOINT"
+REVIEW_SECRET_ENV = "MEMROUTE_REVIEW_SECRET"
 EXTRA_HINT = "pip install 'memroute[serve]'"
 
 
 def register(add: AddCommand) -> None:
     defaults = Limits()
-    p = add("serve", "serve the HTTP API (and MCP with --mcp) for chat apps in any language", _cmd_serve)
+    p = add("serve", "serve the HTTP API (and MCP with --mcp) for chat apps in any language", _cmd_serve, engine=True)
     p.add_argument("--host", default=DEFAULT_HOST,
                    help=f"address to listen on (default {DEFAULT_HOST}); any other than loopback needs tokens")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
@@ -33,8 +39,11 @@ def register(add: AddCommand) -> None:
     p.add_argument("--processes", type=int, default=0,
                    help="apply turns in this many worker processes instead (CPU-bound engines; default 0)")
     p.add_argument("--max-queued", type=int, default=10_000, help="turns waiting before POST .../turns answers 503")
+    p.add_argument("--otlp-endpoint", metavar="URL",
+                   help=f"send OpenTelemetry traces to this OTLP/HTTP collector, e.g. http://127.0.0.1:4318 "
+                        f"(env {OTLP_ENV}; needs memroute[otel]); default: no traces")
 
-    p = add("mcp", "serve USER's memory to an agent over MCP (stdio)", _cmd_mcp)
+    p = add("mcp", "serve USER's memory to an agent over MCP (stdio)", _cmd_mcp, engine=True)
     p.add_argument("--user", required=True, help="the user whose memory the agent reads and edits")
     p.add_argument("--print-config", choices=["claude", "cursor", "vscode"], metavar="HOST",
                    help="print the MCP host's config snippet for this server (claude, cursor or vscode), "
@@ -61,6 +70,9 @@ def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
             hook_workers=args.workers,
             hook_processes=args.processes,
             max_queued=args.max_queued,
+            otlp_endpoint=args.otlp_endpoint or os.environ.get(OTLP_ENV) or None,
+            # env only, never a flag: a secret on the command line is visible to every local user (ps)
+            review_secret=os.environ.get(REVIEW_SECRET_ENV) or None,
         )
         config.check()
     except ServeConfigError as e:
@@ -68,11 +80,9 @@ def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
     return config
 
 
-def _require_writable(root: Path, command: str) -> None:
-    from pipeline.cli.doctor import root_writable
-
-    if not root_writable(root):
-        raise CommandFailed(f"memory root {root} is not writable: `memroute {command}` needs to write there")
+def _require_writable(location: Location, command: str) -> None:
+    if not location.writable():
+        raise CommandFailed(f"memory root {location.root} is not writable: `memroute {command}` needs to write there")
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -80,12 +90,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     settings = resolve_settings(args)
     config = _config(args, Path(settings.root))
-    _require_writable(config.root, "serve")
+    _require_writable(settings.model_copy(update={"root": config.root}).location, "serve")
     try:
         from pipeline.serve.run import serve
     except ImportError as e:
         raise CommandFailed(f"memroute serve needs {e.name or 'its extra'}: {EXTRA_HINT}") from None
-    return serve(config, functools.partial(build_pipeline, settings))
+    settings.location.reachable()  # a server that is down: one line now, not a failed start inside uvicorn
+    store = settings.location.shown if settings.location.url else None
+    return serve(config, functools.partial(build_pipeline, settings), store=store)
 
 
 def _cmd_mcp(args: argparse.Namespace) -> int:
@@ -98,7 +110,7 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
         from pipeline.cli.mcp_config import print_config
 
         return print_config(args, Path(settings.root))
-    _require_writable(Path(settings.root), "mcp")
+    _require_writable(settings.location, "mcp")
     try:
         from pipeline.serve.run import mcp_stdio
     except ImportError as e:

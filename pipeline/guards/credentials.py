@@ -49,7 +49,7 @@ _PASSWORD_RE = lazy_compile(
     r"surel|rumah|kantor|atm|kartu|card|phone|ponsel|邮箱|账号|账户|电脑|银行卡|银行|อีเมล|บัญชี|ไวไฟ|wifi ?บ้าน|atm|บัตร)){0,2}"
     r"(?:(?:\s+(?!manager|policy|reset|field|hint|rules?|generator|vault|app|strength|length|requirements?)[a-z]{1,12}){1,3}\s+(?=is\b|was\b|:|=)"
     r"|[\u0e00-\u0e7f\u4e00-\u9fff]{1,12}?(?=[:=：]|คือ|是|为))?"
-    r"(?:\s*(?:is|was|=|:|：|adalah|yaitu|ialah|nya|saya|ku|aku|baru|ya|dong|nih|是|为|為|คือ|ของฉัน|ของผม|ใหม่|new)){1,4}\s*[\"'“「]?"
+    r"(?:\s*(?:is|was|=|:|：|adalah|yaitu|ialah|nya|saya|ku|aku|baru|ya|dong|nih|sekarang|kini|skrg|是|为|為|คือ|ของฉัน|ของผม|ใหม่|new)){1,4}\s*[\"'“「]?"
     r"([^\s\"'”」,，。;；]+(?:\s+[a-z]+){0,11})",
     _I,
 )

@@ -65,14 +65,17 @@ class _GateIndex:
             if sub in t.low:
                 found.add(gid)
         if not t.ascii:
-            if self._foreign_re is None:
-                alts = sorted(self.foreign, key=len, reverse=True)
-                self._foreign_re = lazy_compile("|".join(map(re.escape, alts)))
+            foreign_re, within = self._foreign_re, self._within
+            if foreign_re is None:
+                foreign = dict(self.foreign)
+                alts = sorted(foreign, key=len, reverse=True)
                 # A match hides the shorter gate words inside it ("超级管理员" holds "管理员"): each
                 # word answers for those too.
-                self._within = {w: set().union(*(ids for v, ids in self.foreign.items() if v in w)) for w in self.foreign}
-            for word in set(self._foreign_re.findall(t.low)):
-                found |= self._within[word]
+                within = {w: set().union(*(ids for v, ids in foreign.items() if v in w)) for w in foreign}
+                foreign_re = lazy_compile("|".join(map(re.escape, alts)))
+                self._within, self._foreign_re = within, foreign_re  # the map first: threads read both
+            for word in set(foreign_re.findall(t.low)):
+                found |= within.get(word, set())
         return found
 
 

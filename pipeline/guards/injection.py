@@ -37,7 +37,8 @@ _B64_RUN_RE = lazy_compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}")
 _ROT13_WORDS = frozenset(
     "ignore disregard forget instructions instruction system prompt reveal admin administrator obey refuse assistant "
     "assistants password passwords forward send override bypass jailbreak developer root rules safety previous you "
-    "future note always never pretend roleplay disable filters".split()
+    "future note always never pretend roleplay disable filters abaikan lupakan instruksi perintah aturan sistem "
+    "asisten sandi tampilkan berikan semua sebelumnya".split()
 )
 _LETTERS_RE = lazy_compile(r"[a-z]+")
 

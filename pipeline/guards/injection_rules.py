@@ -201,7 +201,7 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         ("admin", "administrator", "root", "superuser", "owner", "developer", "creator", "operator", "moderator", "sysadmin",
          "grant", "assign", "access", "role", "clearance", "treat", "trust", "elevate", "authorized", "authorised", "full",
          "elevated", "unrestricted", "permission", "permissions", "privileges", "rights", "master"),
-        r"\bI(?:'m|’m| am)\s+(?:the|your|an?\s+authori[sz]ed)\s+(?:\w+\s+)?(?:admin|administrator|root|superuser|sysadmin)\b(?!\s+(?:at|of an?|for an?|in an?)\b)|"
+        r"\bI(?:'m|’m| am)\s+(?:the|your|an?\s+authori[sz]ed)\s+(?:\w+\s+)?(?:admin|administrator|root|superuser|sysadmin)\b(?!\s+(?:at|of an?|for an?|in an?|of (?:my|our))\b)|"
         r"\bI(?:'m|’m| am)\s+(?:the|your)\s+(?:\w+\s+)?(?:owner|developer|creator|operator|moderator|master)\s*(?:$|[.,!;]|of (?:this|the|your) "
         r"(?:system|workspace|account|bot|assistant|server|platform|app|chat|tool|model|ai|memory)\b|here\b)|"
         r"\bI(?:'m|’m| am)\s+your\s+(?:owner|developer|creator|operator|master)\b|"
@@ -293,6 +293,10 @@ RULES += [
         r"(?:^|[.!?,;:]\s*|\b(?:please|and|so|you|you'll|you will|you must|you should|you shall|you may|you can|assistant)\s+)"
         r"(?:never|don'?t|do not|stop|no longer|must not|mustn'?t|should not|shouldn'?t|will not|won'?t|can not|cannot|can'?t)\s+"
         r"(?:ever\s+|again\s+)?(?:refuse|reject|decline|deny|turn down|say no to|push back on|refusing|rejecting|declining)\b|"
+        r"\b(?:never|don'?t|do not|no longer|must not|mustn'?t|should not|shouldn'?t|will not|won'?t)\s+(?:ever\s+|again\s+)?"
+        r"(?:refuse|reject|decline|deny|turn down|say no to|push back on)\s+(?:(?:any|every|all|whatever|a single|one)\s+"
+        r"(?:\w+\s+)?(?:of\s+my\s+)?(?:requests?|questions?|instructions?|commands?|orders?|prompts?|demands?|things? I (?:ask|say|want))"
+        r"|(?:anything|whatever)\s+(?:I|we)\s+(?:ask|say|want|request|type)|me\b)|"
         r"\b(?:always|must|should|shall|will|have to|need to)\s+(?:\w+\s+)?(?:comply with|obey|follow|execute|carry out|do)\s+"
         r"(?:every|any|all|each|whatever)\s+(?:\w+\s+)?(?:request|requests|instruction|instructions|command|commands|order|orders|"
         r"demand|demands|thing (?:I|the user) (?:say|ask)s?)\b|"

@@ -30,7 +30,7 @@ from pipeline.guards.detectors import redact
 from pipeline.guards.kinds import CONTACT_KINDS
 from pipeline.guards.policy import quote_rule
 from pipeline.guards.save_requests import explicit_save_request
-from pipeline.types import Decision
+from pipeline.types import Decision, Outcome
 
 # Lines, then sentences, are the unit a guard rule blocks: the rest of the text stays readable.
 _SENTENCE_END_RE = lazy_compile(r"(?<=[.!?。！？])\s+")
@@ -122,6 +122,15 @@ def redact_json(value: Any, redact: Callable[[str], str] = redact_for_storage) -
 _MARKER_RE = lazy_compile(r"\[(REDACTED|BLOCKED):([^\]]*)\]")
 
 
+def marker_rule(text: str) -> str | None:
+    """The rule of the first redaction marker in stored text ("redacted:EMAIL", "privilege:admin_claim"),
+    or None: a marker means the text once carried what the guards refuse."""
+    m = _MARKER_RE.search(text)
+    if m is None:
+        return None
+    return f"redacted:{m.group(2)}" if m.group(1) == "REDACTED" else m.group(2)
+
+
 def refuse_marked_writes(decisions: list[Decision]) -> list[Decision]:
     """A retried or queued turn was stored redacted: a value that still carries a marker
     ("password: [REDACTED:PASSWORD]") stood for a secret or an injection, and is skipped as one."""
@@ -135,7 +144,8 @@ def refuse_marked_writes(decisions: list[Decision]) -> list[Decision]:
         reason = "sensitive" if marked.group(1) == "REDACTED" else "blocked"
         rule = f"redacted:{marked.group(2)}" if reason == "sensitive" else marked.group(2)
         out.append(d.model_copy(update={"route": "skip", "op": "none", "reason": reason, "detail": rule,
-                                        "value": None, "entry": None, "outcome": f"blocked:{rule}"}))
+                                        "value": None, "entry": None, "outcome": Outcome.BLOCKED,
+                                        "outcome_detail": rule}))
     return out
 
 

@@ -41,6 +41,7 @@ _CONCEPTS: dict[str, str] = {
         rf"{_PW}|pass ?codes?|pass ?phrases?|pass ?keys?|\bpins?\b|pin codes?|pin numbers?|\botps?\b|one[- ]time (?:pass(?:word|code)s?|codes?|pins?)|"
         r"(?:verification|confirmation|security|authentication|authori[sz]ation|auth|login|sign[- ]?in|access|unlock|"
         r"2fa|mfa|two[- ]factor|2[- ]step|sms|text|backup|recovery|reset) codes?|\b(?:2fa|mfa)\b|"
+        r"(?:verification|confirmation|authentication|one[- ]time|2fa|mfa|otp) (?:numbers?|pins?|keys?)|"
         r"security (?:questions?|answers?)|secret (?:questions?|answers?|words?)|recovery questions?|memorable (?:word|answer|information)|"
         r"maiden names?|safe ?words?|code ?words?|unlock (?:pattern|code)|"
         r"(?:bank|app|site|website|account|service|portal|helpdesk|help desk|support|agent)\s+asks?(?:\s+me)?(?:\s+for)?|"
@@ -90,6 +91,9 @@ _CHOOSE_BEFORE_RE = lazy_compile(
     r"same|\s)*(?:new\s+)?(?:[\w-]+\s+){0,2}?$",
     _I,
 )
+# "set/changed/reset ... to VALUE": the value follows "to".
+_SET_BEFORE_RE = lazy_compile(r"\b(?:set|sets|setting|change|changed|changing|reset|update|updated|switch|switched)\b[^.!?\n]{0,24}$", _I)
+_SET_TO_RE = lazy_compile(r"(?:\s+[^\s:：=,]+){0,8}?\s+to(?=\s)", _I)
 # Where a word-list value stops ("purple monkey dishwasher for the vault").
 _WORDS_STOP_RE = lazy_compile(r"\s+(?:for|to|on|at|in|as|from|with|untuk|di|ke|buat|sebagai|because|since|karena)\b|[,;]", _I)
 # A word right after the concept that makes it a thing about secrets, not a secret.
@@ -140,6 +144,7 @@ _NOT_A_VALUE = frozenset(
     "one none nothing something anything set change used using use remember save keep sent send coming on off for "
     "to of by about and or but if when because so as with without from into over under again ready done no yes "
     "lemah kuat salah sama terlalu sudah lupa baru hilang ini itu apa tidak belum bukan yang dan atau di ke dari "
+    "untuk buat sebagai dengan pada agar supaya sekarang kini "
     "错误 太 了 不 没 ไม่ ผิด".split()
 )
 _DATE_LIKE_RE = lazy_compile(
@@ -222,6 +227,7 @@ _WINDOW_BEFORE = 160
 _WINDOW_AFTER = 320
 _MAX_CONCEPTS = 64
 _MARK_RE = lazy_compile(r"\[(?:REDACTED|BLOCKED):[^\]]*\]")
+_LEET_RE = lazy_compile(r"p[a@4][s5$]{1,2}w[o0]r?d")  # "pa$$word", "p4ssw0rd": no gate word of their own
 
 
 def _is_wordy(concept: str) -> bool:
@@ -372,6 +378,13 @@ def _concept_findings(s: str) -> list[Span]:
             if value is not None:
                 out.append((value[0], value[1], kind))
                 break
+        # 1a. "set the sudo pass on the build server to copperfinch", "changed my PIN to ...".
+        if _SET_BEFORE_RE.search(s[max(a, c_start - 48) : c_start]):
+            to = _SET_TO_RE.match(s, c_end, b)
+            if to is not None:
+                value = _word_value(s, to.end(), b, wordy)
+                if value is not None:
+                    out.append((value[0], value[1], kind))
         # 1b. "picked the password marmalade", "use the passphrase purple monkey dishwasher for ...".
         if _CHOOSE_BEFORE_RE.search(s[max(a, c_start - 48) : c_start]):
             value = _word_value(s, c_end, b, wordy or "phrase" in s[c_start:c_end].lower())
@@ -478,7 +491,7 @@ def secret_findings(s: str, t: Text) -> list[Span]:
     out = _shape_findings(s, t)
     if any(c.isdigit() for c in s):
         out += _weak_concept_findings(s)
-    if _GATE.hit(t):
+    if _GATE.hit(t) or _LEET_RE.search(t.low):
         out += _concept_findings(s)
         out += _label_findings(s)
     elif ("=" in s or ":" in s or "：" in s) and any(w in t.low for w in _LABEL_HINTS):

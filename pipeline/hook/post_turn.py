@@ -41,18 +41,27 @@ import heapq
 import itertools
 import logging
 import multiprocessing
-import random
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pipeline.errors import MemrouteError
-from pipeline.hook.runner import init_child, run_in_child, run_turn
+from pipeline import observe
+from pipeline.errors import Busy
+from pipeline.hook.runner import (
+    GroupSettle,
+    RetryPolicy,
+    RunCounts,
+    Settled,
+    attempt,
+    init_child,
+    run_in_child,
+    run_turn,
+)
 from pipeline.store.files import validate_user_id
 from pipeline.store.interface import QueuedTurn
 from pipeline.turns import build_turn, turn_payload
@@ -62,32 +71,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("memroute.hook")
 
+ADOPT_INTERVAL_S = 1.0  # how often a running hook looks for turns of a process that is gone
 
-class HookQueueFull(MemrouteError, RuntimeError):
+
+class HookQueueFull(Busy, RuntimeError):
     """submit() found no room in the in-memory queue within full_timeout_s; the turn was not stored."""
 
+    api_code = "queue_full"
 
-class HookClosed(MemrouteError, RuntimeError):
+
+class HookClosed(Busy, RuntimeError):
     """submit() after close()."""
 
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Exponential backoff for failed turns: base, base*m, base*m^2, ... capped, with +/- jitter."""
-
-    max_attempts: int = 6
-    base_delay_s: float = 1.0
-    multiplier: float = 2.0
-    max_delay_s: float = 60.0
-    jitter: float = 0.1
-
-    def delay(self, failures: int) -> float:
-        """Wait after the `failures`-th failed attempt (1-based)."""
-        d = min(self.max_delay_s, self.base_delay_s * self.multiplier ** max(0, failures - 1))
-        return max(0.0, d * (1 + random.uniform(-self.jitter, self.jitter)))
-
-    def total_delay_s(self) -> float:
-        return sum(min(self.max_delay_s, self.base_delay_s * self.multiplier**i) for i in range(self.max_attempts - 1))
+    api_code = "shutting_down"
 
 
 @dataclass
@@ -111,17 +107,6 @@ class _Group:
 
     def ready_at(self, flushing: bool) -> float:
         return max(self.retry_at, 0.0 if flushing else self.debounce_until)
-
-
-@dataclass
-class _Counters:
-    done: int = 0
-    duplicates: int = 0
-    failed_attempts: int = 0
-    parked: int = 0
-    last_error: str | None = None
-    last_error_at: float | None = None
-    by_user: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class PostTurnHook:
@@ -175,8 +160,9 @@ class PostTurnHook:
         self._tick = itertools.count()
         self._scheduled: set[str] = set()
         self._running: dict[str, _Group] = {}
+        self._unscrubbed: set[tuple[str, str]] = set()  # settled, the queue's storage not scrubbed yet
         self._in_memory = 0  # turns waiting or running
-        self._counters = _Counters()
+        self._counters = RunCounts()
         self._closed = False
         self._flushing = False
         self._stop = False
@@ -207,6 +193,9 @@ class PostTurnHook:
         self._threads = [
             threading.Thread(target=self._worker, name=f"memroute-hook-{i}", daemon=True) for i in range(workers)
         ]
+        # Another process on this memory may die while we run: its accepted turns are taken over
+        # within ADOPT_INTERVAL_S, not at our next start.
+        self._threads.append(threading.Thread(target=self._adopter, name="memroute-hook-adopt", daemon=True))
         for t in self._threads:
             t.start()
 
@@ -259,6 +248,8 @@ class PostTurnHook:
                     self._enqueue(row)
         finally:
             self._submit_lock.release()
+        if row is not None:
+            observe.count_turn(self.pipeline.engine.name, "accepted")
         return turn.turn_id
 
     async def asubmit(
@@ -367,69 +358,97 @@ class PostTurnHook:
                 group = self._next_group()
             if group is None:
                 return
-            outcome = "failed"
+            settled: Settled = "failed"
             error: str | None = None
             try:
-                outcome, error = self._process(group)
+                settled, error = self._process(group)
             except Exception as e:  # bookkeeping failed (e.g. the db): retry the whole group later
                 # The type only: an exception's text can quote the turn (and logs are at rest too).
                 log.error("hook: processing turn %s failed: %s", group.members[0].turn_id, type(e).__name__)
                 error = f"{type(e).__name__}: {e}"
-            self._settle(group, outcome, error)
+            self._settle(group, settled, error)
+            # The settled turns' text may still sit in the queue's storage (a WAL frame): scrub it,
+            # then let anyone waiting for these turns (wait_settled) go.
+            try:
+                self.queue.scrub()
+            except Exception as e:
+                log.error("hook: scrubbing the queue failed: %s", type(e).__name__)
+            with self._cond:
+                for m in group.members:
+                    self._unscrubbed.discard((m.user_id, m.turn_id))
+                self._cond.notify_all()
 
-    def _process(self, group: _Group) -> tuple[str, str | None]:
-        """Run the group once. Returns (outcome, error): done | duplicate | failed | parked."""
+    def _adopter(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._stop or self._closed, timeout=ADOPT_INTERVAL_S)
+                if self._stop or self._closed:
+                    return
+            try:
+                rows = self.queue.adopt_orphans()
+            except Exception as e:  # the database is busy or gone: try again at the next tick
+                log.debug("hook: looking for orphaned turns failed: %s", type(e).__name__)
+                continue
+            if rows:
+                log.info("hook: taking over %d turn(s) of a process that is gone", len(rows))
+                with self._cond:
+                    self._add_recovered(rows)
+
+    def _process(self, group: _Group) -> tuple[Settled, str | None]:
+        """Run the group once (hook/runner.py: attempt). Returns (settled, error)."""
         members = group.members
-        leader = members[0]
-        self.queue.start(members, leader.seq if len(members) > 1 else None)
-        if self._pool is not None:
-            status, error = self._pool.submit(run_in_child, members).result()
+        self.queue.start(members, members[0].seq if len(members) > 1 else None)
+        pool = self._pool
+        if pool is not None:
+            def run() -> tuple[str, str | None]:
+                status, error, events = pool.submit(run_in_child, members).result()
+                observe.replay(events)  # the child's metrics (stages, model calls, outcome) count here
+                return status, error
         else:
-            status, error = run_turn(self.pipeline, members)
-        if status in ("done", "duplicate_turn"):
-            self.queue.finish(members)
-            return ("done" if status == "done" else "duplicate"), None
-        error = error or "unknown error"
-        failures = group.attempts + 1
-        if failures >= self.retry_policy.max_attempts:
-            self.queue.park(members, error)
-            log.warning("hook: turn %s parked after %d attempts", leader.turn_id, failures)
-            return "parked", error
-        group.retry_at = time.time() + self.retry_policy.delay(failures)
-        self.queue.fail(members, error, group.retry_at)
-        return "failed", error
+            def run() -> tuple[str, str | None]:
+                return run_turn(self.pipeline, members)
+        done = attempt(run, GroupSettle(self.queue, members), failures_before=group.attempts, policy=self.retry_policy)
+        if done.settled == "parked":
+            observe.count_turn(self.pipeline.engine.name, "parked")
+            log.warning("hook: turn %s parked after %d attempts", members[0].turn_id, group.attempts + 1)
+        if done.retry_at is not None:
+            group.retry_at = done.retry_at
+        return done.settled, done.error
 
-    def _settle(self, group: _Group, outcome: str, error: str | None) -> None:
+    def _settle(self, group: _Group, settled: Settled, error: str | None) -> None:
         user = group.user_id
         n = len(group.members)
         with self._cond:
-            c = self._counters
-            per = c.by_user.setdefault(user, {"done": 0, "failed_attempts": 0, "parked": 0, "last_error": None})
             del self._running[user]
-            if outcome in ("done", "duplicate"):
-                c.done += n
-                c.duplicates += n if outcome == "duplicate" else 0
-                per["done"] += n
-                self._in_memory -= n
-            elif outcome == "parked":
-                c.parked += n
-                c.failed_attempts += 1
-                per["parked"] += n
-                per["failed_attempts"] += 1
-                self._in_memory -= n
-            else:
+            self._unscrubbed.update((m.user_id, m.turn_id) for m in group.members)
+            if settled == "failed":  # a retry is due later; a bookkeeping error backs off like a model failure
                 group.attempts += 1
-                if group.retry_at <= time.time():  # bookkeeping error: back off like a model failure
+                if group.retry_at <= time.time():
                     group.retry_at = time.time() + self.retry_policy.delay(group.attempts)
-                c.failed_attempts += 1
-                per["failed_attempts"] += 1
                 self._pending.setdefault(user, deque()).appendleft(group)
-            if error is not None:
-                redacted = self.pipeline.store.redact(error)
-                c.last_error, c.last_error_at = redacted, time.time()
-                per["last_error"] = redacted
+            else:
+                self._in_memory -= n
+            self._counters.count(user, n, settled, self.pipeline.store.redact(error) if error is not None else None)
             self._schedule(user)
             self._cond.notify_all()
+
+    def wait_settled(self, user_id: str, turn_id: str, timeout: float) -> bool:
+        """Wait until this hook no longer holds the turn: applied and its queue row cleared (the
+        text scrubbed from the database's WAL too), or handed back for a retry. True when it holds
+        it no more (also when it never did); False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._holds(user_id, turn_id) or (user_id, turn_id) in self._unscrubbed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def _holds(self, user_id: str, turn_id: str) -> bool:
+        running = self._running.get(user_id)
+        groups = [*self._pending.get(user_id, ()), *([running] if running is not None else [])]
+        return any(m.turn_id == turn_id for g in groups for m in g.members)
 
     # ---- parked turns, observability, shutdown ------------------------------------------
 
@@ -440,39 +459,65 @@ class PostTurnHook:
             self._add_recovered(rows)
         return len(rows)
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self, allow: Callable[[str], bool] | None = None) -> dict[str, Any]:
         """This hook's view: turns waiting (queued), running, waiting for a retry (failed), finished this
-        session (done, of which duplicates), failed attempts, parked turns on disk, and the last error."""
+        session (done, of which duplicates), failed attempts, parked turns on disk, and the last error.
+        `allow`: count only the users it accepts (a tenant's view: no other tenant's figures)."""
+        ok = allow or (lambda _user: True)
         with self._cond:
             now = time.time()
             queued = failed = 0
-            for dq in self._pending.values():
+            for user, dq in self._pending.items():
+                if not ok(user):
+                    continue
                 for g in dq:
                     if g.retry_at > now or g.attempts:
                         failed += len(g.members)
                     else:
                         queued += len(g.members)
-            running = sum(len(g.members) for g in self._running.values())
+            running = sum(len(g.members) for u, g in self._running.items() if ok(u))
             c = self._counters
+            users = {u: dict(v) for u, v in c.by_user.items() if ok(u)}
+            if allow is None:
+                done, duplicates, attempts, parked, last_error = (
+                    c.done, c.duplicates, c.failed_attempts, c.parked, c.last_error)
+            else:
+                done = sum(v["done"] for v in users.values())
+                duplicates = sum(v.get("duplicates", 0) for v in users.values())
+                attempts = sum(v["failed_attempts"] for v in users.values())
+                parked = sum(v["parked"] for v in users.values())
+                last_error = None
             out: dict[str, Any] = {
                 "queued": queued,
                 "running": running,
                 "failed": failed,
-                "done": c.done,
-                "duplicates": c.duplicates,
-                "failed_attempts": c.failed_attempts,
-                "parked_this_session": c.parked,
-                "last_error": c.last_error,
-                "users": {u: dict(v) for u, v in c.by_user.items()},
+                "done": done,
+                "duplicates": duplicates,
+                "failed_attempts": attempts,
+                "parked_this_session": parked,
+                "last_error": last_error,
+                "users": users,
             }
-        out["parked"] = self._parked_at_close if self._parked_at_close is not None else self.queue.parked_count()
+        if allow is None:
+            out["parked"] = self._parked_at_close if self._parked_at_close is not None else self.queue.parked_count()
         return out
 
+    def queue_gauges(self) -> dict[str, float]:
+        """What /metrics shows of this queue: turns waiting (queued), running, waiting for a retry
+        (retrying), parked on disk, and how long the oldest turn not yet finished has waited."""
+        stats = self.stats()
+        with self._cond:
+            groups = [g for dq in self._pending.values() for g in dq] + list(self._running.values())
+            oldest = min((g.first_at for g in groups), default=None)
+        return {"queued": stats["queued"], "running": stats["running"], "retrying": stats["failed"],
+                "parked": stats["parked"], "oldest_age_s": 0.0 if oldest is None else max(0.0, time.time() - oldest)}
+
     def drain(self, timeout: float | None = None) -> bool:
-        """Wait until nothing is waiting or running (debounce windows are not cut short). True if idle."""
+        """Wait until nothing is waiting or running (debounce windows are not cut short) and the
+        queue's storage holds no finished turn's text (scrubbed). True if idle."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            while self._in_memory > 0:
+            while self._in_memory > 0 or self._unscrubbed:
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     return False
@@ -503,6 +548,7 @@ class PostTurnHook:
         if self._pool is not None:
             self._pool.shutdown(wait=not busy, cancel_futures=True)
         self._parked_at_close = self.queue.parked_count()
+        self.queue.release()  # a newer hook may take over what we leave, even while a worker is stuck
         if not busy:
             self.queue.close()
         else:

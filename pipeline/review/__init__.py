@@ -17,6 +17,7 @@ def mount(app: FastAPI) -> None:
     from pipeline.review.routes import HERE, router
     from pipeline.review.security import Secrets
 
-    app.state.review_secrets = Secrets()
+    config = app.state.config
+    app.state.review_secrets = Secrets(config.root, config.review_secret)
     app.include_router(router)
     app.mount("/review/static", StaticFiles(directory=HERE / "static"), name="review-static")

@@ -12,10 +12,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import Conflict, MemrouteError, UsageError
 from pipeline.ops.review import TEAM_PREFIX
 from pipeline.review import security
-from pipeline.review.view import user_view
+from pipeline.review.view import human_time, user_view
 from pipeline.store.files import InvalidUserId, validate_user_id
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ HERE = Path(__file__).parent
 templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
 # An element id from any text (keys and entry ids hold spaces and other scripts).
 templates.globals["loop_id"] = lambda text: hashlib.sha256(str(text).encode("utf-8")).hexdigest()[:10]
+templates.filters["human_time"] = human_time
 router = APIRouter(prefix="/review", include_in_schema=False)
 # What a finished action says (only these are shown: a link cannot put other words in the green box).
 DONE = frozenset({"Corrected.", "Erased everywhere.", "Deleted (kept in the archive).", "Pinned.", "Unpinned.",
@@ -65,9 +66,7 @@ def _not_found(request: Request) -> HTMLResponse:
 
 def _visible(request: Request, grant: Grant) -> tuple[list[str], list[str]]:
     """(users, teams) the grant may see that have memory here."""
-    from pipeline.cli.doctor import list_users
-
-    names = [u["user_id"] for u in list_users(_pipe(request).root) if grant.allows(u["user_id"])]
+    names = [u["user_id"] for u in _pipe(request).documents.user_summaries() if grant.allows(u["user_id"])]
     users = [n for n in names if not n.startswith(TEAM_PREFIX)]
     teams = [n[len(TEAM_PREFIX):] for n in names if n.startswith(TEAM_PREFIX)]
     return users, teams
@@ -91,8 +90,14 @@ def index(request: Request) -> Response:
 
 
 @router.get("/login", response_class=HTMLResponse)
-def login_form(request: Request, error: str | None = None) -> Response:
-    return _render(request, "login.html", error=error)
+def login_form(request: Request, error: str | None = None, sig: str | None = None) -> Response:
+    return _render(request, "login.html", error=_secrets(request).note_ok(error, sig))
+
+
+def _signed_error(request: Request, message: str) -> dict[str, str]:
+    """?error=...&sig=...: a message of ours, signed, so the page shows it (and no other)."""
+    text = (message.splitlines() or [""])[0][:300]
+    return {"error": text, "sig": _secrets(request).note_sig(text)}
 
 
 @router.post("/login")
@@ -106,7 +111,7 @@ async def login(request: Request) -> Response:
     try:
         request.app.state.tenancy.grant(token)
     except ApiError:
-        return RedirectResponse("/review/login?" + urlencode({"error": "That token is not known here."}), 303)
+        return RedirectResponse("/review/login?" + urlencode(_signed_error(request, "That token is not known here.")), 303)
     response = RedirectResponse("/review/", status_code=303)
     _cookie(request, response, security.SESSION_COOKIE, token)
     return response
@@ -131,7 +136,7 @@ def _form_ok(request: Request, form: Any, session: str | None) -> bool:
 
 @router.get("/u/{user}", response_class=HTMLResponse)
 def user_page(request: Request, user: str, q: str | None = None, done: str | None = None,
-              error: str | None = None) -> Response:
+              error: str | None = None, sig: str | None = None) -> Response:
     grant = security.grant_of(request)
     if grant is None:
         return RedirectResponse("/review/login", status_code=303)
@@ -143,7 +148,7 @@ def user_page(request: Request, user: str, q: str | None = None, done: str | Non
     query = (q or "").strip()[:200]
     hits = pipe.recall(user, query, k=20) if query else []
     return _render(request, "user.html", view=user_view(pipe, user), teams=team_views, q=query, hits=hits,
-                   page_user=user, done=done if done in DONE else None, error=error)
+                   page_user=user, done=done if done in DONE else None, error=_secrets(request).note_ok(error, sig))
 
 
 @router.post("/u/{user}/act")
@@ -163,8 +168,8 @@ async def act(request: Request, user: str) -> Response:
     try:
         done = _run(_pipe(request), user, action, fields)
         params = {"done": done}
-    except (MemrouteError, ValueError, LookupError) as e:
-        params = {"error": str(e)}
+    except MemrouteError as e:  # usage, not found, conflict: said on the page
+        params = _signed_error(request, str(e))
     return RedirectResponse(f"/review/u/{quote(back, safe='')}?{urlencode(params)}", status_code=303)
 
 
@@ -172,7 +177,7 @@ def _run(pipe: MemoryPipeline, user: str, action: str, form: dict[str, str]) -> 
     """Do one action; what to tell the person."""
     target, ref = form.get("target", ""), form.get("ref", "")
     if action in ("correct", "delete", "purge", "pin", "unpin", "tag", "untag") and target not in ("user", "memory"):
-        raise ValueError("unknown target")
+        raise UsageError("unknown target")
     if action == "correct":
         pipe.correct(user, target, ref, form.get("value", ""))
         return "Corrected."
@@ -193,8 +198,8 @@ def _run(pipe: MemoryPipeline, user: str, action: str, form: dict[str, str]) -> 
         if action == "keep":
             result = pipe.confirm_candidate(user, candidate)
             if not result.get("success"):
-                raise ValueError(f"not kept: {result.get('outcome')}")
+                raise Conflict(f"not kept: {result.get('outcome')}")
             return "Kept."
         pipe.drop_candidate(user, candidate)
         return "Dropped."
-    raise ValueError(f"unknown action {action!r}")
+    raise UsageError(f"unknown action {action!r}")

@@ -4,8 +4,11 @@
   itself, so the token typed on the sign-in form is kept in an HttpOnly, SameSite=Strict cookie
   scoped to /review/ and checked on every request like a bearer token (a server without tokens,
   loopback only, needs no sign-in). A user the token may not see is 404, as in the API.
-- CSRF: every form carries a token derived (HMAC, a secret made at each server start) from a
-  random per-browser cookie and the signed-in token; a POST without the matching pair is 403.
+- CSRF: every form carries a token derived (HMAC) from a random per-browser cookie and the
+  signed-in token; a POST without the matching pair is 403. The key is $MEMROUTE_REVIEW_SECRET
+  when set (servers on several hosts share it that way), else one made once and kept in the root
+  (`review.key`, mode 0600): a form rendered before a restart, or by another server process on the
+  same root, still works.
   The cookies are SameSite=Strict as well, and a POST whose Origin is another site is refused.
 - Every response forbids scripts and styles from anywhere but the page's own static files
   (Content-Security-Policy), so a stored value can never run as script even if it escaped.
@@ -15,7 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from starlette.requests import Request
@@ -38,11 +43,46 @@ SECURITY_HEADERS = {
 }
 
 
-class Secrets:
-    """The server's CSRF key (new at each start: a restart only asks for a page reload)."""
+SECRET_FILE = "review.key"
+SECRET_ENV = "MEMROUTE_REVIEW_SECRET"
+KEY_BYTES = 32
 
-    def __init__(self) -> None:
-        self.key = secrets.token_bytes(32)
+
+def stored_key(root: Path) -> bytes:
+    """The root's CSRF key, made the first time (several processes starting at once agree on one:
+    each writes its own candidate, and only the first link to the name wins)."""
+    path = root / SECRET_FILE
+    try:
+        key = path.read_bytes()
+        if len(key) >= KEY_BYTES:
+            return key
+    except FileNotFoundError:
+        pass
+    root.mkdir(parents=True, exist_ok=True)
+    candidate = root / f".{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}"
+    fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, secrets.token_bytes(KEY_BYTES))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.link(candidate, path)
+    except FileExistsError:
+        pass  # another process won; its key is the key
+    finally:
+        candidate.unlink()
+    return path.read_bytes()
+
+
+class Secrets:
+    """The CSRF key: derived from `configured` (a secret the operator set), else the root's stored one."""
+
+    def __init__(self, root: str | Path, configured: str | None = None) -> None:
+        if configured:
+            self.key = hashlib.sha256(b"memroute review csrf\0" + configured.encode("utf-8")).digest()
+        else:
+            self.key = stored_key(Path(root))
 
     def csrf_token(self, browser: str, session: str | None) -> str:
         message = f"{browser}\0{session or ''}".encode("utf-8", "surrogateescape")
@@ -52,6 +92,17 @@ class Secrets:
         if not browser or not sent:
             return False
         return hmac.compare_digest(self.csrf_token(browser, session), sent)
+
+    def note_sig(self, text: str) -> str:
+        """The signature of a message this server put in a redirect (?error=...&sig=...)."""
+        return hmac.new(self.key, b"note\0" + text.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()
+
+    def note_ok(self, text: str | None, sig: str | None) -> str | None:
+        """`text` when this server signed it, else None: a page never shows words a link brought
+        (a crafted ?error= is a phishing message in the page's own alert box)."""
+        if not text or not sig:
+            return None
+        return text if hmac.compare_digest(self.note_sig(text), sig) else None
 
 
 def new_browser_id() -> str:

@@ -6,6 +6,7 @@ public API, the store's read methods and the HTTP API's profile view (one proven
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from pipeline.ledgers.entry_dates import stamps_in
@@ -15,6 +16,30 @@ from pipeline.serve.profile import Provenance, profile_view
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def human_time(value: object) -> str:
+    """An ISO date or time as people read it: "2 Nov 2026", "Nov 2026" or "2026" for a date at the
+    precision the user gave, "1 Dec 2026, 22:19 UTC" for a time (the page's script shows times in
+    the viewer's own zone; this is what shows without it). Anything else as is."""
+    text = str(value or "")
+    try:
+        if len(text) == 4 and text.isdigit():
+            return text
+        if len(text) == 7:
+            month = datetime.strptime(text, "%Y-%m")
+            return f"{MONTHS[month.month - 1]} {month.year}"
+        if len(text) == 10:
+            day = datetime.strptime(text, "%Y-%m-%d")
+            return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return text
+    when = (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    return f"{when.day} {MONTHS[when.month - 1]} {when.year}, {when:%H:%M} UTC"
+
 
 @dataclass
 class Usage:

@@ -18,11 +18,13 @@ from pipeline.serve.auth import LoopbackHostOnly, Tenancy, add_security_scheme, 
 from pipeline.serve.config import ServeConfig
 from pipeline.serve.errors import ApiError, CatchAll, error_response, install_error_handlers
 from pipeline.serve.fastpath import FastTurns
-from pipeline.serve.limits import BodyLimit
+from pipeline.serve.limits import BodyLimit, NoLoneSurrogates
+from pipeline.serve.metrics import router as metrics_router
 from pipeline.serve.routes import router
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
+    from pipeline.observe.metrics import PrometheusMetrics
     from pipeline.serve.mcp_server import McpServers
 
 
@@ -31,6 +33,15 @@ def offline_pipeline(root: Path) -> MemoryPipeline:
     from pipeline.core import MemoryPipeline
 
     return MemoryPipeline(root=root, engine="offline")
+
+
+def _metrics() -> PrometheusMetrics | None:
+    """This process's Prometheus metrics (shared by every app it serves); None without prometheus-client."""
+    try:
+        from pipeline.observe.metrics import enable
+    except ImportError:
+        return None
+    return enable()
 
 
 class McpEndpoint:
@@ -74,6 +85,7 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
             pipeline_factory=factory if config.hook_processes else None,
         )
         app.state.pipe, app.state.hook = pipe, hook
+        unwatch = app.state.metrics.watch_queue(hook.queue_gauges) if app.state.metrics is not None else None
         try:
             async with anyio.create_task_group() as tg:
                 if config.mcp:
@@ -83,6 +95,8 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
         finally:
             # Accepted turns not applied within the timeout stay on disk: the next start applies them.
             await hook.aclose(timeout=10)
+            if unwatch is not None:
+                unwatch()
             pipe.close()
 
     app = FastAPI(
@@ -105,9 +119,12 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     app.openapi = openapi  # type: ignore[method-assign]
     app.state.config = config
     app.state.tenancy = Tenancy(config.tokens)
+    app.state.metrics = _metrics()
+    app.add_middleware(NoLoneSurrogates)  # below the hot path, which its own parser guards
     app.add_middleware(FastTurns, api=app)  # innermost of ours: inside the error catch-all and the limits
     install_error_handlers(app)
     app.include_router(router)
+    app.include_router(metrics_router)
     from pipeline.serve import api_docs
 
     api_docs.mount(app)

@@ -6,6 +6,7 @@ that does not exist: a token cannot be used to learn who else has memory here.""
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -84,6 +85,21 @@ def add_security_scheme(schema: dict[str, Any]) -> dict[str, Any]:
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 
 
+# A Host header as RFC 9110 has it: a name or an IPv4 address, or an IPv6 address in brackets, then
+# an optional port. Nothing else ("localhost:80@evil.example", "localhost.evil.example").
+_HOST_RE = re.compile(r"(?P<name>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(?P<port>[0-9]{1,5}))?")
+
+
+def loopback_host(host: str) -> str | None:
+    """The loopback name `host` (a Host header value) is, else None: the whole header must be a
+    host and port, and the host one of LOOPBACK_NAMES."""
+    m = _HOST_RE.fullmatch(host.strip())
+    if m is None:
+        return None
+    name = m.group("name").lower()
+    return name if name in LOOPBACK_NAMES else None
+
+
 class LoopbackHostOnly:
     """ASGI middleware for a server without tokens (loopback only): a request whose Host header is
     not a loopback name is refused (400 invalid_host). Without it a web page could rebind its own
@@ -95,8 +111,7 @@ class LoopbackHostOnly:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             host = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), "")
-            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-            if name.lower() not in LOOPBACK_NAMES:
+            if loopback_host(host) is None:
                 from pipeline.serve.errors import error_response
 
                 response = error_response(400, "invalid_host", "this server answers loopback host names only")

@@ -7,7 +7,7 @@ import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
 from pipeline.store.files import InvalidUserId, validate_user_id
 
 DEFAULT_HOST = "127.0.0.1"
@@ -40,7 +40,7 @@ class Grant:
         return self.users is None
 
 
-class ServeConfigError(MemrouteError, ValueError):
+class ServeConfigError(UsageError):
     """A configuration the server refuses to start with (exit 2)."""
 
 
@@ -58,6 +58,8 @@ class ServeConfig:
     hook_processes: int = 0  # > 0: turns run in worker processes (the server keeps its GIL)
     max_queued: int = 10_000  # turns waiting or running before POST .../turns answers 503
     wait_timeout_s: float = 30.0  # ?wait=true gives up after this long and answers 202
+    review_secret: str | None = None  # the review page's CSRF key (else one kept in the root): share it across hosts
+    otlp_endpoint: str | None = None  # send traces to this OTLP/HTTP collector (memroute[otel]); None: no traces
 
     def check(self) -> None:
         """Refuse to serve beyond this machine without tokens."""
@@ -68,6 +70,13 @@ class ServeConfig:
             )
         if not 0 <= self.port <= 65535:
             raise ServeConfigError(f"--port {self.port} is not a TCP port")
+        if self.otlp_endpoint is not None:
+            from pipeline.observe.tracing import traces_url
+
+            try:
+                traces_url(self.otlp_endpoint)
+            except ValueError as e:
+                raise ServeConfigError(str(e)) from None
 
 
 def is_loopback(host: str) -> bool:

@@ -4,6 +4,7 @@ without a Content-Length) and, for turns, messages per turn and characters per m
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -99,3 +100,72 @@ def check_turn(messages: list[Any], limits: Limits) -> None:
         if chars > limits.max_message_chars:
             raise ApiError(422, "message_too_long",
                            f"messages[{i}] has {chars:,} characters: at most {limits.max_message_chars:,} are accepted")
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate_path(value: Any, path: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+    """Where in a parsed JSON value a string holds a lone surrogate (None: nowhere)."""
+    if isinstance(value, str):
+        return path if _SURROGATE_RE.search(value) else None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found = _surrogate_path(k, (*path, "<key>")) or _surrogate_path(v, (*path, k))
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for i, v in enumerate(value):
+            found = _surrogate_path(v, (*path, i))
+            if found is not None:
+                return found
+    return None
+
+
+class NoLoneSurrogates:
+    """ASGI middleware: a JSON body whose strings hold a lone surrogate ("\\ud800", which no UTF-8
+    text can carry) is answered 422 invalid_request on every route, as the hot path's parser does,
+    before anything is stored (not a 500 from the database or the file write)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        content_type = dict(scope.get("headers", ())).get(b"content-type", b"").split(b";")[0].strip().lower()
+        if content_type != b"application/json":
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            more = bool(message.get("more_body"))
+        body = b"".join(chunks)
+        if b"\\u" in body.lower():  # a surrogate reaches a JSON string only as an escape
+            try:
+                where = _surrogate_path(json.loads(body))
+            except ValueError:
+                where = None  # not JSON: the route answers that itself
+            if where is not None:
+                from pipeline.serve.errors import invalid_request
+
+                errors = [{"loc": ("body", *where), "msg": "text holds a lone surrogate (not valid Unicode)",
+                           "type": "unicode_surrogate"}]
+                await invalid_request(errors)(scope, receive, send)
+                return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)

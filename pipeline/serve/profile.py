@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from pipeline.ledgers._text import norm_key, split_label
 from pipeline.ledgers.memory_md import MemoryLog
 from pipeline.ledgers.user_md import UserProfile
+from pipeline.ops.review import UNDO_WHY
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -23,7 +24,8 @@ class Provenance(BaseModel):
     turn_id: str | None = None
     conversation_id: str | None = None
     quote: str | None = None  # redacted, as stored
-    time: str | None = None
+    time: str | None = None  # when memroute recorded it
+    said_at: str | None = None  # when the user said it: the turn's own time (None for a change by hand)
     engine: str | None = None  # "manual": set by hand (tool, API, import)
     model: str | None = None
     confidence: float | None = None  # the engine's confidence in the decision; None for manual edits
@@ -64,11 +66,24 @@ def entry_id(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()[:12]
 
 
-def _provenance(row: dict[str, Any], confidence: float | None) -> Provenance:
+def _provenance(row: dict[str, Any], confidence: float | None, said_at: str | None) -> Provenance:
     return Provenance(
         turn_id=row.get("turn_id"), conversation_id=row.get("conversation_id"), quote=row.get("quote"),
-        time=row.get("ts"), engine=row.get("engine"), model=row.get("model"), confidence=confidence,
+        time=row.get("ts"), said_at=said_at, engine=row.get("engine"), model=row.get("model"), confidence=confidence,
     )
+
+
+def _turn_times(pipe: MemoryPipeline, user_id: str) -> dict[str, str]:
+    """turn id -> the time the user said it (a chat turn's timestamp), for the turns that had one."""
+    from pipeline.stages.order import TURN_TIME
+
+    out = {}
+    for row in pipe.store.turns(user_id):
+        payload = row.get("payload")
+        when = payload.get(TURN_TIME) if isinstance(payload, dict) else None
+        if isinstance(when, str) and row.get("turn_id"):
+            out[str(row["turn_id"])] = when
+    return out
 
 
 def profile_view(pipe: MemoryPipeline, user_id: str) -> ProfileView:
@@ -77,17 +92,30 @@ def profile_view(pipe: MemoryPipeline, user_id: str) -> ProfileView:
     log = MemoryLog.parse(shown["memory_md"])
     decisions = pipe.store.decisions(user_id)
     rows = pipe.store.provenance(user_id)
+    # An undo puts a value back; where the value came from is where it first came from, not the undo.
+    undos = {h.get("id") for h in pipe.store.history(user_id) if str(h.get("why") or "").startswith(UNDO_WHY)}
+    said = _turn_times(pipe, user_id)
 
-    # The latest provenance row of each USER.md key and each MEMORY.md entry body is the current one.
-    by_key: dict[str, dict[str, Any]] = {}
-    by_body: dict[str, dict[str, Any]] = {}
+    # Per USER.md key and per MEMORY.md entry body, the rows that set each value, oldest first: the
+    # current value's origin is the latest of them that is not an undo (else the undo itself).
+    by_key: dict[str, list[dict[str, Any]]] = {}
+    by_body: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         value = str(row.get("value") or "")
         if row.get("target") == "user":
             key, rest = (row.get("key"), value) if row.get("key") else split_label(value)  # the tool records "Key: value"
-            by_key[norm_key(key or value)] = {**row, "value": rest}
+            by_key.setdefault(norm_key(key or value), []).append({**row, "value": rest})
         else:
-            by_body[value] = row
+            by_body.setdefault(value, []).append(row)
+
+    def origin(found: list[dict[str, Any]], value: str, *, check_value: bool) -> dict[str, Any] | None:
+        if not found or (check_value and found[-1]["value"] != value):
+            return None  # the file says otherwise: changed by hand in the file
+        same = [r for r in found if not check_value or r["value"] == value]
+        return next((r for r in reversed(same) if r.get("history_id") not in undos), same[-1])
+
+    def when_said(row: dict[str, Any]) -> str | None:
+        return said.get(str(row.get("turn_id"))) if row.get("engine") != "manual" else None
 
     def confidence(row: dict[str, Any], match: Any) -> float | None:
         if row.get("engine") == "manual":
@@ -100,22 +128,24 @@ def profile_view(pipe: MemoryPipeline, user_id: str) -> ProfileView:
 
     fields: list[FieldView] = []
     for f in profile.fields():
-        found = by_key.get(norm_key(f.key or f.value))
+        found = origin(by_key.get(norm_key(f.key or f.value), []), f.value, check_value=True)
         prov = None
-        if found is not None and found["value"] == f.value:
+        if found is not None:
             wanted = norm_key(f.key or "")
             prov = _provenance(found, confidence(
-                found, lambda d, wanted=wanted: d.get("route") == "user" and norm_key(d.get("key") or "") == wanted))
+                found, lambda d, wanted=wanted: d.get("route") == "user" and norm_key(d.get("key") or "") == wanted),
+                when_said(found))
         fields.append(FieldView(section=f.section, key=f.key, value=f.value, provenance=prov))
 
     entries: list[EntryView] = []
     for e in log.entries:
         body = e.body()
-        seen = by_body.get(body)
+        seen = origin(by_body.get(body, []), body, check_value=False)
         prov = None
         if seen is not None:
             prov = _provenance(seen, confidence(
-                seen, lambda d, body=body: d.get("route") == "memory" and (d.get("entry") or "\0") in body))
+                seen, lambda d, body=body: d.get("route") == "memory" and (d.get("entry") or "\0") in body),
+                when_said(seen))
         entries.append(EntryView(id=entry_id(body), date=e.date, topic=e.topic, text=e.text, provenance=prov))
 
     def file_view(text: str, limit: int) -> FileView:

@@ -88,6 +88,8 @@ async def post_turn(request: Request, response: Response, body: TurnIn, user: Te
         status = pipe.store.turn_status(user, turn_id)
     if status != "done":  # still queued, or failed and waiting for the hook's retry: it stays accepted
         return TurnAccepted(turn_id=turn_id, status="retrying" if status == "failed" else "queued")
+    # Applied; answer once the hook has also cleared the queue's copy of it (no byte of it at rest).
+    await asyncio.to_thread(_hook(request).wait_settled, user, turn_id, max(0.0, deadline - time.monotonic()))
     rows = await asyncio.to_thread(pipe.store.decisions, user, turn_id)
     response.status_code = 200
     return TurnApplied(turn_id=turn_id, status="done",
@@ -194,13 +196,15 @@ def memory_tool(request: Request, body: ToolIn, user: Tenant) -> dict[str, Any]:
 
 @router.get("/v1/status", responses=ERRORS, summary="Queue depth, failed and parked turns")
 def status(request: Request, grant: Caller) -> dict[str, Any]:
-    stats = _hook(request).stats()
-    failed = _pipe(request).store.failed_turns()
-    users = stats.pop("users", {})
-    stats["users"] = {u: v for u, v in users.items() if grant.allows(u)}
+    """The admin token sees the whole server; any other token sees its own users' figures only
+    (another tenant's traffic, failures and errors are not its business)."""
+    pipe = _pipe(request)
+    stats = _hook(request).stats(None if grant.admin else grant.allows)
+    failed = pipe.store.failed_turns()
     stats["failed_turns"] = len([t for t in failed if grant.allows(t["user_id"])])
-    if not grant.admin:  # another tenant's errors are not this token's business
-        stats["last_error"] = None
+    if not grant.admin:
+        on_disk = pipe.store.hook_queue_status().get("users", {})
+        stats["parked"] = sum(int(v.get("parked", 0)) for u, v in on_disk.items() if grant.allows(u))
     return stats
 
 

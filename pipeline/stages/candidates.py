@@ -1,34 +1,31 @@
 """Candidates: durable-looking facts stated too weakly to write, kept aside until the user says them again.
 
 An engine marks such a statement as a skip with `candidate=True` and section/key/value filled. It is
-kept in the store (never in USER.md) and promoted to a USER.md field when the user states it again in a
-later conversation (a different conversation id, or a later day when either turn has none), or confirms
-it. Sensitive or hostile text is never kept. This module holds the rules only: no SQL, no files.
+kept in the store (never in USER.md or context()) with its bare value: what USER.md does not already
+say (an engine that merged it into a collecting field, "jazz; hiking", states only "hiking"). A later
+statement of the same fact, in any wording (same_fact.py: the key in any of its names, the value by
+its words or characters), counts as a sighting; in a later conversation (a different conversation id,
+or a later day when either turn has none) it promotes the candidate to a USER.md field, as does a
+firm statement or the user's confirmation. A firm write supersedes only the candidates it repeats or
+contradicts (another value of a single-valued key such as Location): the other values of a
+collecting key (Likes, Hobbies, Family) keep waiting. Sensitive or hostile text is never kept, and a
+promotion passes the guards again. This module holds the rules only: no SQL, no files.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from pipeline import guards
-from pipeline.stages.write import names_key
-from pipeline.types import Decision, Turn
+from pipeline.ledgers.user_md import UserField
+from pipeline.stages import same_fact
+from pipeline.store.rules import norm
+from pipeline.types import Decision, Outcome, Turn
 
 DEFAULT_TTL_DAYS = 60  # a candidate not seen again for this long is deleted
-
-_SPACES_RE = re.compile(r"\s+")
-_EDGE_PUNCT = " \t\n.,;:!?\"'`()[]{}。，；：！？「」『』“”‘’"
-
-
-def norm(text: str) -> str:
-    """How two statements of one fact are compared: NFKC, case-folded, spaces collapsed, edge punctuation off."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return _SPACES_RE.sub(" ", folded).strip(_EDGE_PUNCT)
-
 
 def is_candidate(d: Decision) -> bool:
     return d.route == "skip" and d.candidate and bool(d.key and d.key.strip()) and bool(d.value and d.value.strip())
@@ -77,12 +74,17 @@ def expiry_cutoff(now: datetime, ttl_days: float) -> str:
 
 @dataclass
 class CandidatePlan:
-    """What one turn does to the user's candidates, decided before the files are written."""
+    """What one turn does to the user's candidates, decided before the files are written. Stored
+    candidates are rows of the store's candidates table; a decision index points into `decisions`."""
 
     decisions: list[Decision]  # the turn's decisions, promotions turned into USER.md upserts
-    keep: dict[int, Decision] = field(default_factory=dict)  # decision index -> candidate to insert or bump
-    promoted: dict[int, int] = field(default_factory=dict)  # decision index -> candidate id
+    keep: dict[int, Decision] = field(default_factory=dict)  # a new candidate to insert (its bare value)
+    seen_again: dict[int, dict[str, Any]] = field(default_factory=dict)  # repeats a stored one, same conversation
+    promoted: dict[int, dict[str, Any]] = field(default_factory=dict)  # the stored candidate this write promotes
     waiting: dict[int, Decision] = field(default_factory=dict)  # promoted index -> the candidate as stated
+    superseded: dict[int, list[int]] = field(default_factory=dict)  # firm write -> candidate ids it repeats or contradicts
+    covered: dict[int, int] = field(default_factory=dict)  # candidate -> this turn's firm write of the same key
+    dropped: list[int] = field(default_factory=list)  # stored candidates the guards now refuse: deleted
     forget: list[str] = field(default_factory=list)  # forget matches: candidates matching them go
 
 
@@ -91,78 +93,197 @@ def plan_turn(
     guarded: list[Decision],
     existing: list[dict[str, Any]],
     turn: Turn,
-    known: set[tuple[str, str]],
+    fields: Sequence[UserField],
     policy: guards.GuardPolicy | None = None,
 ) -> CandidatePlan:
-    """Decide, for each candidate decision, whether it is kept, bumped or promoted.
+    """Decide, for each decision of the turn, what it does to the user's candidates.
 
-    `originals` are the engine's decisions and `guarded` the same after the guards (one for one).
-    `existing` are the user's stored candidates; `known` the USER.md fields as (norm key, norm value).
-    A firm USER.md write of a stored candidate's key and value is marked as its promotion too.
+    `originals` are the engine's decisions and `guarded` the same after the guards (one for one);
+    `existing` the user's stored candidates; `fields` USER.md as it stands. A candidate statement is
+    kept with its bare value (what USER.md does not already say), counted on a stored candidate it
+    repeats in the same conversation, or promoted when it repeats one from an earlier conversation.
+    A firm USER.md write promotes the stored candidates it repeats and supersedes those it
+    contradicts (a single-valued key, another value); other values of a collecting key keep waiting.
     """
-    by_fact = {(r["key_norm"], r["value_norm"]): r for r in existing}
     plan = CandidatePlan(decisions=[])
+    used: set[int] = set()  # stored candidates this turn already promotes, repeats, supersedes or drops
     for i, (orig, d) in enumerate(zip(originals, guarded, strict=True)):
         if d.route in ("user", "memory") and d.op == "remove" and d.match:
             plan.forget.append(d.match)
-        row = by_fact.get((norm(d.key or ""), norm(d.value or ""))) if d.key and d.value else None
-        if d.route == "user" and d.op == "upsert" and d.key:
-            if row is not None:  # a firm statement of a waiting fact confirms it
-                plan.promoted[i] = int(row["id"])
-                d = d.model_copy(update={"detail": f"promoted candidate: confirmed by a firm statement "
-                                         f"(first {str(row['first_seen_at'])[:10]}, seen {int(row['times_seen']) + 1} times)"})
+        if d.route == "user" and d.op == "upsert" and d.key and d.value:
+            plan.decisions.append(_firm(plan, i, d, existing, fields, used))
+            continue
         if not d.candidate or d.route != "skip":
             plan.decisions.append(d)
             continue
         if not keepable(orig, d, policy):
-            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": "skipped: not kept as a candidate"}))
+            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": Outcome.SKIPPED,
+                                                        "outcome_detail": "not kept as a candidate"}))
             continue
-        if (norm(d.key or ""), norm(d.value or "")) in known:
-            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": "unchanged: already in USER.md"}))
+        key = (d.key or "").strip()
+        held = field_of(fields, key)
+        bare = same_fact.new_parts(d.value or "", held.value if held else None, key)
+        said = [f.value for f in fields if f.key and same_fact.same_key(f.key, key)]
+        if not bare or all(any(same_fact.same_value(p, h, key) for v in said for h in same_fact.parts(v)) for p in bare):
+            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": Outcome.UNCHANGED,
+                                                        "outcome_detail": "already in USER.md"}))
             continue
-        if row is not None and said_again_later(row, turn):
-            first_day = str(row["first_seen_at"])[:10]
-            seen = int(row["times_seen"]) + 1
-            plan.promoted[i] = int(row["id"])
-            plan.waiting[i] = d
-            plan.decisions.append(
-                d.model_copy(
-                    update={
-                        "route": "user",
-                        "op": "upsert",
-                        "reason": None,
-                        "candidate": False,
-                        "detail": f"promoted candidate: said again in a later conversation "
-                        f"(first {first_day}, seen {seen} times)",
-                    }
-                )
-            )
+        d = d.model_copy(update={"key": key, "value": "; ".join(bare)})
+        row = best_match(existing, d, used)
+        if row is not None and refusal(row, policy):
+            plan.dropped.append(int(row["id"]))  # kept under a laxer policy: it goes, and this one starts anew
+            used.add(int(row["id"]))
+            row = None
+        if row is None:
+            plan.keep[i] = d
+            plan.decisions.append(d)
             continue
-        plan.keep[i] = d
-        plan.decisions.append(d)
+        used.add(int(row["id"]))
+        if not said_again_later(row, turn):
+            plan.seen_again[i] = row
+            plan.decisions.append(d)
+            continue
+        promoted = guards.guard_decisions([promotion(d, row, held)], turn.user_text, policy)[0]
+        if promoted.route != "user":  # the guards refuse it as a write: neither written nor kept
+            plan.dropped.append(int(row["id"]))
+            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": Outcome.SKIPPED,
+                                                        "outcome_detail": "not kept as a candidate"}))
+            continue
+        plan.promoted[i] = row
+        plan.waiting[i] = d
+        plan.decisions.append(promoted)
+    for i in plan.keep:  # "I guess I live in Lyon ... I live in Paris": the firm statement wins
+        for j, d in enumerate(plan.decisions):
+            if d.route == "user" and d.op == "upsert" and d.key and d.value and covers(d, plan.decisions[i]):
+                plan.covered[i] = j
+                break
     return plan
 
 
-def confirmation(row: dict[str, Any]) -> Decision:
-    """The USER.md write that an explicit confirmation of a stored candidate makes."""
+def _firm(plan: CandidatePlan, i: int, d: Decision, existing: list[dict[str, Any]], fields: Sequence[UserField],
+          used: set[int]) -> Decision:
+    """A firm USER.md write: the stored candidates it repeats are promoted by it (the first one
+    named in its detail), those it contradicts are superseded once it lands."""
+    key = (d.key or "").strip()
+    held = field_of(fields, key)
+    stated = same_fact.new_parts(d.value or "", held.value if held else None, key) or same_fact.parts(d.value or "")
+    waiting = [r for r in existing if int(r["id"]) not in used]
+    repeats = sorted((r for r in waiting if repeats_row(r, key, d.section, stated)),
+                     key=lambda r: -max(same_fact.similarity(str(r["value"]), v, key) for v in stated))
+    contradicts = [r for r in waiting if r not in repeats and same_fact.single_valued(key)
+                   and same_fact.same_key(str(r["key"]), key)]
+    used.update(int(r["id"]) for r in (*repeats, *contradicts))
+    if contradicts or repeats[1:]:
+        plan.superseded[i] = [int(r["id"]) for r in (*repeats[1:], *contradicts)]
+    if not repeats:
+        return d
+    first = repeats[0]
+    plan.promoted[i] = first
+    return d.model_copy(update={"detail": f"promoted candidate: confirmed by a firm statement "
+                                          f"(first {str(first['first_seen_at'])[:10]}, seen {int(first['times_seen']) + 1} times)"})
+
+
+def field_of(fields: Sequence[UserField], key: str) -> UserField | None:
+    """The USER.md field a write of `key` replaces (the write stage matches keys case-insensitively)."""
+    wanted = norm(key)
+    return next((f for f in fields if f.key and norm(f.key) == wanted), None)
+
+
+def repeats_row(row: dict[str, Any], key: str, section: str | None, values: Sequence[str]) -> bool:
+    """Does a statement of `key` with these values say the stored candidate's fact again? The same
+    key (in any of its names) and a value alike; or, in the same section, another key with
+    virtually the same value ("Likes: jazz" waiting, then "Music: jazz")."""
+    value = str(row["value"])
+    if same_fact.same_key(str(row["key"]), key):
+        return any(same_fact.same_value(value, v, key) for v in values)
+    section_row = str(row.get("section") or "")
+    return bool(section and section_row and section.casefold() == section_row.casefold()) and any(
+        same_fact.similarity(value, v) >= CROSS_KEY_SAME for v in values)
+
+
+CROSS_KEY_SAME = 0.9  # under another key of the same section, a value must be this alike to be the same fact
+
+
+def best_match(existing: list[dict[str, Any]], d: Decision, used: set[int]) -> dict[str, Any] | None:
+    """The stored candidate a candidate statement repeats, if any (same key first, then most alike)."""
+    key, value = d.key or "", d.value or ""
+    found = [r for r in existing if int(r["id"]) not in used and repeats_row(r, key, d.section, [value])]
+    if not found:
+        return None
+    return max(found, key=lambda r: (same_fact.same_key(str(r["key"]), key),
+                                     same_fact.similarity(str(r["value"]), value, key)))
+
+
+def covers(firm: Decision, cand: Decision) -> bool:
+    """Does a firm write of this turn make a candidate of the same turn moot: it states the same fact,
+    or another value of a single-valued key?"""
+    key = firm.key or ""
+    if repeats_row({"key": cand.key, "value": cand.value, "section": cand.section}, key, firm.section,
+                   same_fact.parts(firm.value or "")):
+        return True
+    return same_fact.single_valued(key) and same_fact.same_key(cand.key, key)
+
+
+def refusal(row: dict[str, Any], policy: guards.GuardPolicy | None = None) -> str | None:
+    """Why the guards would not keep this stored candidate today (the policy may be stricter than
+    when it was kept, and its quote is stored redacted: a marker there is a refusal), or None."""
+    from pipeline.guards.redaction import marker_rule
+
+    line = f"{row.get('key')}: {row.get('value')}"  # "Pregnancy: maybe" says what neither half says alone
+    for text in (row.get("key"), row.get("value"), row.get("section"), line):
+        if not text:
+            continue
+        found = guards.find_sensitive(str(text))
+        if found:
+            return f"sensitive:{found[0].kind}"
+        verdict = guards.check_text(str(text), policy=policy)
+        if not verdict.allowed:
+            return verdict.rule or "blocked"
+    quote = str(row.get("quote") or "")
+    return (marker_rule(quote) or guards.quote_rule(quote, policy)) if quote else None
+
+
+def promotion(d: Decision, row: dict[str, Any], held: UserField | None) -> Decision:
+    """The USER.md write a candidate said again in a later conversation makes: the latest wording,
+    joined to the values a collecting field already holds."""
+    key = d.key or ""
+    return d.model_copy(
+        update={
+            "route": "user",
+            "op": "upsert",
+            "reason": None,
+            "candidate": False,
+            "value": same_fact.merged(held.value if held else None, d.value or "", key),
+            "detail": f"promoted candidate: said again in a later conversation "
+            f"(first {str(row['first_seen_at'])[:10]}, seen {int(row['times_seen']) + 1} times)",
+        }
+    )
+
+
+def confirmation(row: dict[str, Any], held: UserField | None = None) -> Decision:
+    """The USER.md write that an explicit confirmation of a stored candidate makes (joined to the
+    values a collecting field already holds)."""
+    key = str(row["key"])
     return Decision(
-        quote=row.get("quote") or f"{row['key']}: {row['value']}",
+        quote=row.get("quote") or f"{key}: {row['value']}",
         route="user",
         op="upsert",
         section=row.get("section"),
-        key=row["key"],
-        value=row["value"],
+        key=key,
+        value=same_fact.merged(held.value if held else None, str(row["value"]), key),
         detail=f"promoted candidate: confirmed by the user (first {str(row['first_seen_at'])[:10]}, "
         f"seen {row['times_seen']} times)",
     )
 
 
-def matches(row: dict[str, Any], needle: str) -> bool:
-    """Does a forget of `needle` (a key or a piece of text) cover this candidate?"""
-    wanted = norm(needle)
-    if not wanted:
-        return False
-    key = str(row.get("key") or "")
-    if norm(key) == wanted or names_key(needle, key):  # "forget my music taste" names Music
-        return True
-    return any(wanted in norm(str(row.get(col) or "")) for col in ("key", "value", "quote"))
+def contradicted(row: dict[str, Any], rows: list[dict[str, Any]]) -> list[int]:
+    """The other stored candidates a confirmed one makes moot: the same fact in other words, or
+    (a single-valued key) another value of its key."""
+    key = str(row["key"])
+    out = []
+    for other in rows:
+        if other["id"] == row["id"] or not same_fact.same_key(str(other["key"]), key):
+            continue
+        if same_fact.single_valued(key) or same_fact.same_value(str(other["value"]), str(row["value"]), key):
+            out.append(int(other["id"]))
+    return out

@@ -20,12 +20,18 @@ overwrite the row's status once a newer hook owns it (every update checks `owner
 Two connections: `submit` (used only under the hook's submit lock) never waits in SQLite's
 busy handler, whose first sleep is already 1 ms; it spins in 100 us steps instead and leaves
 WAL checkpoints to the other connection, so a checkpoint never lands on a chat request.
-`work` (workers, recovery, status) waits normally and overwrites cleared payloads
-(secure_delete), so finished turns' text does not linger in free pages.
+`work` (workers, recovery, status) waits normally.
+
+No raw text once a turn is applied: the pipeline clears the row's payload in the transaction that
+applies the turn (SQLiteStore.mark_turn), every connection overwrites what it frees
+(secure_delete), and after each settled group the hook truncates the WAL (`scrub`), whose old
+frames still held the submitted text. A row found cleared but not done (its process was killed
+in between) was applied: recovery marks it done.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sqlite3
@@ -39,8 +45,10 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.store.interface import QUEUE_STATUSES, QueuedTurn, pid_alive
+from pipeline.store.private import FILE_MODE, make_private_dir
 
 SPIN_SLEEP_S = 0.0001
+OWNERS_DIR = ".memroute.owners"  # one lock file per open hook queue (its liveness)
 BUSY_TIMEOUT_S = 30.0
 
 
@@ -53,6 +61,8 @@ def _connect(path: Path, *, busy_timeout_s: float) -> sqlite3.Connection:
     conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
     # The store set WAL on the file already (it is persistent); NORMAL survives any process crash.
     conn.execute("PRAGMA synchronous = NORMAL")
+    # Freed space (a cleared payload, a page a split left behind) is overwritten with zeros.
+    conn.execute("PRAGMA secure_delete = ON")
     return conn
 
 
@@ -76,10 +86,16 @@ class SQLiteHookQueue:
         if fsync_submits:
             self._submit.execute("PRAGMA synchronous = FULL")
         self._work = _connect(db_path, busy_timeout_s=BUSY_TIMEOUT_S)
-        self._work.execute("PRAGMA secure_delete = ON")
         self._work_lock = threading.Lock()
         self.pid = os.getpid()
         self.owner = f"{self.pid}-{uuid.uuid4().hex[:12]}"
+        # Liveness: this queue holds an exclusive lock on a file named after its owner for as long as
+        # it is open; the kernel drops it the moment the process dies (reaped or not), so "is that
+        # owner alive?" is "is its lock held?" - no pid check, no pid reuse to fool it.
+        self._owners_dir = db_path.parent / OWNERS_DIR
+        make_private_dir(self._owners_dir)
+        self._life_fd: int | None = os.open(self._owners_dir / self.owner, os.O_RDWR | os.O_CREAT, FILE_MODE)
+        fcntl.flock(self._life_fd, fcntl.LOCK_EX)
 
     def close(self, *, truncate_wal: bool = True) -> None:
         with self._work_lock:
@@ -91,6 +107,38 @@ class SQLiteHookQueue:
                     pass
             self._work.close()
         self._submit.close()
+        self.release()
+
+    def release(self) -> None:
+        """Let go of the owner lock: our unfinished rows may be adopted now (a closing hook whose
+        worker is still inside a model call releases it too; every update checks `owner`)."""
+        with self._work_lock:
+            if self._life_fd is not None:
+                (self._owners_dir / self.owner).unlink(missing_ok=True)
+                os.close(self._life_fd)
+                self._life_fd = None
+
+    def _owner_alive(self, owner: str | None, pid: int | None) -> bool:
+        """Whether the hook that owns a row still runs: its owner lock is held. A row of a version
+        without owner locks (no lock file) falls back to its pid (zombies count as dead)."""
+        if owner == self.owner:
+            return True
+        path = self._owners_dir / owner if owner and "/" not in owner else None
+        if path is None or not path.exists():  # an older version's row
+            return pid is not None and int(pid) != self.pid and pid_alive(int(pid))
+        try:
+            fd = os.open(path, os.O_RDWR)
+        except FileNotFoundError:  # closed just now
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        else:
+            path.unlink(missing_ok=True)  # a dead owner's lock file: nobody holds it any more
+            return False
+        finally:
+            os.close(fd)
 
     # ---- submit (caller holds the hook's submit lock) ---------------------------------
 
@@ -141,7 +189,9 @@ class SQLiteHookQueue:
             )
 
     def finish(self, rows: Iterable[QueuedTurn]) -> None:
-        """Done: the payload is cleared so the turn's text does not stay at rest."""
+        """Done: the payload is cleared so the turn's text does not stay at rest (the pipeline
+        cleared it already, in the transaction that applied the turn); the hook then scrubs the
+        WAL frames that still held it (`scrub`)."""
         now = time.time()
         with self._tx() as conn:
             conn.executemany(
@@ -149,6 +199,17 @@ class SQLiteHookQueue:
                    attempts = attempts + 1, updated_at = ? WHERE seq = ? AND owner = ?""",
                 [(now, r.seq, self.owner) for r in rows],
             )
+
+    def scrub(self) -> bool:
+        """Truncate the WAL: its old frames hold the text of turns since cleared (the database file
+        holds only their cleared pages once checkpointed; secure_delete zeroed the rest). True when
+        the WAL is empty now; False when a reader kept it (the next scrub catches up)."""
+        with self._work_lock:
+            try:
+                row = self._work.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.Error:
+                return False
+        return bool(row) and not row[0]
 
     def fail(self, rows: Iterable[QueuedTurn], error: str, next_attempt_at: float) -> None:
         now = time.time()
@@ -172,23 +233,62 @@ class SQLiteHookQueue:
     def _redacted(self, row: QueuedTurn) -> str:
         return json.dumps(self.redact_payload(row.payload), ensure_ascii=False, separators=(",", ":"))
 
-    def adopt_unfinished(self) -> list[QueuedTurn]:
-        """Claim the unfinished rows of dead processes (and our own pid); return them in seq order."""
+    def adopt_orphans(self) -> list[QueuedTurn]:
+        """Claim the unfinished rows of owners that died since; only rows we did not own, in seq order."""
+        with self._work_lock:
+            owners = list(self._work.execute(
+                """SELECT DISTINCT owner, owner_pid FROM hook_queue
+                   WHERE status IN ('queued', 'running', 'failed') AND owner IS NOT ?""",
+                (self.owner,),
+            ))
+        dead = [(o, p) for o, p in owners if not self._owner_alive(o, p)]
+        if not dead:
+            return []
+        taken: list[sqlite3.Row] = []
         with self._tx() as conn:
-            owners = [row[0] for row in conn.execute(
-                "SELECT DISTINCT owner_pid FROM hook_queue WHERE status IN ('queued', 'running', 'failed')"
-            )]
-            mine = [p for p in owners if p is None or p == self.pid or not pid_alive(int(p))]
+            conn.row_factory = sqlite3.Row
+            try:
+                for owner, _ in dead:
+                    rows = list(conn.execute(
+                        """SELECT * FROM hook_queue WHERE owner IS ? AND status IN ('queued', 'running', 'failed')
+                           AND payload IS NOT NULL ORDER BY seq""",
+                        (owner,),
+                    ))
+                    conn.execute(
+                        """UPDATE hook_queue SET owner_pid = ?, owner = ?, status = CASE status WHEN 'running'
+                           THEN 'queued' ELSE status END WHERE owner IS ? AND status IN ('queued', 'running', 'failed')""",
+                        (self.pid, self.owner, owner),
+                    )
+                    taken += rows
+            finally:
+                conn.row_factory = None
+        return sorted((_row_turn(r) for r in taken), key=lambda t: t.seq)
+
+    def adopt_unfinished(self) -> list[QueuedTurn]:
+        """At start: claim the unfinished rows of every owner that is gone (its lock free; a row of an
+        older version: its pid dead, or ours - a restarted container often reuses it); return all
+        the unfinished rows we own now, in seq order."""
+        with self._work_lock:
+            owners = list(self._work.execute(
+                "SELECT DISTINCT owner, owner_pid FROM hook_queue WHERE status IN ('queued', 'running', 'failed')"
+            ))
+        dead = [o for o, p in owners if o != self.owner and (o is None or not self._owner_alive(o, p))]
+        with self._tx() as conn:
+            # A row whose payload the pipeline cleared was applied (in that same transaction) by a
+            # process killed before it marked the row done: it is done.
+            conn.execute(
+                """UPDATE hook_queue SET status = 'done', error = NULL, next_attempt_at = NULL, updated_at = ?
+                   WHERE status IN ('queued', 'running') AND payload IS NULL""",
+                (time.time(),),
+            )
             rows: list[sqlite3.Row] = []
             conn.row_factory = sqlite3.Row
             try:
-                for owner in mine:
-                    where = "owner_pid IS NULL" if owner is None else "owner_pid = ?"
-                    params: tuple[Any, ...] = () if owner is None else (owner,)
+                for owner in dead:
                     conn.execute(
-                        f"""UPDATE hook_queue SET owner_pid = ?, owner = ?, status = CASE status WHEN 'running'
-                            THEN 'queued' ELSE status END WHERE status IN ('queued', 'running', 'failed') AND {where}""",
-                        (self.pid, self.owner, *params),
+                        """UPDATE hook_queue SET owner_pid = ?, owner = ?, status = CASE status WHEN 'running'
+                           THEN 'queued' ELSE status END WHERE status IN ('queued', 'running', 'failed') AND owner IS ?""",
+                        (self.pid, self.owner, owner),
                     )
                 rows = list(conn.execute(
                     """SELECT * FROM hook_queue WHERE status IN ('queued', 'failed') AND owner = ?
@@ -197,6 +297,7 @@ class SQLiteHookQueue:
                 ))
             finally:
                 conn.row_factory = None
+        self.scrub()  # frames a killed process left in the WAL
         return [_row_turn(r) for r in rows]
 
     def requeue_parked(self, user_id: str | None = None) -> list[QueuedTurn]:

@@ -39,6 +39,11 @@ BATCH_STATUSES = ("done", "failed")
 QUEUE_STATUSES = ("queued", "running", "failed", "done", "parked")
 
 
+def empty_queue_status() -> dict[str, Any]:
+    """MemoryStore.hook_queue_status() of a store that holds nothing yet: all zeros."""
+    return {**{s: 0 for s in QUEUE_STATUSES}, "last_error": None, "last_error_at": None, "users": {}}
+
+
 # ---- the hook queue --------------------------------------------------------------------------
 
 
@@ -58,9 +63,21 @@ class QueuedTurn:
 
 
 def pid_alive(pid: int) -> bool:
-    """Whether a process of this host is still running (a queue row's owner)."""
+    """Whether a process of this host is still running (a queue row's owner). A process that has
+    exited but was not reaped yet (a zombie: /proc/PID/stat state Z or X) is dead: it holds no
+    lock and will run nothing more, though `kill(pid, 0)` still finds it."""
     if pid <= 0:
         return False
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        stat = b""  # no /proc here (macOS): ask the kernel
+    if stat:
+        state = stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3]  # the field after "(comm)"
+        return state not in (b"Z", b"X", b"x")
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -96,6 +113,11 @@ class HookQueue(Protocol):
 
     def park(self, rows: Iterable[QueuedTurn], error: str) -> None: ...
 
+    def adopt_orphans(self) -> list[QueuedTurn]:
+        """Claim the unfinished rows of owners that died since (another process on the root);
+        only rows this queue did not own. Called from time to time while the hook runs."""
+        ...
+
     def adopt_unfinished(self) -> list[QueuedTurn]:
         """Claim the unfinished rows of dead owners (and our own pid); in seq order."""
         ...
@@ -106,7 +128,15 @@ class HookQueue(Protocol):
 
     def parked_count(self) -> int: ...
 
+    def scrub(self) -> bool:
+        """Remove what finished turns left in the queue's storage (WAL frames, old row versions)."""
+        ...
+
     def close(self, *, truncate_wal: bool = True) -> None: ...
+
+    def release(self) -> None:
+        """Let go of the owner's liveness lock (its unfinished rows become adoptable)."""
+        ...
 
 
 # ---- the documents ---------------------------------------------------------------------------
@@ -175,6 +205,11 @@ class DocumentStore(Protocol):
 
     def has_any_documents(self) -> bool:
         """Whether any user holds a USER.md or MEMORY.md."""
+        ...
+
+    def user_summaries(self) -> list[dict[str, Any]]:
+        """Every user here, by id (team profiles "team+NAME" too): user_id, user_chars, memory_chars,
+        last_change (ISO time or None). `memroute users` and the review page's index list them."""
         ...
 
     def has_user(self, user_id: str) -> bool:
@@ -369,9 +404,6 @@ class MemoryStore(ABC):
     def delete_candidates(self, tx: Tx, user_id: str, ids: Sequence[int]) -> int: ...
 
     @abstractmethod
-    def supersede_candidates(self, tx: Tx, user_id: str, keys: Sequence[str]) -> int: ...
-
-    @abstractmethod
     def purge_candidates(self, tx: Tx, user_id: str, needle: str | None = None) -> int: ...
 
     @abstractmethod
@@ -432,6 +464,12 @@ class MemoryStore(ABC):
 
     @abstractmethod
     def open_hook_queue(self, *, fsync_submits: bool = False) -> HookQueue: ...
+
+    def shared_queue(self, *, workers: int = 1) -> Any | None:
+        """The queue app servers submit turns to and any number of `memroute worker` processes, on any
+        hosts, work (a PgQueue: claim, settle, pending, submit), with room for `workers` threads of this
+        process; None where there is none (a root: its turns go through the post-turn hook or batch)."""
+        return None
 
     @abstractmethod
     def hook_queue_status(self) -> dict[str, Any]:

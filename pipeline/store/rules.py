@@ -5,9 +5,12 @@ call these, so the two stores cannot drift apart on privacy or on answers. No SQ
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from pipeline.ledgers._text import names_key
 from pipeline.types import Decision
 
 # Every table that holds rows of one user, and the text columns of each (what a purge searches).
@@ -16,7 +19,7 @@ USER_TABLES: dict[str, tuple[str, ...]] = {
     "history": ("key", "old_value", "new_value", "why"),
     "provenance": ("key", "value", "quote"),
     "archive": ("text", "why"),
-    "decisions": ("quote", "key", "value", "entry", "topic", "match_text", "detail"),
+    "decisions": ("quote", "key", "value", "entry", "topic", "match_text", "detail", "outcome"),  # an outcome names what left
     "usage": (),
     "batch_conversations": (),
     "hook_queue": ("payload", "error"),
@@ -76,7 +79,7 @@ def decision_rows(
     return [
         (user_id, turn_id, conversation_id, i, quote_of(d), d.route, d.op, d.reason, d.section, kept(d, d.key),
          kept(d, d.value), kept(d, d.entry), d.date, kept(d, d.topic), kept(d, d.match), d.confidence,
-         r(d.detail), d.outcome, engine, model, prompt_version, ts)
+         r(d.detail), d.outcome_text, engine, model, prompt_version, ts)
         for i, d in enumerate(decisions)
     ]
 
@@ -100,6 +103,38 @@ def needles_of_keys(rows: Iterable[tuple[str | None, str | None, str | None]], k
     return found
 
 
+# Columns that quote what the user said about several things at once ("I'm Jasmin, a nurse"): when an
+# erased value appears only there, the row is another field's record and keeps it, the value blanked.
+QUOTE_COLUMNS = {"provenance": "quote", "decisions": "quote"}
+ERASED = "[erased]"
+
+
+def purge_action(table: str, columns: Sequence[str], values: Sequence[Any], keys: set[str],
+                 lowered: list[str], needles: Sequence[str]) -> str | dict[str, str] | None:
+    """What an erasure does to one row: None (keep), "delete", or {column: scrubbed text} when the
+    erased value is only quoted in a row about something else (a neighbour's provenance keeps its
+    record, without the erased words)."""
+    if not purge_covers(table, columns, values, keys, lowered):
+        return None
+    column = QUOTE_COLUMNS.get(table)
+    if column is None:
+        return "delete"
+    at = columns.index(column)
+    others = [v for i, v in enumerate(values) if i != at]
+    key = values[columns.index("key")] if "key" in columns else None
+    if (isinstance(key, str) and key.casefold() in keys) or purge_covers(table, [c for c in columns if c != column],
+                                                                         others, keys, lowered):
+        return "delete"
+    quote = values[at]
+    if not isinstance(quote, str):
+        return "delete"
+    for needle in sorted((n for n in needles if n), key=len, reverse=True):
+        quote = re.sub(re.escape(needle), ERASED, quote, flags=re.IGNORECASE)
+    if any(n in quote.casefold() for n in lowered):  # a case folding the pattern missed: the row goes
+        return "delete"
+    return {column: quote}
+
+
 def purge_covers(table: str, columns: Sequence[str], values: Sequence[Any], keys: set[str], lowered: list[str]) -> bool:
     """Whether a row (its text `values`, in `columns` order) holds an erased needle or records an erased key."""
     texts = [v.casefold() for v in values if isinstance(v, str)]
@@ -118,10 +153,42 @@ def finish_usage(row: dict[str, Any]) -> dict[str, Any]:
 def search_candidate_rows(rows: Iterable[dict[str, Any]], query: str, k: int) -> list[dict[str, Any]]:
     """Candidates whose section, key and value hold every word of the query (case-insensitive), in
     the order given (most recently seen first)."""
-    from pipeline.stages.candidates import norm
-
     terms = [norm(t) for t in query.split() if norm(t)]
     if not terms or k <= 0:
         return []
     hits = [r for r in rows if all(t in norm(f"{r['section'] or ''} {r['key']} {r['value']}") for t in terms)]
     return hits[:k]
+
+
+# ---- candidates: how two statements of one fact compare, and what a forget covers ---------------
+
+_SPACES_RE = re.compile(r"\s+")
+_EDGE_PUNCT = " \t\n.,;:!?\"'`()[]{}。，；：！？「」『』“”‘’"
+
+
+def norm(text: str) -> str:
+    """How two statements of one fact are compared: NFKC, case-folded, spaces collapsed, edge punctuation off."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return _SPACES_RE.sub(" ", folded).strip(_EDGE_PUNCT)
+
+
+def matches(row: dict[str, Any], needle: str) -> bool:
+    """Does a forget of `needle` (a key or a piece of text) cover this candidate?"""
+    wanted = norm(needle)
+    if not wanted:
+        return False
+    key = str(row.get("key") or "")
+    if norm(key) == wanted or names_key(needle, key):  # "forget my music taste" names Music
+        return True
+    return any(wanted in norm(str(row.get(col) or "")) for col in ("key", "value", "quote"))
+
+
+# ---- kept copies of documents memroute refused to rewrite (.bak files, document_copies rows) ----
+
+
+def scrubbed_copy(raw: bytes, needles: list[str]) -> bytes | None:
+    """A kept copy without the lines holding a needle (case-insensitive); None when none does."""
+    lowered = [n.casefold() for n in needles if n]
+    lines = raw.decode("utf-8", errors="surrogateescape").splitlines(keepends=True)
+    kept = [line for line in lines if not any(n in line.casefold() for n in lowered)]
+    return None if len(kept) == len(lines) else "".join(kept).encode("utf-8", errors="surrogateescape")

@@ -34,8 +34,10 @@ from pipeline.store.rules import (
     USER_TABLES,
     decision_rows,
     finish_usage,
+    matches,
     needles_of_keys,
-    purge_covers,
+    norm,
+    purge_action,
     redact_turn_payload,
     search_candidate_rows,
 )
@@ -44,13 +46,13 @@ from pipeline.store.sqlite_db import (
     DB_NAME,
     MIN_FTS_CHARS,
     SQLITE_VERSION,
+    DatabaseError,
     SQLiteDatabase,
-    StoreError,
     utc_now,
 )
 from pipeline.types import Decision, Usage
 
-__all__ = ["DB_NAME", "MIGRATIONS", "SQLITE_VERSION", "TARGETS", "TURN_STATUSES", "SQLiteStore", "StoreError"]
+__all__ = ["DB_NAME", "MIGRATIONS", "SQLITE_VERSION", "TARGETS", "TURN_STATUSES", "DatabaseError", "SQLiteStore"]
 
 
 def _fts_query(query: str) -> str | None:
@@ -247,6 +249,16 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
             (user_id, turn_id, conversation_id, status, self._r(error), payload_json, ts, ts),
         )
 
+        if status == "done":
+            # The turn is applied in this transaction: its queued text goes in the same one (the
+            # hook marks the row done after; a process killed in between leaves a cleared row).
+            conn.execute(
+                """UPDATE hook_queue SET payload = NULL
+                   WHERE user_id = ? AND payload IS NOT NULL AND status IN ('queued', 'running', 'failed')
+                     AND (turn_id = ? OR group_seq = (SELECT seq FROM hook_queue WHERE user_id = ? AND turn_id = ?))""",
+                (user_id, turn_id, user_id, turn_id),
+            )
+
     def redact_payload(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A turn kept for retry: every string redacted, except the contact kinds the turn itself
         asked to store (a retried "please save my email ..." must still be able to save it)."""
@@ -432,9 +444,13 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
             spare = " AND op != 'purge'" if table == "history" else ""
             for row in conn.execute(
                 f"SELECT {rowid}, {', '.join(columns)} FROM {table} WHERE user_id = ?{spare}", (user_id,)
-            ):
-                if purge_covers(table, columns, row[1:], wanted_keys, lowered):
+            ).fetchall():
+                action = purge_action(table, columns, row[1:], wanted_keys, lowered, found)
+                if action == "delete":
                     doomed.append((row[0],))
+                elif isinstance(action, dict):  # a neighbour's record: the erased words blanked
+                    sets = ", ".join(f"{c} = ?" for c in action)
+                    conn.execute(f"UPDATE {table} SET {sets} WHERE {rowid} = ?", (*action.values(), row[0]))
             conn.executemany(f"DELETE FROM {table} WHERE {rowid} = ?", doomed)
             deleted += len(doomed)
         for needle in [*keys, *found]:
@@ -524,8 +540,6 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
     ) -> None:
         """Keep a candidate, or count one more sighting of the same key and value (the latest
         sighting's time, turn and quote are kept; the first sighting's too)."""
-        from pipeline.stages.candidates import norm
-
         now = utc_now()
         conn.execute(
             """INSERT INTO candidates (user_id, section, key, value, key_norm, value_norm, quote,
@@ -550,22 +564,11 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
             deleted += conn.execute("DELETE FROM candidates WHERE user_id = ? AND id = ?", (user_id, cid)).rowcount
         return deleted
 
-    def supersede_candidates(self, conn: sqlite3.Connection, user_id: str, keys: Sequence[str]) -> int:
-        """A real USER.md write to a key replaces whatever was waiting under it (keys as `norm` gives them)."""
-        deleted = 0
-        for key in keys:
-            deleted += conn.execute(
-                "DELETE FROM candidates WHERE user_id = ? AND key_norm = ?", (user_id, key)
-            ).rowcount
-        return deleted
-
     def purge_candidates(self, conn: sqlite3.Connection, user_id: str, needle: str | None = None) -> int:
         """Erase candidates: all of the user's (needle None), or those a forget of `needle` covers
         (its key equals it, or its key, value or quote contains it; case-insensitive)."""
         if needle is None:
             return conn.execute("DELETE FROM candidates WHERE user_id = ?", (user_id,)).rowcount
-        from pipeline.stages.candidates import matches
-
         rows = [dict(r) for r in conn.execute("SELECT * FROM candidates WHERE user_id = ?", (user_id,))]
         return self.delete_candidates(conn, user_id, [r["id"] for r in rows if matches(r, needle)])
 

@@ -10,18 +10,21 @@ import sqlite3
 import subprocess
 import sys
 import time
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import pipeline.core
 from pipeline.batch import BatchOptions, BatchRunner, TokenBucket
 from pipeline.batch.transcripts import BadLine, Conversation, read_conversations
 from pipeline.cli.batch_run import run_batch_cli
 from pipeline.core import MemoryPipeline
+from pipeline.engines.base import Engine
 from pipeline.engines.offline import OfflineEngine
 from pipeline.settings import Settings
-from pipeline.types import Classification, Turn
+from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -457,3 +460,45 @@ def test_concurrency_bounds_the_model_requests_in_flight_and_keeps_them_busy(tmp
         httpd.server_close()
     assert report.turns_done == 24 and state["served"] == 24
     assert state["most"] == 3
+
+
+class HedgingEngine(Engine):
+    """Each known sentence is a candidate Music field (what an engine makes of a hedged statement)."""
+
+    name = "hedging"
+    model = None
+    VALUES = {"I think I'm kind of into jazz lately": "jazz", "jazz, mostly, I guess": "jazz music",
+              "maybe I like some folk too": "folk"}
+
+    def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        value = self.VALUES.get(turn.user_text)
+        if value is None:
+            return Classification(decisions=[Decision(quote=turn.user_text, route="skip", reason="one_off")],
+                                  engine=self.name)
+        return Classification(engine=self.name, decisions=[Decision(
+            quote=turn.user_text, route="skip", reason="vague", section="Preferences", key="Music", value=value,
+            candidate=True)])
+
+    def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
+        raise AssertionError("no consolidation expected")
+
+
+def test_the_summary_counts_candidates_kept_seen_again_and_promoted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline.core, "make_engine", lambda *a, **k: HedgingEngine())
+    first = {"conversation_id": "monday", "user_id": "jo", "turns": [
+        {"timestamp": "2025-04-07T08:00:00Z", "user": "I think I'm kind of into jazz lately"},
+        {"timestamp": "2025-04-07T08:05:00Z", "user": "maybe I like some folk too"},
+        {"timestamp": "2025-04-07T08:09:00Z", "user": "maybe I like some folk too"}]}
+    later = {"conversation_id": "friday", "user_id": "jo", "turns": [
+        {"timestamp": "2025-04-11T08:00:00Z", "user": "jazz, mostly, I guess"}]}
+    src = jsonl(tmp_path / "in.jsonl", first, later)
+    code, summary, _ = batch([src], tmp_path / "out", capsys, workers=1)
+    assert code == 0
+    assert summary["candidates"] == {"kept": 2, "seen_again": 1, "promoted": 1}
+    assert "- Music: jazz music" in (tmp_path / "out" / "jo" / "USER.md").read_text()
+    code = run_batch_cli([str(src)], str(tmp_path / "again"), fmt=None, concurrency=1, rpm=None, restart=False,
+                         json_out=False, decisions_out=None, max_failures=None, settings=Settings(engine="offline"),
+                         progress=False, workers=1)
+    assert code == 0 and "candidates: 2 kept, 1 seen again, 1 promoted" in capsys.readouterr().out

@@ -104,7 +104,7 @@ def test_hermes_import_export_round_trip_via_cli(tmp_path: Path, capsys: pytest.
     (store / "USER.md").write_text("Name: Jasmin\n§\nPrefers conclusion-first answers", "utf-8")
     (store / "MEMORY.md").write_text("[2026-07-30] agent-demo: hero changed to a gradient\n§\nDocs live on Vercel", "utf-8")
     root = ("--root", str(tmp_path / "root"))
-    code, out, _ = run(capsys, "import-hermes", str(tmp_path / "hermes"), "--user", "jasmin", *root)
+    code, out, _ = run(capsys, "import-hermes", "--json", str(tmp_path / "hermes"), "--user", "jasmin", *root)
     assert code == 0 and json.loads(out)["imported_memory"] == 2
     code, _, _ = run(capsys, "export", "jasmin", "--format", "hermes", "--out", str(tmp_path / "out"), *root)
     assert code == 0
@@ -118,7 +118,7 @@ def test_hermes_import_reports_what_does_not_fit(tmp_path: Path, capsys: pytest.
     (store / "USER.md").write_text("", "utf-8")
     entries = [f"[2026-07-{d:02d}] release note number {d} with enough words to take room" for d in range(1, 29)]
     (store / "MEMORY.md").write_text("\n§\n".join(entries), "utf-8")
-    code, out, _ = run(capsys, "import-hermes", str(tmp_path / "hermes"), "--user", "u", "--memory-limit", "600", "--root", str(tmp_path / "root"))
+    code, out, _ = run(capsys, "import-hermes", "--json", str(tmp_path / "hermes"), "--user", "u", "--memory-limit", "600", "--root", str(tmp_path / "root"))
     report = json.loads(out)
     assert code == 1 and report["did_not_fit"]["memory"]
     assert len((tmp_path / "root" / "u" / "MEMORY.md").read_text("utf-8")) <= 600
@@ -154,12 +154,12 @@ def test_retry_runs_turns_that_failed_while_the_model_was_down(tmp_path: Path, c
     assert result.status == "failed"
     code, _, _ = run(capsys, "status", "--root", str(tmp_path))
     assert code == 0
-    code, _, err = run(capsys, "retry", "--root", str(tmp_path))  # failed on "down": which engine reruns it?
+    code, _, err = run(capsys, "retry", "--json", "--root", str(tmp_path))  # failed on "down": which engine reruns it?
     assert code == 2 and "down" in err
-    code, out, _ = run(capsys, "retry", "--root", str(tmp_path), "--engine", "offline")
+    code, out, _ = run(capsys, "retry", "--json", "--root", str(tmp_path), "--engine", "offline")
     assert code == 0 and json.loads(out)["retried"] == 1
     assert "data engineer" in (tmp_path / "jasmin" / "USER.md").read_text("utf-8")
-    code, out, _ = run(capsys, "retry", "--root", str(tmp_path))
+    code, out, _ = run(capsys, "retry", "--json", "--root", str(tmp_path))
     assert json.loads(out)["retried"] == 0
 
 
@@ -170,7 +170,7 @@ def test_consolidate_on_demand_archives_what_leaves_and_a_no_op_writes_nothing(
     folder.mkdir()
     lines = [f"- [2026-07-{d:02d}] agent-demo: sprint {d} review done, perf budget holds and QA signed off" for d in range(1, 27)]
     (folder / "MEMORY.md").write_text("# MEMORY\n\n" + "\n".join(lines) + "\n", "utf-8")
-    code, out, _ = run(capsys, "consolidate", "jasmin", "--root", str(tmp_path))
+    code, out, _ = run(capsys, "consolidate", "--json", "jasmin", "--root", str(tmp_path))
     report = json.loads(out)
     text = (folder / "MEMORY.md").read_text("utf-8")
     assert code == 0 and report["success"] and len(text) <= 0.75 * 2200
@@ -179,6 +179,6 @@ def test_consolidate_on_demand_archives_what_leaves_and_a_no_op_writes_nothing(
     # Nothing left to merge: a second run changes nothing and records nothing.
     code, out, _ = run(capsys, "history", "jasmin", "--json", "--root", str(tmp_path))
     before = len(json.loads(out))
-    run(capsys, "consolidate", "jasmin", "--root", str(tmp_path))
+    run(capsys, "consolidate", "--json", "jasmin", "--root", str(tmp_path))
     code, out, _ = run(capsys, "history", "jasmin", "--json", "--root", str(tmp_path))
     assert (folder / "MEMORY.md").read_text("utf-8") == text and len(json.loads(out)) == before

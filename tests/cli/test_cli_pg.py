@@ -57,15 +57,15 @@ def test_hermes_export_forget_purge_and_delete_user_on_postgresql(
 ) -> None:
     where = ("--store", pg_dsn)
     _turns(capsys, *where)
-    code, out, _ = run(capsys, "export", "jasmin", "--format", "hermes", "--out", str(tmp_path / "hermes"), *where)
+    code, out, _ = run(capsys, "export", "jasmin", "--json", "--format", "hermes", "--out", str(tmp_path / "hermes"), *where)
     assert code == 0
     exported = (tmp_path / "hermes" / "memories" / "USER.md").read_text("utf-8")
     assert "Berlin" in exported  # rendered from the database
-    code, out, _ = run(capsys, "forget", "jasmin", "Lyon", "--purge", *where)
+    code, out, _ = run(capsys, "forget", "--json", "--yes", "jasmin", "Lyon", "--purge", *where)
     assert code == 0 and json.loads(out)["purged"]
     code, out, _ = run(capsys, "export", "jasmin", "--all", *where)
     assert code == 0 and "Lyon" not in out and "Berlin" in out
-    code, out, _ = run(capsys, "delete-user", "jasmin", *where)
+    code, out, _ = run(capsys, "delete-user", "--json", "--yes", "jasmin", *where)
     assert code == 0
     code, _, err = run(capsys, "show", "jasmin", *where)
     assert code == 1 and "no user 'jasmin'" in err
@@ -108,8 +108,8 @@ def test_export_store_then_import_store_round_trip_through_the_cli(
 
 
 def test_worker_applies_what_app_servers_queued(pg_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.hook.worker import submit
     from pipeline.store.postgres.store import PostgresStore
-    from pipeline.store.postgres.worker import submit
 
     with PostgresStore(pg_dsn) as store:
         for i, text in enumerate(SAYS):
@@ -138,7 +138,10 @@ def test_status_users_and_doctor_read_the_postgresql_store(
     code, out, _ = run(capsys, "doctor", "--json", *where)
     data = json.loads(out)
     assert code == 0 and data["ok"]
-    assert any(c["name"] == "database" and "migrations applied" in c["detail"] for c in data["checks"])
+    checks = {c["name"]: c for c in data["checks"]}
+    assert checks["store"]["ok"] and "reachable" in checks["store"]["detail"]
+    assert checks["migrations"]["ok"] and "applied" in checks["migrations"]["detail"]
+    assert checks["PostgreSQL extensions"]["detail"] == "pg_trgm installed"
     assert any(s["name"] == "store" and s["value"].startswith("postgresql://") for s in data["settings"])
 
 
@@ -196,8 +199,8 @@ def test_batch_writes_to_postgresql_resumes_from_its_checkpoints_and_matches_a_r
 
 
 def test_a_worker_with_many_threads_has_connections_for_all_of_them(pg_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.hook.worker import submit
     from pipeline.store.postgres.store import PostgresStore
-    from pipeline.store.postgres.worker import submit
 
     with PostgresStore(pg_dsn) as store:
         for i in range(2):
@@ -221,7 +224,7 @@ def test_import_hermes_then_export_gives_back_the_same_hermes_files_on_both_stor
         "[2026-07-30] agent-demo: hero section changed to an animated gradient.",
         "ลูกค้าต้องการเปิดตัวเว็บไซต์ภาษาไทย\nภายในเดือนกันยายน",
     ]).encode())
-    code, _, err = run(capsys, "import-hermes", str(tmp_path / "hermes"), "--user", "jasmin", *where)
+    code, _, err = run(capsys, "import-hermes", "--json", str(tmp_path / "hermes"), "--user", "jasmin", *where)
     assert code == 0, err
     code, _, err = run(capsys, "export", "jasmin", "--format", "hermes", "--out", str(tmp_path / "out"), *where)
     assert code == 0, err

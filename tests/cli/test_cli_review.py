@@ -21,14 +21,14 @@ def test_correct_pin_tag_undo(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     user_md = tmp_path / "ana" / "USER.md"
     run(capsys, "tool", "ana", "--action", "add", "--target", "user", "--content", "Role: frontend engineer", *root)
     run(capsys, "tool", "ana", "--action", "add", "--target", "memory", "--content", "[2026-11-02] moved to Stripe", *root)
-    code, out, _ = run(capsys, "correct", "ana", "role", "staff engineer", *root)
+    code, out, _ = run(capsys, "correct", "--json", "ana", "role", "staff engineer", *root)
     assert code == 0 and json.loads(out)["success"] and "- Role: staff engineer" in user_md.read_text("utf-8")
-    assert run(capsys, "pin", "ana", "Role", *root)[0] == 0
-    assert run(capsys, "tag", "ana", "Stripe", "--entry", "--project", "billing", *root)[0] == 0
-    code, out, _ = run(capsys, "annotations", "ana", *root)
+    assert run(capsys, "pin", "--json", "ana", "Role", *root)[0] == 0
+    assert run(capsys, "tag", "--json", "ana", "Stripe", "--entry", "--project", "billing", *root)[0] == 0
+    code, out, _ = run(capsys, "annotations", "--json", "ana", *root)
     assert {(a["target"], a["kind"], a["value"]) for a in json.loads(out)} == {("user", "pin", ""),
                                                                                 ("memory", "project", "billing")}
-    code, out, _ = run(capsys, "undo", "ana", *root)
+    code, out, _ = run(capsys, "undo", "--json", "ana", *root)
     assert code == 0 and "- Role: frontend engineer" in user_md.read_text("utf-8")
 
 
@@ -36,11 +36,11 @@ def test_bad_references_are_one_line_and_change_nothing(tmp_path: Path, capsys: 
     root = ("--root", str(tmp_path))
     run(capsys, "tool", "ana", "--action", "add", "--target", "user", "--content", "Role: frontend engineer", *root)
     before = (tmp_path / "ana" / "USER.md").read_text("utf-8")
-    code, out, err = run(capsys, "pin", "ana", "nothing here", "--entry", *root)
+    code, out, err = run(capsys, "pin", "--json", "ana", "nothing here", "--entry", *root)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
-    code, _, err = run(capsys, "correct", "ana", "Nope", "x", *root)
+    code, _, err = run(capsys, "correct", "--json", "ana", "Nope", "x", *root)
     assert code == 1 and "no field 'Nope'" in err
-    code, _, err = run(capsys, "undo", "nobody", *root)
+    code, _, err = run(capsys, "undo", "--json", "nobody", *root)
     assert code == 1 and "no user" in err
     assert (tmp_path / "ana" / "USER.md").read_text("utf-8") == before
 

@@ -128,5 +128,5 @@ def test_one_redaction_is_idempotent_and_removes_the_value(text: str, needle: st
 
 
 def test_an_error_naming_an_environment_variable_stays_readable() -> None:
-    message = "ModelConfigError: no API key for the openai/ model: set OPENAI_API_KEY or pass api_key"
+    message = "ModelConfigError: no API key for the openai/ model: set OPENAI_API_KEY"
     assert redact_for_storage(message) == message

@@ -141,7 +141,7 @@ def test_cli_forget_export_all_and_delete_user(tmp_path: Path) -> None:
     assert {"turns", "history", "provenance", "archive", "decisions", "hook_queue", "candidates"} <= set(held["store"])
     assert any(row["new_value"] == EMAIL for row in held["store"]["history"])
 
-    proc = _cli("forget", "rui", "email", "--purge", "--root", root)
+    proc = _cli("forget", "rui", "email", "--purge", "--yes", "--json", "--root", root)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["removed"] == ["USER.md Email"]
     assert found(tmp_path, EMAIL) == []
@@ -152,7 +152,7 @@ def test_cli_forget_export_all_and_delete_user(tmp_path: Path) -> None:
     proc = _cli("export", "rui", "--root", root)
     assert proc.returncode == 2 and "--all" in proc.stderr
 
-    assert _cli("delete-user", "rui", "--root", root).returncode == 0
+    assert _cli("delete-user", "rui", "--yes", "--root", root).returncode == 0
     assert found(tmp_path, CITY, "rui") == []
 
 
@@ -174,3 +174,16 @@ def test_a_change_of_fact_is_archived_not_purged(tmp_path: Path) -> None:
         assert [d.op for d in result.decisions] == ["remove"]
         assert "nurse" not in pipe.show("ana")["user_md"]
         assert any("nurse" in hit["text"] for hit in pipe.recall("ana", "nurse"))
+
+
+def test_a_purged_value_leaves_no_trace_in_the_outcome_that_named_it_when_it_was_replaced(tmp_path: Path) -> None:
+    """Issue 29: a replaced value is named in the turn's outcome ("replaced 'Yogyakarta'"); a purge of it
+    clears that record too."""
+    with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
+        say(pipe, "ayu", f"I live in {CITY}", 1)
+        say(pipe, "ayu", "I live in Semarang now", 2)
+        outcomes = [d["outcome"] for d in pipe.store.decisions("ayu")]
+        assert any(CITY in (o or "") and "replaced" in (o or "") for o in outcomes)
+        pipe.forget("ayu", CITY, purge=True)
+        assert not any(CITY in (d["outcome"] or "") for d in pipe.store.decisions("ayu"))
+    assert found(tmp_path, CITY) == []

@@ -11,6 +11,7 @@ from pipeline.core import MemoryPipeline
 from pipeline.ops.pins import entry_id
 from pipeline.ops.review import ReviewError
 from tests.engines.offline.test_offline_compact import OneFact, fact, near_full_profile
+from tests.servers import bytes_under
 
 ENTRY = "[2026-11-02] billing: moved invoices to Stripe"
 
@@ -89,8 +90,9 @@ def test_a_pinned_field_is_never_compacted_away(tmp_path: Path) -> None:
     with MemoryPipeline(root=tmp_path, engine=OneFact(fact("Pronouns", "she/her"))) as pipe:
         pipe.annotate("jasmin", "user", "Goal 1", "pin")
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "she/her please"}])
-    outcome = result.decisions[0].outcome or ""
-    assert "compacted: moved" in outcome and "Goal 2" in outcome and "Goal 1," not in outcome
+    d = result.decisions[0]
+    detail = d.outcome_detail or ""
+    assert d.outcome == "written" and "compacted (moved" in detail and "Goal 2" in detail and "Goal 1," not in detail
     assert "- Goal 1:" in (folder / "USER.md").read_text("utf-8")
 
 
@@ -149,3 +151,24 @@ def test_a_consolidated_entry_shows_the_entries_it_merged(tmp_path: Path) -> Non
         assert e.consolidated_at is not None
         for part in e.parts:  # each part is an original entry, dated the merged entry's day or a day it cites
             assert part.text.startswith("deploy number") and (part.date == e.date or f"{part.date}" in e.text)
+
+
+def test_erasing_one_field_keeps_the_provenance_of_a_neighbour_said_in_the_same_words(tmp_path: Path) -> None:
+    from pipeline.serve.profile import profile_view
+    from pipeline.testing import FakeModel
+
+    said = "I'm Jasmin, a nurse in Lyon"
+    model = FakeModel([
+        {"quote": said, "route": "user", "section": "Identity", "key": "Name", "value": "Jasmin"},
+        {"quote": said, "route": "user", "section": "Identity", "key": "Role", "value": "nurse in Lyon"},
+    ])
+    with MemoryPipeline(root=tmp_path, model=model) as pipe:
+        pipe.process_turn("jasmin", [{"role": "user", "content": said}], timestamp="2026-07-01T09:00:00Z")
+        pipe.delete("jasmin", "user", "Name", purge=True)
+        [role] = profile_view(pipe, "jasmin").fields
+        history = pipe.history("jasmin")
+    assert role.key == "Role" and role.provenance is not None
+    assert role.provenance.quote == "I'm [erased], a nurse in Lyon" and role.provenance.engine == "llm"
+    assert role.provenance.said_at == "2026-07-01T09:00:00+00:00"
+    assert any(h["key"] == "Role" and h["new_value"] == "nurse in Lyon" for h in history)
+    assert bytes_under(tmp_path, "Jasmin") == []

@@ -34,8 +34,13 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason=f"{CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)")
 
 
+SAID = "I live in Lyon."
+SAID_AT = "2026-11-02T23:30:00Z"  # 3 Nov, 08:30 in Tokyo, where the browser below is
+
+
 def seed(root: Path) -> None:
     with MemoryPipeline(root=root) as pipe:
+        pipe.process_turn("ana", [{"role": "user", "content": SAID}], timestamp=SAID_AT)  # a fact from a chat turn
         pipe.tool("ana", "add", "user", "Role: frontend engineer")
         pipe.tool("ana", "add", "user", "Editor: vim")
         pipe.tool("ana", "add", "memory", ENTRY)
@@ -89,7 +94,8 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 def page(tmp_path: Path) -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1100, "height": 900})
+        # The viewer's zone and language: times on the page are theirs, not the server's.
+        context = browser.new_context(viewport={"width": 1100, "height": 900}, timezone_id="Asia/Tokyo", locale="en-GB")
         pg = context.new_page()
         pg.set_default_timeout(20_000)
         yield pg
@@ -113,8 +119,21 @@ def field(page: Any, key: str) -> Any:
 
 
 def act(page: Any, card: Any, selector: str) -> None:
+    """Click an action of a card; one that lives in the card's "More" menu is reached through it."""
+    target = card.locator(selector).first
+    if not target.is_visible():
+        card.locator('summary[data-act="more"]').first.click()
     with page.expect_navigation():
-        card.locator(selector).first.click()
+        target.click()
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def keep_screenshot(shot: Path, name: str) -> None:
+    """MEMROUTE_SCREENSHOTS=docs: the page's pictures in docs/ are regenerated from this run."""
+    if os.environ.get("MEMROUTE_SCREENSHOTS") == "docs":
+        (DOCS / name).write_bytes(shot.read_bytes())
 
 
 def test_the_review_page_end_to_end(server: tuple[str, Path], page: Any, tmp_path: Path) -> None:
@@ -127,6 +146,24 @@ def test_the_review_page_end_to_end(server: tuple[str, Path], page: Any, tmp_pat
     assert page.evaluate("window.__pwned") is None
     assert HOSTILE in field(page, "Motto").locator(".v").inner_text()
     page.screenshot(path=str(shots / "profile.png"), full_page=True)
+    page.set_viewport_size({"width": 1100, "height": 1000})
+    page.screenshot(path=str(shots / "review.png"))
+    keep_screenshot(shots / "review.png", "review.png")
+    page.set_viewport_size({"width": 1100, "height": 900})
+
+    # The fact from a chat turn says where it came from and when the user said it, in the viewer's zone.
+    lyon = field(page, "Location")
+    prov = lyon.locator("dl.prov").inner_text()
+    assert SAID in prov and "offline" in prov
+    said = lyon.locator("dl.prov time").first
+    assert said.get_attribute("datetime") == "2026-11-02T23:30:00+00:00"
+    assert "3 Nov 2026" in said.inner_text() and "08:30" in said.inner_text()  # Tokyo, not the server's UTC
+    # One primary action per card; the others wait in its menu.
+    visible = [b for b in lyon.locator("button:visible, summary:visible").all_inner_texts()]
+    assert visible == ["Correct", "More"], visible
+    # No emoji anywhere (they need a font the viewer may not have): the pin is a drawing.
+    assert not re.search("[\U0001F000-\U0001FAFF\u2600-\u27BF]", page.content())
+
     team = page.locator("#profile section").nth(1)
     assert "Team profile: web" in team.inner_text() and "Next.js and Postgres" in team.inner_text()
 
@@ -148,6 +185,16 @@ def test_the_review_page_end_to_end(server: tuple[str, Path], page: Any, tmp_pat
     assert history(root)[-1]["why"].startswith("review: undo of ")
     assert "Role: frontend engineer" in context(root) and "staff engineer" not in context(root)
 
+    # A turn's fact corrected, then the correction undone: it says again where it came from.
+    lyon = field(page, "Location")
+    lyon.locator('summary[data-act="correct-open"]').click()
+    lyon.locator("input.fix").fill("Paris")
+    act(page, lyon, 'button[data-act="correct"]')
+    assert "you (by hand)" in field(page, "Location").locator("dl.prov").inner_text()
+    act(page, page.locator("nav.tabs"), 'button[data-act="undo"]')
+    prov = field(page, "Location").locator("dl.prov").inner_text()
+    assert SAID in prov and "by hand" not in prov
+
     # Pin a fact.
     act(page, field(page, "Editor"), 'button[data-act="pin"]')
     assert "pinned" in field(page, "Editor").inner_text()
@@ -158,7 +205,7 @@ def test_the_review_page_end_to_end(server: tuple[str, Path], page: Any, tmp_pat
 
     # Tag an entry with a project.
     entry = page.locator(f'li[data-entry="{entry_id(ENTRY)}"]')
-    entry.locator('summary[data-act="tag-open"]').click()
+    entry.locator('summary[data-act="more"]').click()
     entry.locator('select[name="kind"]').select_option("project")
     entry.locator("input.tag-value").fill("billing-v2")
     act(page, entry, 'button[data-act="tag"]')
@@ -166,6 +213,7 @@ def test_the_review_page_end_to_end(server: tuple[str, Path], page: Any, tmp_pat
     assert history(root)[-1]["op"] == "tag" and "billing-v2" in history(root)[-1]["why"]
     assert ENTRY in memory_md(root) and "moved invoices to Stripe" in context(root)
     page.locator("#memory").screenshot(path=str(shots / "memory.png"))
+    keep_screenshot(shots / "memory.png", "review-memory.png")
 
     # Erase a value everywhere (the confirm dialog is accepted).
     page.once("dialog", lambda dialog: dialog.accept())
@@ -183,6 +231,7 @@ def test_the_review_page_end_to_end(server: tuple[str, Path], page: Any, tmp_pat
         page.keyboard.press("Enter")
     assert "archive" in page.locator(".hits").inner_text() and "vim" in page.locator(".hits").inner_text()
     page.locator("#candidates").screenshot(path=str(shots / "candidates.png"))
+    keep_screenshot(shots / "candidates.png", "review-candidates.png")
 
     # Candidates: keep one (it lands in USER.md), drop the other (it is gone, history says so).
     jazz = page.locator("li[data-candidate]", has_text="jazz")
@@ -195,6 +244,7 @@ def test_the_review_page_end_to_end(server: tuple[str, Path], page: Any, tmp_pat
         assert pipe.candidates("ana") == []
     page.set_viewport_size({"width": 390, "height": 844})  # a phone
     page.screenshot(path=str(shots / "phone.png"), full_page=True)
+    keep_screenshot(shots / "phone.png", "review-phone.png")
     assert page.evaluate("window.__pwned") is None
     for name in ("login", "profile", "memory", "candidates", "phone"):
         assert (shots / f"{name}.png").stat().st_size > 1000
@@ -219,3 +269,44 @@ def test_other_users_are_404_and_forms_need_their_csrf_token(server: tuple[str, 
     import httpx
 
     assert httpx.get(url + "/review/u/ana", follow_redirects=False).status_code == 303
+
+
+def test_a_form_rendered_before_a_restart_still_works(tmp_path: Path, page: Any) -> None:
+    root = tmp_path / "memory"
+    seed(root)
+    tokens = tmp_path / "tokens.txt"
+    tokens.write_text(f"{ANA} ana,team+web\n", "utf-8")
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    port = free_port()
+    argv = serve_argv(root, port, "--tokens", str(tokens))
+    with running(argv, tmp_path / "home", port) as url:
+        sign_in(page, url, shots)
+        role = field(page, "Role")
+        role.locator('summary[data-act="correct-open"]').click()
+        role.locator("input.fix").fill("staff engineer")
+    # The server stopped and started again; the form in the browser is the one rendered before.
+    with running(argv, tmp_path / "home", port):
+        act(page, field(page, "Role"), 'button[data-act="correct"]')
+        assert "Corrected." in page.locator(".flash.ok").inner_text()
+    assert "- Role: staff engineer" in user_md(root)
+    assert oct((root / "review.key").stat().st_mode & 0o777) == "0o600"
+
+
+def test_a_form_from_one_server_process_works_on_another_of_the_same_root(tmp_path: Path) -> None:
+    import httpx
+
+    root = tmp_path / "memory"
+    seed(root)
+    first, second = free_port(), free_port()
+    with running(serve_argv(root, first), tmp_path / "home", first) as a, \
+            running(serve_argv(root, second), tmp_path / "home", second) as b:
+        with httpx.Client(base_url=a) as browser:
+            html = browser.get("/review/u/ana").text
+            match = re.search(r'name="csrf" value="([0-9a-f]+)"', html)
+            assert match is not None
+            answer = httpx.post(f"{b}/review/u/ana/act", cookies=dict(browser.cookies),
+                                data={"csrf": match.group(1), "action": "pin", "target": "user", "ref": "Editor"})
+    assert answer.status_code == 303 and "done=Pinned." in answer.headers["location"]
+    with reader(root) as pipe:
+        assert [(a["ref"], a["kind"]) for a in pipe.annotations("ana")] == [("editor", "pin")]

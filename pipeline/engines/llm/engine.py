@@ -31,7 +31,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from pipeline.engines.base import REQUEST_SLOTS, TURN_STARTED, Engine, Result
+from pipeline import observe
+from pipeline.engines.base import (
+    DEFAULT_DEADLINE_S,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    REQUEST_SLOTS,
+    TURN_STARTED,
+    Engine,
+    Result,
+)
 from pipeline.engines.llm.cache import ResponseCache, cache_key
 from pipeline.engines.llm.messages import ClassifyMessages
 from pipeline.engines.llm.patches import _instructor, _prepared
@@ -57,7 +66,7 @@ from pipeline.engines.llm.structured import (
     unfenced,
 )
 from pipeline.engines.llm.transports import CallInfo, Transport, TransportSetupError, is_transient, transport_for
-from pipeline.errors import MemrouteError
+from pipeline.errors import ModelError
 from pipeline.types import (
     Classification,
     ConsolidatedEntry,
@@ -75,7 +84,7 @@ _FIELD_LINE = re.compile(r"^- ([^:\n]+?): (.+)$")
 _PARSE_ERRORS = ("ResponseParsingError", "AsyncValidationError", "IncompleteOutputException")
 
 
-class LLMError(MemrouteError):
+class LLMError(ModelError):
     """A stage that still failed after its transport retries and validation re-asks."""
 
     def __init__(
@@ -154,7 +163,7 @@ class _Call:
     auto: bool = False  # `auto`: a wrong form raises WrongMode instead of a re-ask
 
 
-class DeadlinePassed(MemrouteError, TimeoutError):
+class DeadlinePassed(ModelError, TimeoutError):
     """The turn's total time for model calls ran out (LLMEngine `deadline`): no further request."""
 
 
@@ -173,6 +182,7 @@ class LLMEngine(ClassifyMessages, Engine):
     directly, every other name goes through litellm) or a Transport object (tests plug in fakes)."""
 
     name = "llm"
+    free_compaction = False  # compact() asks the model
 
     def __init__(
         self,
@@ -182,9 +192,9 @@ class LLMEngine(ClassifyMessages, Engine):
         api_key: str | None = None,
         classify_model: str | Transport | None = None,
         consolidate_model: str | Transport | None = None,
-        timeout: float = 30.0,
-        deadline: float | None = None,
-        max_retries: int = 3,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        deadline: float | None = DEFAULT_DEADLINE_S,
+        max_retries: int = DEFAULT_MAX_RETRIES,
         max_reasks: int = 2,
         cache_dir: Path | str | None = None,
         backoff: float = 0.5,
@@ -545,9 +555,10 @@ class LLMEngine(ClassifyMessages, Engine):
         for attempt in Retrying(**self._retrying()):
             with attempt:
                 info = _call_info(req, wire, self.deadline)  # raises once the deadline passed: nothing sent
-                with meter.request(), _mode_errors(call):
-                    response = target.send(wire, info)
-                self._account(target, meter, response)
+                with observe.model_call(req.stage, target.name, _provider(target)) as seen:
+                    with meter.request(), _mode_errors(call):
+                        response = target.send(wire, info)
+                    self._account(target, meter, response, seen)
         return unfenced(response, call.mode, auto=call.auto)
 
     async def _async_send(self, **kwargs: Any) -> Any:
@@ -562,13 +573,14 @@ class LLMEngine(ClassifyMessages, Engine):
         async for attempt in AsyncRetrying(**self._retrying()):
             with attempt:
                 info = _call_info(req, wire, self.deadline)
-                with meter.request(), _mode_errors(call):
-                    async with REQUEST_SLOTS.get() or contextlib.nullcontext():
-                        response = await target.asend(wire, info)
-                self._account(target, meter, response)
+                with observe.model_call(req.stage, target.name, _provider(target)) as seen:
+                    with meter.request(), _mode_errors(call):
+                        async with REQUEST_SLOTS.get() or contextlib.nullcontext():
+                            response = await target.asend(wire, info)
+                    self._account(target, meter, response, seen)
         return unfenced(response, call.mode, auto=call.auto)
 
-    def _account(self, target: Transport, meter: _Meter, response: Any) -> None:
+    def _account(self, target: Transport, meter: _Meter, response: Any, seen: observe.ModelCall | None) -> None:
         usage = getattr(response, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
@@ -577,6 +589,8 @@ class LLMEngine(ClassifyMessages, Engine):
         meter.cached_tokens += _cached_tokens(response, usage)
         cost = target.cost(prompt_tokens, completion_tokens)
         meter.cost_usd = None if cost is None or meter.cost_usd is None else meter.cost_usd + cost
+        if seen is not None:
+            seen.finish(response, cost)
 
     def _failure(self, req: _Request, exc: Exception, meter: _Meter) -> BaseException:
         cause: BaseException = exc
@@ -608,6 +622,14 @@ class LLMEngine(ClassifyMessages, Engine):
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _provider(target: Transport) -> str:
+    """gen_ai.provider.name: "openai" for the direct path, litellm's provider prefix otherwise."""
+    if target.kind == "openai":
+        return "openai"
+    prefix, _, rest = target.name.partition("/")
+    return prefix if rest else target.kind
 
 
 def _create_args(req: _Request, max_reasks: int) -> dict[str, Any]:

@@ -20,14 +20,14 @@ from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.errors import MemrouteError, ModelConfigError
+from pipeline.errors import ModelConfigError, ModelError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # Enough for any concurrency we run; a safety net against an unbounded caller, not a throttle.
 MAX_CONNECTIONS = 256
 
 
-class ModelHTTPError(MemrouteError):
+class ModelHTTPError(ModelError):
     """The server answered with an error status."""
 
     def __init__(self, status_code: int, message: str, headers: Mapping[str, str]) -> None:
@@ -36,11 +36,11 @@ class ModelHTTPError(MemrouteError):
         self.headers = dict((k.lower(), v) for k, v in headers.items())
 
 
-class ModelConnectionError(MemrouteError, ConnectionError):
+class ModelConnectionError(ModelError, ConnectionError):
     """The request never got an answer: refused, reset, DNS, TLS."""
 
 
-class ModelAnswerError(MemrouteError):
+class ModelAnswerError(ModelError):
     """The server answered 2xx with nothing to read (no `choices`): says what it sent."""
 
 
@@ -56,7 +56,7 @@ class Endpoint:
         also reads OPENAI_API_BASE), then api.openai.com; org and project headers from the env."""
         key = api_key or os.environ.get("OPENAI_API_KEY")
         if not key:
-            raise ModelConfigError("no API key for the openai/ model: set OPENAI_API_KEY or pass api_key")
+            raise ModelConfigError("no API key for the openai/ model: set OPENAI_API_KEY")
         base = api_base or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE") or DEFAULT_BASE_URL
         headers = {
             "Authorization": f"Bearer {key}",

@@ -1,5 +1,9 @@
 """What a model call costs: litellm's bundled cost map, read without importing litellm for
-`openai/NAME` models; litellm itself (imported offline) prices every other model."""
+`openai/NAME` models; litellm itself (imported offline) prices every other model.
+
+litellm is an extra (`memroute[litellm]`): without it, `openai/NAME` models are priced from
+openai_prices.json (the OpenAI entries of litellm's map, plain per-token rates, copied by
+`python -m pipeline.engines.llm.pricing`), and a model that needs litellm says which extra to install."""
 
 from __future__ import annotations
 
@@ -10,13 +14,33 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
+from pipeline.errors import ModelConfigError
 
-def _litellm() -> ModuleType:
+LITELLM_EXTRA = "pip install 'memroute[litellm]'"
+BUNDLED_PRICES = Path(__file__).with_name("openai_prices.json")
+
+
+class LiteLLMMissing(ModelConfigError):
+    """A model that only litellm reaches, and litellm is not installed (exit 2: install the extra)."""
+
+
+def litellm_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("litellm") is not None
+
+
+def _litellm(model: str | None = None) -> ModuleType:
     """Import litellm offline: bundled cost map and configs, no telemetry, no callbacks."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault("LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS", "True")
     os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
-    import litellm
+    try:
+        import litellm
+    except ImportError:
+        what = f"{model} goes through litellm" if model else "this model goes through litellm"
+        raise LiteLLMMissing(f"{what}, which is not installed: {LITELLM_EXTRA} "
+                             "(openai/ models and OpenAI-compatible servers need no extra)") from None
 
     litellm.telemetry = False
     litellm.suppress_debug_info = True
@@ -27,6 +51,8 @@ def _litellm() -> ModuleType:
 
 def _price(model: str, prompt_tokens: int, completion_tokens: int) -> float | None:
     """Cost from litellm's local cost map; None (unknown), never 0, for models it does not price."""
+    if not litellm_installed():
+        return None
     try:
         prompt_cost, completion_cost = _litellm().cost_per_token(
             model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
@@ -50,6 +76,8 @@ def _local_cost_map() -> dict[str, Any]:
         path = (
             Path(spec.origin).parent / "model_prices_and_context_window_backup.json" if spec and spec.origin else None
         )
+        if path is None:  # no litellm: the OpenAI entries copied from its map
+            path = BUNDLED_PRICES
         try:
             _COST_MAP = json.loads(path.read_text(encoding="utf-8")) if path else {}
         except (OSError, ValueError):
@@ -63,7 +91,7 @@ def _openai_price(name: str, prompt_tokens: int, completion_tokens: int) -> floa
     asked litellm to fetch are left to litellm itself; a model the map lacks costs None."""
     rates = _openai_rates(name, os.environ.get("LITELLM_LOCAL_MODEL_COST_MAP", "true").strip().lower() == "true")
     if rates == "litellm":
-        return _price("openai/" + name, prompt_tokens, completion_tokens)
+        return _price("openai/" + name, prompt_tokens, completion_tokens)  # None without litellm
     if rates is None:
         return None
     return prompt_tokens * rates[0] + completion_tokens * rates[1]
@@ -84,3 +112,26 @@ def _openai_rates(name: str, local_map: bool) -> tuple[float, float] | Literal["
     if any("_above_" in key for key in entry):
         return "litellm"
     return float(input_cost), float(output_cost)
+
+
+def bundled_entries(cost_map: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAI entries of litellm's map with plain per-token rates: what openai_prices.json keeps."""
+    keep = ("litellm_provider", "input_cost_per_token", "output_cost_per_token")
+    out = {}
+    for name, entry in sorted(cost_map.items()):
+        if not isinstance(entry, dict) or entry.get("litellm_provider") != "openai" or any("_above_" in k for k in entry):
+            continue
+        if all(isinstance(entry.get(k), (int, float)) for k in keep[1:]):
+            out[name] = {k: entry[k] for k in keep}
+    return out
+
+
+if __name__ == "__main__":  # refresh openai_prices.json from the installed litellm's map
+    from importlib import metadata
+
+    entries = bundled_entries(_local_cost_map())
+    if not entries:
+        raise SystemExit("litellm is not installed: its map is the source")
+    BUNDLED_PRICES.write_text(json.dumps({"_source": f"litellm {metadata.version('litellm')}", **entries},
+                                         indent=0, sort_keys=True) + "\n", "utf-8")
+    print(f"{len(entries)} OpenAI models priced in {BUNDLED_PRICES}")

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 from pipeline.engines.llm.keys import KEY_NAMES, SECTION_OF, key_list, known_key
 from pipeline.engines.llm.shortening import is_faithful_shortening
+from pipeline.errors import MemrouteError
 from pipeline.ledgers.entry_dates import check_stamp
 from pipeline.types import USER_SECTIONS
 
@@ -145,7 +146,7 @@ def _shares_words(value: str, said: str) -> bool:
     return not _WORD.search(value)
 
 
-class _Untranslated(ValueError):
+class _Untranslated(MemrouteError, ValueError):
     """A value in another script than the user's words (a translation): re-asked once, then kept."""
 
 

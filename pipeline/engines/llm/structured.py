@@ -30,6 +30,8 @@ import re
 import threading
 from typing import Any, Literal
 
+from pipeline.errors import MemrouteError
+
 log = logging.getLogger("memroute.engines.llm")
 
 Structured = Literal["auto", "tools", "json_schema", "json"]
@@ -99,7 +101,7 @@ class Chosen:
 CHOSEN = Chosen()
 
 
-class WrongMode(Exception):
+class WrongMode(MemrouteError):
     """The server answered in another form than the mode asked for (no tool call; text that is no
     JSON): under `auto`, the stage call is sent again in the next mode."""
 

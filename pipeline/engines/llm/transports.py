@@ -17,7 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pipeline.errors import MemrouteError, ModelConfigError
+from pipeline.engines.base import DEFAULT_TIMEOUT_S
+from pipeline.errors import ModelConfigError, ModelError
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class CallInfo:
     timeout: float | None = None  # seconds this request may take (the turn's deadline left), else the transport's
 
 
-class TransportSetupError(MemrouteError):
+class TransportSetupError(ModelError):
     """A mistake in how a transport was set up (requests disabled, a fake with no answer left), not a
     model failure: the engine raises it as is instead of wrapping it in LLMError."""
 
@@ -139,14 +140,18 @@ class LiteLLMTransport(_Networked):
     _keys_checked = False
 
     def check(self) -> None:
-        """Also: the provider's API key must be set (litellm says which), unless a key or a server
-        of the caller's own is given. Asked once per transport."""
+        """Also: litellm must be installed (memroute[litellm]), and the provider's API key set
+        (litellm says which) unless a key or a server of the caller's own is given. Asked once."""
         super().check()
+        from pipeline.engines.llm.pricing import _litellm, litellm_installed
+
+        if not litellm_installed():
+            _litellm(self.name)  # LiteLLMMissing: one line naming the extra
         if self._keys_checked or self.api_key or self.api_base:
             return
         from pipeline.engines.llm.pricing import _litellm
 
-        missing = _litellm().validate_environment(model=self.name).get("missing_keys") or []
+        missing = _litellm(self.name).validate_environment(model=self.name).get("missing_keys") or []
         if missing:
             raise ModelConfigError(f"no API key for {self.name}: set {', '.join(missing)}")
         self._keys_checked = True
@@ -166,12 +171,12 @@ class LiteLLMTransport(_Networked):
     def send(self, request: dict[str, Any], info: CallInfo) -> Any:
         from pipeline.engines.llm.pricing import _litellm
 
-        return _litellm().completion(**self._kwargs(request, info.timeout))
+        return _litellm(self.name).completion(**self._kwargs(request, info.timeout))
 
     async def asend(self, request: dict[str, Any], info: CallInfo) -> Any:
         from pipeline.engines.llm.pricing import _litellm
 
-        return await _litellm().acompletion(**self._kwargs(request, info.timeout))
+        return await _litellm(self.name).acompletion(**self._kwargs(request, info.timeout))
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
         from pipeline.engines.llm.pricing import _price
@@ -185,7 +190,7 @@ _OPENAI_REASONING = re.compile(r"^(o\d|gpt-5)")
 
 
 def transport_for(
-    model: str | Transport, *, api_base: str | None = None, api_key: str | None = None, timeout: float = 30.0
+    model: str | Transport, *, api_base: str | None = None, api_key: str | None = None, timeout: float = DEFAULT_TIMEOUT_S
 ) -> Transport:
     """A model name's transport: `openai/NAME` is litellm's plain OpenAI chat provider, which litellm
     only forwards to the openai SDK at several ms of CPU per call, so it is POSTed directly; every

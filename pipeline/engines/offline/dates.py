@@ -676,15 +676,19 @@ def _season_said(phrase: DatePhrase) -> str:
     return {"en": f"in {label}", "id": f"pada {label}"}.get(phrase.lang, label)
 
 
-def strip_date_phrase(text: str, today: date) -> str:
+def strip_date_phrase(text: str, today: date, *, keep_absolute: bool = True) -> str:
     """The text without its time phrase: the entry's date says when, at the precision said, and nothing
     takes the phrase's place but the user's own words (a season, a weekday said as the predicate). An
     unplaceable period stays. What is left reads as a sentence and keeps what happened:
-    "Last week was wild, I got noticed by editors" -> "I got noticed by editors"."""
+    "Last week was wild, I got noticed by editors" -> "I got noticed by editors".
+    A date the user wrote out ("May 3", "in 2019", an ISO date) is part of a fact ("my daughter was born on
+    May 3") and stays, unless `keep_absolute` is False: a memory entry, whose date says it already."""
     phrase = find_phrase(text, today)
     if phrase is None or phrase.day is None or not phrase.lang:
         return text  # an ISO date is the user's own absolute words: it stays
     head, words, tail = text[:phrase.start], text[phrase.start:phrase.end], text[phrase.end:]
+    if keep_absolute and not _RELATIVE_WORDS.search(words):
+        return text
     lang = phrase.lang or "en"
     if phrase.grain == "season":
         return _tidy(head + _spaced(_season_said(phrase), tail, lang) + tail)

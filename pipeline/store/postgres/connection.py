@@ -14,8 +14,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from pipeline.errors import StoreUnreachable
+
 POOL_MAX = 8
 CONNECT_TIMEOUT_S = 30.0
+# A server that does not answer within this many seconds is reported unreachable (issue 27: <= 5 s).
+PROBE_TIMEOUT_S = 4
 
 
 def redact_dsn(dsn: str) -> str:
@@ -29,6 +33,41 @@ def redact_dsn(dsn: str) -> str:
     if parts.get("password"):
         parts["password"] = "***"
     return make_conninfo("", **parts)
+
+
+def server_of(dsn: str) -> str:
+    """host:port (and database) of a DSN, for messages: never the user's password."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        parts = conninfo_to_dict(dsn)
+    except Exception:
+        return "the configured server"
+    host = str(parts.get("host") or os.environ.get("PGHOST") or "localhost")
+    port = str(parts.get("port") or os.environ.get("PGPORT") or "5432")
+    where = f"[{host}]:{port}" if ":" in host and not host.startswith("/") else f"{host}:{port}"
+    database = parts.get("dbname")
+    return where + (f" (database {database})" if database else "")
+
+
+def connect_failure(dsn: str, error: BaseException) -> StoreUnreachable:
+    """One line: where, and why (the server's own words, first line, without psycopg's preamble)."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    cause = text.rsplit(" failed: ", 1)[-1].strip()
+    if cause.startswith("connection failed: "):
+        cause = cause[len("connection failed: "):]
+    return StoreUnreachable(f"cannot connect to PostgreSQL at {server_of(dsn)}: {cause}")
+
+
+def probe(dsn: str, timeout_s: float = PROBE_TIMEOUT_S) -> None:
+    """Open and close one connection, or raise StoreUnreachable within about `timeout_s` seconds.
+    A pool would retry in the background for its whole timeout, logging each attempt."""
+    import psycopg
+
+    try:
+        psycopg.connect(dsn, connect_timeout=max(1, int(timeout_s)), autocommit=True).close()
+    except psycopg.Error as e:
+        raise connect_failure(dsn, e) from None
 
 
 class Database:
@@ -52,6 +91,8 @@ class Database:
                 if self._pool is None or self._pid != os.getpid():
                     from psycopg.rows import dict_row
                     from psycopg_pool import ConnectionPool
+
+                    probe(self.dsn)  # a server that is down: one line within seconds, no pool retries
 
                     # A forked child drops the parent's pool without closing it (its sockets are the parent's).
                     self._local = threading.local()

@@ -21,7 +21,7 @@ from typing import Any
 
 from pipeline.store.interface import QueuedTurn
 from pipeline.store.postgres.connection import Database
-from pipeline.store.postgres.queue import SHARED_OWNER, insert_turn
+from pipeline.store.postgres.queue import SHARED_OWNER, Scrubber, insert_turn
 
 OWNER_LOCK_CLASS = 0x686F6F6B  # "hook": the first key of an owner's liveness lock
 
@@ -35,6 +35,7 @@ class PgHookQueue:
         *,
         redact: Callable[[str], str],
         redact_payload: Callable[[dict[str, Any]], dict[str, Any]],
+        scrubber: Scrubber | None = None,
     ) -> None:
         import psycopg
         from psycopg.rows import dict_row
@@ -42,6 +43,7 @@ class PgHookQueue:
         self.db = db
         self.redact = redact
         self.redact_payload = redact_payload
+        self.scrubber = scrubber
         self.pid = os.getpid()
         self.owner = f"{os.uname().nodename}-{self.pid}-{uuid.uuid4().hex[:12]}"
         # Not pooled: the liveness lock lives exactly as long as this connection.
@@ -50,6 +52,12 @@ class PgHookQueue:
         self._life_lock = threading.Lock()
 
     def close(self, *, truncate_wal: bool = True) -> None:
+        if truncate_wal and self.scrubber is not None:
+            self.scrubber.now()  # a graceful stop leaves no done turn's text in the queue's files
+        self.release()
+
+    def release(self) -> None:
+        """Let go of the liveness lock: our unfinished rows may be adopted now."""
         with self._life_lock:
             self._life.close()  # releases the liveness lock: our unfinished rows may be adopted
 
@@ -57,6 +65,8 @@ class PgHookQueue:
         if owner == self.owner:
             return True
         with self._life_lock:
+            if self._life.closed:
+                return True  # released: we look for nobody's turns any more
             row = self._life.execute(
                 "SELECT pg_try_advisory_lock(%s, hashtext(%s)) AS got", (OWNER_LOCK_CLASS, owner)
             ).fetchone()
@@ -98,6 +108,12 @@ class PgHookQueue:
             [(now, r.seq, self.owner) for r in rows],
         )
 
+    def scrub(self) -> bool:
+        """Rewrite the queue soon (the old versions of done rows hold their text): see Scrubber."""
+        if self.scrubber is not None:
+            self.scrubber.soon()
+        return True
+
     def fail(self, rows: Iterable[QueuedTurn], error: str, next_attempt_at: float) -> None:
         now = time.time()
         self._update(
@@ -117,6 +133,30 @@ class PgHookQueue:
     def _redacted(self, row: QueuedTurn) -> str:
         return json.dumps(self.redact_payload(row.payload), ensure_ascii=False, separators=(",", ":"))
 
+    def adopt_orphans(self) -> list[QueuedTurn]:
+        """Claim the unfinished rows of owners that died since (their lock free); only rows we did
+        not own, in seq order."""
+        owners = [r["owner"] for r in self.db.rows(
+            """SELECT DISTINCT owner FROM hook_queue
+               WHERE status IN ('queued', 'running', 'failed') AND owner IS DISTINCT FROM %s AND owner IS DISTINCT FROM %s""",
+            (SHARED_OWNER, self.owner),
+        )]
+        dead = [o for o in owners if o is None or not self._owner_alive(o)]
+        if not dead:
+            return []
+        taken: list[dict[str, Any]] = []
+        with self.db.pool().connection() as conn, conn.transaction():
+            for owner in dead:
+                taken += conn.execute(
+                    """UPDATE hook_queue SET owner_pid = %s, owner = %s,
+                           status = CASE status WHEN 'running' THEN 'queued' ELSE status END
+                       WHERE status IN ('queued', 'running', 'failed') AND owner IS NOT DISTINCT FROM %s
+                         AND payload IS NOT NULL
+                       RETURNING *""",
+                    (self.pid, self.owner, owner),
+                ).fetchall()
+        return sorted((_row_turn(r) for r in taken), key=lambda t: t.seq)
+
     def adopt_unfinished(self) -> list[QueuedTurn]:
         """Claim the unfinished rows of owners that are gone (on any host); return ours in seq order."""
         owners = [r["owner"] for r in self.db.rows(
@@ -126,6 +166,13 @@ class PgHookQueue:
         )]
         dead = [o for o in owners if o is None or not self._owner_alive(o)]
         with self.db.pool().connection() as conn, conn.transaction():
+            # A row whose payload the pipeline cleared was applied (in that same transaction) by a
+            # process gone before it marked the row done: it is done.
+            conn.execute(
+                """UPDATE hook_queue SET status = 'done', error = NULL, next_attempt_at = NULL, updated_at = %s
+                   WHERE status IN ('queued', 'running') AND payload IS NULL AND owner IS DISTINCT FROM %s""",
+                (time.time(), SHARED_OWNER),
+            )
             for owner in dead:
                 conn.execute(
                     """UPDATE hook_queue SET owner_pid = %s, owner = %s,

@@ -15,7 +15,10 @@ Promises, and how each is kept:
   user's later turns until it succeeds or is parked after `max_attempts`; a parked row keeps only
   its redacted text. `requeue_parked` puts it back at the END of the user's line (new seq), as the
   SQLite hook does.
-- Privacy: a done row's payload is cleared in the same UPDATE that marks it done.
+- Privacy: a done row's payload is cleared in the same UPDATE that marks it done (a hook's own row,
+  in the pipeline's transaction that applied the turn). An UPDATE leaves the old row version in
+  the table's pages until they are rewritten, so after turns are done the queue is rewritten
+  (`VACUUM FULL hook_queue`, `Scrubber`): no applied turn's text stays in its files.
 
 Its rows carry `owner = 'shared'`; a PostTurnHook's own rows (pipeline/store/postgres/hook_queue.py) name
 their hook and are not claimed here, but they do count as earlier turns of their user.
@@ -24,7 +27,9 @@ their hook and are not claimed here, but they do count as earlier turns of their
 from __future__ import annotations
 
 import json
+import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -34,7 +39,11 @@ from typing import Any
 
 from pipeline.store.postgres.connection import Database
 
+log = logging.getLogger("memroute.queue")
+
 QUEUE_STATUSES = ("queued", "running", "failed", "done", "parked")
+SCRUB_INTERVAL_S = 2.0  # at most one rewrite of the queue every this many seconds
+SCRUB_LOCK_TIMEOUT = "500ms"  # a rewrite never waits longer than this for the table
 SHARED_OWNER = "shared"  # rows for the shared workers; a hook's own rows name the hook instead
 
 # The head of each user's line that is due: no earlier unfinished row of the same user.
@@ -103,10 +112,12 @@ class PgQueue:
         *,
         redact: Callable[[str], str],
         redact_payload: Callable[[dict[str, Any]], dict[str, Any]],
+        scrubber: Scrubber | None = None,
     ) -> None:
         self.db = db
         self.redact = redact
         self.redact_payload = redact_payload
+        self.scrubber = scrubber
 
     def redacted_payload(self, payload: dict[str, Any]) -> str:
         return json.dumps(self.redact_payload(payload), ensure_ascii=False, separators=(",", ":"))
@@ -179,6 +190,59 @@ class PgQueue:
         total.pop("_last_ts", None)
         total["users"] = users
         return total
+
+
+class Scrubber:
+    """Rewrites hook_queue after turns are done, so the old versions of their rows (the text they
+    were submitted with) leave the table's files; VACUUM alone marks that space free and keeps its
+    bytes. Soon after a turn is done, at most once every SCRUB_INTERVAL_S, never waiting more than
+    SCRUB_LOCK_TIMEOUT for the table (a busy queue is rewritten at the next chance)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._last = 0.0
+        self._closed = False
+
+    def soon(self) -> None:
+        with self._lock:
+            if self._closed or self._timer is not None:
+                return
+            delay = max(0.0, self._last + SCRUB_INTERVAL_S - time.monotonic())
+            self._timer = threading.Timer(delay, self._run)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _run(self) -> None:
+        with self._lock:
+            self._timer = None
+            if self._closed:
+                return
+            self._last = time.monotonic()
+        if not self.now():
+            self.soon()  # the table was busy: try again after the interval
+
+    def now(self) -> bool:
+        """Rewrite the queue table now; False when it stayed busy past the lock timeout."""
+        try:
+            with self.db.pool().connection() as conn:
+                conn.execute(f"SET lock_timeout = '{SCRUB_LOCK_TIMEOUT}'")
+                try:
+                    conn.execute("VACUUM FULL hook_queue")
+                finally:
+                    conn.execute("RESET lock_timeout")
+        except Exception as exc:  # a busy table, a closing pool: the next done turn asks again
+            log.debug("queue scrub skipped: %s", type(exc).__name__)
+            return False
+        return True
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
 
 
 def insert_turn(

@@ -19,6 +19,8 @@ from pipeline.store.rules import (
     USER_TABLES,
     decision_rows,
     finish_usage,
+    matches,
+    norm,
     redact_turn_payload,
     search_candidate_rows,
 )
@@ -143,6 +145,17 @@ class Records:
                    attempts = turns.attempts + 1, updated_at = excluded.updated_at""",
             (user_id, turn_id, conversation_id, status, self._r(error), payload_json, ts, ts),
         )
+        if status == "done":
+            # The turn is applied in this transaction: its queued text goes in the same one. A row a
+            # shared worker holds (its claim's lock) is cleared by that claim as it commits.
+            conn.execute(
+                """UPDATE hook_queue SET payload = NULL WHERE seq IN (
+                       SELECT seq FROM hook_queue
+                       WHERE user_id = %s AND payload IS NOT NULL AND status IN ('queued', 'running', 'failed')
+                         AND (turn_id = %s OR group_seq = (SELECT seq FROM hook_queue WHERE user_id = %s AND turn_id = %s))
+                       FOR UPDATE SKIP LOCKED)""",
+                (user_id, turn_id, user_id, turn_id),
+            )
 
     def redact_payload(self, payload: dict[str, Any]) -> dict[str, Any]:
         return redact_turn_payload(payload, self.redact, self._default_redact)
@@ -316,8 +329,6 @@ class Records:
         self, conn: Any, *, user_id: str, section: str | None, key: str, value: str, quote: str | None,
         turn_id: str | None, conversation_id: str | None, seen_at: str,
     ) -> None:
-        from pipeline.stages.candidates import norm
-
         now = now_iso()
         conn.execute(
             """INSERT INTO candidates (user_id, section, key, value, key_norm, value_norm, quote, first_turn_id,
@@ -339,17 +350,9 @@ class Records:
         cur = conn.execute("DELETE FROM candidates WHERE user_id = %s AND id = ANY(%s)", (user_id, list(ids)))
         return int(cur.rowcount)
 
-    def supersede_candidates(self, conn: Any, user_id: str, keys: Sequence[str]) -> int:
-        if not keys:
-            return 0
-        cur = conn.execute("DELETE FROM candidates WHERE user_id = %s AND key_norm = ANY(%s)", (user_id, list(keys)))
-        return int(cur.rowcount)
-
     def purge_candidates(self, conn: Any, user_id: str, needle: str | None = None) -> int:
         if needle is None:
             return int(conn.execute("DELETE FROM candidates WHERE user_id = %s", (user_id,)).rowcount)
-        from pipeline.stages.candidates import matches
-
         rows = conn.execute("SELECT * FROM candidates WHERE user_id = %s", (user_id,)).fetchall()
         return self.delete_candidates(conn, user_id, [r["id"] for r in rows if matches(r, needle)])
 

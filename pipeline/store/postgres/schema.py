@@ -231,7 +231,30 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     (
-        "p006_usage_cached_tokens",
+        "p006_private_statistics",
+        """
+        -- The planner's statistics (pg_stats) sample column values: a text column of user data would
+        -- show erased quotes and values there. Every text and bytea column of the tables holding users'
+        -- rows is kept out of them (SET STATISTICS 0); re-declaring the type drops any sample already
+        -- taken. A table added later gets the same in its own migration (tests/store check it).
+        DO $$
+        DECLARE r record;
+        BEGIN
+            FOR r IN
+                SELECT c.table_name, c.column_name, c.data_type
+                FROM information_schema.columns AS c
+                JOIN information_schema.tables AS t USING (table_schema, table_name)
+                WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+                  AND c.data_type IN ('text', 'bytea') AND c.table_name NOT IN ('migrations', 'store_keys')
+            LOOP
+                EXECUTE format('ALTER TABLE %I ALTER COLUMN %I SET STATISTICS 0, ALTER COLUMN %I TYPE %s',
+                               r.table_name, r.column_name, r.column_name, r.data_type);
+            END LOOP;
+        END $$;
+        """,
+    ),
+    (
+        "p007_usage_cached_tokens",
         """
         -- As the SQLite store's m010: of input_tokens, those read from the model server's prompt cache.
         ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;

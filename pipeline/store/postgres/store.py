@@ -20,10 +20,10 @@ from typing import Any
 from pipeline.store.interface import MemoryStore
 from pipeline.store.postgres.connection import POOL_MAX, Database, redact_dsn
 from pipeline.store.postgres.hook_queue import PgHookQueue
-from pipeline.store.postgres.queue import PgQueue
+from pipeline.store.postgres.queue import PgQueue, Scrubber
 from pipeline.store.postgres.records import Records, now_iso
 from pipeline.store.postgres.schema import MIGRATIONS, migrate
-from pipeline.store.rules import needles_of_keys, purge_covers
+from pipeline.store.rules import needles_of_keys, purge_action
 
 log = logging.getLogger("memroute.store.postgres")
 
@@ -65,6 +65,7 @@ class PostgresStore(Records, MemoryStore):
         self.dsn = dsn
         self.location = redact_dsn(dsn)
         self.db = Database(dsn, pool_max=pool_max)
+        self.scrubber = Scrubber(self.db)
         self._migrations = list(MIGRATIONS if migrations is None else migrations)
         if not read_only:
             with self.db.connection() as conn:
@@ -72,6 +73,7 @@ class PostgresStore(Records, MemoryStore):
                     log.info("applied migration %s", name)
 
     def close(self) -> None:
+        self.scrubber.close()
         self.db.close()
 
     def __enter__(self) -> PostgresStore:
@@ -185,13 +187,16 @@ class PostgresStore(Records, MemoryStore):
                 continue
             rowid = "seq" if table == "hook_queue" else "id"
             spare = " AND op != 'purge'" if table == "history" else ""  # the record of an erasure stays
-            doomed = [
-                row["rid"]
-                for row in conn.execute(
-                    f"SELECT {rowid} AS rid, {', '.join(columns)} FROM {table} WHERE user_id = %s{spare}", (user_id,)
-                ).fetchall()
-                if purge_covers(table, columns, [row[c] for c in columns], wanted_keys, lowered)
-            ]
+            doomed = []
+            for row in conn.execute(
+                f"SELECT {rowid} AS rid, {', '.join(columns)} FROM {table} WHERE user_id = %s{spare}", (user_id,)
+            ).fetchall():
+                action = purge_action(table, columns, [row[c] for c in columns], wanted_keys, lowered, found)
+                if action == "delete":
+                    doomed.append(row["rid"])
+                elif isinstance(action, dict):  # a neighbour's record: the erased words blanked
+                    sets = ", ".join(f"{c} = %s" for c in action)
+                    conn.execute(f"UPDATE {table} SET {sets} WHERE {rowid} = %s", (*action.values(), row["rid"]))
             if doomed:
                 conn.execute(f"DELETE FROM {table} WHERE {rowid} = ANY(%s)", (doomed,))
             deleted += len(doomed)
@@ -207,9 +212,13 @@ class PostgresStore(Records, MemoryStore):
         self.db.after_commit(self._vacuum)
 
     def _vacuum(self) -> None:
+        """VACUUM ANALYZE: the planner's statistics are taken again, so no sample of an erased row
+        stays in pg_stats (text columns are kept out of statistics altogether, migration p006); the
+        queue is rewritten, as after a done turn."""
         with self.db.pool().connection() as conn:  # VACUUM cannot run inside a transaction
             for table in [*self.USER_TABLES, "documents", "document_copies", "candidates"]:
-                conn.execute(f"VACUUM {table}")
+                conn.execute(f"VACUUM ANALYZE {table}")
+        self.scrubber.now()
 
     def everything_about(self, user_id: str) -> dict[str, list[dict[str, Any]]]:
         """Every row held about the user, per table (subject access: `memroute export USER --all`)."""
@@ -228,11 +237,15 @@ class PostgresStore(Records, MemoryStore):
 
     def queue(self) -> PgQueue:
         """The shared turn queue in this database (claimed by workers on any host)."""
-        return PgQueue(self.db, redact=self.redact, redact_payload=self.redact_payload)
+        return PgQueue(self.db, redact=self.redact, redact_payload=self.redact_payload, scrubber=self.scrubber)
+
+    def shared_queue(self, *, workers: int = 1) -> PgQueue:
+        self.db.ensure_capacity(2 * max(1, workers) + 2)  # a claim and a write per thread, and reads
+        return self.queue()
 
     def open_hook_queue(self, *, fsync_submits: bool = False) -> PgHookQueue:
         """A PostTurnHook's queue (a committed INSERT is durable whatever fsync_submits says)."""
-        return PgHookQueue(self.db, redact=self.redact, redact_payload=self.redact_payload)
+        return PgHookQueue(self.db, redact=self.redact, redact_payload=self.redact_payload, scrubber=self.scrubber)
 
     def hook_queue_status(self) -> dict[str, Any]:
         return self.queue().status()

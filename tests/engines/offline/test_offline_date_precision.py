@@ -176,3 +176,21 @@ def test_a_time_phrase_as_predicate_or_subject_leaves_no_date_in_words(text: str
 def test_no_entry_names_a_weekday_month_or_number_the_user_did_not_say(text: str) -> None:
     for d in entries(text):
         _said(d.entry or "", text)
+
+
+@pytest.mark.parametrize(("text", "entry"), [
+    ("my daughter was born on May 3", "my daughter was born"),
+    ("anak saya lahir pada 3 Mei", "anak saya lahir"),
+    ("我女儿5月3日出生", "我女儿出生"),
+    ("ลูกสาวผมเกิดวันที่ 3 พฤษภาคม", "ลูกสาวผมเกิด"),
+    ("I graduated in 2018", "I graduated"),
+])
+def test_a_date_the_user_wrote_out_stays_in_a_fact_and_leaves_an_entry(text: str, entry: str) -> None:
+    """"May 3" in "born on May 3" is the fact itself; in a MEMORY.md entry the date already says it."""
+    assert strip_date_phrase(text, TODAY) == text
+    assert strip_date_phrase(text, TODAY, keep_absolute=False) == entry
+
+
+def test_a_birthday_said_outright_keeps_its_day_in_the_profile() -> None:
+    facts = [d for d in decisions("My daughter was born on May 3") if d.route == "user"]
+    assert facts and "May 3" in (facts[0].value or "")
