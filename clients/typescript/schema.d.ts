@@ -129,7 +129,6 @@ export interface TurnIn {
 /** Every operation: its path, and the type of its 200/202 answer and of its JSON body. */
 export interface Operations {
   "GET /healthz": { response: Health; body: never };
-  "GET /metrics": { response: unknown; body: never };
   "GET /v1/status": { response: Record<string, unknown>; body: never };
   "DELETE /v1/users/{user}": { response: Record<string, unknown>; body: never };
   "GET /v1/users/{user}/context": { response: ContextOut; body: never };

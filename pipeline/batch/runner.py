@@ -10,6 +10,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import re
 import tempfile
 import threading
 import time
@@ -38,8 +39,9 @@ from pipeline.batch.transcripts import (
     read_conversations,
 )
 from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.stages.write import is_written
 from pipeline.store.batch_index import ConversationIndex
-from pipeline.types import Decision, Outcome, TurnResult
+from pipeline.types import Decision, TurnResult
 
 log = logging.getLogger("memroute.batch")
 
@@ -304,14 +306,14 @@ class BatchRunner:
         r.output_tokens += usage.output_tokens
         r.cost_usd = None if r.cost_usd is None or usage.cost_usd is None else r.cost_usd + usage.cost_usd
         for d in result.decisions:
-            r.count_candidate(d)
+            r.count_candidate(d.outcome)
             if d.route == "skip":
                 reason = d.reason or "unknown"
                 r.skips[reason] = r.skips.get(reason, 0) + 1
-            elif d.outcome is Outcome.WRITTEN:
+            elif is_written(d.outcome):
                 r.writes[d.route] = r.writes.get(d.route, 0) + 1
             else:
-                outcome = d.outcome.value if d.outcome is not None else "none"
+                outcome = re.split(r"[:;]", d.outcome or "none")[0]
                 r.outcomes[outcome] = r.outcomes.get(outcome, 0) + 1
             for why in d.evicted:  # what left USER.md for this decision, and why (stages/clauses.py)
                 r.evictions[why] = r.evictions.get(why, 0) + 1
@@ -431,7 +433,7 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "quote": r(d.quote),
         "confidence": d.confidence,
         "detail": r(d.detail),
-        "outcome": r(d.outcome_text),
+        "outcome": r(d.outcome),
         "evicted": list(d.evicted),
         "engine": result.engine,
         "model": result.model,

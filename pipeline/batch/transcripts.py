@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pipeline._util.jsonl import MAX_LINE_BYTES, read_lines
-from pipeline.errors import UsageError
+from pipeline.errors import MemrouteError
 from pipeline.store.files import InvalidUserId, validate_user_id
 from pipeline.turns import BadTurn, message_role, message_text, parse_timestamp
 from pipeline.types import Message
@@ -35,11 +35,11 @@ MAX_MESSAGE_CHARS = 1_000_000  # a longer message (a pasted log, a dump) spoils 
 
 
 
-class InputError(UsageError):
+class InputError(MemrouteError, ValueError):
     """An input path that cannot be read at all (a usage error, not a bad line)."""
 
 
-class BadInput(UsageError):
+class BadInput(MemrouteError, ValueError):
     """What is wrong with one line; the reader turns it into a BadLine."""
 
 

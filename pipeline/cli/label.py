@@ -21,6 +21,7 @@ def register(add: AddCommand) -> None:
         "label",
         "label transcripts turn by turn with a model, in the training format (to retrain the offline gate on them)",
         _cmd_label,
+        engine=True,
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="JSONL transcripts or folders of them (docs/batch-formats.md)")
     p.add_argument("--out", metavar="FILE", required=True, help="labeled cases, one per user message (JSONL; - for stdout)")
@@ -31,7 +32,7 @@ def register(add: AddCommand) -> None:
 def _cmd_label(args: argparse.Namespace) -> int:
     from pipeline.batch.label import LabelReport, label_conversations
     from pipeline.batch.transcripts import BadLine, InputError, expand_inputs, read_conversations
-    from pipeline.settings import build_engine
+    from pipeline.engines import make_engine
 
     settings = resolve_settings(args)
     if settings.engine_name == "offline":
@@ -40,7 +41,10 @@ def _cmd_label(args: argparse.Namespace) -> int:
         paths = expand_inputs(args.inputs)
     except InputError as exc:
         raise UsageError(str(exc)) from None
-    engine = build_engine(settings)
+    engine = make_engine(
+        settings.engine_name, model=settings.model, api_base=settings.api_base, timeout=settings.timeout,
+        max_retries=settings.max_retries, deadline=settings.deadline, structured=settings.structured,
+    )
     report = LabelReport()
     bad: list[BadLine] = []
 

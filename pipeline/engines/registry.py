@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.engines.base import Engine
-from pipeline.errors import UsageError
+from pipeline.errors import MemrouteError
 
 GROUP = "memroute.engines"
 
 
-class EngineConfigError(UsageError):
+class EngineConfigError(MemrouteError, ValueError):
     """An engine name or model setting that cannot work."""
 
 

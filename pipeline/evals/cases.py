@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from pipeline.errors import UsageError
+from pipeline.errors import MemrouteError
 from pipeline.types import SKIP_REASONS, Usage
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ _INT_KEYS = ("user_md_max_chars", "memory_md_max_chars")
 _EXPECT_KEYS = frozenset(("route", "reason", *_LIST_KEYS, *_INT_KEYS))
 
 
-class EvalInputError(UsageError):
+class EvalInputError(MemrouteError, ValueError):
     """A suite file that cannot be read or a case that breaks the contract (file:line in the message)."""
 
 

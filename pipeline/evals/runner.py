@@ -34,7 +34,18 @@ def default_pipeline_factory(root: Path, spec: EngineSpec, cache_dir: Path | Non
 
     options = dict(options)
     limits = options.pop("engine_options", None) or {}
-    return MemoryPipeline(root=root, engine=spec.engine, model=spec.model, cache_dir=cache_dir, **options, **limits)
+    engine = spec.engine
+    if limits and isinstance(engine, str):
+        from pipeline.engines import make_engine
+
+        engine = make_engine(
+            engine,
+            model=spec.model,
+            api_base=options.get("api_base"),
+            cache_dir=Path(cache_dir) if cache_dir else None,
+            **limits,
+        )
+    return MemoryPipeline(root=root, engine=engine, model=spec.model, cache_dir=cache_dir, **options)
 
 
 def _read(path: Path) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.errors import Conflict
+from pipeline.errors import MemrouteError
 
 _LABELS = {"user": "User profile", "memory": "Memory"}
 _ADVICE = {
@@ -28,14 +28,12 @@ def format_usage(current: int, limit: int) -> str:
     return f"{current:,}/{limit:,}"
 
 
-class LedgerError(Conflict):
-    """Base of every ledger error (a conflict: HTTP 409); str(e) is a one-line message fit for a user."""
+class LedgerError(MemrouteError):
+    """Base of every ledger error; str(e) is a one-line message fit for a user."""
 
 
 class CapExceeded(LedgerError):
     """A write would leave a file over its cap. Nothing was changed."""
-
-    api_code = "over_cap"
 
     def __init__(self, target: str, current: int, limit: int, adding: int, current_entries: list[str]) -> None:
         self.target = target

@@ -195,8 +195,8 @@ def count_guard_blocks(decisions: Iterable[Decision]) -> None:
     if _sink is None:
         return
     for d in decisions:
-        if d.outcome == "blocked":  # Outcome.BLOCKED (a str enum: no import of the types here)
-            rule = d.outcome_detail or ""
+        if d.outcome and d.outcome.startswith("blocked:"):
+            rule = d.outcome[len("blocked:"):]
             _sink.count("guard_blocks", 1, {"kind": rule.split(":", 1)[0], "reason": d.reason or "blocked"})
 
 

@@ -10,10 +10,10 @@ from fastapi import APIRouter, Request, Response
 from pipeline.serve.auth import Caller
 from pipeline.serve.errors import ApiError
 
-router = APIRouter()
+router = APIRouter()  # not in the OpenAPI schema: Prometheus text, not the JSON API
 
 
-@router.get("/metrics", include_in_schema=True, summary="Prometheus metrics: turns, queue, stages, model calls, guards")
+@router.get("/metrics", include_in_schema=False, summary="Prometheus metrics: turns, queue, stages, model calls, guards")
 def metrics(request: Request, grant: Caller) -> Response:
     if not grant.admin:
         raise ApiError(403, "forbidden", "/metrics covers every user: it needs an admin token ('TOKEN *')")

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-from pipeline.errors import StoreError
 from pipeline.store.interface import (
     BATCH_STATUSES,
     QUEUE_STATUSES,
@@ -27,7 +26,7 @@ from pipeline.store.sqlite_db import (
     MIN_FTS_CHARS,
     SQLITE_VERSION,
     WRITER_LOCK_NAME,
-    DatabaseError,
+    StoreError,
     database_texts,
 )
 
@@ -51,7 +50,6 @@ __all__ = [
     "QueuedTurn",
     "SQLiteStore",
     "Store",
-    "DatabaseError",
     "StoreError",
     "Tx",
     "UserDocuments",

@@ -32,15 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from pipeline import observe
-from pipeline.engines.base import (
-    DEFAULT_DEADLINE_S,
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT_S,
-    REQUEST_SLOTS,
-    TURN_STARTED,
-    Engine,
-    Result,
-)
+from pipeline.engines.base import REQUEST_SLOTS, TURN_STARTED, Engine, Result
 from pipeline.engines.llm.cache import ResponseCache, cache_key
 from pipeline.engines.llm.messages import ClassifyMessages
 from pipeline.engines.llm.patches import _instructor, _prepared
@@ -66,7 +58,7 @@ from pipeline.engines.llm.structured import (
     unfenced,
 )
 from pipeline.engines.llm.transports import CallInfo, Transport, TransportSetupError, is_transient, transport_for
-from pipeline.errors import ModelError
+from pipeline.errors import MemrouteError
 from pipeline.types import (
     Classification,
     ConsolidatedEntry,
@@ -84,7 +76,7 @@ _FIELD_LINE = re.compile(r"^- ([^:\n]+?): (.+)$")
 _PARSE_ERRORS = ("ResponseParsingError", "AsyncValidationError", "IncompleteOutputException")
 
 
-class LLMError(ModelError):
+class LLMError(MemrouteError):
     """A stage that still failed after its transport retries and validation re-asks."""
 
     def __init__(
@@ -163,7 +155,7 @@ class _Call:
     auto: bool = False  # `auto`: a wrong form raises WrongMode instead of a re-ask
 
 
-class DeadlinePassed(ModelError, TimeoutError):
+class DeadlinePassed(MemrouteError, TimeoutError):
     """The turn's total time for model calls ran out (LLMEngine `deadline`): no further request."""
 
 
@@ -182,7 +174,6 @@ class LLMEngine(ClassifyMessages, Engine):
     directly, every other name goes through litellm) or a Transport object (tests plug in fakes)."""
 
     name = "llm"
-    free_compaction = False  # compact() asks the model
 
     def __init__(
         self,
@@ -192,9 +183,9 @@ class LLMEngine(ClassifyMessages, Engine):
         api_key: str | None = None,
         classify_model: str | Transport | None = None,
         consolidate_model: str | Transport | None = None,
-        timeout: float = DEFAULT_TIMEOUT_S,
-        deadline: float | None = DEFAULT_DEADLINE_S,
-        max_retries: int = DEFAULT_MAX_RETRIES,
+        timeout: float = 30.0,
+        deadline: float | None = None,
+        max_retries: int = 3,
         max_reasks: int = 2,
         cache_dir: Path | str | None = None,
         backoff: float = 0.5,

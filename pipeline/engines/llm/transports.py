@@ -17,8 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pipeline.engines.base import DEFAULT_TIMEOUT_S
-from pipeline.errors import ModelConfigError, ModelError
+from pipeline.errors import MemrouteError, ModelConfigError
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,7 @@ class CallInfo:
     timeout: float | None = None  # seconds this request may take (the turn's deadline left), else the transport's
 
 
-class TransportSetupError(ModelError):
+class TransportSetupError(MemrouteError):
     """A mistake in how a transport was set up (requests disabled, a fake with no answer left), not a
     model failure: the engine raises it as is instead of wrapping it in LLMError."""
 
@@ -190,7 +189,7 @@ _OPENAI_REASONING = re.compile(r"^(o\d|gpt-5)")
 
 
 def transport_for(
-    model: str | Transport, *, api_base: str | None = None, api_key: str | None = None, timeout: float = DEFAULT_TIMEOUT_S
+    model: str | Transport, *, api_base: str | None = None, api_key: str | None = None, timeout: float = 30.0
 ) -> Transport:
     """A model name's transport: `openai/NAME` is litellm's plain OpenAI chat provider, which litellm
     only forwards to the openai SDK at several ms of CPU per call, so it is POSTed directly; every
