@@ -61,7 +61,7 @@ def register(add: AddCommand) -> None:
     p.add_argument("user", help=USER_HELP)
     p.add_argument("candidate", metavar="ID|KEY", help="the candidate's id or key (see show --candidates)")
 
-    p = add("tool", "add, replace or remove an entry (mirrors the Hermes Agent memory tool)", _cmd_tool)
+    p = add("tool", "add, replace or remove an entry (mirrors the Hermes Agent memory tool; prints its JSON answer)", _cmd_tool)
     p.add_argument("user", help=USER_HELP)
     p.add_argument("--action", required=True, help="add | replace | remove")
     p.add_argument("--target", required=True, help="user | memory")

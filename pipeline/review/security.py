@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -76,13 +77,22 @@ def stored_key(root: Path) -> bytes:
 
 
 class Secrets:
-    """The CSRF key: derived from `configured` (a secret the operator set), else the root's stored one."""
+    """The CSRF key: derived from `configured` (a secret the operator set), else the root's stored one,
+    read (or made) on first use: an app built only for its schema writes nothing."""
 
     def __init__(self, root: str | Path, configured: str | None = None) -> None:
-        if configured:
-            self.key = hashlib.sha256(b"memroute review csrf\0" + configured.encode("utf-8")).digest()
-        else:
-            self.key = stored_key(Path(root))
+        self._root = Path(root)
+        self._configured = configured
+        self._key: bytes | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def key(self) -> bytes:
+        with self._lock:
+            if self._key is None:
+                self._key = (hashlib.sha256(b"memroute review csrf\0" + self._configured.encode("utf-8")).digest()
+                             if self._configured else stored_key(self._root))
+            return self._key
 
     def csrf_token(self, browser: str, session: str | None) -> str:
         message = f"{browser}\0{session or ''}".encode("utf-8", "surrogateescape")

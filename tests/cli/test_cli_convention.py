@@ -41,7 +41,7 @@ def root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 
 COMMANDS = [
     ["consolidate", "ana"],
-    ["forget", "ana", "Role"],
+    ["forget", "ana", "Name"],
     ["correct", "ana", "Name", "Anna"],
     ["pin", "ana", "Name"],
     ["tag", "ana", "Name", "--project", "onboarding"],
@@ -76,12 +76,12 @@ def test_context_json_is_the_block_itself(root: Path, capsys: pytest.CaptureFixt
 
 def test_history_is_text_without_python_reprs(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run(capsys, "correct", "ana", "Name", "Anna", "--root", str(root))
-    run(capsys, "pin", "ana", "Role", "--root", str(root))
+    run(capsys, "pin", "ana", "Name", "--root", str(root))
     code, out, _ = run(capsys, "history", "ana", "--root", str(root))
     lines = out.splitlines()
     assert code == 0 and any(" user upsert Name: (none) -> Ana " in line for line in lines), out
     assert any(" user replace Name: Ana -> Anna (review: corrected)" in line for line in lines), out
-    assert any(line.endswith(" user pin Role (review: pin)") for line in lines), out
+    assert any(line.endswith(" user pin Name (review: pin)") for line in lines), out
     assert "None" not in out and "'Ana'" not in out
 
 
@@ -104,7 +104,8 @@ def test_commands_that_run_no_engine_take_no_engine_options(command: str) -> Non
     assert {"--root", "--store", "--json"} <= _options(command)
 
 
-@pytest.mark.parametrize("command", ["turn", "retry", "consolidate", "batch", "eval", "serve", "worker", "demo", "doctor"])
+@pytest.mark.parametrize("command", ["turn", "retry", "consolidate", "batch", "eval", "serve", "worker", "demo", "doctor",
+                                     "label", "import-mem0", "import-letta", "mcp"])
 def test_commands_that_run_an_engine_take_the_engine_options(command: str) -> None:
     assert ENGINE_OPTIONS <= _options(command)
 
