@@ -24,7 +24,7 @@ Inputs are `turns`-format transcripts (pipeline/batch/transcripts.py), one sessi
 optional `label` per turn (user, memory, mixed, forget, skip; absent where a curator could not
 decide). The project-written ones in benchmarks/data/ are four people's long chats (en, id, zh,
 th: 41-46 user messages each, four dated sessions), written and labeled by hand by the policy in
-../shared/data/LABELING.md. `--real-dev-conv` rebuilds one conversation per speaker from the
+docs/design.md (and training/KEYS.md). `--real-dev-conv` rebuilds one conversation per speaker from the
 windows of ../shared/data/real_dev_conv.jsonl (each case's history and messages; only the
 labeled turns are labeled), a measure only: it is never tuned on.
 

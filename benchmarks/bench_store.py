@@ -158,7 +158,8 @@ def fresh_location(kind: str, cluster: Any, base_dsn: str | None) -> str:
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     from bench_batch import FakeServer
 
-    from pipeline.store.postgres.cluster import start_cluster, unavailable_reason
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test scaffolding's cluster
+    from pg_cluster import start_cluster, unavailable_reason
 
     stores = args.stores.split(",")
     cluster = None

@@ -18,17 +18,24 @@ _EXPORTS: dict[str, str] = {
     # the pipeline and the hook
     "MemoryPipeline": "pipeline.core",
     "PostTurnHook": "pipeline.hook.post_turn",
-    "RetryPolicy": "pipeline.hook.post_turn",
+    "RetryPolicy": "pipeline.hook.runner",
     # what they take and return
     "Message": "pipeline.types",
     "Turn": "pipeline.types",
     "Decision": "pipeline.types",
+    "Outcome": "pipeline.types",
     "TurnResult": "pipeline.types",
     "Usage": "pipeline.types",
     # settings
     "Settings": "pipeline.settings",
     # errors
     "MemrouteError": "pipeline.errors",
+    "UsageError": "pipeline.errors",
+    "NotFound": "pipeline.errors",
+    "Conflict": "pipeline.errors",
+    "ModelError": "pipeline.errors",
+    "StoreError": "pipeline.errors",
+    "Busy": "pipeline.errors",
     "BadTurn": "pipeline.turns",
     "InvalidUserId": "pipeline.store.files",
     "CandidateNotFound": "pipeline.core",
@@ -45,20 +52,23 @@ _EXPORTS: dict[str, str] = {
 if TYPE_CHECKING:
     from pipeline.core import CandidateNotFound, MemoryPipeline
     from pipeline.engines import EngineConfigError
-    from pipeline.errors import MemrouteError
-    from pipeline.hook.post_turn import HookClosed, HookQueueFull, PostTurnHook, RetryPolicy
+    from pipeline.errors import Busy, Conflict, MemrouteError, ModelError, NotFound, StoreError, UsageError
+    from pipeline.hook.post_turn import HookClosed, HookQueueFull, PostTurnHook
+    from pipeline.hook.runner import RetryPolicy
     from pipeline.ledgers.errors import CapExceeded, LedgerError
     from pipeline.ops.erasure import NothingToForget
     from pipeline.ops.tool import ToolUsageError
     from pipeline.settings import Settings, SettingsError
     from pipeline.store.files import InvalidUserId
     from pipeline.turns import BadTurn
-    from pipeline.types import Decision, Message, Turn, TurnResult, Usage
+    from pipeline.types import Decision, Message, Outcome, Turn, TurnResult, Usage
 
 __all__ = [
     "BadTurn",
+    "Busy",
     "CandidateNotFound",
     "CapExceeded",
+    "Conflict",
     "Decision",
     "EngineConfigError",
     "HookClosed",
@@ -68,15 +78,20 @@ __all__ = [
     "MemoryPipeline",
     "MemrouteError",
     "Message",
+    "ModelError",
+    "NotFound",
     "NothingToForget",
+    "Outcome",
     "PostTurnHook",
     "RetryPolicy",
     "Settings",
     "SettingsError",
+    "StoreError",
     "ToolUsageError",
     "Turn",
     "TurnResult",
     "Usage",
+    "UsageError",
     "__version__",
 ]
 

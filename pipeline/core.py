@@ -8,55 +8,37 @@ writes is in pipeline/ops/turn.py, the other writes in pipeline/ops/manual.py.
 from __future__ import annotations
 
 import logging
-import os
-import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 from pipeline import guards, observe
 from pipeline.engines import make_engine
-from pipeline.engines.base import TURN_STARTED, Engine
+from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
 from pipeline.errors import ModelConfigError
-from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ledgers.entry_dates import is_stamp
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, entry_matches
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.ops import manual, review
-from pipeline.ops.edit import Edit, Ledgers, committed_check, load_ledgers, now_iso, refuse_unsafe_rewrites
-from pipeline.ops.manual import CandidateNotFound, usage_line
-from pipeline.ops.turn import (
-    COMPACT_AT,
-    compactor,
-    consolidator,
-    purge_plan,
-    record_usage,
-    total,
-    turn_records,
-    usage_of,
-)
+from pipeline.ops.edit import Edit, Ledgers
+from pipeline.ops.manual import CandidateNotFound
+from pipeline.ops.turn import WritePolicy, already_done, apply_turn, fail_turn
+from pipeline.ops.usage import usage_of
+from pipeline.ops.workspace import Workspace, usage_line
 from pipeline.stages import candidates as cands
-from pipeline.stages.consolidate import ConsolidationError
-from pipeline.stages.order import TURN_TIME, later_keys, turn_time_payload
-from pipeline.stages.write import apply_decisions
-from pipeline.store import Store
+from pipeline.stages.write import CONSOLIDATE_AT
 from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
+from pipeline.store.location import Location, default_root
 from pipeline.store.private import make_private_dir
-from pipeline.turns import build_turn, turn_payload
-from pipeline.types import Classification, Turn, TurnResult, Usage
+from pipeline.store.sqlite import SQLiteStore
+from pipeline.turns import build_turn
+from pipeline.types import Turn, TurnResult, Usage
 
 log = logging.getLogger("memroute.pipeline")
-
-
-def default_root() -> Path:
-    # The one env read left in the library, on purpose: DESIGN.md makes `$MEMROUTE_HOME` part of the
-    # root's contract, and tests/conftest.py's _isolated_home relies on it so that no test (nor a
-    # CLI subprocess it starts) that builds a pipeline without a root writes to the real ~/.memroute.
-    return Path(os.environ.get("MEMROUTE_HOME") or Path.home() / ".memroute")
 
 
 # A file may exceed its cap (hand edits, imports); what goes into a prompt never exceeds this many caps.
@@ -81,9 +63,13 @@ class MemoryPipeline:
         engine: str | Engine | None = None,
         model: Any = None,
         api_base: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        deadline: float | None = DEFAULT_DEADLINE_S,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        structured: str | None = None,
         user_limit: int | None = None,
         memory_limit: int | None = None,
-        consolidate_at: float = 0.9,
+        consolidate_at: float = CONSOLIDATE_AT,
         guard_policy: guards.GuardPolicy | None = None,
         cache_dir: str | Path | None = None,
         classify_model: str | None = None,
@@ -96,6 +82,10 @@ class MemoryPipeline:
     ) -> None:
         """`engine`: an Engine, or a name; None means "llm" when `model` is given, else the offline
         engine (environment variables are the CLI's business, not the library's).
+        `timeout`, `deadline`, `max_retries`: what a model-backed engine may spend (per request, per
+        turn, retries per request); `structured`: how it asks for structured output (None: "auto").
+        The defaults are the CLI's (engines/base.py), and
+        `pipeline.settings.build_pipeline(Settings(...))` builds the same pipeline from one Settings.
         `read_only`: for a root this process may not write; show, history, recall and context
         work, and any write fails.
         `log_quotes=True` (the CLI's MEMROUTE_LOG_QUOTES / --log-quotes) keeps the redacted words of skipped
@@ -109,19 +99,51 @@ class MemoryPipeline:
             engine,
             model=model,
             api_base=api_base,
+            timeout=timeout,
+            deadline=deadline,
+            max_retries=max_retries,
+            structured=structured,
             cache_dir=Path(cache_dir) if cache_dir else None,
             classify_model=classify_model,
             consolidate_model=consolidate_model,
         )
-        self.user_limit = user_limit or DEFAULT_USER_LIMIT
-        self.memory_limit = memory_limit or DEFAULT_MEMORY_LIMIT
-        self.consolidate_at = consolidate_at
-        self.guard_policy = guard_policy or guards.GuardPolicy()
         # Candidates not seen again for this many days are deleted (param, else env, else 60).
         self.candidate_ttl_days = _ttl_days(candidate_ttl_days)
-        # The records and the documents: SQLite and files under the root unless given (issue 19).
-        self.store: MemoryStore = store or Store(self.root, read_only=read_only, log_quotes=log_quotes)
-        self.documents: DocumentStore = documents or FileDocuments(self.root)
+        self.consolidate_at = consolidate_at
+        # How a turn's writes make room: chosen here, for this engine (ops/turn.py).
+        self.policy = WritePolicy.for_engine(self.engine, consolidate_at=consolidate_at,
+                                             candidate_ttl_days=self.candidate_ttl_days)
+        # The records and the documents: SQLite and files under the root unless given (issue 19);
+        # what the write operations (pipeline/ops/) work on.
+        if store is None and documents is None:
+            store, documents = Location(self.root).open(read_only=read_only, log_quotes=log_quotes)
+        self.workspace = Workspace(
+            store=store or SQLiteStore(self.root, read_only=read_only, log_quotes=log_quotes),
+            documents=documents or FileDocuments(self.root),
+            user_limit=user_limit or DEFAULT_USER_LIMIT,
+            memory_limit=memory_limit or DEFAULT_MEMORY_LIMIT,
+            guard_policy=guard_policy or guards.GuardPolicy(),
+        )
+
+    @property
+    def store(self) -> MemoryStore:
+        return self.workspace.store
+
+    @property
+    def documents(self) -> DocumentStore:
+        return self.workspace.documents
+
+    @property
+    def user_limit(self) -> int:
+        return self.workspace.user_limit
+
+    @property
+    def memory_limit(self) -> int:
+        return self.workspace.memory_limit
+
+    @property
+    def guard_policy(self) -> guards.GuardPolicy:
+        return self.workspace.guard_policy
 
     def close(self) -> None:
         """Close the store and the engine's pooled connections (if it has any)."""
@@ -161,17 +183,17 @@ class MemoryPipeline:
         if done is not None:
             return done
         try:
-            current = self._load(docs)
+            current = self.workspace.read(docs)
         except (UnreadableFile, OSError) as e:  # kept for retry: fix the file, then `memroute retry`
-            return self._fail(turn, e, Usage())
+            return fail_turn(self.store, self.engine, turn, e, Usage())
         try:
             with observe.stage("classify", self.engine.name):
                 classification = self.engine.classify(turn, *self._prompt_files(current))
         except ModelConfigError:
             raise  # a missing API key: the caller must fix it; retrying the turn cannot help
         except Exception as e:
-            return self._fail(turn, e, usage_of(e))
-        return self._apply_or_keep(turn, classification, current)
+            return fail_turn(self.store, self.engine, turn, e, usage_of(e))
+        return apply_turn(self.workspace, self.engine, self.policy, turn, classification, current)
 
     async def aprocess_turn(
         self,
@@ -197,17 +219,18 @@ class MemoryPipeline:
             return done
         # Read inline: two capped files of a few KB cost less to read than a thread hop does.
         try:
-            current = self._load(docs)
+            current = self.workspace.read(docs)
         except (UnreadableFile, OSError) as e:  # kept for retry: fix the file, then `memroute retry`
-            return await asyncio.to_thread(self._fail, turn, e, Usage())
+            return await asyncio.to_thread(fail_turn, self.store, self.engine, turn, e, Usage())
         try:
             with observe.stage("classify", self.engine.name):
                 classification = await self.engine.aclassify(turn, *self._prompt_files(current))
         except ModelConfigError:
             raise
         except Exception as e:
-            return await asyncio.to_thread(self._fail, turn, e, usage_of(e))
-        return await asyncio.to_thread(self._apply_or_keep, turn, classification, current)
+            return await asyncio.to_thread(fail_turn, self.store, self.engine, turn, e, usage_of(e))
+        return await asyncio.to_thread(apply_turn, self.workspace, self.engine, self.policy, turn, classification,
+                                       current)
 
     def _start(
         self,
@@ -220,7 +243,7 @@ class MemoryPipeline:
         """Validate the input and build the turn; a turn already applied comes back as done."""
         turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
         docs = self.documents.documents(user_id)
-        done = self._already_done(turn) if self.store.turn_status(user_id, turn.turn_id) == "done" else None
+        done = already_done(turn, self.engine) if self.store.turn_status(user_id, turn.turn_id) == "done" else None
         return turn, docs, done
 
     def retry(self, user_id: str | None = None) -> list[TurnResult]:
@@ -248,129 +271,8 @@ class MemoryPipeline:
             MemoryView(prompt_view(current.log.render(), self.memory_limit, MEMORY_FILE)),
         )
 
-    def _already_done(self, turn: Turn) -> TurnResult:
-        return TurnResult(
-            user_id=turn.user_id,
-            turn_id=turn.turn_id,
-            conversation_id=turn.conversation_id,
-            decisions=[],
-            usage=Usage(),
-            engine=self.engine.name,
-            model=_model_name(self.engine),
-            status="duplicate_turn",
-        )
-
-    def _apply_or_keep(self, turn: Turn, classification: Classification, seen: Ledgers) -> TurnResult:
-        """_apply; a file that cannot be read or written (not UTF-8, permissions) fails the turn
-        and keeps it for `retry` instead of losing it. Past the store's commit the turn is done."""
-        try:
-            return self._apply(turn, classification, seen)
-        except (UnreadableFile, OSError) as e:
-            if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
-                raise
-            return self._fail(turn, e, classification.usage)
-
-    def _apply(self, turn: Turn, classification: Classification, seen: Ledgers) -> TurnResult:
-        """Guard and write the decisions under the lock. `seen` is what the engine was shown; it is
-        reused when the files did not change meanwhile (the engine only rendered it)."""
-        with observe.stage("guards", self.engine.name):
-            decisions = guards.guard_decisions(classification.decisions, turn.user_text, self.guard_policy)
-            decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
-        observe.count_guard_blocks(decisions)
-        usage_parts: list[Usage] = [classification.usage.tagged("classify")]
-        with observe.stage("write", self.engine.name), \
-                self.edit(turn.user_id, turn_id=turn.turn_id, conversation_id=turn.conversation_id, reuse=seen) as tx:
-            if self.store.turn_status(turn.user_id, turn.turn_id) == "done":
-                return self._already_done(turn)
-            current = tx.current
-            tx.turn_time = turn_time_payload(turn.timestamp)[TURN_TIME]
-            plan = cands.plan_turn(
-                classification.decisions,
-                decisions,
-                self.store.candidates(turn.user_id),
-                turn,
-                current.profile.fields(),
-                self.guard_policy,
-            )
-            try:
-                written = apply_decisions(
-                    plan.decisions,
-                    current.profile,
-                    current.log,
-                    consolidate=(
-                        consolidator(self.engine, turn, self.memory_limit, usage_parts, self.store)
-                        if current.memory_refused is None
-                        else None
-                    ),
-                    consolidate_at=self.consolidate_at,
-                    compact=compactor(self.engine, self.store, turn.user_id, self.user_limit, usage_parts),
-                    # Proactive compaction (at 90% of the cap) only with the free rule-based one; an
-                    # engine's own (a model's) runs only when a write does not fit.
-                    compact_at=COMPACT_AT if type(self.engine).compact is Engine.compact else None,
-                    # a late turn (retry, replay) never undoes a newer one; asked only when it touches USER.md
-                    later=later_keys(self.store, turn) if any(d.route == "user" for d in plan.decisions) else None,
-                )
-            except ConsolidationError as e:
-                return self._fail(turn, e, [*usage_parts, usage_of(e).tagged("consolidate")])
-            except Exception as e:  # the engine failed while compacting: nothing was written
-                return self._fail(turn, e, [*usage_parts, usage_of(e).tagged("compact")])
-            refuse_unsafe_rewrites(written, current)
-            erased = purge_plan(written)  # a forget in a turn erases, as `forget --purge` does
-            usage = total(usage_parts)
-            records = turn_records(tx, turn, plan, written, classification, usage, self.candidate_ttl_days,
-                                   parts=usage_parts)
-            tx.stage(written, source=classification, records=records, purge=erased if erased else None)
-        return TurnResult(
-            user_id=turn.user_id,
-            turn_id=turn.turn_id,
-            conversation_id=turn.conversation_id,
-            decisions=written.decisions,
-            usage=usage,
-            engine=classification.engine,
-            model=classification.model,
-            prompt_version=classification.prompt_version,
-            user_changed=USER_FILE in tx.files,
-            memory_changed=MEMORY_FILE in tx.files,
-            consolidated=written.consolidated,
-        )
-
-    def _fail(self, turn: Turn, error: BaseException, spent: Usage | list[Usage]) -> TurnResult:
-        """Keep the turn for retry, with what its model calls cost (one usage row per stage, "failed:...")."""
-        parts = spent if isinstance(spent, list) else [spent if spent.stage else spent.tagged("classify")]
-        usage = total(parts)
-        message = f"{type(error).__name__}: {error}"
-        # info, not warning: the caller reports it (the CLI in one line on stderr, TurnResult.error)
-        log.info("turn %s of user %s failed: %s", turn.turn_id, turn.user_id, type(error).__name__)
-        with self.store.transaction() as conn:
-            self.store.mark_turn(
-                conn,
-                user_id=turn.user_id,
-                turn_id=turn.turn_id,
-                conversation_id=turn.conversation_id,
-                status="failed",
-                error=message,
-                # The engine it failed on: `memroute retry` reruns it there or says it does not.
-                payload={**turn_payload(turn), "engine": self.engine.name, "model": _model_name(self.engine)},
-                ts=now_iso(),
-            )
-            if usage.calls:
-                record_usage(self.store, conn, turn, None, parts, now_iso(), engine=self.engine.name,
-                             model=_model_name(self.engine), failed=True)
-        return TurnResult(
-            user_id=turn.user_id,
-            turn_id=turn.turn_id,
-            conversation_id=turn.conversation_id,
-            decisions=[],
-            usage=usage,
-            engine=self.engine.name,
-            model=_model_name(self.engine),
-            status="failed",
-            error=self.store.redact(message),
-        )
-
     # ---- the one write path ---------------------------------------------------------------
 
-    @contextmanager
     def edit(
         self,
         user_id: str,
@@ -379,27 +281,14 @@ class MemoryPipeline:
         turn_id: str | None = None,
         conversation_id: str | None = None,
         reuse: Ledgers | None = None,
-    ) -> Iterator[Edit]:
-        """Lock the user, load both documents (`tx.current`), and commit what the block stages
-        with `tx.stage(...)` (documents, history, provenance, archive, turn record: one unit) when it
-        ends. An exception in the block writes nothing. `kind` names the record of a manual change
-        ("tool", "forget", ...: its turn id is "<kind>-<random>")."""
-        docs = self.documents.documents(user_id)
-        with docs.lock(recover=committed_check(self.store, user_id)):
-            current = self._load(docs, reuse=reuse)
-            tx = Edit(self.store, docs, current, turn_id or f"{kind}-{uuid.uuid4().hex[:12]}", conversation_id)
-            yield tx
-            tx.commit()
+    ) -> AbstractContextManager[Edit]:
+        """`with pipe.edit(user_id) as tx:` the one write path (Workspace.edit, pipeline/ops/edit.py)."""
+        return self.workspace.edit(user_id, kind=kind, turn_id=turn_id, conversation_id=conversation_id, reuse=reuse)
 
     def load(self, user_id: str, *, reader: bool = False) -> Ledgers:
         """Both documents of the user, parsed (read-only use; writes go through edit()). A `reader`
         never raises for a bad document: `warnings` says what could not be read as is."""
-        return self._load(self.documents.documents(user_id), reader=reader)
-
-    def _load(self, docs: UserDocuments, reuse: Ledgers | None = None, *, reader: bool = False) -> Ledgers:
-        return load_ledgers(
-            docs, self.store, user_limit=self.user_limit, memory_limit=self.memory_limit, reuse=reuse, reader=reader
-        )
+        return self.workspace.load(user_id, reader=reader)
 
     # ---- reading ------------------------------------------------------------------------
 
@@ -502,7 +391,7 @@ class MemoryPipeline:
     def confirm_candidate(self, user_id: str, ref: int | str) -> dict[str, Any]:
         """The user confirmed a candidate (by id, or by key when one candidate has it): write it to
         USER.md through the write path, history saying it was a confirmed candidate."""
-        return manual.confirm_candidate(self, user_id, ref)
+        return manual.confirm_candidate(self.workspace, user_id, ref)
 
     # ---- erasure and subject access --------------------------------------------------------
 
@@ -515,16 +404,16 @@ class MemoryPipeline:
         candidates and the .bak copies; then the database and its WAL are compacted, so a byte
         search of the root no longer finds the value. A forget request in a turn purges too.
         """
-        return manual.forget(self, user_id, key_or_text, purge=purge)
+        return manual.forget(self.workspace, user_id, key_or_text, purge=purge)
 
     def delete_user(self, user_id: str) -> dict[str, Any]:
         """Erase everything held about the user: both files and their folder, and every row in
         every table (then the database and its WAL are compacted)."""
-        return manual.delete_user(self, user_id)
+        return manual.delete_user(self.workspace, user_id)
 
     def export_all(self, user_id: str) -> dict[str, Any]:
         """Everything memroute holds about the user (subject access), as JSON-ready data."""
-        return manual.export_all(self, user_id)
+        return manual.export_all(self.workspace, user_id)
 
     # ---- direct edits (Hermes-style tool), consolidation on demand, import/export --------
 
@@ -539,27 +428,27 @@ class MemoryPipeline:
     ) -> dict[str, Any]:
         from pipeline.ops.tool import run_tool
 
-        return run_tool(self, user_id, action, target, content=content, old_text=old_text, section=section)
+        return run_tool(self.workspace, user_id, action, target, content=content, old_text=old_text, section=section)
 
     def consolidate(self, user_id: str) -> dict[str, Any]:
         """Rewrite MEMORY.md below its cap now (nothing lost: what leaves goes to the archive)."""
-        return manual.consolidate(self, user_id)
+        return manual.consolidate(self.workspace, self.engine, user_id)
 
     # ---- review actions (the review page, the API and the CLI): pipeline/ops/review.py ----
     # `target` is "user" (ref: a field's key) or "memory" (ref: an entry's id, annotations.entry_id).
 
     def correct(self, user_id: str, target: str, ref: str, value: str) -> dict[str, Any]:
         """Set a field's value or an entry's text (guards apply); history source "review"."""
-        return review.correct(self, user_id, target, ref, value)
+        return review.correct(self.workspace, user_id, target, ref, value)
 
     def delete(self, user_id: str, target: str, ref: str, *, purge: bool = False) -> dict[str, Any]:
         """Take one field or entry out (archived), or with `purge` erase every copy of it."""
-        return review.delete(self, user_id, target, ref, purge=purge)
+        return review.delete(self.workspace, user_id, target, ref, purge=purge)
 
     def annotate(self, user_id: str, target: str, ref: str, kind: str, value: str = "", *,
                  remove: bool = False) -> dict[str, Any]:
         """Pin ("pin": never compacted or consolidated away) or tag ("project", "task", "tag")."""
-        return review.annotate(self, user_id, target, ref, kind, value, remove=remove)
+        return review.annotate(self.workspace, user_id, target, ref, kind, value, remove=remove)
 
     def annotations(self, user_id: str) -> list[dict[str, Any]]:
         """The user's pins and tags."""
@@ -568,11 +457,11 @@ class MemoryPipeline:
 
     def drop_candidate(self, user_id: str, candidate_id: int) -> dict[str, Any]:
         """Delete a candidate the user says is wrong (history records it)."""
-        return review.drop_candidate(self, user_id, candidate_id)
+        return review.drop_candidate(self.workspace, user_id, candidate_id)
 
     def undo(self, user_id: str) -> dict[str, Any]:
         """Put the files back as they were before the last change, through the write path."""
-        return review.undo(self, user_id)
+        return review.undo(self.workspace, user_id)
 
 
 def _without_hostile_lines(text: str, policy: guards.GuardPolicy) -> str:
@@ -603,11 +492,6 @@ def _ttl_days(value: float | None) -> float:
     if not value > 0:
         raise ValueError(f"candidate_ttl_days must be a positive number of days, not {value!r}")
     return float(value)
-
-
-def _model_name(engine: Engine) -> str | None:
-    model = engine.model
-    return model if isinstance(model, str) or model is None else type(model).__name__
 
 
 __all__ = ["CandidateNotFound", "MemoryPipeline", "default_root", "usage_line"]

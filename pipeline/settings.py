@@ -1,8 +1,9 @@
-"""One settings model for the CLI: command-line flags > environment > config file > defaults.
+"""One settings model builds a pipeline, in the CLI and in Python: command-line flags > environment >
+config file > defaults.
 
 The CLI resolves it once (`resolve`, the only place that reads MEMROUTE_* and the config file)
-and passes it down explicitly: `build_pipeline(settings)` / `build_engine(settings)` turn it into
-the objects, and batch worker processes receive the same Settings. Each value remembers where it
+and passes it down explicitly: `build_pipeline(settings)` turns it into the pipeline (Python callers
+may build a Settings themselves), and batch worker processes receive the same Settings. Each value remembers where it
 came from, so `memroute doctor` can show it.
 
 The config file is `$MEMROUTE_CONFIG`, else `memroute.toml` in the memory root. Example:
@@ -36,7 +37,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from pipeline.errors import MemrouteError
+from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+from pipeline.errors import UsageError
+from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
+from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
+from pipeline.store.location import ROOT_ENV, Location, default_root, shown_url
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -48,7 +53,7 @@ Source = Literal["flag", "env", "file", "default"]
 
 # setting -> its environment variable (the names the library and the README already use)
 ENV_NAMES: dict[str, str] = {
-    "root": "MEMROUTE_HOME",
+    "root": ROOT_ENV,
     "engine": "MEMROUTE_ENGINE",
     "model": "MEMROUTE_MODEL",
     "api_base": "MEMROUTE_API_BASE",
@@ -67,26 +72,31 @@ ENV_NAMES: dict[str, str] = {
 FILE_KEYS = tuple(name for name in ENV_NAMES if name != "root")
 
 
-class SettingsError(MemrouteError, ValueError):
+class SettingsError(UsageError):
     """A setting that cannot be used (bad value, unreadable or malformed config file): exit code 2."""
 
 
 class Settings(BaseModel):
-    """What a command runs with. Defaults match the library's."""
+    """What a pipeline is built with, in the CLI (`resolve`: flags > env > file > defaults) and in
+    Python (`build_pipeline(Settings(model=...))`, or MemoryPipeline's own keywords, whose defaults
+    are these). Each default is written once, where it belongs (the caps in the ledgers, the model
+    limits in engines/base.py, the root in default_root)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    root: Path = Field(default_factory=lambda: Path.home() / ".memroute", description="memory root")
+    root: Path = Field(default_factory=default_root, description="memory root")
     engine: str | None = Field(
         None, description="routing engine: offline, llm, hybrid or an installed one (default: llm when a model is set, else offline)"
     )
     model: str | None = Field(None, description="litellm model string")
     api_base: str | None = Field(None, description="base URL of an OpenAI-compatible server")
-    user_limit: int = Field(1375, gt=0, description="USER.md cap in characters")
-    memory_limit: int = Field(2200, gt=0, description="MEMORY.md cap in characters")
-    timeout: float = Field(30.0, gt=0, description="seconds per model request")
-    deadline: float = Field(60.0, gt=0, description="seconds one turn may spend on model calls in all (retries, backoff included)")
-    max_retries: int = Field(3, ge=0, description="transport retries per model request")
+    user_limit: int = Field(DEFAULT_USER_LIMIT, gt=0, description="USER.md cap in characters")
+    memory_limit: int = Field(DEFAULT_MEMORY_LIMIT, gt=0, description="MEMORY.md cap in characters")
+    timeout: float = Field(DEFAULT_TIMEOUT_S, gt=0, description="seconds per model request")
+    deadline: float = Field(
+        DEFAULT_DEADLINE_S, gt=0, description="seconds one turn may spend on model calls in all (retries, backoff included)"
+    )
+    max_retries: int = Field(DEFAULT_MAX_RETRIES, ge=0, description="transport retries per model request")
     structured: Literal["auto", "tools", "json_schema", "json"] = Field(
         "auto",
         description="how structured output is asked for: tools (forced tool call), json_schema (response_format, "
@@ -119,6 +129,12 @@ class Settings(BaseModel):
         return value
 
     @property
+    def location(self) -> Location:
+        """Where memory is kept: --store's database when set, else the root."""
+
+        return Location(self.root, self.store)
+
+    @property
     def engine_name(self) -> str:
         """The engine that will run: the explicit one, else llm with a model, else offline."""
         return self.engine or ("llm" if self.model else "offline")
@@ -132,8 +148,6 @@ class Settings(BaseModel):
             if name == "engine" and value is None:
                 value = f"{self.engine_name} (llm when a model is set, else offline)"
             if name == "store" and value:
-                from pipeline.store.postgres import shown_url
-
                 value = shown_url(value)  # never a password on screen or in a bug report
             where = {"env": f"env {ENV_NAMES[name]}", "file": f"file {self.config_file}"}.get(source, source)
             rows.append((name, "" if value is None else str(value), where))
@@ -153,7 +167,7 @@ def resolve(flags: Mapping[str, Any], environ: Mapping[str, str] | None = None) 
 
     take("root", flags.get("root"), "flag")
     take("root", env.get(ENV_NAMES["root"]), "env")
-    root = Path(values["root"]).expanduser() if "root" in values else Path.home() / ".memroute"
+    root = Path(values["root"]).expanduser() if "root" in values else default_root({})
 
     for name in FILE_KEYS:
         take(name, flags.get(name), "flag")
@@ -215,21 +229,31 @@ def build_pipeline(
     **options: Any,
 ) -> MemoryPipeline:
     """A MemoryPipeline with everything passed explicitly from the settings (`root`, `engine` and
-    any MemoryPipeline keyword override them)."""
+    any MemoryPipeline keyword override them). The store is opened where the settings say
+    (Location: the root, or --store's database), the one way stores are opened."""
     from pipeline.core import MemoryPipeline
 
     kwargs: dict[str, Any] = {
+        "model": settings.model,
+        "api_base": settings.api_base,
+        "timeout": settings.timeout,
+        "deadline": settings.deadline,
+        "max_retries": settings.max_retries,
+        "structured": settings.structured,
         "user_limit": settings.user_limit,
         "memory_limit": settings.memory_limit,
         "log_quotes": settings.log_quotes,
         "candidate_ttl_days": settings.candidate_ttl_days,
         **options,
     }
-    if settings.store and "documents" not in kwargs:  # memory in PostgreSQL (batch workers build theirs here)
-        from pipeline.store.postgres import open_postgres
+    root = Path(root) if root is not None else settings.root
+    if "store" not in kwargs and "documents" not in kwargs:
 
-        kwargs["store"], kwargs["documents"] = open_postgres(settings.store, log_quotes=settings.log_quotes)
-    return MemoryPipeline(root=root if root is not None else settings.root, engine=build_engine(settings, engine), **kwargs)
+        location = Location(root, settings.store)
+        kwargs["store"], kwargs["documents"] = location.open(
+            read_only=bool(kwargs.get("read_only")), log_quotes=settings.log_quotes
+        )
+    return MemoryPipeline(root=root, engine=engine or settings.engine_name, **kwargs)
 
 
 def _config_path(root: Path, env: Mapping[str, str]) -> Path | None:
@@ -262,7 +286,7 @@ def read_config(path: Path) -> dict[str, Any]:
     unknown = sorted(set(data) - set(FILE_KEYS))
     if unknown:
         raise SettingsError(f"config file {path}: unknown setting {unknown[0]!r} (known: {', '.join(FILE_KEYS)})")
-    return data
+    return dict(data)
 
 
 __all__ = [
@@ -272,7 +296,6 @@ __all__ = [
     "SLOW_MODEL",
     "Settings",
     "SettingsError",
-    "build_engine",
     "build_pipeline",
     "default_cache_dir",
     "read_config",

@@ -25,10 +25,11 @@ from pipeline.engines.base import Engine
 from pipeline.engines.llm.network import (  # re-exported: the switch tests use
     ModelRequestsDisabled as ModelRequestsDisabled,
 )
+from pipeline.engines.llm.network import TransportSetupError
 from pipeline.engines.llm.network import allow_model_requests as allow_model_requests
 from pipeline.engines.llm.network import check_model_request as check_model_request
 from pipeline.engines.llm.network import model_requests_allowed as model_requests_allowed
-from pipeline.engines.llm.transports import CallInfo, Transport, TransportSetupError
+from pipeline.engines.llm.transports import CallInfo, Transport
 from pipeline.errors import MemrouteError
 
 if TYPE_CHECKING:

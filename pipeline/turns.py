@@ -7,12 +7,14 @@ import json
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
 from pipeline.types import Message, Turn
 
 
-class BadTurn(MemrouteError, ValueError):
+class BadTurn(UsageError):
     """Messages or a timestamp that cannot be a turn; the message says what is wrong."""
+
+    api_code = "invalid_turn"
 
 
 # How far ahead of this machine's clock a turn's timestamp may be (another machine's clock skew).

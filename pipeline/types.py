@@ -6,9 +6,10 @@ Engines produce these; guards and the write stage consume them. Nothing here tou
 from __future__ import annotations
 
 from datetime import date, datetime, tzinfo
+from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 Route = Literal["user", "memory", "skip"]
 # The five skip reasons of the domain, plus "blocked": a guard refused the content
@@ -59,6 +60,37 @@ class Turn(BaseModel):
 CHANGE_OF_FACT = "no longer true"
 
 
+class Outcome(str, Enum):
+    """What the write stage did with a decision (Decision.outcome); Decision.outcome_detail says more.
+
+    A str enum, so `d.outcome == "written"` holds; stored and printed as `outcome_text()`."""
+
+    WRITTEN = "written"
+    PROMOTED = "promoted"  # a waiting candidate written to USER.md
+    UNCHANGED = "unchanged"  # the file already says so
+    DUPLICATE = "duplicate"  # MEMORY.md already holds the entry
+    NOT_FOUND = "not_found"  # a forget that named nothing
+    AMBIGUOUS = "ambiguous"  # a forget that named several fields or entries
+    OVER_CAP = "over_cap"  # did not fit under the file's cap (kept in the archive for USER.md)
+    REFUSED = "refused"  # the file may not be rewritten, or the ledger refused the text
+    IGNORED = "ignored"  # an incomplete decision (no key, empty entry, an unknown route/op pair)
+    SKIPPED = "skipped"
+    BLOCKED = "blocked"  # a guard refused the content; the detail names the rule
+    CANDIDATE = "candidate"  # kept in the candidate list, not in USER.md
+    SEEN_AGAIN = "seen_again"  # a waiting candidate said again in the same conversation (counted, still waiting)
+    STALE = "stale"  # a later turn set this field: history and archive only
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def outcome_text(outcome: Outcome | None, detail: str | None) -> str | None:
+    """The one printed and stored form of an outcome: "over_cap: user profile at 1,380 chars"."""
+    if outcome is None:
+        return None
+    return f"{outcome.value}: {detail}" if detail else outcome.value
+
+
 class Decision(BaseModel):
     """Where one atomic statement of a turn goes, and why."""
 
@@ -82,11 +114,24 @@ class Decision(BaseModel):
     # store's candidate list, never in USER.md, and promoted when the user says it again in a later
     # conversation or confirms it. Never set for sensitive data.
     candidate: bool = False
-    # Filled by the write stage: what actually happened to the files.
-    outcome: str | None = None  # written | duplicate | unchanged | not_found | over_cap | blocked:<rule>
+    # Filled by the write stage: what actually happened to the files, and why (the detail is folded
+    # into `outcome` when dumped: {"outcome": "over_cap: user profile at 1,380 chars"}, the stored form).
+    outcome: Outcome | None = None
+    outcome_detail: str | None = Field(default=None, exclude=True)
     # Why each value this decision pushed out of USER.md left (stages/clauses.py REASONS): a clause of a full
     # collecting field, or the old value of a replaced one. The outcome names them; the archive keeps them.
     evicted: list[str] = Field(default_factory=list)
+
+    def settle(self, outcome: Outcome, detail: str | None = None) -> None:
+        self.outcome, self.outcome_detail = outcome, detail
+
+    @property
+    def outcome_text(self) -> str | None:
+        return outcome_text(self.outcome, self.outcome_detail)
+
+    @field_serializer("outcome")
+    def _dump_outcome(self, outcome: Outcome | None) -> str | None:
+        return outcome_text(outcome, self.outcome_detail)
 
 
 class Usage(BaseModel):

@@ -9,8 +9,7 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-
-from pipeline.store.postgres.cluster import Cluster, start_cluster, unavailable_reason
+from pg_cluster import Cluster, start_cluster, unavailable_reason
 
 
 @pytest.fixture(scope="session")

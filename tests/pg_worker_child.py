@@ -19,8 +19,8 @@ from typing import Any
 
 def main() -> None:
     dsn, state_dir, mode = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+    from pipeline.hook.worker import pipeline_processor, run_worker
     from pipeline.store.postgres import open_postgres
-    from pipeline.store.postgres.worker import pipeline_processor, run_worker
 
     store, documents = open_postgres(dsn)
     inside = state_dir / f"{os.getpid()}.inside"

@@ -1,4 +1,4 @@
-"""The seed example of issue 2 (Jasmin) and the files DESIGN.md expects from it."""
+"""The seed example of issue 2 (Jasmin) and the files docs/design.md expects from it."""
 
 JASMIN_USER_MD = """# USER
 

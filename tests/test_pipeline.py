@@ -16,6 +16,7 @@ from pipeline.types import (
     ConsolidationPlan,
     Decision,
     MemoryItem,
+    Outcome,
     Turn,
 )
 
@@ -184,10 +185,23 @@ def test_over_cap_user_fact_is_refused_and_others_still_land(mem: Memory) -> Non
     engine = ScriptedEngine([user("Bio", "x" * 2000), user("Name", "Jasmin")])
     with mem.pipeline(engine) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "..."}])
-    outcomes = [d.outcome or "" for d in result.decisions]
-    assert outcomes[0].startswith("over_cap") and outcomes[1] == "written"
+    assert [d.outcome for d in result.decisions] == ["over_cap", "written"]
     text = mem.read("jasmin", "USER.md")
     assert "Jasmin" in text and len(text) <= 1375
+
+
+def test_an_outcome_is_an_enum_with_a_detail_and_one_stored_form(mem: Memory) -> None:
+    engine = ScriptedEngine([user("Bio", "x" * 2000)])
+    with mem.pipeline(engine) as pipe:
+        result = pipe.process_turn("jasmin", [{"role": "user", "content": "..."}], turn_id="t-cap")
+        logged = pipe.store.decisions("jasmin", "t-cap")
+    d = result.decisions[0]
+    assert d.outcome is Outcome.OVER_CAP and d.outcome_detail == "user profile at 7/1,375 chars; kept in the archive"
+    stored = "over_cap: user profile at 7/1,375 chars; kept in the archive"
+    # The decision log, the JSON of a result (--json, the eval report) and the text all say it one way.
+    assert logged[0]["outcome"] == stored == d.outcome_text
+    assert result.model_dump(mode="json")["decisions"][0]["outcome"] == stored
+    assert "outcome_detail" not in result.model_dump(mode="json")["decisions"][0]
 
 
 @pytest.mark.parametrize("bad", [[], [{"role": "assistant", "content": "hi"}], [{"content": "x"}], "text"])

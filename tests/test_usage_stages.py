@@ -67,3 +67,24 @@ def test_the_eval_report_shows_usage_per_stage_and_per_case(tmp_path: Path) -> N
     assert block["usage_by_stage"]["classify"]["calls"] == 2
     (failure,) = block["failures"]  # expected skip, it wrote: the case's own usage is in its record
     assert failure["usage_by_stage"]["classify"]["calls"] == 2
+
+
+def test_an_llm_consolidation_from_memroute_consolidate_appears_in_usage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipeline.testing import ChatServer
+
+    (tmp_path / "jasmin").mkdir()
+    (tmp_path / "jasmin" / "MEMORY.md").write_text(full_memory(), "utf-8")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
+    with ChatServer("openai", lambda body: PLAN) as srv:
+        code = main(["consolidate", "jasmin", "--root", str(tmp_path), "--model", "openai/local", "--api-base",
+                     srv.api_base])
+        assert code == 0, capsys.readouterr().err
+        sent = len(srv.requests)
+    capsys.readouterr()
+    assert sent == 1 and "sprints 1-27 finished" in (tmp_path / "jasmin" / "MEMORY.md").read_text("utf-8")
+    assert main(["status", "--json", "--root", str(tmp_path)]) == 0
+    usage = json.loads(capsys.readouterr().out)["usage"]
+    assert by_stage(usage) == {"consolidate": 1} and usage["calls"] == 1
+    assert usage["input_tokens"] > 0  # what the request cost, as a turn's consolidation is counted

@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
 
 MAX_LINE_BYTES = 8 * 1024 * 1024  # a longer line is reported and skipped unread
 _CHUNK = 1024 * 1024
 
 
-class JSONLError(MemrouteError, ValueError):
+class JSONLError(UsageError):
     """A line that is not one JSON value; the message names the file and the line."""
 
 

@@ -3,7 +3,7 @@ so `training/train_gate.py` can retrain the offline gate on that traffic (distil
 into the engine that needs none).
 
 Each user message becomes one labeled case, the eval-case format the training scripts read
-(`docs/eval-cases.md`; LABELING.md's conventions): the message as the turn, the line before it as
+(`docs/eval-cases.md`; the labels of training/KEYS.md): the message as the turn, the line before it as
 the assistant message, up to six earlier lines as history, and `expect` derived from the model's
 decisions for that turn alone, as a curator sees it (empty USER.md and MEMORY.md):
 
@@ -29,7 +29,7 @@ from pipeline.batch.transcripts import Conversation
 from pipeline.engines.base import Engine
 from pipeline.types import Decision, Message, Turn
 
-HISTORY_LINES = 6  # LABELING.md's cases show up to six earlier lines
+HISTORY_LINES = 6  # as the conversation-style eval cases (evals/README.md): up to six earlier lines
 
 
 @dataclass

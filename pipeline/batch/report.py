@@ -6,6 +6,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.types import Decision, Outcome
+
 MAX_REPORTED_BAD_LINES = 1000  # the JSON summary lists this many; all are counted
 
 
@@ -113,13 +115,13 @@ class BatchReport:
             out.cost_usd = None if out.cost_usd is None or part["cost_usd"] is None else out.cost_usd + part["cost_usd"]
         return out
 
-    def count_candidate(self, outcome: str | None) -> None:
+    def count_candidate(self, d: Decision) -> None:
         """Tally one decision's part in the candidates' life (its outcome as the turn recorded it)."""
-        if outcome == "candidate":
+        if d.outcome is Outcome.CANDIDATE and d.outcome_detail is None:  # kept (not a promotion left waiting)
             self.candidates["kept"] += 1
-        elif (outcome or "").startswith("candidate: seen again"):
+        elif d.outcome is Outcome.SEEN_AGAIN:
             self.candidates["seen_again"] += 1
-        elif (outcome or "").startswith("promoted"):  # "promoted; evicted ...": what it pushed out is told apart
+        elif d.outcome is Outcome.PROMOTED:  # what it pushed out is counted apart (evictions)
             self.candidates["promoted"] += 1
 
 

@@ -1,16 +1,18 @@
 """The batch runner: index the inputs, replay each user's conversations in order through the
-pipeline, checkpoint what is done (the steps are in pipeline/batch/__init__.py)."""
+pipeline, checkpoint what is done (the steps are in pipeline/batch/__init__.py); with several worker
+processes, the parent hands out users and each worker replays them with the same runner."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import gc
 import hashlib
 import json
 import logging
 import multiprocessing
 import os
 import queue
-import re
 import tempfile
 import threading
 import time
@@ -39,9 +41,9 @@ from pipeline.batch.transcripts import (
     read_conversations,
 )
 from pipeline.engines.base import REQUEST_SLOTS
-from pipeline.stages.write import is_written
+from pipeline.settings import build_pipeline
 from pipeline.store.batch_index import ConversationIndex
-from pipeline.types import Decision, TurnResult
+from pipeline.types import Decision, Outcome, TurnResult
 
 log = logging.getLogger("memroute.batch")
 
@@ -306,14 +308,14 @@ class BatchRunner:
         r.output_tokens += usage.output_tokens
         r.cost_usd = None if r.cost_usd is None or usage.cost_usd is None else r.cost_usd + usage.cost_usd
         for d in result.decisions:
-            r.count_candidate(d.outcome)
+            r.count_candidate(d)
             if d.route == "skip":
                 reason = d.reason or "unknown"
                 r.skips[reason] = r.skips.get(reason, 0) + 1
-            elif is_written(d.outcome):
+            elif d.outcome is Outcome.WRITTEN:
                 r.writes[d.route] = r.writes.get(d.route, 0) + 1
             else:
-                outcome = re.split(r"[:;]", d.outcome or "none")[0]
+                outcome = d.outcome.value if d.outcome is not None else "none"
                 r.outcomes[outcome] = r.outcomes.get(outcome, 0) + 1
             for why in d.evicted:  # what left USER.md for this decision, and why (stages/clauses.py)
                 r.evictions[why] = r.evictions.get(why, 0) + 1
@@ -343,8 +345,6 @@ class BatchRunner:
 
     def _replay_in_processes(self, index_path: Path, workers: int) -> None:
         """Share the users among worker processes; merge their counts; stop them on --max-failures."""
-        from pipeline.batch.workers import _feed_users, _worker_main  # they import this module
-
         ctx = multiprocessing.get_context("spawn")  # never fork a process holding SQLite connections and threads
         users_q: Any = ctx.Queue(maxsize=workers * 4)
         events: Any = ctx.Queue()
@@ -408,6 +408,88 @@ class BatchRunner:
             self.report.worker_crashes += 1
             self.report.turn_errors.append(f"worker process {proc.pid} exited with code {proc.exitcode}")
 
+# ---- worker processes: the parent hands out users, each worker replays them with its own pipeline
+# (built from the same Settings) and reports its counts back ------------------------------------------
+
+
+def _feed_users(index_path: Path, users_q: Any, stop: Any, procs: list[Any]) -> None:
+    """Parent thread: hand out users, busiest first, then one end marker per worker."""
+    index = ConversationIndex.open_read_only(index_path)
+    try:
+        for user_id in index.users():
+            while not stop.is_set():
+                try:
+                    users_q.put(user_id, timeout=0.2)
+                    break
+                except queue.Full:
+                    if all(not p.is_alive() for p in procs):
+                        return
+            if stop.is_set():
+                break
+    finally:
+        index.close()
+    for _ in procs:
+        while any(p.is_alive() for p in procs):
+            try:
+                users_q.put(None, timeout=0.2)
+                break
+            except queue.Full:
+                continue
+
+
+class _WorkerHooks(Hooks):
+    """A worker process reports its counts to the parent (at most five times a second, and at the end)."""
+
+    def __init__(self, events: Any) -> None:
+        self.events = events
+        self.last = 0.0
+
+    def turn(self, report: BatchReport) -> None:
+        now = time.monotonic()
+        if now - self.last >= 0.2:
+            self.last = now
+            self.events.put(("report", os.getpid(), dataclasses.asdict(report)))
+
+    def bad_line(self, bad: BadLine) -> None:
+        self.events.put(("bad", os.getpid(), (bad.path, bad.line, bad.reason)))
+
+
+def _worker_main(spec: dict[str, Any], users_q: Any, events: Any, stop: Any) -> None:
+    """A worker process: replay the users the parent hands out, with its own pipeline and threads."""
+    pipe = build_pipeline(spec["settings"])
+    pipe.engine.preload()
+    # Everything imported so far lives as long as the process: keep the cyclic collector from
+    # walking it again on every full collection (~6% of a worker's CPU otherwise).
+    gc.freeze()
+    with pipe:
+        options = BatchOptions(fmt=spec["fmt"], concurrency=spec["concurrency"], rpm=spec["rpm"], files=spec["files"])
+        hooks = _WorkerHooks(events)
+        runner = BatchRunner(pipe, [Path(p) for p in spec["paths"]], options, hooks)
+        runner._stop_event = stop
+        runner._parent_pid = os.getppid()
+        if spec["decisions"]:
+            runner._emit_decisions = lambda text: events.put(("decisions", os.getpid(), text))
+        index = ConversationIndex.open_read_only(Path(spec["index"]))
+        try:
+            asyncio.run(runner._replay(index, _remote_users(users_q, runner)))
+        finally:
+            index.close()
+        events.put(("final", os.getpid(), dataclasses.asdict(runner.report)))
+
+
+async def _remote_users(users_q: Any, runner: BatchRunner) -> AsyncIterator[str]:
+    def take() -> str | None:
+        while not runner._stopping():
+            try:
+                user: str | None = users_q.get(timeout=0.2)
+                return user
+            except queue.Empty:
+                continue
+        return None
+
+    while (user_id := await asyncio.to_thread(take)) is not None:
+        yield user_id
+
 
 def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict[str, Any]:
     """One audit line. Every piece of user text goes through guards.redact."""
@@ -433,7 +515,7 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "quote": r(d.quote),
         "confidence": d.confidence,
         "detail": r(d.detail),
-        "outcome": r(d.outcome),
+        "outcome": r(d.outcome_text),
         "evicted": list(d.evicted),
         "engine": result.engine,
         "model": result.model,

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pipeline._util.jsonl import MAX_LINE_BYTES, read_lines
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
 from pipeline.store.files import InvalidUserId, validate_user_id
 from pipeline.turns import BadTurn, message_role, message_text, parse_timestamp
 from pipeline.types import Message
@@ -35,11 +35,11 @@ MAX_MESSAGE_CHARS = 1_000_000  # a longer message (a pasted log, a dump) spoils 
 
 
 
-class InputError(MemrouteError, ValueError):
+class InputError(UsageError):
     """An input path that cannot be read at all (a usage error, not a bad line)."""
 
 
-class BadInput(MemrouteError, ValueError):
+class BadInput(UsageError):
     """What is wrong with one line; the reader turns it into a BadLine."""
 
 
@@ -251,7 +251,7 @@ def _content(value: Any, index: int) -> str:
         raise BadInput(
             f"message {index} is {len(value):,} characters (cap {MAX_MESSAGE_CHARS:,}); conversation skipped"
         )
-    return value
+    return str(value)
 
 
 def _message(role: Any, content: Any, ts: Any, index: int) -> Message:

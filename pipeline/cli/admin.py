@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from pipeline.cli.common import AddCommand, note, open_database, print_json, resolve_settings
+from pipeline.cli.common import AddCommand, note, print_json, resolve_settings
+from pipeline.store.interface import empty_queue_status
 
 
 def register(add: AddCommand, sub: Any, parser: argparse.ArgumentParser) -> None:
@@ -29,25 +30,14 @@ def register(add: AddCommand, sub: Any, parser: argparse.ArgumentParser) -> None
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
-    from pipeline.hook.admin import hook_status
-    from pipeline.store import DB_NAME, Store
-
     settings = resolve_settings(args)
-    root = settings.root
-    # Turns that failed in process_turn (CLI, batch, API) wait in the store, not in the hook's queue.
-    failed_turns: list[dict[str, Any]] = []
-    usage: dict[str, Any] = {}
-    if settings.store:
-        with open_database(settings.store)["store"] as store:
-            status = store.hook_queue_status()
-            failed_turns = store.failed_turns()
-            usage = store.usage_totals()
-    else:
-        status = hook_status(root)
-        if (root / DB_NAME).exists():
-            with Store(root, read_only=True) as store:
-                failed_turns = store.failed_turns()
-                usage = store.usage_totals()  # model calls and tokens, per stage and model, failed turns included
+    store, _ = settings.location.open(read_only=True)
+    with store:  # read-only, and immutable where the root is (issue 18)
+        held = store.exists()
+        status = store.hook_queue_status() if held else empty_queue_status()
+        # Turns that failed in process_turn (CLI, batch, API) wait in the store, not in the hook's queue.
+        failed_turns = store.failed_turns() if held else []
+        usage = store.usage_totals() if held else {}  # model calls and tokens, per stage and model, failed included
     status["failed_turns"] = len(failed_turns)
     status["usage"] = usage
     if args.as_json:
@@ -65,22 +55,16 @@ def _cmd_status(args: argparse.Namespace) -> int:
 
 
 def _cmd_users(args: argparse.Namespace) -> int:
-    from pipeline.cli.doctor import list_users
-
     settings = resolve_settings(args)
-    if settings.store:
-        from pipeline.store.postgres import shown_url
-
-        with open_database(settings.store)["store"] as store:
-            users = store.user_summaries()
-        where = f"in {shown_url(settings.store)}"
-    else:
-        users, where = list_users(settings.root), f"under {settings.root}"
+    location = settings.location
+    store, documents = location.open(read_only=True)
+    with store:
+        users = documents.user_summaries()
     if args.as_json:
         print_json(users)
         return 0
     if not users:
-        note(f"no users {where}")
+        note(f"no users {location.where}")
         return 0
     width = max(len(u["user_id"]) for u in users)
     print(f"{'user':<{width}}  {'USER.md':>13}  {'MEMORY.md':>13}  last change")

@@ -47,9 +47,9 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {args.out} and --root {args.root} disagree: batch writes one root; give one of them")
     settings = resolve_settings(args)
     out = args.out or args.root
-    if settings.store and args.out:
-        raise UsageError("--out names a root to write; with --store the memory goes to the database: give one of them")
-    if settings.store:
+    if settings.location.url:  # the memory goes to the database; --out names a root
+        if args.out:
+            raise UsageError("--out names a root to write; with --store the memory goes to the database: give one of them")
         out = str(settings.root)  # unused for the memory itself: the store holds it
     if not out:
         raise UsageError("batch needs the memory root to write: --out DIR (or --root DIR), or --store postgresql://...")

@@ -75,7 +75,7 @@ def _run(
         paths = [f.path for f in files]
         if workers is not None and workers < 1:
             raise UsageError("--workers must be at least 1")
-        if settings.store and restart:
+        if settings.location.url and restart:
             raise UsageError("--restart moves a root's contents aside; it does not apply to --store")
         root = Path(out)
         moved = move_aside(root) if restart else None
@@ -85,19 +85,14 @@ def _run(
     except MemrouteError as e:  # bad options or input, an unusable engine or user id
         return report_error(e, PROG)
     with pipe:
-        if not restart and settings.store and holds_foreign_memory(pipe):
-            from pipeline.store.postgres import shown_url
-
-            return report_error(UsageError(
-                f"{shown_url(settings.store)} already holds memory that no batch wrote; replaying older "
-                "transcripts onto it could overwrite newer facts. Batch into an empty database (then "
-                "`memroute export-store` / your own copy), or into a root with --out"
-            ), PROG)
         if not restart and holds_foreign_memory(pipe):
+            where = options.settings.location
+            advice = ("Batch into an empty database (then `memroute export-store` / your own copy), or into a "
+                      "root with --out" if where.url else
+                      "Use --restart to move it aside (nothing is deleted) and start over, or choose another --out")
             return report_error(UsageError(
-                f"{out} already holds memory that no batch wrote; replaying older "
-                "transcripts onto it could overwrite newer facts. Use --restart to move it aside "
-                "(nothing is deleted) and start over, or choose another --out"
+                f"{where.shown} already holds memory that no batch wrote; replaying older "
+                f"transcripts onto it could overwrite newer facts. {advice}"
             ), PROG)
         if moved is not None:
             print(f"memroute batch: --restart: previous contents of {out} moved to {moved}", file=sys.stderr)

@@ -12,7 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.cli.errors import CommandFailed, UsageError
-from pipeline.errors import StoreUnreachable
+from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
+from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
+from pipeline.store.location import ROOT_ENV
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -40,11 +43,13 @@ def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False, engine
     options. Their defaults are None: pipeline/settings.py fills in the environment, the config file
     (memroute.toml) and the defaults, in that order."""
     g = p.add_argument_group("common options (also settable by env MEMROUTE_* and memroute.toml: see `memroute doctor`)")
-    g.add_argument("--root", metavar="DIR", help="memory root (default: $MEMROUTE_HOME or ~/.memroute)")
+    g.add_argument("--root", metavar="DIR", help=f"memory root (default: ${ROOT_ENV} or ~/.memroute)")
     g.add_argument("--store", metavar="URL", help="postgresql://...: keep memory in PostgreSQL instead of the root "
                    "(env MEMROUTE_STORE; needs memroute[postgres])")
-    g.add_argument("--user-limit", type=int, metavar="CHARS", help="USER.md cap in characters (default 1,375)")
-    g.add_argument("--memory-limit", type=int, metavar="CHARS", help="MEMORY.md cap in characters (default 2,200)")
+    g.add_argument("--user-limit", type=int, metavar="CHARS",
+                   help=f"USER.md cap in characters (default {DEFAULT_USER_LIMIT:,})")
+    g.add_argument("--memory-limit", type=int, metavar="CHARS",
+                   help=f"MEMORY.md cap in characters (default {DEFAULT_MEMORY_LIMIT:,})")
     if side_by_side:  # eval: --engine/--model may repeat, --json names the report file
         g.add_argument("--json", dest="json_out", metavar="OUT", help="write the JSON report here (- for stdout)")
     else:
@@ -65,10 +70,12 @@ def add_common(p: argparse.ArgumentParser, *, side_by_side: bool = False, engine
         )
         e.add_argument("--model", help="e.g. openai/gpt-4o-mini; other providers need memroute[litellm] (env MEMROUTE_MODEL)")
     e.add_argument("--api-base", metavar="URL", help="base URL of an OpenAI-compatible server (env MEMROUTE_API_BASE)")
-    e.add_argument("--timeout", type=float, metavar="SECONDS", help="seconds per model request (default 30)")
+    e.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help=f"seconds per model request (default {DEFAULT_TIMEOUT_S:g})")
     e.add_argument("--deadline", type=float, metavar="SECONDS",
-                   help="seconds one turn may spend on model calls in all, retries included (default 60)")
-    e.add_argument("--max-retries", type=int, metavar="N", help="transport retries per model request (default 3)")
+                   help=f"seconds one turn may spend on model calls in all, retries included (default {DEFAULT_DEADLINE_S:g})")
+    e.add_argument("--max-retries", type=int, metavar="N",
+                   help=f"transport retries per model request (default {DEFAULT_MAX_RETRIES})")
     e.add_argument(
         "--structured", choices=["auto", "tools", "json_schema", "json"],
         help="how structured output is asked for: tools (forced tool call), json_schema (response_format: a grammar "
@@ -121,64 +128,30 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
 def open_pipeline(args: argparse.Namespace, *, write: bool, **overrides: Any) -> MemoryPipeline:
     """The pipeline for one command, built from the resolved settings. `write=False`: a root this
     process may not write is opened read-only; `write=True`: such a root is refused, naming it."""
-    from pipeline._util.paths import root_writable
     from pipeline.settings import build_pipeline
 
     settings = resolve_settings(args)
-    explicit_root = "root" in overrides  # a command's own root (demo's temporary one) is a root, never the store
-    root = Path(overrides.pop("root", settings.root))
-    if settings.store and not explicit_root:
-        # the documents and records live there, not in the root
-        overrides.update(open_database(settings.store, log_quotes=settings.log_quotes))
-        writable = True
-    else:
-        writable = root_writable(root)
+    if "root" in overrides:  # a command's own root (demo's temporary one) is a root, never the store
+        settings = settings.model_copy(update={"root": Path(overrides.pop("root")), "store": None})
+    writable = settings.location.writable()
     if write and not writable:
-        raise CommandFailed(f"memory root {root} is not writable: `memroute {args.command}` needs to write there")
-    if explicit_root:
-        settings = settings.model_copy(update={"store": None})
-    pipe = build_pipeline(settings, root=root, read_only=not writable, **overrides)
+        raise CommandFailed(f"memory root {settings.root} is not writable: `memroute {args.command}` needs to write there")
+    pipe = build_pipeline(settings, read_only=not writable, **overrides)
     gc.enable()  # see main(): the imports are done
     return pipe
 
 
-def open_database(url: str, *, log_quotes: bool = False) -> dict[str, Any]:
-    """store= and documents= for MemoryPipeline on the PostgreSQL store at `url`; a clear error when the
-    extra is missing or the server cannot be reached."""
-    from pipeline.store.postgres import open_postgres, shown_url
-
-    try:
-        store, documents = open_postgres(url, log_quotes=log_quotes)
-    except ImportError:
-        raise CommandFailed("--store postgresql://... needs psycopg: pip install 'memroute[postgres]'") from None
-    except StoreUnreachable as e:  # its one line names host, port and cause
-        raise CommandFailed(str(e)) from None
-    except Exception as e:  # psycopg's OperationalError and friends: one line, never the password
-        raise CommandFailed(f"cannot open the store {shown_url(url)}: {type(e).__name__}: "
-                            f"{str(e).strip().splitlines()[0] if str(e).strip() else 'no detail'}") from None
-    return {"store": store, "documents": documents}
-
-
 def require_user(args: argparse.Namespace) -> None:
     """Commands about one existing user say so when there is none (and create nothing)."""
-    from pipeline.store.files import FileDocuments
+    from pipeline.store.files import validate_user_id
 
-    settings = resolve_settings(args)
-    if settings.store:
-        from pipeline.store.files import validate_user_id
-        from pipeline.store.postgres import shown_url
-
-        validate_user_id(args.user)
-        opened = open_database(settings.store)
-        try:
-            if opened["store"].has_user(args.user):
-                return
-        finally:
-            opened["store"].close()
-        raise CommandFailed(f"no user {args.user!r} in {shown_url(settings.store)}")
-    root = settings.root
-    if not FileDocuments(root).has_user(args.user):
-        raise CommandFailed(f"no user {args.user!r} under {root} (`memroute users --root {root}` lists them)")
+    validate_user_id(args.user)
+    location = resolve_settings(args).location
+    store, documents = location.open(read_only=True)
+    with store:
+        if documents.has_user(args.user):
+            return
+    raise CommandFailed(f"no user {args.user!r} {location.where} (`memroute users` lists them)")
 
 
 def note(message: str) -> None:
@@ -214,7 +187,7 @@ def format_decision(d: Any) -> str:
     else:
         what = f"reason={d.reason}" + (f", candidate {d.section} / {d.key}: {d.value}" if d.candidate else "")
     why = f" ({d.detail})" if d.detail else ""
-    outcome = f" -> {d.outcome}" if d.outcome else ""
+    outcome = f" -> {d.outcome_text}" if d.outcome else ""
     return f"  {d.route.upper():6} {quoted(d.quote)}\n         {what}{why}{outcome}"
 
 

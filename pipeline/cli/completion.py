@@ -58,7 +58,7 @@ def bash_or_zsh(parser: argparse.ArgumentParser, shell: str) -> str:
     for action in _user_actions(parser):
         action.complete = {"bash": "_shtab_memroute_users", "zsh": "_shtab_memroute_users"}  # type: ignore[attr-defined]
     preamble = {"bash": _USERS_BASH, "zsh": _USERS_ZSH}  # shtab takes one per shell (its stub says str)
-    return str(shtab.complete(parser, shell=shell, preamble=preamble))  # type: ignore[arg-type]
+    return str(shtab.complete(parser, shell=shell, preamble=preamble))  # type: ignore[arg-type, unused-ignore]
 
 
 def fish(parser: argparse.ArgumentParser) -> str:

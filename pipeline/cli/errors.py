@@ -1,5 +1,5 @@
-"""THE mapping from an error to the exit code (0 ok, 1 the work failed, 2 usage), and how an error
-is told to the user: one line on stderr, never a traceback."""
+"""How the CLI tells an error: one line on stderr, never a traceback, and the exit code the error's
+family gives (pipeline/errors.py: 0 ok, 1 the work failed, 2 usage)."""
 
 from __future__ import annotations
 
@@ -8,35 +8,11 @@ import sys
 from collections.abc import Callable
 from typing import ParamSpec
 
-from pipeline.errors import MemrouteError, ModelConfigError
-
-
-class UsageError(MemrouteError):
-    """Bad command-line input: exit code 2."""
+from pipeline.errors import MemrouteError, UsageError, exit_code
 
 
 class CommandFailed(MemrouteError):
     """The command could not do its work (an unknown user, a read-only root): exit code 1."""
-
-
-def exit_code(e: BaseException) -> int:
-    """2 for input the user must fix (a bad flag, user id, message, input file, setting or tool
-    call), 1 for everything else (the work failed)."""
-    from pipeline.batch.transcripts import InputError
-    from pipeline.engines import EngineConfigError
-    from pipeline.evals import EvalInputError
-    from pipeline.integrations.imports import ImportFormatError
-    from pipeline.ops.erasure import NothingToForget
-    from pipeline.ops.tool import ToolUsageError
-    from pipeline.settings import SettingsError
-    from pipeline.store.files import InvalidUserId
-    from pipeline.turns import BadTurn
-
-    usage_errors = (
-        UsageError, InvalidUserId, BadTurn, ToolUsageError, EngineConfigError, SettingsError, NothingToForget,
-        EvalInputError, InputError, ModelConfigError, ImportFormatError,
-    )
-    return 2 if isinstance(e, usage_errors) else 1
 
 
 def report_error(e: BaseException, prog: str = "memroute") -> int:

@@ -32,7 +32,7 @@ def register(add: AddCommand) -> None:
 def _cmd_label(args: argparse.Namespace) -> int:
     from pipeline.batch.label import LabelReport, label_conversations
     from pipeline.batch.transcripts import BadLine, InputError, expand_inputs, read_conversations
-    from pipeline.engines import make_engine
+    from pipeline.settings import build_engine
 
     settings = resolve_settings(args)
     if settings.engine_name == "offline":
@@ -41,10 +41,7 @@ def _cmd_label(args: argparse.Namespace) -> int:
         paths = expand_inputs(args.inputs)
     except InputError as exc:
         raise UsageError(str(exc)) from None
-    engine = make_engine(
-        settings.engine_name, model=settings.model, api_base=settings.api_base, timeout=settings.timeout,
-        max_retries=settings.max_retries, deadline=settings.deadline, structured=settings.structured,
-    )
+    engine = build_engine(settings)
     report = LabelReport()
     bad: list[BadLine] = []
 

@@ -343,7 +343,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
     if not any((source / "memories" / name).is_file() for name in ("USER.md", "MEMORY.md")):
         raise UsageError(f"no Hermes store in {source}: expected {source / 'memories'}/USER.md or MEMORY.md")
     with open_pipeline(args, write=True) as pipe:
-        report = import_hermes(pipe, source, args.user)
+        report = import_hermes(pipe.workspace, source, args.user)
     if not (report["imported_user"] or report["imported_memory"] or report["blocked"]):
         note(f"nothing imported: {source / 'memories'} holds no new entries")
     emit(args, report, lambda: "\n".join(
@@ -364,7 +364,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     require_user(args)
     with open_pipeline(args, write=False) as pipe:
         if not args.everything:
-            report = export_hermes(pipe, args.user, Path(args.out))
+            report = export_hermes(pipe.workspace, args.user, Path(args.out))
             emit(args, report, f"wrote {Path(args.out) / 'memories'}/USER.md and MEMORY.md (Hermes format)")
             return 0
         data = pipe.export_all(args.user)

@@ -7,10 +7,14 @@ from __future__ import annotations
 import argparse
 import functools
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.cli.common import AddCommand, resolve_settings
 from pipeline.cli.errors import CommandFailed, UsageError
 from pipeline.serve.config import DEFAULT_HOST, DEFAULT_PORT, Limits, ServeConfig, ServeConfigError, read_tokens
+
+if TYPE_CHECKING:
+    from pipeline.store.location import Location
 
 TOKENS_ENV = "MEMROUTE_SERVE_TOKENS"
 OTLP_ENV = "MEMROUTE_OTLP_ENDPOINT"
@@ -76,11 +80,9 @@ def _config(args: argparse.Namespace, root: Path) -> ServeConfig:
     return config
 
 
-def _require_writable(root: Path, command: str) -> None:
-    from pipeline._util.paths import root_writable
-
-    if not root_writable(root):
-        raise CommandFailed(f"memory root {root} is not writable: `memroute {command}` needs to write there")
+def _require_writable(location: Location, command: str) -> None:
+    if not location.writable():
+        raise CommandFailed(f"memory root {location.root} is not writable: `memroute {command}` needs to write there")
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -88,21 +90,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     settings = resolve_settings(args)
     config = _config(args, Path(settings.root))
-    _require_writable(config.root, "serve")
+    _require_writable(settings.model_copy(update={"root": config.root}).location, "serve")
     try:
         from pipeline.serve.run import serve
     except ImportError as e:
         raise CommandFailed(f"memroute serve needs {e.name or 'its extra'}: {EXTRA_HINT}") from None
-    store = None
-    if settings.store:  # a server that is down: one line now, not a failed start inside uvicorn
-        from pipeline.store.postgres import shown_url
-        from pipeline.store.postgres.connection import probe
-
-        try:
-            probe(settings.store)
-        except ImportError:
-            raise CommandFailed("--store postgresql://... needs psycopg: pip install 'memroute[postgres]'") from None
-        store = shown_url(settings.store)
+    settings.location.reachable()  # a server that is down: one line now, not a failed start inside uvicorn
+    store = settings.location.shown if settings.location.url else None
     return serve(config, functools.partial(build_pipeline, settings), store=store)
 
 
@@ -116,7 +110,7 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
         from pipeline.cli.mcp_config import print_config
 
         return print_config(args, Path(settings.root))
-    _require_writable(Path(settings.root), "mcp")
+    _require_writable(settings.location, "mcp")
     try:
         from pipeline.serve.run import mcp_stdio
     except ImportError as e:

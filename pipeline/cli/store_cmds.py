@@ -27,12 +27,12 @@ def register(add: AddCommand) -> None:
 
 def _here(args: argparse.Namespace) -> str:
     """This command's store: --store's database when set, else the root."""
-    settings = resolve_settings(args)
-    return settings.store or str(settings.root)
+    location = resolve_settings(args).location
+    return location.url or str(location.root)
 
 
 def _copy(source: str, target: str, args: argparse.Namespace) -> int:
-    from pipeline.store.postgres import shown_url
+    from pipeline.store.location import shown_url
 
     try:
         from pipeline.store.postgres.transfer import TransferError, copy_store
@@ -67,10 +67,10 @@ def _cmd_import_store(args: argparse.Namespace) -> int:
 def _cmd_worker(args: argparse.Namespace) -> int:
     if args.threads < 1:
         raise UsageError("--threads must be at least 1")
-    if not resolve_settings(args).store:
+    if resolve_settings(args).location.url is None:  # checked before anything opens: a root is left as it was
         raise UsageError("worker needs --store postgresql://... (or MEMROUTE_STORE): a root's turns are "
                          "processed by the post-turn hook or `memroute batch`")
-    from pipeline.store.postgres.worker import serve
+    from pipeline.hook.worker import serve
 
     stop = threading.Event()
 

@@ -30,6 +30,12 @@ REQUEST_SLOTS: ContextVar[asyncio.Semaphore | None] = ContextVar("memroute_reque
 # before it never eat the budget. Unset (an engine called directly): each stage call counts alone.
 TURN_STARTED: ContextVar[list[float] | None] = ContextVar("memroute_turn_started", default=None)
 
+# What a model-backed engine may spend unless the caller says otherwise: written here once, the
+# defaults of LLMEngine, MemoryPipeline, Settings (the CLI) and the engine registry alike.
+DEFAULT_TIMEOUT_S = 30.0  # seconds per model request
+DEFAULT_DEADLINE_S = 60.0  # seconds one turn may spend on model calls in all, retries and backoff included
+DEFAULT_MAX_RETRIES = 3  # transport retries per model request
+
 T = TypeVar("T")
 
 
@@ -46,6 +52,10 @@ class Engine:
 
     name: str = "engine"  # "offline", "llm", "hybrid", or a third-party engine's registry name
     model: str | None = None
+    # compact() costs nothing (the rule-based default): the pipeline may then compact USER.md before it
+    # is full (ops/turn.py WritePolicy). An engine whose compact() calls a model says False, and is
+    # asked only when a write does not fit.
+    free_compaction: bool = True
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
         """Split the turn into atomic statements and route each one. The pipeline passes the two
@@ -84,8 +94,3 @@ class Engine:
 
     async def aclose(self) -> None:
         """Release what belongs to the running event loop (its connections)."""
-
-
-async def aclassify(engine: Engine, turn: Turn, user_md: str, memory_md: str) -> Classification:
-    """Kept for old callers: `await engine.aclassify(...)`."""
-    return await engine.aclassify(turn, user_md, memory_md)

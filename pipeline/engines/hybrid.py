@@ -16,6 +16,7 @@ from pipeline.types import Classification, ConsolidationPlan, MemoryItem, Turn
 
 class HybridEngine(Engine):
     name = "hybrid"
+    free_compaction = False  # compact() is the LLM engine's
 
     def __init__(self, llm: Engine, gate: Engine | None = None) -> None:
         self.llm = llm

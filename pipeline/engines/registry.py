@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.engines.base import Engine
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
 
 GROUP = "memroute.engines"
 
 
-class EngineConfigError(MemrouteError, ValueError):
+class EngineConfigError(UsageError):
     """An engine name or model setting that cannot work."""
 
 

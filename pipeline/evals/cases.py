@@ -1,4 +1,4 @@
-"""The dataset: an eval case (the pydantic model of DESIGN.md's eval-case contract), how a
+"""The dataset: an eval case (the pydantic model of the eval-case contract in docs/design.md), how a
 suite file is read and checked (file:line in every error), the engine/model a run uses, and
 what one case's run produced (CaseOutcome, its Checks)."""
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
 from pipeline.types import SKIP_REASONS, Usage
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ _INT_KEYS = ("user_md_max_chars", "memory_md_max_chars")
 _EXPECT_KEYS = frozenset(("route", "reason", *_LIST_KEYS, *_INT_KEYS))
 
 
-class EvalInputError(MemrouteError, ValueError):
+class EvalInputError(UsageError):
     """A suite file that cannot be read or a case that breaks the contract (file:line in the message)."""
 
 

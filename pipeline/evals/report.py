@@ -81,7 +81,7 @@ class CaseResult(_Block):
 
 
 class RunMetrics(_Block):
-    """The metrics of one engine/model run (the DESIGN.md report keys and a few more), in JSON key order."""
+    """The metrics of one engine/model run (the report keys of docs/design.md's eval contract and a few more), in JSON key order."""
 
     engine: str
     model: str | None

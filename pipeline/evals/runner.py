@@ -34,18 +34,7 @@ def default_pipeline_factory(root: Path, spec: EngineSpec, cache_dir: Path | Non
 
     options = dict(options)
     limits = options.pop("engine_options", None) or {}
-    engine = spec.engine
-    if limits and isinstance(engine, str):
-        from pipeline.engines import make_engine
-
-        engine = make_engine(
-            engine,
-            model=spec.model,
-            api_base=options.get("api_base"),
-            cache_dir=Path(cache_dir) if cache_dir else None,
-            **limits,
-        )
-    return MemoryPipeline(root=root, engine=engine, model=spec.model, cache_dir=cache_dir, **options)
+    return MemoryPipeline(root=root, engine=spec.engine, model=spec.model, cache_dir=cache_dir, **options, **limits)
 
 
 def _read(path: Path) -> str:

@@ -178,7 +178,7 @@ def write_metrics(outcomes: Sequence[CaseOutcome]) -> WriteMetrics:
 
 
 def score_run(outcomes: Sequence[CaseOutcome], spec: EngineSpec) -> RunMetrics:
-    """The metrics block of one engine/model (the DESIGN.md report keys and a few more)."""
+    """The metrics block of one engine/model (the report keys of docs/design.md's eval contract and a few more)."""
     routed = [o for o in outcomes if o.case.expect.get("route") is not None]
     correct = [o for o in routed if o.error is None and o.predicted == o.case.expect["route"]]
 

@@ -1,6 +1,6 @@
 """Health details in four languages: the spans guards treats as sensitive (kind HEALTH).
 
-The line (LABELING.md: "exact health details that nobody asked to keep" are sensitive):
+The line (docs/design.md: "exact health details nobody asked to keep" are sensitive):
 
 - HEALTH, a skip unless the user asks in that turn to keep it: a diagnosis or condition ("I was
   diagnosed with asthma", "我有糖尿病"), a medication or treatment ("I'm on sertraline", "minum

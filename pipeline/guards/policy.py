@@ -12,7 +12,7 @@ from pipeline.guards.injection import LEADING_BULLET_RE, MESSAGES, blocked_verdi
 from pipeline.guards.kinds import CONTACT_KINDS, HEALTH, SECRET_KINDS, GuardPolicy, Verdict
 from pipeline.guards.normalise import INVISIBLE_RE, rules_view
 from pipeline.guards.save_requests import allowed_on_request
-from pipeline.types import Decision
+from pipeline.types import Decision, Outcome
 
 _OK = Verdict(True, None, None, "ok")
 _REQUESTABLE = CONTACT_KINDS | {HEALTH}
@@ -99,18 +99,18 @@ def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPoli
                 verdict = check_text(text, turn_text=turn_text, policy=policy)
                 if not verdict.allowed:
                     update.update(route="skip", op="none", reason=verdict.reason, detail=verdict.rule,
-                                  value=None, entry=None, outcome=f"blocked:{verdict.rule}")
+                                  value=None, entry=None, outcome=Outcome.BLOCKED, outcome_detail=verdict.rule)
                     break
             if not update and turn_rule is not None:
                 update.update(route="skip", op="none", reason="blocked", detail=turn_rule, value=None, entry=None,
-                              outcome=f"blocked:{turn_rule}")
+                              outcome=Outcome.BLOCKED, outcome_detail=turn_rule)
         quote = redact(d.quote, keep=keep) if d.quote else d.quote
         rule = quote_rule(quote, policy)
         if rule is not None:
             quote = f"[BLOCKED:{rule}]"
             if update.get("reason") != "sensitive":
                 update.update(route="skip", op="none", reason="blocked", detail=rule,
-                              value=None, entry=None, outcome=f"blocked:{rule}")
+                              value=None, entry=None, outcome=Outcome.BLOCKED, outcome_detail=rule)
         if (update.get("route", d.route) == "skip" and update.get("reason", d.reason) not in ("sensitive", "blocked")
                 and HEALTH not in keep and d.quote and any(f.kind == HEALTH for f in find_sensitive(d.quote))):
             # "my head hurts today" is a health detail whatever the engine called it (mood, one_off ...)

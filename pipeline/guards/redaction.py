@@ -30,7 +30,7 @@ from pipeline.guards.detectors import redact
 from pipeline.guards.kinds import CONTACT_KINDS
 from pipeline.guards.policy import quote_rule
 from pipeline.guards.save_requests import explicit_save_request
-from pipeline.types import Decision
+from pipeline.types import Decision, Outcome
 
 # Lines, then sentences, are the unit a guard rule blocks: the rest of the text stays readable.
 _SENTENCE_END_RE = lazy_compile(r"(?<=[.!?。！？])\s+")
@@ -144,7 +144,8 @@ def refuse_marked_writes(decisions: list[Decision]) -> list[Decision]:
         reason = "sensitive" if marked.group(1) == "REDACTED" else "blocked"
         rule = f"redacted:{marked.group(2)}" if reason == "sensitive" else marked.group(2)
         out.append(d.model_copy(update={"route": "skip", "op": "none", "reason": reason, "detail": rule,
-                                        "value": None, "entry": None, "outcome": f"blocked:{rule}"}))
+                                        "value": None, "entry": None, "outcome": Outcome.BLOCKED,
+                                        "outcome_detail": rule}))
     return out
 
 

@@ -41,22 +41,29 @@ import heapq
 import itertools
 import logging
 import multiprocessing
-import random
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pipeline import observe
-from pipeline.errors import MemrouteError
-from pipeline.hook.runner import init_child, run_in_child, run_turn
-from pipeline.store.files import validate_user_id
+from pipeline.errors import Busy
+from pipeline.hook.runner import (
+    GroupSettle,
+    RetryPolicy,
+    RunCounts,
+    Settled,
+    attempt,
+    init_child,
+    queueable,
+    run_in_child,
+    run_turn,
+)
 from pipeline.store.interface import QueuedTurn
-from pipeline.turns import build_turn, turn_payload
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -66,31 +73,16 @@ log = logging.getLogger("memroute.hook")
 ADOPT_INTERVAL_S = 1.0  # how often a running hook looks for turns of a process that is gone
 
 
-class HookQueueFull(MemrouteError, RuntimeError):
+class HookQueueFull(Busy, RuntimeError):
     """submit() found no room in the in-memory queue within full_timeout_s; the turn was not stored."""
 
+    api_code = "queue_full"
 
-class HookClosed(MemrouteError, RuntimeError):
+
+class HookClosed(Busy, RuntimeError):
     """submit() after close()."""
 
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Exponential backoff for failed turns: base, base*m, base*m^2, ... capped, with +/- jitter."""
-
-    max_attempts: int = 6
-    base_delay_s: float = 1.0
-    multiplier: float = 2.0
-    max_delay_s: float = 60.0
-    jitter: float = 0.1
-
-    def delay(self, failures: int) -> float:
-        """Wait after the `failures`-th failed attempt (1-based)."""
-        d = min(self.max_delay_s, self.base_delay_s * self.multiplier ** max(0, failures - 1))
-        return max(0.0, d * (1 + random.uniform(-self.jitter, self.jitter)))
-
-    def total_delay_s(self) -> float:
-        return sum(min(self.max_delay_s, self.base_delay_s * self.multiplier**i) for i in range(self.max_attempts - 1))
+    api_code = "shutting_down"
 
 
 @dataclass
@@ -114,17 +106,6 @@ class _Group:
 
     def ready_at(self, flushing: bool) -> float:
         return max(self.retry_at, 0.0 if flushing else self.debounce_until)
-
-
-@dataclass
-class _Counters:
-    done: int = 0
-    duplicates: int = 0
-    failed_attempts: int = 0
-    parked: int = 0
-    last_error: str | None = None
-    last_error_at: float | None = None
-    by_user: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class PostTurnHook:
@@ -180,7 +161,7 @@ class PostTurnHook:
         self._running: dict[str, _Group] = {}
         self._unscrubbed: set[tuple[str, str]] = set()  # settled, the queue's storage not scrubbed yet
         self._in_memory = 0  # turns waiting or running
-        self._counters = _Counters()
+        self._counters = RunCounts()
         self._closed = False
         self._flushing = False
         self._stop = False
@@ -234,10 +215,7 @@ class PostTurnHook:
         """
         if self._closed:
             raise HookClosed("PostTurnHook is closed")
-        validate_user_id(user_id)
-        # Resolves the timestamp now, so a turn re-run after a crash keeps its dates.
-        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
-        payload = turn_payload(turn)
+        turn, payload = queueable(user_id, messages, timestamp, conversation_id, turn_id)
         deadline = time.monotonic() + self.full_timeout_s
         if not self._submit_lock.acquire(timeout=self.full_timeout_s):
             raise self._full()
@@ -376,15 +354,15 @@ class PostTurnHook:
                 group = self._next_group()
             if group is None:
                 return
-            outcome = "failed"
+            settled: Settled = "failed"
             error: str | None = None
             try:
-                outcome, error = self._process(group)
+                settled, error = self._process(group)
             except Exception as e:  # bookkeeping failed (e.g. the db): retry the whole group later
                 # The type only: an exception's text can quote the turn (and logs are at rest too).
                 log.error("hook: processing turn %s failed: %s", group.members[0].turn_id, type(e).__name__)
                 error = f"{type(e).__name__}: {e}"
-            self._settle(group, outcome, error)
+            self._settle(group, settled, error)
             # The settled turns' text may still sit in the queue's storage (a WAL frame): scrub it,
             # then let anyone waiting for these turns (wait_settled) go.
             try:
@@ -412,61 +390,41 @@ class PostTurnHook:
                 with self._cond:
                     self._add_recovered(rows)
 
-    def _process(self, group: _Group) -> tuple[str, str | None]:
-        """Run the group once. Returns (outcome, error): done | duplicate | failed | parked."""
+    def _process(self, group: _Group) -> tuple[Settled, str | None]:
+        """Run the group once (hook/runner.py: attempt). Returns (settled, error)."""
         members = group.members
-        leader = members[0]
-        self.queue.start(members, leader.seq if len(members) > 1 else None)
-        if self._pool is not None:
-            status, error, events = self._pool.submit(run_in_child, members).result()
-            observe.replay(events)  # the child's metrics (stages, model calls, outcome) count here
+        self.queue.start(members, members[0].seq if len(members) > 1 else None)
+        pool = self._pool
+        if pool is not None:
+            def run() -> tuple[str, str | None]:
+                status, error, events = pool.submit(run_in_child, members).result()
+                observe.replay(events)  # the child's metrics (stages, model calls, outcome) count here
+                return status, error
         else:
-            status, error = run_turn(self.pipeline, members)
-        if status in ("done", "duplicate_turn"):
-            self.queue.finish(members)
-            return ("done" if status == "done" else "duplicate"), None
-        error = error or "unknown error"
-        failures = group.attempts + 1
-        if failures >= self.retry_policy.max_attempts:
-            self.queue.park(members, error)
+            def run() -> tuple[str, str | None]:
+                return run_turn(self.pipeline, members)
+        done = attempt(run, GroupSettle(self.queue, members), failures_before=group.attempts, policy=self.retry_policy)
+        if done.settled == "parked":
             observe.count_turn(self.pipeline.engine.name, "parked")
-            log.warning("hook: turn %s parked after %d attempts", leader.turn_id, failures)
-            return "parked", error
-        group.retry_at = time.time() + self.retry_policy.delay(failures)
-        self.queue.fail(members, error, group.retry_at)
-        return "failed", error
+            log.warning("hook: turn %s parked after %d attempts", members[0].turn_id, group.attempts + 1)
+        if done.retry_at is not None:
+            group.retry_at = done.retry_at
+        return done.settled, done.error
 
-    def _settle(self, group: _Group, outcome: str, error: str | None) -> None:
+    def _settle(self, group: _Group, settled: Settled, error: str | None) -> None:
         user = group.user_id
         n = len(group.members)
         with self._cond:
-            c = self._counters
-            per = c.by_user.setdefault(user, {"done": 0, "failed_attempts": 0, "parked": 0, "last_error": None})
             del self._running[user]
             self._unscrubbed.update((m.user_id, m.turn_id) for m in group.members)
-            if outcome in ("done", "duplicate"):
-                c.done += n
-                c.duplicates += n if outcome == "duplicate" else 0
-                per["done"] += n
-                per["duplicates"] = per.get("duplicates", 0) + (n if outcome == "duplicate" else 0)
-                self._in_memory -= n
-            elif outcome == "parked":
-                c.parked += n
-                c.failed_attempts += 1
-                per["parked"] += n
-                per["failed_attempts"] += 1
-                self._in_memory -= n
-            else:
+            if settled == "failed":  # a retry is due later; a bookkeeping error backs off like a model failure
                 group.attempts += 1
-                if group.retry_at <= time.time():  # bookkeeping error: back off like a model failure
+                if group.retry_at <= time.time():
                     group.retry_at = time.time() + self.retry_policy.delay(group.attempts)
-                c.failed_attempts += 1
-                per["failed_attempts"] += 1
                 self._pending.setdefault(user, deque()).appendleft(group)
-            if error is not None:
-                redacted = self.pipeline.store.redact(error)
-                c.last_error, c.last_error_at = redacted, time.time()
-                per["last_error"] = redacted
+            else:
+                self._in_memory -= n
+            self._counters.count(user, n, settled, self.pipeline.store.redact(error) if error is not None else None)
             self._schedule(user)
             self._cond.notify_all()
 

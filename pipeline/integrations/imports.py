@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline import MemrouteError
+from pipeline import UsageError
 from pipeline.integrations.remember import answer
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ AGENT_BLOCKS = frozenset({"persona", "system", "agent", "assistant"})  # about t
 UNKNOWN_VALUES = frozenset({"", "?", "unknown", "n/a", "na", "none", "-", "tbd"})
 
 
-class ImportFormatError(MemrouteError, ValueError):
+class ImportFormatError(UsageError):
     """An export that is not what the command reads (a usage error: exit code 2)."""
 
 

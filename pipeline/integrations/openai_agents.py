@@ -39,7 +39,7 @@ class AgentsMemory(UserMemory):
         ]
 
 
-class _SubmitTurn(RunHooks[Any]):
+class _SubmitTurn(RunHooks[Any]):  # type: ignore[misc, unused-ignore]  # the agents SDK is optional
     def __init__(self, memory: AgentsMemory) -> None:
         self.memory = memory
         self.user_texts: list[str] = []

@@ -42,7 +42,7 @@ class PydanticAIMemory(UserMemory):
 
         return ProcessHistory(self.history_processor)
 
-    def submit(self, messages: Any, timestamp: Any = None) -> Any:  # type: ignore[override]
+    def submit(self, messages: Any, timestamp: Any = None) -> Any:
         """Route a run's turn: `result.new_messages()` (or `all_messages()`), or OpenAI-style dicts."""
         if messages and not isinstance(messages[0], dict):
             messages = to_openai_messages(messages)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from pipeline.types import Outcome
+
 if TYPE_CHECKING:
     from pipeline import Decision, MemoryPipeline, TurnResult
 
@@ -45,20 +47,19 @@ def answer(result: TurnResult) -> dict[str, Any]:
     skipped: list[dict[str, Any]] = []
     refused: list[dict[str, Any]] = []
     for d in result.decisions:
-        outcome = d.outcome or ""
         if d.route == "skip":
             # Sensitive or hostile words are not echoed back (answers end up in agents' logs).
             quote = None if d.reason in ("sensitive", "blocked") else d.quote
             item = {"quote": quote, "reason": d.reason or "unknown", "why": d.detail or ""}
             (refused if d.reason == "blocked" else skipped).append(item)
-        elif outcome.startswith("written"):
+        elif d.outcome is Outcome.WRITTEN:
             stored.append(_stored(d))
-        elif outcome.startswith(("blocked", "over_cap")):
-            refused.append({"quote": None if outcome.startswith("blocked") else d.quote,
-                            "reason": outcome.split(":")[0], "why": outcome})
-        else:  # duplicate, unchanged, not_found, kept_newer...: nothing to do, not an error
-            skipped.append({"quote": d.quote, "reason": outcome.split(":")[0] or "unchanged",
-                            "why": outcome, "target": _file(d)})
+        elif d.outcome in (Outcome.BLOCKED, Outcome.OVER_CAP):
+            refused.append({"quote": None if d.outcome is Outcome.BLOCKED else d.quote,
+                            "reason": d.outcome.value, "why": d.outcome_text})
+        else:  # duplicate, unchanged, not_found, stale...: nothing to do, not an error
+            skipped.append({"quote": d.quote, "reason": d.outcome.value if d.outcome else "unchanged",
+                            "why": d.outcome_text or "", "target": _file(d)})
     payload: dict[str, Any] = {
         "success": result.status != "failed" and not refused,
         "stored": stored,

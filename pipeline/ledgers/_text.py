@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from pipeline.ledgers.errors import LedgerError
+from pipeline.ledgers.field_concepts import same_field
 
 BOM = "\ufeff"
 INDENT = "  "  # continuation lines of a multi-line bullet
@@ -120,3 +121,15 @@ def clean_entry_text(text: str, what: str = "content") -> str:
 
 def norm_key(text: str) -> str:
     return " ".join(text.split()).casefold()
+
+
+def names_key(words: str, key: str) -> bool:
+    """Do the words of a forget request name this USER.md key? "email" names Email, "phone number"
+    names Phone: every word of the key is among the request's words (any case, any script). A
+    contact field is named by what it is: "email address" names Email (never Address or
+    Location), "where I live" names Location (ledgers/field_concepts.py)."""
+    same = same_field(words, key)
+    if same is False:
+        return False
+    wanted, have = norm_key(words).split(), norm_key(key).split()
+    return (bool(have) and set(have) <= set(wanted)) or bool(same)

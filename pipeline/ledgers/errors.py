@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import Conflict
 
 _LABELS = {"user": "User profile", "memory": "Memory"}
 _ADVICE = {
@@ -28,12 +28,14 @@ def format_usage(current: int, limit: int) -> str:
     return f"{current:,}/{limit:,}"
 
 
-class LedgerError(MemrouteError):
-    """Base of every ledger error; str(e) is a one-line message fit for a user."""
+class LedgerError(Conflict):
+    """Base of every ledger error (a conflict: HTTP 409); str(e) is a one-line message fit for a user."""
 
 
 class CapExceeded(LedgerError):
     """A write would leave a file over its cap. Nothing was changed."""
+
+    api_code = "over_cap"
 
     def __init__(self, target: str, current: int, limit: int, adding: int, current_entries: list[str]) -> None:
         self.target = target

@@ -17,13 +17,13 @@ from pipeline.ledgers.errors import LedgerError
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryEntry, MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import (
     DEFAULT_USER_LIMIT,
-    USER_SECTIONS,
     UserProfile,
     canonical_section,
     empty_user_md,
     field_from_entry,
     guess_section,
 )
+from pipeline.types import USER_SECTIONS
 
 ENTRY_DELIMITER = "\n§\n"
 USER_FILE = "USER.md"

@@ -97,9 +97,10 @@ def turn(engine: str, turn_id: str | None = None) -> AbstractContextManager[Any]
     """One turn's span (the stages and model calls inside it are its children)."""
     if _tracer is None:
         return _NULL
-    return _tracer.start_as_current_span(
+    span: AbstractContextManager[Any] = _tracer.start_as_current_span(
         "memroute.turn", attributes={"memroute.engine": engine, **({"memroute.turn_id": turn_id} if turn_id else {})}
     )
+    return span
 
 
 def stage(name: str, engine: str) -> AbstractContextManager[Any]:
@@ -195,8 +196,8 @@ def count_guard_blocks(decisions: Iterable[Decision]) -> None:
     if _sink is None:
         return
     for d in decisions:
-        if d.outcome and d.outcome.startswith("blocked:"):
-            rule = d.outcome[len("blocked:"):]
+        if d.outcome == "blocked":  # Outcome.BLOCKED (a str enum: no import of the types here)
+            rule = d.outcome_detail or ""
             _sink.count("guard_blocks", 1, {"kind": rule.split(":", 1)[0], "reason": d.reason or "blocked"})
 
 

@@ -33,7 +33,7 @@ QUEUE_STATES = ("queued", "running", "retrying", "parked")
 QueueSource = Callable[[], dict[str, Any]]
 
 
-class _QueueCollector(Collector):
+class _QueueCollector(Collector):  # type: ignore[misc, unused-ignore]  # untyped where prometheus_client is missing
     def __init__(self) -> None:
         self.sources: list[QueueSource] = []
         self.lock = threading.Lock()
@@ -109,7 +109,7 @@ class PrometheusMetrics:
 
     def render(self) -> bytes:
         """The Prometheus text exposition format."""
-        return generate_latest(self.registry)
+        return bytes(generate_latest(self.registry))
 
 
 def enable() -> PrometheusMetrics:

@@ -1,4 +1,4 @@
-"""The one write path: `with pipe.edit(user_id) as tx:` locks the user, loads both documents
+"""The one write path: `with workspace.edit(user_id) as tx:` locks the user, loads both documents
 (parsed, `tx.current`), lets the caller change them and `tx.stage(...)` the result, then commits
 the changed documents together with history, provenance, archive and the turn record in one
 unit when the block ends. An exception inside the block writes nothing at all.
@@ -17,10 +17,10 @@ from pipeline.ledgers.memory_md import MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import UserProfile, empty_user_md
 from pipeline.ops.erasure import Erased
 from pipeline.stages.order import turn_time_payload
-from pipeline.stages.write import WriteResult, is_written
+from pipeline.stages.write import WriteResult
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import LedgerTexts, MemoryStore, Tx, UserDocuments
-from pipeline.types import Classification
+from pipeline.types import Classification, Outcome
 
 
 def now_iso() -> str:
@@ -99,11 +99,11 @@ def changed_files(current: Ledgers, written: WriteResult) -> dict[str, str]:
 def refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
     """A document that does not round-trip is never rewritten: mark the decisions that would have."""
     for d in written.decisions:
-        if not is_written(d.outcome):
+        if d.outcome is not Outcome.WRITTEN:
             continue
         refusal = current.user_refused if d.route == "user" else current.memory_refused
         if refusal:
-            d.outcome = f"refused: {refusal}"
+            d.settle(Outcome.REFUSED, refusal)
     if current.user_refused:
         written.changes = [c for c in written.changes if c.target != "user"]
         written.archive = [c for c in written.archive if c.target != "user"]
@@ -113,7 +113,7 @@ def refuse_unsafe_rewrites(written: WriteResult, current: Ledgers) -> None:
 
 
 class Edit:
-    """One user's write in progress (see the module doc). Made by MemoryPipeline.edit()."""
+    """One user's write in progress (see the module doc). Made by Workspace.edit()."""
 
     def __init__(
         self,
@@ -163,7 +163,7 @@ class Edit:
         self._purge = purge
 
     def commit(self) -> None:
-        """Write what was staged (MemoryPipeline.edit() calls this when the block ends without error)."""
+        """Write what was staged (Workspace.edit() calls this when the block ends without error)."""
         if self._written is None or self.committed:
             return
         written, purge = self._written, self._purge

@@ -10,19 +10,21 @@ failed turns, queue, candidates) and the backups can be scrubbed. Ledgers only: 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
+from pipeline.ledgers._text import names_key
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserProfile
-from pipeline.stages.write import Change, WriteResult, is_change_of_fact, names_key
+from pipeline.stages.write import Change, WriteResult, is_change_of_fact
 
 # Text shorter than this matches too much to erase by ("a", "42"); a key of any length is fine.
 MIN_TEXT_CHARS = 3
 
 
-class NothingToForget(MemrouteError, ValueError):
+class NothingToForget(UsageError):
     """The request is empty or too short to match safely."""
+
+    api_code = "nothing_to_forget"
 
 
 @dataclass
@@ -96,20 +98,10 @@ def erased_by_turn(written: WriteResult) -> Erased:
     return erased
 
 
-def scrub_backups(folder: Path, needles: list[str]) -> int:
-    """Drop the lines holding a needle from the .bak copies of files memroute refused to rewrite."""
-    if not needles or not folder.is_dir():
-        return 0
-    lowered = [n.casefold() for n in needles]
-    scrubbed = 0
-    for bak in folder.glob("*.bak"):
-        raw = bak.read_bytes()
-        text = raw.decode("utf-8", errors="surrogateescape")
-        kept = [line for line in text.splitlines(keepends=True) if not any(n in line.casefold() for n in lowered)]
-        if len(kept) != len(text.splitlines(keepends=True)):
-            bak.write_bytes("".join(kept).encode("utf-8", errors="surrogateescape"))
-            scrubbed += 1
-    return scrubbed
+def purge_record(c: Change) -> Change:
+    """History keeps that something was erased (and its key), never what."""
+    key = c.key if c.target == "user" and c.key != c.old else None
+    return Change(c.target, "purge", key, None, None, "erased at the user's request")
 
 
-__all__ = ["Erased", "NothingToForget", "erase_from_ledgers", "erased_by_turn", "scrub_backups"]
+__all__ = ["Erased", "NothingToForget", "erase_from_ledgers", "erased_by_turn", "purge_record"]

@@ -17,7 +17,6 @@ from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.store.interface import MemoryStore
 
 KINDS = ("pin", "project", "task", "tag")
-TAG_KINDS = ("project", "task", "tag")
 
 
 def entry_id(body: str) -> str:

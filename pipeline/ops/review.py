@@ -1,6 +1,6 @@
 """What a person does on the review page (and through the CLI or the API): correct a value,
 delete it (or erase it everywhere), pin it, tag it, undo the last change. Each goes through
-`pipe.edit()`, the one write path: its history rows carry turn id "review-<random>" and a `why`
+`Workspace.edit()`, the one write path: its history rows carry turn id "review-<random>" and a `why`
 starting "review:", and the guards and caps apply as to a chat turn.
 
 A USER.md field is named by its key (a keyless note by its text), a MEMORY.md entry by its id
@@ -9,30 +9,39 @@ A USER.md field is named by its key (a keyless note by its text), a MEMORY.md en
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pipeline import guards
-from pipeline.errors import MemrouteError
+from pipeline.errors import Conflict, MemrouteError, NotFound, UsageError
 from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.ledgers.user_md import guess_section
 from pipeline.ops.edit import Ledgers
-from pipeline.ops.erasure import Erased
+from pipeline.ops.erasure import Erased, purge_record
 from pipeline.ops.pins import KINDS, entry_id, field_ref
-from pipeline.ops.turn import purge_record
+from pipeline.ops.workspace import Workspace
 from pipeline.stages.write import Change, WriteResult
 from pipeline.store.files import validate_user_id
 from pipeline.store.interface import Tx
-
-if TYPE_CHECKING:
-    from pipeline.core import MemoryPipeline
 
 KIND = "review"  # the edit kind: turn ids "review-<random>"
 TEAM_PREFIX = "team+"
 MAX_TAG_CHARS = 60
 
 
-class ReviewError(MemrouteError, ValueError):
-    """A review action that cannot be done: unknown field or entry, a refused value, nothing to undo."""
+class ReviewError(MemrouteError):
+    """A review action that cannot be done; each kind in its family (pipeline/errors.py)."""
+
+
+class ReviewNotFound(ReviewError, NotFound):
+    """No such field, entry or candidate (exit 1, HTTP 404)."""
+
+
+class ReviewRefused(ReviewError, UsageError):
+    """A value or tag the guards refuse, an empty one, an unknown annotation (exit 2, HTTP 422)."""
+
+
+class ReviewConflict(ReviewError, Conflict):
+    """The memory's state refuses it: a document that may not be rewritten, nothing to undo (exit 1, HTTP 409)."""
 
 
 def team_user_id(team: str) -> str:
@@ -43,16 +52,16 @@ def team_user_id(team: str) -> str:
 def _refuse_unsafe(current: Ledgers, target: str) -> None:
     refused = current.user_refused if target == "user" else current.memory_refused
     if refused:
-        raise ReviewError(refused)
+        raise ReviewConflict(refused)
 
 
 def _checked(value: str, what: str, policy: guards.GuardPolicy) -> str:
     value = " ".join(value.split())
     if not value:
-        raise ReviewError(f"{what} is empty")
+        raise ReviewRefused(f"{what} is empty")
     verdict = guards.check_text(value, turn_text=value, policy=policy)
     if not verdict.allowed:
-        raise ReviewError(f"{what} refused: {verdict.message}")
+        raise ReviewRefused(f"{what} refused: {verdict.message}")
     return value
 
 
@@ -62,25 +71,25 @@ def _field(current: Ledgers, ref: str) -> tuple[str | None, str, str]:
     for f in current.profile.fields():
         if (f.key is not None and field_ref(f.key) == wanted) or (f.key is None and f.value == ref):
             return f.key, f.value, f.section
-    raise ReviewError(f"no field {ref!r} in USER.md")
+    raise ReviewNotFound(f"no field {ref!r} in USER.md")
 
 
 def _entry(current: Ledgers, ref: str) -> MemoryEntry:
     for e in current.log.entries:
         if entry_id(e.body()) == ref:
             return e
-    raise ReviewError(f"no MEMORY.md entry {ref!r} (an entry's id changes when its text does)")
+    raise ReviewNotFound(f"no MEMORY.md entry {ref!r} (an entry's id changes when its text does)")
 
 
 def _ref_of(target: str, key: str | None, value: str) -> str:
     return field_ref(key) if key is not None else field_ref(value)
 
 
-def correct(pipe: MemoryPipeline, user_id: str, target: str, ref: str, value: str) -> dict[str, Any]:
+def correct(ws: Workspace, user_id: str, target: str, ref: str, value: str) -> dict[str, Any]:
     """Set a field's value (target "user", ref its key) or an entry's text (target "memory", ref its
     id; its date and topic stay). Pins and tags follow the entry to its new id."""
-    value = _checked(value, "the new value", pipe.guard_policy)
-    with pipe.edit(user_id, kind=KIND) as tx:
+    value = _checked(value, "the new value", ws.guard_policy)
+    with ws.edit(user_id, kind=KIND) as tx:
         current = tx.current
         _refuse_unsafe(current, target)
         written = WriteResult(profile=current.profile, log=current.log)
@@ -105,21 +114,21 @@ def correct(pipe: MemoryPipeline, user_id: str, target: str, ref: str, value: st
         def move_annotations(t: Tx) -> None:
             if new_ref == ref:
                 return
-            for a in pipe.store.annotations(user_id):
+            for a in ws.store.annotations(user_id):
                 if a["target"] == target and a["ref"] == ref:
-                    pipe.store.add_annotation(t, user_id=user_id, target=target, ref=new_ref, kind=a["kind"],
+                    ws.store.add_annotation(t, user_id=user_id, target=target, ref=new_ref, kind=a["kind"],
                                               value=a["value"], ts=a["ts"])
-            pipe.store.delete_annotations(t, user_id, target=target, ref=ref)
+            ws.store.delete_annotations(t, user_id, target=target, ref=ref)
 
         tx.stage(written, records=move_annotations)
     return {"success": True, "target": target, "ref": new_ref, "value": value, "turn_id": tx.turn_id}
 
 
-def delete(pipe: MemoryPipeline, user_id: str, target: str, ref: str, *, purge: bool = False) -> dict[str, Any]:
+def delete(ws: Workspace, user_id: str, target: str, ref: str, *, purge: bool = False) -> dict[str, Any]:
     """Take one field or entry out. Without `purge` its value goes to the archive (recall finds
     it); with `purge` every stored copy is erased (history keeps only that an erasure happened),
     exactly as `memroute forget --purge`, but of this one item only."""
-    with pipe.edit(user_id, kind=KIND) as tx:
+    with ws.edit(user_id, kind=KIND) as tx:
         current = tx.current
         _refuse_unsafe(current, target)
         erased = Erased()
@@ -144,7 +153,7 @@ def delete(pipe: MemoryPipeline, user_id: str, target: str, ref: str, *, purge: 
         written = WriteResult(profile=current.profile, log=current.log)
 
         def drop_annotations(t: Tx) -> None:
-            pipe.store.delete_annotations(t, user_id, target=target, ref=annotation_ref)
+            ws.store.delete_annotations(t, user_id, target=target, ref=annotation_ref)
 
         if purge:
             written.changes = [purge_record(change)]
@@ -158,19 +167,19 @@ def delete(pipe: MemoryPipeline, user_id: str, target: str, ref: str, *, purge: 
 
 
 def annotate(
-    pipe: MemoryPipeline, user_id: str, target: str, ref: str, kind: str, value: str = "", *, remove: bool = False
+    ws: Workspace, user_id: str, target: str, ref: str, kind: str, value: str = "", *, remove: bool = False
 ) -> dict[str, Any]:
     """Pin (kind "pin") or tag (kind "project", "task" or "tag", with a value) a field or an entry;
     `remove` takes the pin or tag off. Recorded in history (op "pin"/"unpin"/"tag"/"untag")."""
     if kind not in KINDS:
-        raise ReviewError(f"unknown annotation {kind!r}: one of {', '.join(KINDS)}")
+        raise ReviewRefused(f"unknown annotation {kind!r}: one of {', '.join(KINDS)}")
     if kind == "pin":
         value = ""
     else:
-        value = _checked(value, "the tag", pipe.guard_policy)
+        value = _checked(value, "the tag", ws.guard_policy)
         if len(value) > MAX_TAG_CHARS:
-            raise ReviewError(f"a tag is at most {MAX_TAG_CHARS} characters")
-    with pipe.edit(user_id, kind=KIND) as tx:
+            raise ReviewRefused(f"a tag is at most {MAX_TAG_CHARS} characters")
+    with ws.edit(user_id, kind=KIND) as tx:
         current = tx.current
         if target == "user":
             key, old, _ = _field(current, ref)
@@ -186,10 +195,10 @@ def annotate(
 
         def record(t: Tx) -> None:
             if remove:
-                changed[0] = pipe.store.delete_annotations(
+                changed[0] = ws.store.delete_annotations(
                     t, user_id, target=target, ref=stored_ref, kind=kind, value=value) > 0
             else:
-                changed[0] = pipe.store.add_annotation(
+                changed[0] = ws.store.add_annotation(
                     t, user_id=user_id, target=target, ref=stored_ref, kind=kind, value=value, ts=tx.ts)
 
         tx.stage(written, files={}, records=record)
@@ -197,18 +206,18 @@ def annotate(
             "removed": remove, "changed": changed[0], "turn_id": tx.turn_id}
 
 
-def drop_candidate(pipe: MemoryPipeline, user_id: str, candidate_id: int) -> dict[str, Any]:
+def drop_candidate(ws: Workspace, user_id: str, candidate_id: int) -> dict[str, Any]:
     """The user says a candidate is wrong: it is deleted (never promoted), and history says so."""
-    with pipe.edit(user_id, kind=KIND) as tx:
-        found = [r for r in pipe.store.candidates(user_id) if r["id"] == candidate_id]
+    with ws.edit(user_id, kind=KIND) as tx:
+        found = [r for r in ws.store.candidates(user_id) if r["id"] == candidate_id]
         if not found:
-            raise ReviewError(f"no candidate {candidate_id}")
+            raise ReviewNotFound(f"no candidate {candidate_id}")
         current = tx.current
         written = WriteResult(profile=current.profile, log=current.log, changes=[
             Change("user", "drop candidate", str(found[0]["key"]), None, None, "review: candidate dropped")])
 
         def drop(t: Tx) -> None:
-            pipe.store.delete_candidates(t, user_id, [candidate_id])
+            ws.store.delete_candidates(t, user_id, [candidate_id])
 
         tx.stage(written, files={}, records=drop)
     return {"success": True, "dropped": candidate_id, "turn_id": tx.turn_id}
@@ -236,18 +245,18 @@ def _last_change_set(rows: list[dict[str, Any]]) -> tuple[str, list[dict[str, An
     return None
 
 
-def undo(pipe: MemoryPipeline, user_id: str) -> dict[str, Any]:
+def undo(ws: Workspace, user_id: str) -> dict[str, Any]:
     """Put both files back as they were before the last change (a turn's or a review action's),
     through the write path: the undo is itself a change in history ("review: undo of <turn id>").
     An erasure (purge) or a consolidation cannot be undone: they are refused with a reason."""
-    with pipe.edit(user_id, kind=KIND) as tx:
+    with ws.edit(user_id, kind=KIND) as tx:
         current = tx.current
-        found = _last_change_set(pipe.store.history(user_id))
+        found = _last_change_set(ws.store.history(user_id))
         if found is None:
-            raise ReviewError("nothing to undo")
+            raise ReviewConflict("nothing to undo")
         turn, rows = found
         if any(r["op"] in NOT_UNDOABLE for r in rows):
-            raise ReviewError(f"the last change ({turn}) was an erasure or a consolidation: it cannot be undone")
+            raise ReviewConflict(f"the last change ({turn}) was an erasure or a consolidation: it cannot be undone")
         why = UNDO_WHY + turn
         changes: list[Change] = []
         for row in reversed(rows):  # newest first: each row is undone on the state it left

@@ -1,31 +1,32 @@
 """`memroute tool` and Hermes import/export: direct edits that go through the same guards,
-caps and write path (`pipe.edit()`) as chat turns."""
+caps and write path (`Workspace.edit()`) as chat turns."""
 
 from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pipeline import guards
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
 from pipeline.ledgers import hermes
 from pipeline.ledgers.errors import CapExceeded, LedgerError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
-from pipeline.ledgers.user_md import USER_SECTIONS, UserProfile, canonical_section
+from pipeline.ledgers.user_md import UserProfile, canonical_section
+from pipeline.ops.workspace import Workspace
 from pipeline.stages.write import Change, WriteResult
 from pipeline.store.files import MEMORY_FILE, USER_FILE
-
-if TYPE_CHECKING:
-    from pipeline.core import MemoryPipeline
+from pipeline.types import USER_SECTIONS
 
 ACTIONS = ("add", "replace", "remove")
 TARGETS = ("user", "memory")
 
 
-class ToolUsageError(MemrouteError, ValueError):
+class ToolUsageError(UsageError):
     """A tool call whose words are off (unknown action/target, missing content): exit code 2."""
+
+    api_code = "invalid_tool_call"
 
 
 def _entry_from_text(content: str) -> MemoryEntry:
@@ -37,7 +38,7 @@ def _entry_from_text(content: str) -> MemoryEntry:
 
 
 def run_tool(
-    pipe: MemoryPipeline,
+    ws: Workspace,
     user_id: str,
     action: str,
     target: str,
@@ -57,13 +58,13 @@ def run_tool(
     if section is not None:
         section = _checked_section(section)
     if content is not None:
-        verdict = _content_verdict(content, target, pipe.guard_policy)
+        verdict = _content_verdict(content, target, ws.guard_policy)
         if not verdict.allowed:
             return {"success": False, "error": f"blocked ({verdict.rule}): {verdict.message}", "target": target}
 
-    limit = pipe.user_limit if target == "user" else pipe.memory_limit
+    limit = ws.user_limit if target == "user" else ws.memory_limit
     name = USER_FILE if target == "user" else MEMORY_FILE
-    with pipe.edit(user_id, kind="tool") as tx:
+    with ws.edit(user_id, kind="tool") as tx:
         current = tx.current
         if section is not None and target == "user" and canonical_section(section) is None:
             # Headings come from a fixed set, or are the user's own (already in USER.md, written by
@@ -167,7 +168,7 @@ def _apply(
     return model.remove(old_text or "").body()
 
 
-def import_hermes(pipe: MemoryPipeline, source: Path, user_id: str) -> dict[str, Any]:
+def import_hermes(ws: Workspace, source: Path, user_id: str) -> dict[str, Any]:
     """Import a Hermes store (DIR/memories/{USER,MEMORY}.md). What does not fit or is blocked is reported."""
     user_entries, memory_entries = hermes.read_hermes(source)
     blocked: list[dict[str, str]] = []
@@ -175,17 +176,17 @@ def import_hermes(pipe: MemoryPipeline, source: Path, user_id: str) -> dict[str,
     safe_memory: list[str] = []
     for bucket, entries, dated in ((safe_user, user_entries, False), (safe_memory, memory_entries, True)):
         for entry in entries:
-            verdict = _import_verdict(entry, dated, pipe.guard_policy)
+            verdict = _import_verdict(entry, dated, ws.guard_policy)
             if verdict.allowed:
                 bucket.append(entry)
             else:
                 blocked.append({"entry": guards.redact(entry), "rule": verdict.rule or ""})
-    with pipe.edit(user_id, kind="import") as tx:
+    with ws.edit(user_id, kind="import") as tx:
         current = tx.current
         if current.user_refused or current.memory_refused:
             raise LedgerError(current.user_refused or current.memory_refused or "")
-        profile, user_left = hermes.profile_from_entries(safe_user, limit=pipe.user_limit, base=current.profile)
-        memory, memory_left = hermes.log_from_entries(safe_memory, limit=pipe.memory_limit, base=current.log)
+        profile, user_left = hermes.profile_from_entries(safe_user, limit=ws.user_limit, base=current.profile)
+        memory, memory_left = hermes.log_from_entries(safe_memory, limit=ws.memory_limit, base=current.log)
         written = WriteResult(profile=profile, log=memory)
         files = {}
         if profile.render() != current.texts.user:
@@ -206,13 +207,13 @@ def import_hermes(pipe: MemoryPipeline, source: Path, user_id: str) -> dict[str,
         "imported_memory": len(new_memory),
         "did_not_fit": {"user": user_left, "memory": memory_left},
         "blocked": blocked,
-        "user_usage": f"{len(profile.render()):,}/{pipe.user_limit:,}",
-        "memory_usage": f"{len(memory.render()):,}/{pipe.memory_limit:,}",
+        "user_usage": f"{len(profile.render()):,}/{ws.user_limit:,}",
+        "memory_usage": f"{len(memory.render()):,}/{ws.memory_limit:,}",
     }
 
 
-def export_hermes(pipe: MemoryPipeline, user_id: str, out: Path) -> dict[str, Any]:
-    current = pipe.load(user_id)
+def export_hermes(ws: Workspace, user_id: str, out: Path) -> dict[str, Any]:
+    current = ws.load(user_id)
     user_entries = current.profile.entries()
     memory_entries = current.log.entry_strings()
     hermes.write_hermes(out, user_entries, memory_entries)

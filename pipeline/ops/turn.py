@@ -1,31 +1,187 @@
-"""What a classified chat turn writes, inside its `pipe.edit()`: the guarded decisions applied to
-both documents (with USER.md compaction and MEMORY.md consolidation when full), the candidates
-kept, promoted or forgotten, the decision log, and the erasure a forget request asks for."""
+"""A classified chat turn's apply step, in one place: guard the decisions, plan the candidates,
+apply them to both documents (making room when a file is full), refuse what may not be rewritten,
+erase what a forget asks for, and commit it all with the turn's records through `Workspace.edit()`.
+A failure keeps the turn for retry with what its model calls cost.
+
+The policy is explicit (`WritePolicy`): when MEMORY.md is consolidated, whether USER.md is compacted
+before it is full, how long candidates wait. The facade chooses it; nothing here inspects the engine.
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from pipeline import observe
+from pipeline import guards, observe
 from pipeline.engines.base import Engine
-from pipeline.ledgers._text import norm_key, split_label
-from pipeline.ledgers.memory_md import MemoryLog
-from pipeline.ledgers.user_md import UserProfile
-from pipeline.ops.edit import Edit
-from pipeline.ops.erasure import Erased, erased_by_turn
-from pipeline.ops.pins import pinned_bodies, pinned_keys
+from pipeline.guards.redaction import refuse_marked_writes
+from pipeline.ops.edit import Edit, Ledgers, now_iso, refuse_unsafe_rewrites
+from pipeline.ops.erasure import Erased, erased_by_turn, purge_record
+from pipeline.ops.room import COMPACT_AT, CompactionError, compactor, consolidator
+from pipeline.ops.usage import record_usage, total, usage_of
+from pipeline.ops.workspace import Workspace
 from pipeline.stages import candidates as cands
-from pipeline.stages.consolidate import ConsolidationError, archive_oldest, consolidate_log
-from pipeline.stages.write import Change, WriteResult, is_change_of_fact, is_written
+from pipeline.stages.consolidate import ConsolidationError
+from pipeline.stages.order import TURN_TIME, later_keys, turn_time_payload
+from pipeline.stages.write import CONSOLIDATE_AT, WriteResult, apply_decisions, is_change_of_fact
+from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import MemoryStore, Tx
-from pipeline.types import Classification, Decision, Turn, Usage
+from pipeline.turns import turn_payload
+from pipeline.types import Classification, Decision, Outcome, Turn, TurnResult, Usage
 
 log = logging.getLogger("memroute.pipeline")
 
-COMPACT_AT = 0.9  # USER.md is compacted (without an LLM) once it reaches this share of its cap ...
-COMPACT_GOAL = 0.8  # ... down to this share, so the next facts find room
+
+@dataclass(frozen=True)
+class WritePolicy:
+    """How a turn's writes make room and keep candidates."""
+
+    consolidate_at: float = CONSOLIDATE_AT  # MEMORY.md is consolidated once it reaches this share of its cap
+    # USER.md is compacted once it reaches this share of its cap, before a fact overflows it; None:
+    # only when a write does not fit. Proactive compaction suits a free (rule-based) compaction only.
+    compact_at: float | None = COMPACT_AT
+    candidate_ttl_days: float = float(cands.DEFAULT_TTL_DAYS)
+
+    @classmethod
+    def for_engine(cls, engine: Engine, *, consolidate_at: float = CONSOLIDATE_AT,
+                   candidate_ttl_days: float = float(cands.DEFAULT_TTL_DAYS)) -> WritePolicy:
+        """The default policy for an engine: proactive compaction when its compaction costs nothing."""
+        return cls(consolidate_at=consolidate_at, compact_at=COMPACT_AT if engine.free_compaction else None,
+                   candidate_ttl_days=candidate_ttl_days)
+
+
+def apply_turn(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, classification: Classification,
+               seen: Ledgers) -> TurnResult:
+    """Guard and write the decisions under the user's lock. `seen` is what the engine was shown; it is
+    reused when the documents did not change meanwhile. A document that cannot be read or written (not
+    UTF-8, permissions) fails the turn and keeps it for retry; past the store's commit the turn is done."""
+    try:
+        return _apply(ws, engine, policy, turn, classification, seen)
+    except OSError as e:  # UnreadableFile is one too
+        if ws.store.turn_status(turn.user_id, turn.turn_id) == "done":
+            raise
+        return fail_turn(ws.store, engine, turn, e, classification.usage)
+
+
+def _apply(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, classification: Classification,
+           seen: Ledgers) -> TurnResult:
+    store = ws.store
+    with observe.stage("guards", engine.name):
+        decisions = guards.guard_decisions(classification.decisions, turn.user_text, ws.guard_policy)
+        decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
+    observe.count_guard_blocks(decisions)
+    usage_parts: list[Usage] = [classification.usage.tagged("classify")]
+    with observe.stage("write", engine.name), \
+            ws.edit(turn.user_id, turn_id=turn.turn_id, conversation_id=turn.conversation_id, reuse=seen) as tx:
+        if store.turn_status(turn.user_id, turn.turn_id) == "done":
+            return already_done(turn, engine)
+        current = tx.current
+        tx.turn_time = turn_time_payload(turn.timestamp)[TURN_TIME]
+        plan = cands.plan_turn(
+            classification.decisions,
+            decisions,
+            store.candidates(turn.user_id),
+            turn,
+            current.profile.fields(),
+            ws.guard_policy,
+        )
+        # a late turn (retry, replay) never undoes a newer one; asked only when it touches USER.md
+        later = later_keys(store, turn) if any(d.route == "user" for d in plan.decisions) else None
+        try:
+            written = apply_decisions(
+                plan.decisions,
+                current.profile,
+                current.log,
+                consolidate=(
+                    consolidator(engine, turn, ws.memory_limit, usage_parts, store)
+                    if current.memory_refused is None
+                    else None
+                ),
+                consolidate_at=policy.consolidate_at,
+                compact=compactor(engine, store, turn.user_id, ws.user_limit, usage_parts),
+                compact_at=policy.compact_at,
+                later=later,
+            )
+        except ConsolidationError as e:  # the engine failed making room: nothing was written
+            return fail_turn(store, engine, turn, e, [*usage_parts, usage_of(e).tagged("consolidate")])
+        except CompactionError as e:
+            return fail_turn(store, engine, turn, e, [*usage_parts, e.usage.tagged("compact")])
+        refuse_unsafe_rewrites(written, current)
+        erased = purge_plan(written)  # a forget in a turn erases, as `forget --purge` does
+        usage = total(usage_parts)
+        records = turn_records(tx, turn, plan, written, classification, usage, policy.candidate_ttl_days,
+                               parts=usage_parts)
+        tx.stage(written, source=classification, records=records, purge=erased if erased else None)
+    return TurnResult(
+        user_id=turn.user_id,
+        turn_id=turn.turn_id,
+        conversation_id=turn.conversation_id,
+        decisions=written.decisions,
+        usage=usage,
+        engine=classification.engine,
+        model=classification.model,
+        prompt_version=classification.prompt_version,
+        user_changed=USER_FILE in tx.files,
+        memory_changed=MEMORY_FILE in tx.files,
+        consolidated=written.consolidated,
+    )
+
+
+def fail_turn(store: MemoryStore, engine: Engine, turn: Turn, error: BaseException,
+              spent: Usage | list[Usage]) -> TurnResult:
+    """Keep the turn for retry, with what its model calls cost (one usage row per stage, "failed:...")."""
+    parts = spent if isinstance(spent, list) else [spent if spent.stage else spent.tagged("classify")]
+    usage = total(parts)
+    message = f"{type(error).__name__}: {error}"
+    # info, not warning: the caller reports it (the CLI in one line on stderr, TurnResult.error)
+    log.info("turn %s of user %s failed: %s", turn.turn_id, turn.user_id, type(error).__name__)
+    with store.transaction() as conn:
+        store.mark_turn(
+            conn,
+            user_id=turn.user_id,
+            turn_id=turn.turn_id,
+            conversation_id=turn.conversation_id,
+            status="failed",
+            error=message,
+            # The engine it failed on: `memroute retry` reruns it there or says it does not.
+            payload={**turn_payload(turn), "engine": engine.name, "model": model_name(engine)},
+            ts=now_iso(),
+        )
+        if usage.calls:
+            record_usage(store, conn, turn.user_id, turn.turn_id, parts, now_iso(), engine=engine.name,
+                         model=model_name(engine), failed=True)
+    return TurnResult(
+        user_id=turn.user_id,
+        turn_id=turn.turn_id,
+        conversation_id=turn.conversation_id,
+        decisions=[],
+        usage=usage,
+        engine=engine.name,
+        model=model_name(engine),
+        status="failed",
+        error=store.redact(message),
+    )
+
+
+def already_done(turn: Turn, engine: Engine) -> TurnResult:
+    """The answer for a turn applied before (the same turn id again): nothing is written twice."""
+    return TurnResult(
+        user_id=turn.user_id,
+        turn_id=turn.turn_id,
+        conversation_id=turn.conversation_id,
+        decisions=[],
+        usage=Usage(),
+        engine=engine.name,
+        model=model_name(engine),
+        status="duplicate_turn",
+    )
+
+
+def model_name(engine: Engine) -> str | None:
+    model = engine.model
+    return model if isinstance(model, str) or model is None else type(model).__name__
 
 
 def turn_records(
@@ -57,14 +213,14 @@ def turn_records(
             ts=tx_edit.ts,  # the commit's time, as its history rows
         )
         if parts is not None:
-            record_usage(store, tx, turn, classification, parts, tx_edit.ts)
+            record_usage(store, tx, turn.user_id, turn.turn_id, parts, tx_edit.ts, source=classification)
 
     return write
 
 
-def landed(outcome: str | None) -> bool:
+def landed(d: Decision) -> bool:
     """A USER.md write that holds after the turn: written (perhaps pushing clauses out), unchanged or promoted."""
-    return is_written(outcome) or (outcome or "").startswith(("unchanged", "promoted"))
+    return d.outcome in (Outcome.WRITTEN, Outcome.UNCHANGED, Outcome.PROMOTED)
 
 
 def update_candidates(
@@ -85,127 +241,42 @@ def update_candidates(
         store.delete_candidates(tx, user_id, plan.dropped)
     gone: list[int] = []
     for i, row in plan.promoted.items():
-        if is_written(out[i].outcome):
-            out[i].outcome = "promoted" + (out[i].outcome or "")[len("written"):]  # and what it pushed out, if anything
-        if landed(out[i].outcome):
+        if out[i].outcome is Outcome.WRITTEN:  # and what it pushed out, if anything
+            out[i].settle(Outcome.PROMOTED, out[i].outcome_detail)
+        if landed(out[i]):
             gone.append(int(row["id"]))
         elif i in plan.waiting:  # said again but not written (cap, refused file): it keeps waiting
             sighting(row, plan.waiting[i])
             out[i].candidate = True
-            out[i].outcome = f"candidate: {out[i].outcome}"
+            out[i].settle(Outcome.CANDIDATE, out[i].outcome_text)
     for i, ids in plan.superseded.items():
-        if landed(out[i].outcome):
+        if landed(out[i]):
             gone.extend(ids)
     for i, row in plan.seen_again.items():
         sighting(row, out[i])
-        out[i].outcome = f"candidate: seen again ({int(row['times_seen']) + 1} times)"
+        out[i].settle(Outcome.SEEN_AGAIN, f"{int(row['times_seen']) + 1} times")
     for i, d in sorted(plan.keep.items()):
         firm = plan.covered.get(i)
-        if firm is not None and landed(out[firm].outcome):
+        if firm is not None and landed(out[firm]):
             out[i].candidate = False
-            out[i].outcome = "skipped: the turn states this firmly"
+            out[i].settle(Outcome.SKIPPED, "the turn states this firmly")
             continue
         store.upsert_candidate(
             tx, user_id=user_id, section=d.section, key=(d.key or "").strip(), value=(d.value or "").strip(),
             quote=d.quote, turn_id=turn.turn_id, conversation_id=turn.conversation_id, seen_at=seen_at,
         )
         out[i].candidate = True
-        if out[i].outcome in (None, "skipped"):
-            out[i].outcome = "candidate"
+        if out[i].outcome is None or (out[i].outcome is Outcome.SKIPPED and out[i].outcome_detail is None):
+            out[i].settle(Outcome.CANDIDATE)
     if gone:
         store.delete_candidates(tx, user_id, sorted(set(gone)))
     # A forget covers the candidates it names, whether or not a file held them.
     for d in out:
         if d.op == "remove" and d.match and store.purge_candidates(tx, user_id, d.match):
-            if d.outcome in (None, "not_found"):
-                d.outcome = "written: candidates erased"
+            if d.outcome in (None, Outcome.NOT_FOUND):
+                d.settle(Outcome.WRITTEN, "candidates erased")
     cutoff = cands.expiry_cutoff(cands.turn_time(turn), ttl_days)
     store.expire_candidates(tx, cutoff, user_id)
-
-
-def compactor(
-    engine: Engine, store: MemoryStore, user_id: str, user_limit: int, usage_parts: list[Usage]
-) -> Callable[[str, int], str | None]:
-    """The engine's USER.md compaction (a model's, or the rule-based default); either way a field
-    the user set by hand (tool, import: confirmed) or pinned never leaves."""
-
-    def run(user_md: str, needed_chars: int) -> str | None:
-        confirmed = confirmed_keys(store, user_id) | pinned_keys(store, user_id)  # both never leave
-        done = engine.compact(user_md, needed_chars, protected=frozenset(confirmed),
-                              goal_chars=int(user_limit * COMPACT_GOAL))
-        usage_parts.append(done.usage.tagged("compact"))  # this call's own usage, failed attempts included
-        rewritten = done.value
-        if rewritten is not None and not (confirmed & _keys(user_md)) <= _keys(rewritten):
-            return None  # the engine dropped a field the user confirmed
-        return rewritten
-
-    return run
-
-
-def consolidator(
-    engine: Engine,
-    turn: Turn,
-    memory_limit: int,
-    usage_parts: list[Usage],
-    store: MemoryStore | None = None,
-    notes: list[str] | None = None,
-) -> Callable[[MemoryLog], tuple[list[Change], list[Change]]]:
-    """The engine's MEMORY.md consolidation; entries the user pinned (in `store`) stay as they are.
-    When it fails (the model's plan invalid or too long, the model down) the rule-based one runs,
-    and when that cannot shrink the file either, the oldest unpinned entries go to the archive. So
-    a full log never fails the turn nor blocks its USER.md facts. `notes` collects one line per
-    fallback taken (logged; the history says which engine ran)."""
-
-    def run(memory: MemoryLog) -> tuple[list[Change], list[Change]]:
-        with observe.stage("consolidate", engine.name):
-            how, result = attempt(memory)
-        observe.count_consolidation(engine.name, "turn", how)
-        return result
-
-    def attempt(memory: MemoryLog) -> tuple[str, tuple[list[Change], list[Change]]]:
-        pinned = pinned_bodies(store, turn.user_id, memory.entries) if store is not None else set()
-        spent: list[Usage] = []
-        try:
-            return "engine", consolidate_log(memory, engine, memory_limit=memory_limit, today=turn.today,
-                                             usage_sink=spent, pinned=pinned)
-        except ConsolidationError as e:
-            spent.append(usage_of(e))
-            _note(notes, f"{engine.name} consolidation failed ({e}); ")
-        finally:
-            usage_parts.extend(u.tagged("consolidate") for u in spent)  # failed plans cost too
-        if engine.name != "offline":
-            from pipeline.engines.offline.engine import OfflineEngine
-
-            try:
-                return "offline_fallback", consolidate_log(memory, OfflineEngine(), memory_limit=memory_limit,
-                                                           today=turn.today, pinned=pinned)
-            except ConsolidationError as e:
-                _note(notes, f"offline consolidation failed ({e}); ")
-        _note(notes, "archived the oldest entries")
-        return "archived_oldest", archive_oldest(memory, memory_limit=memory_limit, pinned=pinned,
-                                                 why="archived: MEMORY.md full and consolidation failed")
-
-    return run
-
-
-def _note(notes: list[str] | None, text: str) -> None:
-    log.warning("consolidation fallback: %s", text.rstrip("; "))
-    if notes is not None:
-        notes.append(text)
-
-
-def confirmed_keys(store: MemoryStore, user_id: str) -> set[str]:
-    """USER.md keys whose current value the user set by hand (provenance: no engine decided it)."""
-    latest: dict[str, str | None] = {}
-    for row in store.provenance(user_id, target="user"):
-        key = row.get("key") or split_label(str(row.get("value") or ""))[0]  # the tool records "Key: value"
-        if key:
-            latest[norm_key(key)] = row.get("engine")
-    return {key for key, engine in latest.items() if engine == "manual"}
-
-
-def _keys(user_md: str) -> set[str]:
-    return {norm_key(f.key) for f in UserProfile.parse(user_md).fields() if f.key}
 
 
 def purge_plan(written: WriteResult) -> Erased:
@@ -215,51 +286,9 @@ def purge_plan(written: WriteResult) -> Erased:
     if not erased:
         return erased
     for d in written.decisions:  # "forget that I use Vue": the words named are erased too
-        if d.op == "remove" and d.outcome == "written" and d.match and not erased.keys:
+        if d.op == "remove" and d.outcome is Outcome.WRITTEN and d.match and not erased.keys:
             erased.add_needle(d.match)
     written.changes = [purge_record(c) if c.op == "remove" and not is_change_of_fact(c.why) else c
                        for c in written.changes]
     written.archive = [a for a in written.archive if a.op != "removed" or is_change_of_fact(a.why)]
     return erased
-
-
-def purge_record(c: Change) -> Change:
-    """History keeps that something was erased (and its key), never what."""
-    key = c.key if c.target == "user" and c.key != c.old else None
-    return Change(c.target, "purge", key, None, None, "erased at the user's request")
-
-
-def record_usage(
-    store: MemoryStore, tx: Tx, turn: Turn, source: Classification | None, parts: list[Usage], ts: str,
-    *, engine: str | None = None, model: str | None = None, failed: bool = False,
-) -> None:
-    """One usage row per stage the turn ran (classify, compact, consolidate); a failed turn's under
-    "failed:<stage>". Stages that sent nothing (offline) leave no row, except classify."""
-    by_stage: dict[str, Usage] = {}
-    for part in parts:
-        stage = part.stage or "classify"
-        by_stage[stage] = by_stage.get(stage, Usage()) + part
-    for stage, usage in by_stage.items():
-        if stage != "classify" and usage.calls == 0:
-            continue
-        store.add_usage(
-            tx, user_id=turn.user_id, turn_id=turn.turn_id, stage=f"failed:{stage}" if failed else stage,
-            engine=source.engine if source else engine, model=source.model if source else model,
-            prompt_version=source.prompt_version if source else None, usage=usage, ts=ts,
-        )
-
-
-def usage_of(error: BaseException) -> Usage:
-    """What a failed engine call spent (LLMError carries it; a ConsolidationError wraps one)."""
-    for candidate in (error, error.__cause__):
-        usage = getattr(candidate, "usage", None)
-        if isinstance(usage, Usage):
-            return usage
-    return Usage()
-
-
-def total(parts: list[Usage]) -> Usage:
-    out = Usage()
-    for part in parts:
-        out = out + part
-    return out

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import Conflict, MemrouteError, UsageError
 from pipeline.ops.review import TEAM_PREFIX
 from pipeline.review import security
 from pipeline.review.view import human_time, user_view
@@ -66,9 +66,7 @@ def _not_found(request: Request) -> HTMLResponse:
 
 def _visible(request: Request, grant: Grant) -> tuple[list[str], list[str]]:
     """(users, teams) the grant may see that have memory here."""
-    from pipeline.cli.doctor import list_users
-
-    names = [u["user_id"] for u in list_users(_pipe(request).root) if grant.allows(u["user_id"])]
+    names = [u["user_id"] for u in _pipe(request).documents.user_summaries() if grant.allows(u["user_id"])]
     users = [n for n in names if not n.startswith(TEAM_PREFIX)]
     teams = [n[len(TEAM_PREFIX):] for n in names if n.startswith(TEAM_PREFIX)]
     return users, teams
@@ -170,7 +168,7 @@ async def act(request: Request, user: str) -> Response:
     try:
         done = _run(_pipe(request), user, action, fields)
         params = {"done": done}
-    except (MemrouteError, ValueError, LookupError) as e:
+    except MemrouteError as e:  # usage, not found, conflict: said on the page
         params = _signed_error(request, str(e))
     return RedirectResponse(f"/review/u/{quote(back, safe='')}?{urlencode(params)}", status_code=303)
 
@@ -179,7 +177,7 @@ def _run(pipe: MemoryPipeline, user: str, action: str, form: dict[str, str]) -> 
     """Do one action; what to tell the person."""
     target, ref = form.get("target", ""), form.get("ref", "")
     if action in ("correct", "delete", "purge", "pin", "unpin", "tag", "untag") and target not in ("user", "memory"):
-        raise ValueError("unknown target")
+        raise UsageError("unknown target")
     if action == "correct":
         pipe.correct(user, target, ref, form.get("value", ""))
         return "Corrected."
@@ -200,8 +198,8 @@ def _run(pipe: MemoryPipeline, user: str, action: str, form: dict[str, str]) -> 
         if action == "keep":
             result = pipe.confirm_candidate(user, candidate)
             if not result.get("success"):
-                raise ValueError(f"not kept: {result.get('outcome')}")
+                raise Conflict(f"not kept: {result.get('outcome')}")
             return "Kept."
         pipe.drop_candidate(user, candidate)
         return "Dropped."
-    raise ValueError(f"unknown action {action!r}")
+    raise UsageError(f"unknown action {action!r}")

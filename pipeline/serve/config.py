@@ -7,7 +7,7 @@ import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import UsageError
 from pipeline.store.files import InvalidUserId, validate_user_id
 
 DEFAULT_HOST = "127.0.0.1"
@@ -40,7 +40,7 @@ class Grant:
         return self.users is None
 
 
-class ServeConfigError(MemrouteError, ValueError):
+class ServeConfigError(UsageError):
     """A configuration the server refuses to start with (exit 2)."""
 
 

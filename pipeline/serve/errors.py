@@ -1,5 +1,7 @@
 """Every error the API answers is JSON `{"error": {"code": ..., "message": ...}}` with a stable
-code a client can branch on (the codes are listed in CODES and in the docs page)."""
+code a client can branch on (the codes are listed in CODES and in the docs page). memroute's own
+errors answer with the status and code their family gives (pipeline/errors.py: http_status,
+error_code), the one mapping the CLI's exit codes come from too."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import MemrouteError, error_code, http_status
 
 log = logging.getLogger("memroute.serve")
 
@@ -33,11 +35,14 @@ CODES = {
     "invalid_tool_call": "a memory tool call whose words are off: action, target, content, old_text (422)",
     "nothing_to_forget": "a forget request that is empty or too short to match safely (422)",
     "blocked": "the guards refused the content (422)",
+    "model_not_configured": "the model cannot be called as configured, e.g. no API key (422)",
     "over_cap": "the file would go over its cap; nothing was changed (409)",
     "conflict": "the file cannot be rewritten as it is, or the change matched several items (409)",
+    "model_error": "the model failed (down, too slow, or its answers never validated) (502)",
     "queue_full": "too many turns waiting; nothing was stored: retry after Retry-After seconds (503)",
     "shutting_down": "the server is stopping; nothing was stored (503)",
     "busy": "turns are still being applied; nothing was done: retry after Retry-After seconds (503)",
+    "store_error": "the store failed or cannot be reached; nothing was done (503)",
     "internal_error": "the server failed; the turn or change was not acknowledged (500)",
 }
 
@@ -52,8 +57,9 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-class ApiError(MemrouteError):
-    """An answer the API gives as an error: status, stable code, message."""
+class ApiError(Exception):
+    """An answer the API gives as an error: status, stable code, message (the HTTP layer's own; the
+    library's errors are MemrouteError, answered by family)."""
 
     def __init__(self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None,
                  details: Any = None) -> None:
@@ -70,26 +76,6 @@ def error_response(status: int, code: str, message: str, *, headers: dict[str, s
     return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
-def library_errors() -> list[tuple[type[Exception], int, str]]:
-    """memroute's own exceptions that a client caused, with their status and code."""
-    from pipeline.hook.post_turn import HookClosed, HookQueueFull
-    from pipeline.ledgers.errors import LedgerError
-    from pipeline.ops.erasure import NothingToForget
-    from pipeline.ops.tool import ToolUsageError
-    from pipeline.store.files import InvalidUserId
-    from pipeline.turns import BadTurn
-
-    return [
-        (InvalidUserId, 422, "invalid_user_id"),
-        (BadTurn, 422, "invalid_turn"),
-        (ToolUsageError, 422, "invalid_tool_call"),
-        (NothingToForget, 422, "nothing_to_forget"),
-        (LedgerError, 409, "conflict"),
-        (HookQueueFull, 503, "queue_full"),
-        (HookClosed, 503, "shutting_down"),
-    ]
-
-
 def first_line(e: BaseException) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
@@ -104,11 +90,16 @@ def invalid_request(errors: Sequence[Any], prefix: tuple[str, ...] = ()) -> JSON
 
 
 def library_error_response(e: Exception) -> JSONResponse | None:
-    """The answer to one of memroute's own exceptions that a client caused (None: a server fault)."""
-    for kind, status, code in library_errors():
-        if isinstance(e, kind):
-            return error_response(status, code, first_line(e), headers={"Retry-After": "1"} if status == 503 else None)
-    return None
+    """The answer to one of memroute's own exceptions: the status and code of its family
+    (pipeline/errors.py); a server fault's message is not echoed (it can quote a turn). None: not
+    memroute's (the CatchAll answers 500)."""
+    if not isinstance(e, MemrouteError):
+        return None
+    status, code = http_status(e), error_code(e)
+    if status >= 500 and status != 503:
+        log.error("request failed: %s", type(e).__name__)
+        return error_response(status, code, f"the server failed ({type(e).__name__})")
+    return error_response(status, code, first_line(e), headers={"Retry-After": "1"} if status == 503 else None)
 
 
 class CatchAll:
@@ -150,10 +141,8 @@ def install_error_handlers(app: FastAPI) -> None:
             e.status_code, "invalid_request" if e.status_code < 500 else "internal_error")
         return error_response(e.status_code, code, str(e.detail), headers=getattr(e, "headers", None))
 
-    for kind, _, _ in library_errors():
-        def handler(request: Request, e: Exception) -> JSONResponse:
-            response = library_error_response(e)
-            assert response is not None
-            return response
-
-        app.add_exception_handler(kind, handler)
+    @app.exception_handler(MemrouteError)
+    async def library_error(request: Request, e: MemrouteError) -> JSONResponse:
+        response = library_error_response(e)
+        assert response is not None
+        return response

@@ -1,7 +1,8 @@
 """The hot path, POST /v1/users/{user}/turns (202), answered below the framework's routing and
-dependency machinery, which cost about half of the server's CPU a turn. The checks are the route's
-own (tokens and tenancy, the body's schema, the turn limits, the hook's validation), with the same
-answers; `?wait=...`, another content type or any other request goes on to the app unchanged."""
+dependency machinery, which cost about half of the server's CPU a turn. Tokens and tenancy, the
+body's schema, then the one accept path the route takes too (serve/turns.py: the turn limits, the
+hook's validation), with the same answers; `?wait=...`, another content type or any other request
+goes on to the app unchanged."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from starlette.responses import JSONResponse
 
 from pipeline.serve.auth import bearer_token
 from pipeline.serve.errors import ApiError, error_response, invalid_request, library_error_response
-from pipeline.serve.limits import check_turn
 from pipeline.serve.models import TurnIn
+from pipeline.serve.turns import submit_turn
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -43,11 +44,7 @@ class FastTurns:
             token = bearer_token(headers.get(b"authorization", b"").decode("latin-1"))
             user = state.tenancy.check_user(state.tenancy.grant(token), user)
             body = await _body(receive)
-            turn = TurnIn.model_validate_json(body)
-            messages = [m.model_dump(exclude_none=True) for m in turn.messages]
-            check_turn(messages, state.config.limits)
-            turn_id = await state.hook.asubmit(user, messages, timestamp=turn.timestamp,
-                                               conversation_id=turn.conversation_id, turn_id=turn.turn_id)
+            turn_id = await submit_turn(state.hook, state.config, user, TurnIn.model_validate_json(body))
             response = JSONResponse({"turn_id": turn_id, "status": "queued"}, status_code=202)
         except ApiError as e:
             response = error_response(e.status, e.code, e.message, headers=e.headers, details=e.details)

@@ -19,7 +19,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent
 from pydantic import Field
 
-from pipeline.ledgers.errors import LedgerError
+from pipeline.errors import MemrouteError, http_status
 from pipeline.serve.profile import profile_view
 
 if TYPE_CHECKING:
@@ -64,17 +64,15 @@ def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
     """An MCP server bound to one user; `pipe_of` returns the (shared) pipeline when a call arrives."""
     from pipeline import __version__
     from pipeline.integrations.remember import DESCRIPTION as REMEMBER_DESCRIPTION
-    from pipeline.ops.erasure import NothingToForget
-    from pipeline.ops.tool import ToolUsageError
-
-    client_errors = (ToolUsageError, NothingToForget, LedgerError, ValueError)
     server: MCPServer = MCPServer("memroute", instructions=INSTRUCTIONS, version=__version__)
 
     async def call(fn: Callable[[], Any]) -> Any:
         try:
             return await anyio.to_thread.run_sync(fn)
-        except client_errors as e:
-            return _refusal(e)
+        except MemrouteError as e:
+            if http_status(e) >= 500:  # the server's fault, not the agent's: a protocol error
+                raise
+            return _refusal(e)  # usage, not found, conflict: the agent can read it and act
 
     @server.tool(description=REMEMBER_DESCRIPTION)
     async def remember(

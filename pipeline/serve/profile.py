@@ -160,19 +160,3 @@ def profile_view(pipe: MemoryPipeline, user_id: str) -> ProfileView:
         warnings=list(shown.get("warnings") or []),
     )
 
-
-def find_field(pipe: MemoryPipeline, user_id: str, key: str) -> tuple[str | None, str] | None:
-    """(key as written, value) of the USER.md field named `key` (case and spacing ignored), or None."""
-    wanted = norm_key(key)
-    for f in UserProfile.parse(pipe.show(user_id)["user_md"]).fields():
-        if f.key is not None and norm_key(f.key) == wanted:
-            return f.key, f.value
-    return None
-
-
-def find_entry(pipe: MemoryPipeline, user_id: str, wanted_id: str) -> str | None:
-    """The body of the MEMORY.md entry with this id, or None."""
-    for e in MemoryLog.parse(pipe.show(user_id)["memory_md"]).entries:
-        if entry_id(e.body()) == wanted_id:
-            return e.body()
-    return None

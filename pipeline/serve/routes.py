@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 import asyncio
-import time
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -13,7 +12,6 @@ from fastapi.responses import JSONResponse
 from pipeline.serve.auth import Caller, Tenant
 from pipeline.serve.config import ServeConfig
 from pipeline.serve.errors import ApiError, ErrorBody
-from pipeline.serve.limits import check_turn
 from pipeline.serve.models import (
     Changes,
     ContextOut,
@@ -25,7 +23,8 @@ from pipeline.serve.models import (
     TurnApplied,
     TurnIn,
 )
-from pipeline.serve.profile import ProfileView, find_entry, find_field, profile_view
+from pipeline.serve.profile import ProfileView, profile_view
+from pipeline.serve.turns import submit_turn, wait_for_turn
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -36,11 +35,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 router = APIRouter()
 USER = "/v1/users/{user}"
-# What a decision says to a client; the store's bookkeeping columns stay out.
-DELETE_FIELD = "Remove a USER.md field (archived); ?purge=true erases every copy, as `memroute forget KEY --purge`"
-DELETE_ENTRY = "Remove a MEMORY.md entry by its id (archived); ?purge=true erases every copy"
-DECISION_KEYS = ("position", "quote", "route", "op", "reason", "section", "key", "value", "entry", "date", "topic",
-                 "match", "confidence", "detail", "outcome")
+DELETE_FIELD = "Remove a USER.md field (archived); ?purge=true erases every copy of it (the review page's delete)"
+DELETE_ENTRY = "Remove a MEMORY.md entry by its id (archived); ?purge=true erases every copy of it"
 
 
 def _pipe(request: Request) -> MemoryPipeline:
@@ -74,26 +70,14 @@ def _existing(request: Request, user: str) -> MemoryPipeline:
 async def post_turn(request: Request, response: Response, body: TurnIn, user: Tenant,
                     wait: bool = Query(False, description="wait until the turn is applied and answer its decisions")
                     ) -> TurnAccepted | TurnApplied:
-    messages = [m.model_dump(exclude_none=True) for m in body.messages]
-    check_turn(messages, _config(request).limits)
-    turn_id = await _hook(request).asubmit(user, messages, timestamp=body.timestamp,
-                                           conversation_id=body.conversation_id, turn_id=body.turn_id)
-    if not wait:  # the hot path: answered as is, without a second validation of the response model
+    turn_id = await submit_turn(_hook(request), _config(request), user, body)
+    if not wait:  # answered as is, without a second validation of the response model
         return JSONResponse({"turn_id": turn_id, "status": "queued"}, status_code=202)  # type: ignore[return-value]
-    pipe = _pipe(request)
-    deadline = time.monotonic() + _config(request).wait_timeout_s
-    status = pipe.store.turn_status(user, turn_id)
-    while status != "done" and time.monotonic() < deadline:
-        await asyncio.sleep(0.01)
-        status = pipe.store.turn_status(user, turn_id)
-    if status != "done":  # still queued, or failed and waiting for the hook's retry: it stays accepted
-        return TurnAccepted(turn_id=turn_id, status="retrying" if status == "failed" else "queued")
-    # Applied; answer once the hook has also cleared the queue's copy of it (no byte of it at rest).
-    await asyncio.to_thread(_hook(request).wait_settled, user, turn_id, max(0.0, deadline - time.monotonic()))
-    rows = await asyncio.to_thread(pipe.store.decisions, user, turn_id)
+    settled = await wait_for_turn(_hook(request), _pipe(request), user, turn_id, _config(request).wait_timeout_s)
+    if settled["status"] != "done":
+        return TurnAccepted(**settled)
     response.status_code = 200
-    return TurnApplied(turn_id=turn_id, status="done",
-                       decisions=[{k: row.get(k) for k in DECISION_KEYS} for row in rows])  # type: ignore[misc]
+    return TurnApplied(**settled)
 
 
 # ---- reading -------------------------------------------------------------------------------
@@ -142,13 +126,6 @@ def _tool_result(result: dict[str, Any]) -> dict[str, Any]:
     raise ApiError(409, "conflict", error, details=result)
 
 
-def _remove(pipe: MemoryPipeline, user: str, target: str, entry: str, *, purge_by: str, purge: bool) -> dict[str, Any]:
-    """Remove one entry through the tool (it goes to the archive), or erase every copy (forget --purge)."""
-    if purge:
-        return pipe.forget(user, purge_by, purge=True)
-    return _tool_result(pipe.tool(user, "remove", target, None, entry))
-
-
 @router.put(USER + "/fields/{key}", responses=ERRORS, summary="Set or correct a USER.md field (guards and cap apply)")
 def put_field(request: Request, key: str, body: FieldIn, user: Tenant) -> dict[str, Any]:
     if ": " in key or "\n" in key or not key.strip():
@@ -158,22 +135,16 @@ def put_field(request: Request, key: str, body: FieldIn, user: Tenant) -> dict[s
     return {**_tool_result(result), "key": key.strip(), "value": value}
 
 
-def _missing(message: str) -> NoReturn:
-    raise ApiError(404, "not_found", message)
-
-
 @router.delete(USER + "/fields/{key}", responses=ERRORS, summary=DELETE_FIELD)
 def delete_field(request: Request, key: str, user: Tenant, purge: bool = False) -> dict[str, Any]:
-    pipe = _existing(request, user)
-    found = find_field(pipe, user, key) or _missing(f"no field {key!r} in USER.md")
-    return _remove(pipe, user, "user", f"{found[0]}: {found[1]}", purge_by=found[0] or key, purge=purge)
+    """The review page's delete (pipeline/ops/review.py): one field, by its key in any case."""
+    return _existing(request, user).delete(user, "user", key, purge=purge)
 
 
 @router.delete(USER + "/entries/{entry_id}", responses=ERRORS, summary=DELETE_ENTRY)
 def delete_entry(request: Request, entry_id: str, user: Tenant, purge: bool = False) -> dict[str, Any]:
-    pipe = _existing(request, user)
-    body = find_entry(pipe, user, entry_id) or _missing(f"no MEMORY.md entry {entry_id!r} (ids change with its text)")
-    return _remove(pipe, user, "memory", body, purge_by=body, purge=purge)  # the whole text names this entry only
+    """The review page's delete: one entry, by the id `profile` shows (it changes with the text)."""
+    return _existing(request, user).delete(user, "memory", entry_id, purge=purge)
 
 
 @router.delete(USER, responses=ERRORS, summary="Erase everything held about the user")

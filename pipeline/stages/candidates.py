@@ -14,8 +14,6 @@ promotion passes the guards again. This module holds the rules only: no SQL, no 
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -24,20 +22,10 @@ from typing import Any
 from pipeline import guards
 from pipeline.ledgers.user_md import UserField
 from pipeline.stages import same_fact
-from pipeline.stages.write import names_key
-from pipeline.types import Decision, Turn
+from pipeline.store.rules import norm
+from pipeline.types import Decision, Outcome, Turn
 
 DEFAULT_TTL_DAYS = 60  # a candidate not seen again for this long is deleted
-
-_SPACES_RE = re.compile(r"\s+")
-_EDGE_PUNCT = " \t\n.,;:!?\"'`()[]{}。，；：！？「」『』“”‘’"
-
-
-def norm(text: str) -> str:
-    """How two statements of one fact are compared: NFKC, case-folded, spaces collapsed, edge punctuation off."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return _SPACES_RE.sub(" ", folded).strip(_EDGE_PUNCT)
-
 
 def is_candidate(d: Decision) -> bool:
     return d.route == "skip" and d.candidate and bool(d.key and d.key.strip()) and bool(d.value and d.value.strip())
@@ -129,14 +117,16 @@ def plan_turn(
             plan.decisions.append(d)
             continue
         if not keepable(orig, d, policy):
-            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": "skipped: not kept as a candidate"}))
+            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": Outcome.SKIPPED,
+                                                        "outcome_detail": "not kept as a candidate"}))
             continue
         key = (d.key or "").strip()
         held = field_of(fields, key)
         bare = same_fact.new_parts(d.value or "", held.value if held else None, key)
         said = [f.value for f in fields if f.key and same_fact.same_key(f.key, key)]
         if not bare or all(any(same_fact.same_value(p, h, key) for v in said for h in same_fact.parts(v)) for p in bare):
-            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": "unchanged: already in USER.md"}))
+            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": Outcome.UNCHANGED,
+                                                        "outcome_detail": "already in USER.md"}))
             continue
         d = d.model_copy(update={"key": key, "value": "; ".join(bare)})
         row = best_match(existing, d, used)
@@ -156,7 +146,8 @@ def plan_turn(
         promoted = guards.guard_decisions([promotion(d, row, held)], turn.user_text, policy)[0]
         if promoted.route != "user":  # the guards refuse it as a write: neither written nor kept
             plan.dropped.append(int(row["id"]))
-            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": "skipped: not kept as a candidate"}))
+            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": Outcome.SKIPPED,
+                                                        "outcome_detail": "not kept as a candidate"}))
             continue
         plan.promoted[i] = row
         plan.waiting[i] = d
@@ -296,14 +287,3 @@ def contradicted(row: dict[str, Any], rows: list[dict[str, Any]]) -> list[int]:
         if same_fact.single_valued(key) or same_fact.same_value(str(other["value"]), str(row["value"]), key):
             out.append(int(other["id"]))
     return out
-
-
-def matches(row: dict[str, Any], needle: str) -> bool:
-    """Does a forget of `needle` (a key or a piece of text) cover this candidate?"""
-    wanted = norm(needle)
-    if not wanted:
-        return False
-    key = str(row.get("key") or "")
-    if norm(key) == wanted or names_key(needle, key):  # "forget my music taste" names Music
-        return True
-    return any(wanted in norm(str(row.get(col) or "")) for col in ("key", "value", "quote"))

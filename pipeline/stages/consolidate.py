@@ -18,7 +18,7 @@ from collections.abc import Collection
 from datetime import date
 
 from pipeline.engines.base import Engine
-from pipeline.errors import MemrouteError
+from pipeline.errors import ModelError
 from pipeline.ledgers import entry_dates
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.stages.write import Change
@@ -29,7 +29,7 @@ _SPAN = re.compile(rf"(?<![\d-]){_STAMP}\s*(?:to|until|through|–|—|-|\.\.|~|
 TARGET_SHARE = 0.75  # consolidation rewrites MEMORY.md to at most this share of its cap
 
 
-class ConsolidationError(MemrouteError):
+class ConsolidationError(ModelError):
     """The engine's plan was invalid or the engine failed; MEMORY.md is left as it was."""
 
 

@@ -9,13 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pipeline.ledgers._text import norm_key
+from pipeline.ledgers._text import names_key, norm_key
 from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
 from pipeline.stages import clauses
-from pipeline.stages.field_concepts import same_field
-from pipeline.types import CHANGE_OF_FACT, USER_SECTIONS, Decision
+from pipeline.types import CHANGE_OF_FACT, USER_SECTIONS, Decision, Outcome
+
+CONSOLIDATE_AT = 0.9  # MEMORY.md is consolidated once it reaches this share of its cap
+
+# What an op did and why (Decision.settle's arguments).
+Settled = tuple[Outcome, "str | None"]
 
 
 def is_change_of_fact(why: str | None) -> bool:
@@ -58,7 +62,7 @@ def apply_decisions(
     log: MemoryLog,
     *,
     consolidate: Consolidator | None = None,
-    consolidate_at: float = 0.9,
+    consolidate_at: float = CONSOLIDATE_AT,
     compact: Compactor | None = None,
     compact_at: float | None = None,
     later: dict[str, str] | None = None,
@@ -75,36 +79,40 @@ def apply_decisions(
         d = decision.model_copy()
         newer = _set_later(d, result.profile, later or {})
         if newer is not None:
-            d.outcome = _keep_stale(result, d, newer)
+            d.settle(*_keep_stale(result, d, newer))
         elif d.route == "user" and d.op == "upsert":
-            d.outcome = _upsert(result, d)
-            if d.outcome.startswith("over_cap") and compact is not None:
+            d.settle(*_upsert(result, d))
+            if d.outcome is Outcome.OVER_CAP and compact is not None:
                 moved = _compact_profile(result, d, compact)
                 if moved is not None:
-                    d.outcome = _upsert(result, d) + (f" (after compacting USER.md: {moved})" if moved else "")
-            if d.outcome.startswith("over_cap"):  # never silently lost: kept where recall finds it
+                    outcome, detail = _upsert(result, d)
+                    d.settle(outcome, _joined(detail, f"after compacting USER.md ({moved})" if moved else
+                                       "after compacting USER.md"))
+            if d.outcome is Outcome.OVER_CAP:  # never silently lost: kept where recall finds it
                 result.archive.append(Change("user", "over_cap", d.key, (d.value or "").strip(), None,
                                              "USER.md full: the fact did not fit, kept in the archive"))
-                d.outcome += "; kept in the archive"
+                d.settle(Outcome.OVER_CAP, _joined(d.outcome_detail, "kept in the archive"))
         elif d.route == "user" and d.op == "remove":
-            d.outcome = _forget_field(result, d)
+            d.settle(*_forget_field(result, d))
         elif d.route == "memory" and d.op == "append":
-            d.outcome = _append(result, d, consolidate)
+            d.settle(*_append(result, d, consolidate))
         elif d.route == "memory" and d.op == "remove":
-            d.outcome = _forget_entry(result, d)
+            d.settle(*_forget_entry(result, d))
         elif d.route == "skip":
-            d.outcome = d.outcome or "skipped"
+            if d.outcome is None:
+                d.settle(Outcome.SKIPPED)
         else:
-            d.outcome = f"ignored: route {d.route} with op {d.op}"
+            d.settle(Outcome.IGNORED, f"route {d.route} with op {d.op}")
         result.decisions.append(d)
     if consolidate is not None and len(result.log.render()) >= consolidate_at * log.limit:
         _run_consolidation(result, consolidate)
     if compact is not None and compact_at is not None and len(result.profile.render()) >= compact_at * profile.limit:
-        written = [d for d in result.decisions if d.route == "user" and is_written(d.outcome)]
+        written = [d for d in result.decisions if d.route == "user" and d.outcome is Outcome.WRITTEN]
         # near the cap: make room before the next fact needs it (the turn's last write tells what left)
         moved = _compact_profile(result, None, compact, told=written[-1] if written else None)
         if moved and written:
-            written[-1].outcome = f"{written[-1].outcome} (then USER.md compacted: {moved})"
+            last = written[-1]
+            last.settle(Outcome.WRITTEN, _joined(last.outcome_detail, f"then USER.md compacted ({moved})"))
     return result
 
 
@@ -120,26 +128,27 @@ def _set_later(d: Decision, profile: UserProfile, later: dict[str, str]) -> str 
     return later.get(norm_key(key))
 
 
-def _keep_stale(result: WriteResult, d: Decision, newer: str) -> str:
+def _keep_stale(result: WriteResult, d: Decision, newer: str) -> Settled:
     """A late turn's value: recorded under the newer one (history and archive), the file unchanged."""
     value = (d.value or "").strip() if d.op == "upsert" else None
-    why = f"stale: {d.key or d.match} was set by a later turn ({newer})"
+    detail = f"{d.key or d.match} was set by a later turn ({newer})"
+    why = f"{Outcome.STALE.value}: {detail}"
     if value:
         result.changes.append(Change("user", "stale", d.key, value, None, why, d.quote))
         result.archive.append(Change("user", "stale", d.key, value, None, why))
-    return why
+    return Outcome.STALE, detail
 
 
-def is_written(outcome: str | None) -> bool:
-    """The decision changed a file: "written", or "written" with what else happened ("written; evicted ...")."""
-    return outcome is not None and (outcome == "written" or outcome.startswith(("written;", "written (")))
+def _joined(detail: str | None, more: str) -> str:
+    """An outcome's detail with one more thing that happened ("...; kept in the archive")."""
+    return f"{detail}; {more}" if detail else more
 
 
-def _upsert(result: WriteResult, d: Decision) -> str:
+def _upsert(result: WriteResult, d: Decision) -> Settled:
     """Set a field. A collecting field that grows past its cap sheds its least valuable clauses (clauses.py);
     a value that replaces another says so. Whatever leaves is in history and the archive, and in the outcome."""
     if not d.key or d.value is None or not d.value.strip():
-        return "ignored: no key or value"
+        return Outcome.IGNORED, "no key or value"
     section = d.section if d.section in USER_SECTIONS else "Identity"
     existing = result.profile.get(d.key)
     key = existing.key if existing is not None and existing.key else d.key
@@ -150,25 +159,25 @@ def _upsert(result: WriteResult, d: Decision) -> str:
         value = clauses.join_clauses(parts)
     if existing is not None and existing.value.strip() == value:
         if not evicted:
-            return "unchanged"
+            return Outcome.UNCHANGED, None
         _record_evictions(result, d, evicted)  # the new clause itself was the least valuable
-        return "unchanged; " + clauses.evicted_note(evicted) + ", kept in the archive"
+        return Outcome.UNCHANGED, clauses.evicted_note(evicted) + ", kept in the archive"
     try:
         old = result.profile.upsert(section, d.key, value)
     except CapExceeded as e:
-        return f"over_cap: user profile at {e.usage} chars"
+        return Outcome.OVER_CAP, f"user profile at {e.usage} chars"
     except LedgerError as e:
-        return f"refused: {e}"
+        return Outcome.REFUSED, str(e)
     d.value = value
     result.changes.append(Change("user", "upsert", key, old, value, d.detail or "profile fact", d.quote))
     if evicted:  # after the upsert row: an undo replays history newest first, so the full old value wins
         _record_evictions(result, d, evicted)
-        return "written; " + clauses.evicted_note(evicted) + ", kept in the archive"
+        return Outcome.WRITTEN, clauses.evicted_note(evicted) + ", kept in the archive"
     if old is not None and not clauses.extends(old, value):
         result.archive.append(Change("user", "overwritten", key, old, None, f"overwritten by: {value}"))
         d.evicted = [*d.evicted, clauses.REPLACED]
-        return f"written; replaced {old!r} (kept in history and the archive)"
-    return "written"
+        return Outcome.WRITTEN, f"replaced {old!r} (kept in history and the archive)"
+    return Outcome.WRITTEN, None
 
 
 def _record_evictions(result: WriteResult, d: Decision, evicted: list[clauses.Eviction]) -> None:
@@ -231,21 +240,9 @@ def _field_id(f: UserField) -> str:
     return f"key:{f.key.casefold()}" if f.key else f"note:{f.value}"
 
 
-def names_key(words: str, key: str) -> bool:
-    """Do the words of a forget request name this USER.md key? "email" names Email, "phone number"
-    names Phone: every word of the key is among the request's words (any case, any script). A
-    contact field is named by what it is: "email address" names Email (never Address or
-    Location), "where I live" names Location (stages/field_concepts.py)."""
-    same = same_field(words, key)
-    if same is False:
-        return False
-    wanted, have = norm_key(words).split(), norm_key(key).split()
-    return (bool(have) and set(have) <= set(wanted)) or bool(same)
-
-
-def _forget_field(result: WriteResult, d: Decision) -> str:
+def _forget_field(result: WriteResult, d: Decision) -> Settled:
     if not d.match:
-        return "not_found"
+        return Outcome.NOT_FOUND, None
     target = result.profile.get(d.match)
     if target is None:
         # "forget my phone number": the field whose key the words name (Phone), the longest such key.
@@ -253,55 +250,55 @@ def _forget_field(result: WriteResult, d: Decision) -> str:
         longest = max((len(f.key.split()) for f in named if f.key), default=0)
         named = [f for f in named if f.key and len(f.key.split()) == longest]
         if len(named) > 1:
-            return "ambiguous"
+            return Outcome.AMBIGUOUS, None
         target = named[0] if named else None
     if target is None:
         # "forget that I use Vue": match a unique field by its value instead of its key.
         hits = [f for f in result.profile.fields() if d.match.lower() in f.value.lower()]
         if len(hits) != 1:
-            return "not_found" if not hits else "ambiguous"
+            return (Outcome.AMBIGUOUS if hits else Outcome.NOT_FOUND), None
         target = hits[0]
     label = target.key if target.key else target.value
     old = result.profile.remove(target.key) if target.key else result.profile.remove_entry(target.value)
     result.changes.append(Change("user", "remove", label, old, None, d.detail or "forget requested", d.quote))
     why = f"{CHANGE_OF_FACT}, the user said" if is_change_of_fact(d.detail) else "forgotten at the user's request"
     result.archive.append(Change("user", "removed", label, old, None, why))
-    return "written"
+    return Outcome.WRITTEN, None
 
 
-def _append(result: WriteResult, d: Decision, consolidate: Consolidator | None) -> str:
+def _append(result: WriteResult, d: Decision, consolidate: Consolidator | None) -> Settled:
     text = (d.entry or "").strip()
     if not text:
-        return "ignored: empty entry"
+        return Outcome.IGNORED, "empty entry"
     entry = MemoryEntry(text=text, date=d.date, topic=d.topic)
     if result.log.has_duplicate(entry):
-        return "duplicate"
+        return Outcome.DUPLICATE, None
     try:
         result.log.append(entry)
     except CapExceeded as e:
         if consolidate is None:
-            return f"over_cap: memory at {e.usage} chars"
+            return Outcome.OVER_CAP, f"memory at {e.usage} chars"
         _run_consolidation(result, consolidate)
         try:
             result.log.append(entry)
         except CapExceeded as again:
-            return f"over_cap: memory at {again.usage} chars after consolidation"
+            return Outcome.OVER_CAP, f"memory at {again.usage} chars after consolidation"
     except LedgerError as e:
-        return f"refused: {e}"
+        return Outcome.REFUSED, str(e)
     result.changes.append(Change("memory", "append", None, None, entry.body(), d.detail or "memory entry", d.quote))
-    return "written"
+    return Outcome.WRITTEN, None
 
 
-def _forget_entry(result: WriteResult, d: Decision) -> str:
+def _forget_entry(result: WriteResult, d: Decision) -> Settled:
     if not d.match:
-        return "not_found"
+        return Outcome.NOT_FOUND, None
     try:
         old = result.log.remove(d.match)
     except MatchError as e:
-        return "ambiguous" if e.ambiguous else "not_found"
+        return (Outcome.AMBIGUOUS if e.ambiguous else Outcome.NOT_FOUND), None
     result.changes.append(Change("memory", "remove", None, old.body(), None, d.detail or "forget requested", d.quote))
     result.archive.append(Change("memory", "removed", None, old.body(), None, "forgotten at the user's request"))
-    return "written"
+    return Outcome.WRITTEN, None
 
 
 def _run_consolidation(result: WriteResult, consolidate: Consolidator) -> None:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from pipeline.errors import StoreError
 from pipeline.store.interface import (
     BATCH_STATUSES,
     QUEUE_STATUSES,
@@ -26,7 +27,7 @@ from pipeline.store.sqlite_db import (
     MIN_FTS_CHARS,
     SQLITE_VERSION,
     WRITER_LOCK_NAME,
-    StoreError,
+    DatabaseError,
     database_texts,
 )
 
@@ -50,6 +51,7 @@ __all__ = [
     "QueuedTurn",
     "SQLiteStore",
     "Store",
+    "DatabaseError",
     "StoreError",
     "Tx",
     "UserDocuments",

@@ -25,11 +25,14 @@ import stat
 import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import Conflict, UsageError
 from pipeline.store.interface import LedgerTexts
 from pipeline.store.private import FILE_MODE, make_private_dir
+from pipeline.store.rules import scrubbed_copy
 
 USER_FILE = "USER.md"
 MEMORY_FILE = "MEMORY.md"
@@ -44,8 +47,10 @@ _TEMP_SUFFIX = ".tmp"
 RESERVED_PREFIXES = (".", "memroute.")
 
 
-class InvalidUserId(MemrouteError, ValueError):
+class InvalidUserId(UsageError):
     """A user id that is empty, too long, could escape the root, or collides with the store's files."""
+
+    api_code = "invalid_user_id"
 
 
 def validate_user_id(user_id: str) -> str:
@@ -101,7 +106,7 @@ def _read_if_there(path: Path) -> bytes | None:
         return None
 
 
-class UnreadableFile(MemrouteError):
+class UnreadableFile(Conflict):
     """A ledger file that is not valid UTF-8: it is backed up and never overwritten."""
 
 
@@ -183,9 +188,15 @@ class UserDir:
 
     def erase_from_copies(self, needles: list[str]) -> int:
         """Scrub erased values out of the kept copies (forget --purge)."""
-        from pipeline.ops.erasure import scrub_backups
-
-        return scrub_backups(self.path, needles)
+        if not needles or not self.path.is_dir():
+            return 0
+        scrubbed = 0
+        for bak in self.path.glob("*.bak"):
+            kept = scrubbed_copy(bak.read_bytes(), needles)
+            if kept is not None:
+                bak.write_bytes(kept)
+                scrubbed += 1
+        return scrubbed
 
     def delete_all(self) -> None:
         """Remove the user's folder and everything in it (delete-user). Call under lock()."""
@@ -292,6 +303,32 @@ class FileDocuments:
 
     def has_user(self, user_id: str) -> bool:
         return (self.root / validate_user_id(user_id)).is_dir()
+
+    def user_summaries(self) -> list[dict[str, Any]]:
+        """Every user folder under the root: file sizes (characters) and the last change (file mtime)."""
+        if not self.root.is_dir():
+            return []
+        users = []
+        for entry in sorted(self.root.iterdir()):
+            try:
+                validate_user_id(entry.name)
+            except InvalidUserId:
+                continue  # memroute.db, dot files, a stray folder with a name no user can have
+            if not entry.is_dir():
+                continue
+            row: dict[str, Any] = {"user_id": entry.name, "user_chars": 0, "memory_chars": 0, "last_change": None}
+            latest = 0.0
+            for name, key in ((USER_FILE, "user_chars"), (MEMORY_FILE, "memory_chars")):
+                path = entry / name
+                try:
+                    row[key] = len(path.read_text("utf-8", errors="replace"))
+                    latest = max(latest, path.stat().st_mtime)
+                except FileNotFoundError:
+                    continue
+            if latest:
+                row["last_change"] = datetime.fromtimestamp(latest, tz=timezone.utc).isoformat(timespec="seconds")
+            users.append(row)
+        return users
 
     def has_any_documents(self) -> bool:
         if not self.root.is_dir():

@@ -39,6 +39,11 @@ BATCH_STATUSES = ("done", "failed")
 QUEUE_STATUSES = ("queued", "running", "failed", "done", "parked")
 
 
+def empty_queue_status() -> dict[str, Any]:
+    """MemoryStore.hook_queue_status() of a store that holds nothing yet: all zeros."""
+    return {**{s: 0 for s in QUEUE_STATUSES}, "last_error": None, "last_error_at": None, "users": {}}
+
+
 # ---- the hook queue --------------------------------------------------------------------------
 
 
@@ -200,6 +205,11 @@ class DocumentStore(Protocol):
 
     def has_any_documents(self) -> bool:
         """Whether any user holds a USER.md or MEMORY.md."""
+        ...
+
+    def user_summaries(self) -> list[dict[str, Any]]:
+        """Every user here, by id (team profiles "team+NAME" too): user_id, user_chars, memory_chars,
+        last_change (ISO time or None). `memroute users` and the review page's index list them."""
         ...
 
     def has_user(self, user_id: str) -> bool:
@@ -454,6 +464,12 @@ class MemoryStore(ABC):
 
     @abstractmethod
     def open_hook_queue(self, *, fsync_submits: bool = False) -> HookQueue: ...
+
+    def shared_queue(self, *, workers: int = 1) -> Any | None:
+        """The queue app servers submit turns to and any number of `memroute worker` processes, on any
+        hosts, work (a PgQueue: claim, settle, pending, submit), with room for `workers` threads of this
+        process; None where there is none (a root: its turns go through the post-turn hook or batch)."""
+        return None
 
     @abstractmethod
     def hook_queue_status(self) -> dict[str, Any]:

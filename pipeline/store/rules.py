@@ -6,9 +6,11 @@ call these, so the two stores cannot drift apart on privacy or on answers. No SQ
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from pipeline.ledgers._text import names_key
 from pipeline.types import Decision
 
 # Every table that holds rows of one user, and the text columns of each (what a purge searches).
@@ -77,7 +79,7 @@ def decision_rows(
     return [
         (user_id, turn_id, conversation_id, i, quote_of(d), d.route, d.op, d.reason, d.section, kept(d, d.key),
          kept(d, d.value), kept(d, d.entry), d.date, kept(d, d.topic), kept(d, d.match), d.confidence,
-         r(d.detail), r(d.outcome), engine, model, prompt_version, ts)
+         r(d.detail), d.outcome_text, engine, model, prompt_version, ts)
         for i, d in enumerate(decisions)
     ]
 
@@ -151,10 +153,42 @@ def finish_usage(row: dict[str, Any]) -> dict[str, Any]:
 def search_candidate_rows(rows: Iterable[dict[str, Any]], query: str, k: int) -> list[dict[str, Any]]:
     """Candidates whose section, key and value hold every word of the query (case-insensitive), in
     the order given (most recently seen first)."""
-    from pipeline.stages.candidates import norm
-
     terms = [norm(t) for t in query.split() if norm(t)]
     if not terms or k <= 0:
         return []
     hits = [r for r in rows if all(t in norm(f"{r['section'] or ''} {r['key']} {r['value']}") for t in terms)]
     return hits[:k]
+
+
+# ---- candidates: how two statements of one fact compare, and what a forget covers ---------------
+
+_SPACES_RE = re.compile(r"\s+")
+_EDGE_PUNCT = " \t\n.,;:!?\"'`()[]{}。，；：！？「」『』“”‘’"
+
+
+def norm(text: str) -> str:
+    """How two statements of one fact are compared: NFKC, case-folded, spaces collapsed, edge punctuation off."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return _SPACES_RE.sub(" ", folded).strip(_EDGE_PUNCT)
+
+
+def matches(row: dict[str, Any], needle: str) -> bool:
+    """Does a forget of `needle` (a key or a piece of text) cover this candidate?"""
+    wanted = norm(needle)
+    if not wanted:
+        return False
+    key = str(row.get("key") or "")
+    if norm(key) == wanted or names_key(needle, key):  # "forget my music taste" names Music
+        return True
+    return any(wanted in norm(str(row.get(col) or "")) for col in ("key", "value", "quote"))
+
+
+# ---- kept copies of documents memroute refused to rewrite (.bak files, document_copies rows) ----
+
+
+def scrubbed_copy(raw: bytes, needles: list[str]) -> bytes | None:
+    """A kept copy without the lines holding a needle (case-insensitive); None when none does."""
+    lowered = [n.casefold() for n in needles if n]
+    lines = raw.decode("utf-8", errors="surrogateescape").splitlines(keepends=True)
+    kept = [line for line in lines if not any(n in line.casefold() for n in lowered)]
+    return None if len(kept) == len(lines) else "".join(kept).encode("utf-8", errors="surrogateescape")

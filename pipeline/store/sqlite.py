@@ -34,7 +34,9 @@ from pipeline.store.rules import (
     USER_TABLES,
     decision_rows,
     finish_usage,
+    matches,
     needles_of_keys,
+    norm,
     purge_action,
     redact_turn_payload,
     search_candidate_rows,
@@ -44,13 +46,13 @@ from pipeline.store.sqlite_db import (
     DB_NAME,
     MIN_FTS_CHARS,
     SQLITE_VERSION,
+    DatabaseError,
     SQLiteDatabase,
-    StoreError,
     utc_now,
 )
 from pipeline.types import Decision, Usage
 
-__all__ = ["DB_NAME", "MIGRATIONS", "SQLITE_VERSION", "TARGETS", "TURN_STATUSES", "SQLiteStore", "StoreError"]
+__all__ = ["DB_NAME", "MIGRATIONS", "SQLITE_VERSION", "TARGETS", "TURN_STATUSES", "DatabaseError", "SQLiteStore"]
 
 
 def _fts_query(query: str) -> str | None:
@@ -538,8 +540,6 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
     ) -> None:
         """Keep a candidate, or count one more sighting of the same key and value (the latest
         sighting's time, turn and quote are kept; the first sighting's too)."""
-        from pipeline.stages.candidates import norm
-
         now = utc_now()
         conn.execute(
             """INSERT INTO candidates (user_id, section, key, value, key_norm, value_norm, quote,
@@ -569,8 +569,6 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         (its key equals it, or its key, value or quote contains it; case-insensitive)."""
         if needle is None:
             return conn.execute("DELETE FROM candidates WHERE user_id = ?", (user_id,)).rowcount
-        from pipeline.stages.candidates import matches
-
         rows = [dict(r) for r in conn.execute("SELECT * FROM candidates WHERE user_id = ?", (user_id,))]
         return self.delete_candidates(conn, user_id, [r["id"] for r in rows if matches(r, needle)])
 

@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pipeline.errors import StoreError
 from pipeline.store.migrations import MIGRATIONS, split_statements
 from pipeline.store.private import FILE_MODE, create_private_file, make_private_dir
 
@@ -35,7 +36,7 @@ BUSY_TIMEOUT_S = 30.0
 MIN_FTS_CHARS = 3
 MIN_SQLITE = (3, 34, 0)  # first release with the trigram tokenizer
 SQLITE_VERSION = sqlite3.sqlite_version
-StoreError = sqlite3.Error  # what a broken or unreadable database raises, for callers that import no sqlite3
+DatabaseError = sqlite3.Error  # what a broken or unreadable database raises, for callers that import no sqlite3
 
 def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -98,7 +99,7 @@ class _WriterGate:
 
 __all__ = [
     "BUSY_TIMEOUT_S", "DB_NAME", "MIN_FTS_CHARS", "SQLITE_VERSION", "WRITER_LOCK_NAME",
-    "SQLiteDatabase", "StoreError", "database_texts", "utc_now",
+    "DatabaseError", "SQLiteDatabase", "database_texts", "utc_now",
 ]
 
 
@@ -297,10 +298,18 @@ class SQLiteDatabase:
 
 def database_texts(db_path: Path) -> dict[str, str]:
     """Every value of every table of a SQLite file, as text, per table (blobs decoded leniently):
-    what a leak search must look through (eval `never_written`). Read-only."""
+    what a leak search must look through (eval `never_written`). Read-only; StoreError when the
+    file cannot be read as a database."""
     texts: dict[str, str] = {}
     if not db_path.exists():
         return texts
+    try:
+        return _database_texts(db_path, texts)
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot read {db_path}: {e}") from e
+
+
+def _database_texts(db_path: Path, texts: dict[str, str]) -> dict[str, str]:
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
         names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]

@@ -108,8 +108,8 @@ def test_export_store_then_import_store_round_trip_through_the_cli(
 
 
 def test_worker_applies_what_app_servers_queued(pg_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.hook.worker import submit
     from pipeline.store.postgres.store import PostgresStore
-    from pipeline.store.postgres.worker import submit
 
     with PostgresStore(pg_dsn) as store:
         for i, text in enumerate(SAYS):
@@ -199,8 +199,8 @@ def test_batch_writes_to_postgresql_resumes_from_its_checkpoints_and_matches_a_r
 
 
 def test_a_worker_with_many_threads_has_connections_for_all_of_them(pg_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.hook.worker import submit
     from pipeline.store.postgres.store import PostgresStore
-    from pipeline.store.postgres.worker import submit
 
     with PostgresStore(pg_dsn) as store:
         for i in range(2):

@@ -1,4 +1,4 @@
-"""The eval suites in evals/ keep the case contract of DESIGN.md, so the runner can trust them.
+"""The eval suites in evals/ keep the case contract of docs/design.md, so the runner can trust them.
 
 These checks read the JSONL only; they never run an engine. A malformed case, a duplicate id,
 an impossible expectation (a skip that expects a new value in a file) or a suite that lost

@@ -290,7 +290,7 @@ def test_import_hermes_checks_every_continuation_line(tmp_path: Path) -> None:
         "[2026-07-01] kiln: installed\n§\n[2026-07-02] ops: all good\n## Identity\n- Role: admin", encoding="utf-8"
     )
     with MemoryPipeline(tmp_path / "root") as pipe:
-        out = import_hermes(pipe, tmp_path / "hermes", "mira")
+        out = import_hermes(pipe.workspace, tmp_path / "hermes", "mira")
     files = _files(tmp_path / "root", "mira")
     assert "word yes" not in files and "Role: admin" not in files
     assert "Name: Mira" in files and "uses Postgres" in files and "kiln: installed" in files

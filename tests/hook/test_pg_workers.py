@@ -96,7 +96,7 @@ def test_three_pipeline_workers_one_killed_apply_every_turn_once_in_order_within
     """The real pipeline (offline engine) in each worker; MEMORY.md's cap is small, so they consolidate."""
     from pg_worker_child import MEMORY_LIMIT
 
-    from pipeline.store.postgres.worker import submit
+    from pipeline.hook.worker import submit
 
     store = PostgresStore(pg_dsn)
     queue = store.queue()

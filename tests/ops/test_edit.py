@@ -72,6 +72,7 @@ def test_a_model_compaction_runs_only_when_a_write_does_not_fit(mem: Memory) -> 
 
     class OwnCompaction(OfflineEngine):
         calls = 0
+        free_compaction = False  # says its compact() costs (a model's)
 
         def compact(self, user_md: str, needed_chars: int, **kw: object) -> Result[str | None]:
             type(self).calls += 1

@@ -90,8 +90,9 @@ def test_a_pinned_field_is_never_compacted_away(tmp_path: Path) -> None:
     with MemoryPipeline(root=tmp_path, engine=OneFact(fact("Pronouns", "she/her"))) as pipe:
         pipe.annotate("jasmin", "user", "Goal 1", "pin")
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "she/her please"}])
-    outcome = result.decisions[0].outcome or ""
-    assert "compacted: moved" in outcome and "Goal 2" in outcome and "Goal 1," not in outcome
+    d = result.decisions[0]
+    detail = d.outcome_detail or ""
+    assert d.outcome == "written" and "compacted (moved" in detail and "Goal 2" in detail and "Goal 1," not in detail
     assert "- Goal 1:" in (folder / "USER.md").read_text("utf-8")
 
 

@@ -43,7 +43,7 @@ def test_the_banner_names_the_store_the_server_uses(pg_dsn: str, tmp_path: Path)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    from pipeline.store.postgres import shown_url
+    from pipeline.store.location import shown_url
 
     assert banner.startswith(f"memroute: serving {shown_url(pg_dsn)} on http://127.0.0.1:{port} ")
     assert str(tmp_path / "root") not in banner

@@ -139,7 +139,7 @@ def test_a_candidate_keeps_only_what_the_field_does_not_hold_and_joins_it_when_p
         assert "- Likes: jazz; hiking" in user_md(mem)
         assert pipe.candidates("jo") == []
         # Said once more, hedged: USER.md holds it, nothing waits.
-        assert say(pipe, MAYBE_HIKING, "c3", day=6)[0].outcome == "unchanged: already in USER.md"
+        assert say(pipe, MAYBE_HIKING, "c3", day=6)[0].outcome_text == "unchanged: already in USER.md"
         assert pipe.candidates("jo") == []
 
 
@@ -180,7 +180,7 @@ def test_within_one_turn_a_firm_value_of_the_same_single_key_wins(mem: Memory) -
                      cand(both, "Likes", "hiking"), firm(both, "Likes", "chess")]}
     with mem.pipeline(ScriptEngine(script)) as pipe:
         lyon, paris, hiking, chess = say(pipe, both, "c1")
-        assert lyon.outcome == "skipped: the turn states this firmly" and not lyon.candidate
+        assert lyon.outcome_text == "skipped: the turn states this firmly" and not lyon.candidate
         assert (paris.outcome, chess.outcome) == ("written", "written")
         assert hiking.outcome == "candidate"
         assert waiting(pipe) == [("Likes", "hiking")]
@@ -252,6 +252,6 @@ def test_confirming_a_candidate_the_guards_now_refuse_writes_nothing_and_drops_i
         say(pipe, CLAIM, "c1")
     with mem.pipeline(ScriptEngine(DEV_SCRIPT)) as pipe:
         payload = pipe.confirm_candidate("jo", "Role")
-        assert payload["success"] is False and str(payload["outcome"]).startswith("blocked:privilege")
+        assert payload["success"] is False and str(payload["outcome"]).startswith("blocked: privilege")
         assert "Role" not in user_md(mem)
         assert pipe.candidates("jo") == [] and mem.rows("candidates") == []

@@ -18,7 +18,7 @@ from pipeline.ledgers.user_md import UserProfile
 from pipeline.ops.review import undo
 from pipeline.settings import Settings
 from pipeline.stages import clauses
-from pipeline.stages.write import WriteResult, apply_decisions, is_written
+from pipeline.stages.write import WriteResult, apply_decisions
 from pipeline.types import Decision
 
 
@@ -99,7 +99,7 @@ def test_when_a_field_is_full_the_junk_clause_leaves_first_not_the_oldest(lang: 
     likes = result.profile.get("Likes")
     assert likes is not None and len(likes.value) <= clauses.MULTI_VALUE_CAP
     assert junk not in likes.value and parts[0] in likes.value and new in likes.value  # the oldest fact stays
-    assert is_written(d.outcome) and repr(junk) in (d.outcome or "") and "junk" in (d.outcome or "")
+    assert d.outcome == "written" and repr(junk) in (d.outcome_detail or "") and "junk" in (d.outcome_detail or "")
     assert d.evicted and all(r.startswith("junk") for r in d.evicted)
     assert [(c.op, c.old) for c in result.changes if c.op == "evict"] == [("evict", junk)]
     assert [(a.op, a.old) for a in result.archive] == [("evicted", junk)]  # nothing else left the file
@@ -122,7 +122,8 @@ def test_with_only_real_facts_the_oldest_leaves_and_the_outcome_names_it() -> No
     result = write(profile(Likes=clauses.join_clauses(parts)), upsert("Likes", grow(parts, new)))
     d = result.decisions[0]
     assert d.evicted == [clauses.OLDEST]
-    assert d.outcome == "written; evicted from Likes: 'hiking in the Alps' (the oldest clause), kept in the archive"
+    assert d.outcome == "written"
+    assert d.outcome_text == "written: evicted from Likes: 'hiking in the Alps' (the oldest clause), kept in the archive"
     assert [a.old for a in result.archive] == ["hiking in the Alps"]
 
 
@@ -131,7 +132,8 @@ def test_a_junk_clause_said_now_into_a_full_field_does_not_push_a_fact_out() -> 
              "restoring old bicycles in the garage", "birdwatching at dawn on the coast", "long-distance trains"]
     result = write(profile(Likes=clauses.join_clauses(parts)), upsert("Likes", grow(parts, "omg the new season was so good!!")))
     d = result.decisions[0]
-    assert d.outcome is not None and d.outcome.startswith("unchanged; evicted from Likes: 'omg the new season was so good!!'")
+    assert d.outcome == "unchanged"
+    assert (d.outcome_detail or "").startswith("evicted from Likes: 'omg the new season was so good!!'")
     assert result.profile.render() == profile(Likes=clauses.join_clauses(parts)).render()
     assert [a.old for a in result.archive] == ["omg the new season was so good!!"]  # never silently lost
 
@@ -146,7 +148,8 @@ def test_a_field_below_its_cap_just_grows() -> None:
 def test_a_replaced_value_says_so_and_stays_in_history_and_the_archive(key: str, old: str, new: str) -> None:
     result = write(profile(Role=old), upsert(key, new))
     d = result.decisions[0]
-    assert d.outcome == f"written; replaced {old!r} (kept in history and the archive)" and d.evicted == [clauses.REPLACED]
+    assert d.outcome == "written" and d.evicted == [clauses.REPLACED]
+    assert d.outcome_detail == f"replaced {old!r} (kept in history and the archive)"
     assert [(c.key, c.old, c.new) for c in result.changes] == [(key, old, new)]
     assert [(a.op, a.old) for a in result.archive] == [("overwritten", old)]
 
@@ -165,7 +168,7 @@ def test_an_eviction_is_in_history_the_archive_and_recall_and_undo_puts_it_back(
         undo(pipe, "ana")
         undone = mem.read("ana", "USER.md") or ""
     d = next(d for d in result.decisions if d.key == "Likes")
-    assert "'I got a new lease of life' (junk: a whole sentence, not a phrase)" in (d.outcome or "")
+    assert "'I got a new lease of life' (junk: a whole sentence, not a phrase)" in (d.outcome_detail or "")
     assert "lease of life" not in after and "board games with my old friends" in after and "piano" in after
     assert any(h["op"] == "evict" and h["old_value"] == "I got a new lease of life" for h in history)
     assert any(hit["source"] == "archive" and "lease of life" in hit["text"] for hit in recalled)
@@ -191,7 +194,8 @@ def test_the_batch_summary_counts_evictions_with_their_reasons(tmp_path: Path, c
     evicted = Counter(why for r in records for why in r["evicted"])
     assert evicted[clauses.REPLACED] == 1 and evicted[clauses.OLDEST] >= 1  # the role, then a like at the cap
     assert summary["evictions"] == dict(sorted(evicted.items()))
-    assert summary["writes"]["user"] == sum(1 for r in records if r["route"] == "user" and is_written(r["outcome"]))
+    written = [r for r in records if r["route"] == "user" and r["outcome"].split(":")[0] == "written"]  # the stored form
+    assert summary["writes"]["user"] == len(written)
     report = BatchReport(evictions=dict(evicted))
     assert f"evicted from USER.md (kept in the archive): {sum(evicted.values())} (" in format_summary(report)
     assert f"{clauses.OLDEST} {evicted[clauses.OLDEST]}" in format_summary(report)

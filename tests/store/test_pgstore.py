@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from pipeline.store.postgres.store import PostgresStore
-from pipeline.store.postgres.worker import WorkerCounts, run_worker, work_once
 from pipeline.types import Decision, Usage
 
 TS = "2026-11-30T12:00:00+00:00"
@@ -20,13 +19,6 @@ TS = "2026-11-30T12:00:00+00:00"
 def store(pg_dsn: str) -> Any:
     with PostgresStore(pg_dsn) as s:
         yield s
-
-
-class Policy:
-    max_attempts = 3
-
-    def delay(self, failures: int) -> float:
-        return 0.0
 
 
 def test_migrations_apply_once_even_when_two_processes_open_a_fresh_database(pg_cluster: Any) -> None:
@@ -236,43 +228,6 @@ def test_claims_follow_each_users_order_and_never_hand_out_a_users_later_turn(st
     with queue.claim() as nxt, queue.claim() as after:
         assert nxt is not None and nxt.row.turn_id == "b0"  # released unsettled: still queued, still first
         assert after is not None and after.row.turn_id == "a1"  # a0 is done: a's line moved on
-
-
-def test_a_failing_turn_is_retried_then_parked_and_the_users_later_turns_wait_until_then(store: PostgresStore) -> None:
-    queue = store.queue()
-    queue.submit("u", "bad", None, {"messages": [{"role": "user", "content": "call me at 555-0199 pls"}]})
-    queue.submit("u", "good", None, {})
-    order: list[str] = []
-
-    def process(row: Any) -> tuple[str, str | None]:
-        order.append(row.turn_id)
-        return ("failed", "model down") if row.turn_id == "bad" else ("done", None)
-
-    counts = run_worker(queue, process, policy=Policy(), until_empty=True)
-    assert order == ["bad", "bad", "bad", "good"]
-    assert (counts.failed_attempts, counts.parked, counts.done) == (2, 1, 1)
-    status = queue.status()
-    assert (status["parked"], status["done"], status["last_error"]) == (1, 1, "model down")
-    assert "555-0199" not in str(store.everything_about("u")["hook_queue"])  # parked: redacted text only
-    # requeued, it runs after the user's newer turns, which went ahead
-    queue.submit("u", "newer", None, {})
-    assert queue.requeue_parked("u") == 1
-    order.clear()
-    run_worker(queue, lambda row: (order.append(row.turn_id), ("done", None))[1], policy=Policy(), until_empty=True)
-    assert order == ["newer", "bad"]
-
-
-def test_an_exception_in_a_turn_is_that_turns_failure(store: PostgresStore) -> None:
-    queue = store.queue()
-    queue.submit("u", "t", None, {})
-
-    def boom(row: Any) -> tuple[str, str | None]:
-        raise ValueError("bad input")
-
-    counts = WorkerCounts()
-    assert work_once(queue, boom, Policy(), counts)
-    assert counts.failed_attempts == 1
-    assert queue.status()["last_error"] == "ValueError: bad input"
 
 
 # ---- the document side and the hook's own queue ----------------------------------------------

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
-from pipeline.engines.llm.transports import TransportSetupError
-from pipeline.errors import MemrouteError
+from pipeline.errors import MemrouteError, ModelError
 
 
 def _env_allows() -> bool:
@@ -22,6 +21,11 @@ def _env_allows() -> bool:
 
 # None follows env MEMROUTE_ALLOW_MODEL_REQUESTS (default: allowed); True/False overrides it.
 ALLOW_MODEL_REQUESTS: bool | None = None
+
+
+class TransportSetupError(ModelError):
+    """A mistake in how a transport was set up (requests disabled, a fake with no answer left), not a
+    model failure: the engine raises it as is instead of wrapping it in LLMError."""
 
 
 class ModelRequestsDisabled(TransportSetupError, MemrouteError, RuntimeError):

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 from pipeline.engines.llm.keys import KEY_NAMES, SECTION_OF, key_list, known_key
 from pipeline.engines.llm.shortening import is_faithful_shortening
-from pipeline.errors import MemrouteError
+from pipeline.errors import ModelError
 from pipeline.ledgers.entry_dates import check_stamp
 from pipeline.types import USER_SECTIONS
 
@@ -146,7 +146,7 @@ def _shares_words(value: str, said: str) -> bool:
     return not _WORD.search(value)
 
 
-class _Untranslated(MemrouteError, ValueError):
+class _Untranslated(ModelError, ValueError):
     """A value in another script than the user's words (a translation): re-asked once, then kept."""
 
 
@@ -161,7 +161,7 @@ def _field_key(key: str | None, section: str | None) -> tuple[str, str]:
         raise ValueError(f"key is missing: use one of the keys ({key_list()})")
     existing = _validation_context().get("user_keys", {}).get(text.casefold())
     if existing is not None:
-        return existing
+        return (str(existing[0]), str(existing[1]))
     try:
         return _section(section), text[:TOPIC_CHARS]
     except ValueError:

@@ -30,7 +30,7 @@ import re
 import threading
 from typing import Any, Literal
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import ModelError
 
 log = logging.getLogger("memroute.engines.llm")
 
@@ -101,7 +101,7 @@ class Chosen:
 CHOSEN = Chosen()
 
 
-class WrongMode(MemrouteError):
+class WrongMode(ModelError):
     """The server answered in another form than the mode asked for (no tool call; text that is no
     JSON): under `auto`, the stage call is sent again in the next mode."""
 

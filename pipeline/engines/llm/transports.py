@@ -17,7 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pipeline.errors import MemrouteError, ModelConfigError
+from pipeline.engines.base import DEFAULT_TIMEOUT_S
+from pipeline.engines.llm.network import check_model_request
+from pipeline.errors import ModelConfigError
 
 
 @dataclass(frozen=True)
@@ -29,11 +31,6 @@ class CallInfo:
     response_model: type[BaseModel]
     tool_name: str | None  # the tool the engine forces (instructor TOOLS mode), else None
     timeout: float | None = None  # seconds this request may take (the turn's deadline left), else the transport's
-
-
-class TransportSetupError(MemrouteError):
-    """A mistake in how a transport was set up (requests disabled, a fake with no answer left), not a
-    model failure: the engine raises it as is instead of wrapping it in LLMError."""
 
 
 class Transport:
@@ -85,8 +82,6 @@ class _Networked(Transport):
         self.timeout = timeout
 
     def check(self) -> None:
-        from pipeline.engines.llm.network import check_model_request
-
         check_model_request(self.name, self.api_base)
 
 
@@ -189,7 +184,7 @@ _OPENAI_REASONING = re.compile(r"^(o\d|gpt-5)")
 
 
 def transport_for(
-    model: str | Transport, *, api_base: str | None = None, api_key: str | None = None, timeout: float = 30.0
+    model: str | Transport, *, api_base: str | None = None, api_key: str | None = None, timeout: float = DEFAULT_TIMEOUT_S
 ) -> Transport:
     """A model name's transport: `openai/NAME` is litellm's plain OpenAI chat provider, which litellm
     only forwards to the openai SDK at several ms of CPU per call, so it is POSTed directly; every

@@ -74,7 +74,7 @@ class Lexicon:
     facts: tuple[FactRule, ...]
     key_words: dict[str, str] = field(default_factory=dict)  # native noun -> English key word
     field_words: dict[str, str] = field(default_factory=dict)  # native noun -> USER.md key (forget)
-    # The write policy (LABELING.md): what may become a USER.md field, and what is never the user's own fact.
+    # The write policy (docs/design.md, training/KEYS.md): what may become a USER.md field, and what is never the user's own fact.
     second_person: re.Pattern[str] = NEVER  # you / your / anda / 你 / คุณ: a value about the other speaker
     empty_value: re.Pattern[str] = NEVER  # a whole value that says nothing: "it", "play", "them all", "那个"
     addressed: re.Pattern[str] = NEVER  # an "always ..." that tells the assistant how to answer (reply, use, you)

@@ -24,7 +24,7 @@ from pipeline.engines.offline.lexicon_zh import LEXICON as ZH
 from pipeline.engines.offline.profile import Entry, Field
 from pipeline.engines.offline.split import Statement, script_of
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
-from pipeline.stages.field_concepts import concepts_named
+from pipeline.ledgers.field_concepts import concepts_named
 from pipeline.types import CHANGE_OF_FACT, Decision
 
 LEXICONS: dict[str, Lexicon] = {"en": EN, "id": ID, "zh": ZH, "th": TH}
@@ -236,7 +236,7 @@ ADDRESSED_RULES = {"standing", "comm-style"}  # preferences about answers name t
 
 
 def _unworthy(rule: FactRule, value: str, lex: Lexicon) -> str | None:
-    """Why `value` must not become a USER.md field (LABELING.md), or None when it is a concrete, self-attributed fact."""
+    """Why `value` must not become a USER.md field (docs/design.md, "The write policy"), or None when it is a concrete, self-attributed fact."""
     head = _FIRST_CLAUSE.split(value, maxsplit=1)[0]  # "solo founder, it's just me for now": the fact is the head
     if rule.name not in ADDRESSED_RULES and (lex.second_person.search(head) or EN.second_person.search(head)):
         return "about the other speaker, not the user"

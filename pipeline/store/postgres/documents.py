@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pipeline.store.files import MEMORY_FILE, USER_FILE, validate_user_id
 from pipeline.store.interface import LedgerTexts
 from pipeline.store.postgres.records import now_iso
+from pipeline.store.rules import scrubbed_copy
 
 if TYPE_CHECKING:
     from pipeline.store.postgres.store import PostgresStore
@@ -85,21 +86,17 @@ class PgUserDocuments:
 
     def erase_from_copies(self, needles: list[str]) -> int:
         """Drop the lines holding a needle (case-insensitive) from the kept copies; how many changed."""
-        lowered = [n.casefold() for n in needles if n]
-        if not lowered:
+        if not any(needles):
             return 0
         scrubbed = 0
         with self.store.transaction() as conn:
             for row in conn.execute(
                 "SELECT name, raw FROM document_copies WHERE user_id = %s FOR UPDATE", (self.user_id,)
             ).fetchall():
-                lines = bytes(row["raw"]).decode("utf-8", errors="surrogateescape").splitlines(keepends=True)
-                kept = [line for line in lines if not any(n in line.casefold() for n in lowered)]
-                if len(kept) != len(lines):
-                    conn.execute(
-                        "UPDATE document_copies SET raw = %s WHERE user_id = %s AND name = %s",
-                        ("".join(kept).encode("utf-8", errors="surrogateescape"), self.user_id, row["name"]),
-                    )
+                kept = scrubbed_copy(bytes(row["raw"]), needles)
+                if kept is not None:
+                    conn.execute("UPDATE document_copies SET raw = %s WHERE user_id = %s AND name = %s",
+                                 (kept, self.user_id, row["name"]))
                     scrubbed += 1
         return scrubbed
 
@@ -121,6 +118,9 @@ class PgDocumentStore:
 
     def documents(self, user_id: str) -> PgUserDocuments:
         return PgUserDocuments(self.store, user_id)
+
+    def user_summaries(self) -> list[dict[str, Any]]:
+        return self.store.user_summaries()
 
     def has_any_documents(self) -> bool:
         return bool(self.store.users())

@@ -19,6 +19,8 @@ from pipeline.store.rules import (
     USER_TABLES,
     decision_rows,
     finish_usage,
+    matches,
+    norm,
     redact_turn_payload,
     search_candidate_rows,
 )
@@ -327,8 +329,6 @@ class Records:
         self, conn: Any, *, user_id: str, section: str | None, key: str, value: str, quote: str | None,
         turn_id: str | None, conversation_id: str | None, seen_at: str,
     ) -> None:
-        from pipeline.stages.candidates import norm
-
         now = now_iso()
         conn.execute(
             """INSERT INTO candidates (user_id, section, key, value, key_norm, value_norm, quote, first_turn_id,
@@ -353,8 +353,6 @@ class Records:
     def purge_candidates(self, conn: Any, user_id: str, needle: str | None = None) -> int:
         if needle is None:
             return int(conn.execute("DELETE FROM candidates WHERE user_id = %s", (user_id,)).rowcount)
-        from pipeline.stages.candidates import matches
-
         rows = conn.execute("SELECT * FROM candidates WHERE user_id = %s", (user_id,)).fetchall()
         return self.delete_candidates(conn, user_id, [r["id"] for r in rows if matches(r, needle)])
 

@@ -239,6 +239,10 @@ class PostgresStore(Records, MemoryStore):
         """The shared turn queue in this database (claimed by workers on any host)."""
         return PgQueue(self.db, redact=self.redact, redact_payload=self.redact_payload, scrubber=self.scrubber)
 
+    def shared_queue(self, *, workers: int = 1) -> PgQueue:
+        self.db.ensure_capacity(2 * max(1, workers) + 2)  # a claim and a write per thread, and reads
+        return self.queue()
+
     def open_hook_queue(self, *, fsync_submits: bool = False) -> PgHookQueue:
         """A PostTurnHook's queue (a committed INSERT is durable whatever fsync_submits says)."""
         return PgHookQueue(self.db, redact=self.redact, redact_payload=self.redact_payload, scrubber=self.scrubber)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import StoreError
 from pipeline.store.files import MEMORY_FILE, USER_FILE, UserDir, validate_user_id
 from pipeline.store.postgres.records import now_iso
 
@@ -40,7 +40,7 @@ COPIES = tuple(f"{name}.bak" for name in DOCUMENTS)
 BATCH = 1000
 
 
-class TransferError(MemrouteError):
+class TransferError(StoreError):
     """The copy cannot be made (target not empty, a value PostgreSQL cannot hold, ...); nothing was written."""
 
 
@@ -221,7 +221,7 @@ def _root_empty(root: Path, target: Any) -> bool:
 def copy_store(source: str, target: str) -> TransferReport:
     """`memroute export-store` / `import-store`: copy the store at `source` to the empty store at
     `target`; one of them a root folder, the other a postgresql:// URL."""
-    from pipeline.store.postgres import is_postgres_url
+    from pipeline.store.location import is_database_url as is_postgres_url
     from pipeline.store.postgres.store import PostgresStore
 
     from_pg, to_pg = is_postgres_url(source), is_postgres_url(target)

@@ -1,4 +1,4 @@
-"""The classify prompt: its policy matches the guards and LABELING.md, its time is local, its data is quoted."""
+"""The classify prompt: its policy matches the guards and docs/design.md's write policy, its time is local, its data is quoted."""
 
 from __future__ import annotations
 

@@ -73,8 +73,9 @@ def test_a_new_fact_lands_after_compaction_and_the_moved_field_is_recalled(tmp_p
         recalled = pipe.recall("jasmin", "side project number 0")
         history = pipe.history("jasmin")
     text = (folder / "USER.md").read_text("utf-8")
-    outcome = result.decisions[0].outcome or ""
-    assert outcome.startswith("written (after compacting USER.md: moved Goal 0")
+    d = result.decisions[0]
+    assert d.outcome == "written" and (d.outcome_detail or "").startswith("after compacting USER.md (moved Goal 0")
+    assert d.model_dump()["outcome"].startswith("written: after compacting USER.md (moved Goal 0")  # the stored form
     assert "Location: Bandung" in text and len(text) <= 0.9 * LIMIT  # room left for the next facts
     assert "Goal 0" not in text and any("side project number 0" in hit["text"] for hit in recalled)
     assert any(row["op"] == "compact" and row["key"] == "Goal 0" for row in history)
@@ -88,7 +89,7 @@ def test_near_the_cap_the_profile_is_compacted_before_a_fact_overflows(tmp_path:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "she/her please"}])
     text = (folder / "USER.md").read_text("utf-8")
     assert "Pronouns: she/her" in text and len(text) <= 0.8 * LIMIT
-    assert "USER.md compacted: moved" in (result.decisions[0].outcome or "")
+    assert "USER.md compacted (moved" in (result.decisions[0].outcome_detail or "")
 
 
 def test_a_field_the_user_confirmed_by_hand_is_never_moved(tmp_path: Path) -> None:
@@ -100,7 +101,7 @@ def test_a_field_the_user_confirmed_by_hand_is_never_moved(tmp_path: Path) -> No
         pipe.tool("jasmin", "replace", "user", content=confirmed, old_text="Goal 0:")
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "she/her please"}])
     text = (folder / "USER.md").read_text("utf-8")
-    outcome = result.decisions[0].outcome or ""
+    outcome = result.decisions[0].outcome_detail or ""
     assert "Goal 1, Goal 2" in outcome and "Goal 0" not in outcome  # the other goals leave ...
     assert f"- {confirmed}\n" in text  # ... the one the user set by hand stays
 
@@ -113,8 +114,8 @@ def test_a_fact_that_cannot_fit_is_kept_in_the_archive_and_said(tmp_path: Path) 
     with MemoryPipeline(root=tmp_path, engine=OneFact(fact("Bio", huge))) as pipe:
         result = pipe.process_turn("jasmin", [{"role": "user", "content": "about me"}])
         recalled = pipe.recall("jasmin", "very long biography")
-    outcome = result.decisions[0].outcome or ""
-    assert outcome.startswith("over_cap") and outcome.endswith("kept in the archive")
+    d = result.decisions[0]
+    assert d.outcome == "over_cap" and (d.outcome_detail or "").endswith("kept in the archive")
     assert recalled and recalled[0]["source"] == "archive"
 
 

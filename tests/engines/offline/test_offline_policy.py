@@ -1,4 +1,4 @@
-"""The write policy of LABELING.md in the offline rules: what may become a USER.md field, a MEMORY.md entry or a removal.
+"""The write policy of docs/design.md in the offline rules: what may become a USER.md field, a MEMORY.md entry or a removal.
 
 Each case is a shape of real small talk the rules used to store (a catch-all `About`, `Likes: it`, a Response
 style from "Never ...", a removal from "my album dropped"); the sentences are written here, in four languages.

@@ -1,5 +1,6 @@
-"""A throwaway PostgreSQL cluster for tests and benchmarks: initdb into a temp folder, start it
-listening on a unix socket inside that folder only (no TCP port to collide on), drop it at the end.
+"""A throwaway PostgreSQL cluster for the tests and benchmarks/bench_store.py (test scaffolding, not
+in the wheel): initdb into a temp folder, start it listening on a unix socket inside that folder only
+(no TCP port to collide on), drop it at the end.
 
 initdb and postgres refuse to run as root; as root (CI) they run as the `postgres` account that
 Debian's package creates, through runuser. Nothing here imports psycopg.
