@@ -2,8 +2,8 @@
 
 Run: .venv/bin/python benchmarks/bench_hybrid_gate.py evals/core_*.jsonl
 
-In `--engine hybrid` the offline engine looks at each turn first; a turn in which it finds
-nothing memorable (every statement a skip) gets no LLM call. This prints, per language:
+In `--engine hybrid` the offline engine looks at each turn first; a turn its recall-tuned gate
+rates as holding nothing (OfflineEngine.needs_model) gets no LLM call. This prints, per language:
 - calls saved: the share of turns the gate answers alone;
 - accuracy cost: the share of cases that expect a write (route user, memory or mixed) but the
   gate skipped, so no LLM ever sees them. That is the most hybrid can lose against an LLM that
@@ -39,8 +39,8 @@ def main() -> None:
                 lang = case.get("lang", "?")
                 turn = build_turn("u", [*case.get("history", []), *case["messages"]], timestamp=case.get("timestamp"))
                 initial = case.get("initial", {})
-                decisions = gate.classify(turn, initial.get("user_md", ""), initial.get("memory_md", "")).decisions
-                skipped_all = all(d.route == "skip" for d in decisions)
+                call, _ = gate.needs_model(turn, initial.get("user_md", ""), initial.get("memory_md", ""))
+                skipped_all = not call
                 for key in (lang, "all"):
                     total[key] += 1
                     gated[key] += skipped_all

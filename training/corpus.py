@@ -208,8 +208,8 @@ def check_file(path: Path) -> tuple[Counter[str], list[str]]:
     return counts, problems
 
 
-def corpus_files() -> list[Path]:
-    return sorted(p for p in DATA.rglob("*.jsonl") if not p.name.endswith(".cases.jsonl"))
+def corpus_files(data: Path = DATA) -> list[Path]:
+    return sorted(p for p in data.rglob("*.jsonl") if not p.name.endswith(".cases.jsonl"))
 
 
 def build() -> None:
@@ -220,21 +220,23 @@ def build() -> None:
         print(f"{out.relative_to(ROOT)}: {len(cases)} cases")
 
 
-@lru_cache(maxsize=1)
-def sidecar_labels() -> dict[str, dict[str, Any]]:
-    """Labels by case id from training/data/labels/*.labels.jsonl."""
+@lru_cache(maxsize=4)
+def sidecar_labels(data: Path = DATA) -> dict[str, dict[str, Any]]:
+    """Labels by case id from training/data/labels/*.labels.jsonl (or DIR/labels/ for another data directory)."""
     out: dict[str, dict[str, Any]] = {}
-    for path in sorted(LABELS.glob("*.labels.jsonl")):
+    for path in sorted((data / "labels").glob("*.labels.jsonl")):
         for _, row in read_jsonl(path):
             out[row["id"]] = row["labels"]
     return out
 
 
-def all_labeled_turns(paths: Iterable[Path] | None = None, *, real_train: Path | None = REAL_TRAIN) -> Iterator[dict[str, Any]]:
+def all_labeled_turns(paths: Iterable[Path] | None = None, *, real_train: Path | None = REAL_TRAIN,
+                      data: Path = DATA) -> Iterator[dict[str, Any]]:
     """Every labeled turn as an eval case with `labels`: written conversations expanded, per-turn cases joined
-    to their sidecar labels (the shared real training turns too, when that file is there)."""
-    side = sidecar_labels()
-    sources = list(paths or [p for p in corpus_files() if LABELS not in p.parents])
+    to their sidecar labels (the shared real training turns too, when that file is there). `data` is the corpus
+    directory (default: the repository's training/data)."""
+    side = sidecar_labels(data)
+    sources = list(paths or [p for p in corpus_files(data) if (data / "labels") not in p.parents])
     if paths is None and real_train is not None and real_train.exists():
         sources.append(real_train)
     for path in sources:

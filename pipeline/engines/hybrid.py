@@ -1,8 +1,11 @@
 """Hybrid: the offline engine is a cheap gate in front of the LLM.
 
-A turn in which the offline engine finds nothing memorable (every statement a skip) costs no
-model call; every other turn goes to the LLM engine, which makes the final decisions. Everything
-else (USER.md compaction, consolidation, preload, close) is the LLM engine's.
+The gate is tuned for recall: the offline engine's learned turn gate sends every turn that may hold something
+(its P(write) over a threshold chosen by cross-validation to keep >= 0.95 of the turns a curator writes, or any turn
+its rules write on) to the LLM engine, which makes the final decisions; only turns that clearly hold nothing
+(greetings, thanks, questions, agreement) cost no model call. A gate engine without that model (a custom one, or
+the offline engine without its weights) saves the call when it finds nothing memorable (every statement a skip).
+Everything else (USER.md compaction, consolidation, preload, close) is the LLM engine's.
 """
 
 from __future__ import annotations
@@ -24,7 +27,11 @@ class HybridEngine(Engine):
         self.model = llm.model
 
     def _gated(self, turn: Turn, user_md: str, memory_md: str) -> Classification | None:
-        """The offline classification when it says the turn holds nothing memorable, else None."""
+        """The offline classification when the gate says the turn holds nothing memorable, else None (call the model)."""
+        needs_model = getattr(self.gate, "needs_model", None)
+        if needs_model is not None:
+            call, offline = needs_model(turn, user_md, memory_md)
+            return None if call else offline.model_copy(update={"engine": self.name})
         offline = self.gate.classify(turn, user_md, memory_md)
         if all(d.route == "skip" for d in offline.decisions):
             return offline.model_copy(update={"engine": self.name})

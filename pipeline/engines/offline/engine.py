@@ -9,10 +9,21 @@ from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.base import Engine
 from pipeline.engines.offline import anchors, dates, sensitive
 from pipeline.engines.offline.consolidate import plan_consolidation
+from pipeline.engines.offline.extractor import (
+    Extractor,
+    FieldGuess,
+    Reading,
+    default_extractor,
+    holds_nothing,
+    plan_fields,
+    plan_refinements,
+    read,
+    strong_rule,
+)
 from pipeline.engines.offline.gate import Gate, apply_gate, default_gate, turn_features
 from pipeline.engines.offline.keyer import Keyer, default_keyer, propose
 from pipeline.engines.offline.lexicon_en import LEXICON as EN
-from pipeline.engines.offline.profile import entries_of, fields_of
+from pipeline.engines.offline.profile import Field, entries_of, fields_of
 from pipeline.engines.offline.rules import (
     HEDGED,
     LEXICONS,
@@ -20,6 +31,7 @@ from pipeline.engines.offline.rules import (
     Context,
     classify_statement,
     memory_entry,
+    merge_multi,
     sentence_rule,
 )
 from pipeline.engines.offline.split import Statement, split_statements
@@ -32,24 +44,37 @@ WEAK = 0.7  # decisions below this confidence give way to the sentence's stronge
 
 
 class OfflineEngine(Engine):
-    """Splits a turn into statements and routes each with hand-written rules (see rules.py)."""
+    """Splits a turn into statements, routes each with hand-written rules (see rules.py), then lets the learned
+    extractor (extractor.py) decide which turns write and which words of them make each field."""
 
     name = "offline"
     model: str | None = None
     prompt_version = RULES_VERSION
 
-    def __init__(self, *, gate: Gate | None | bool = True, keyer: Keyer | bool | None = None) -> None:
-        # gate=True: the shipped learned gate (rules alone if its weights file is absent); False: rules alone.
-        self.gate: Gate | None = default_gate() if gate is True else (gate or None)
-        # keyer: proposes the profile facts the rules cannot name (keyer.py); by default on with the gate.
-        wanted = gate is not False if keyer is None else keyer
+    def __init__(self, *, gate: Gate | None | bool = True, keyer: Keyer | bool | None = None,
+                 extractor: Extractor | bool | None = None) -> None:
+        # extractor: the learned gate + value tagger + key classifier; by default on with gate=True (the engine
+        # runs on its rules alone when its weights file is absent). It replaces the older gate and keyer.
+        wanted_x = gate is True and keyer is None if extractor is None else extractor
+        self.extractor: Extractor | None = default_extractor() if wanted_x is True else (wanted_x or None)
+        # gate=True without the extractor: the older learned gate (gate.py); False: rules alone.
+        older = self.extractor is None
+        self.gate: Gate | None = (default_gate() if older else None) if gate is True else (gate or None)
+        # keyer: proposes the profile facts the rules cannot name (keyer.py); by default on with the older gate.
+        wanted = (gate is not False and older) if keyer is None else keyer
         self.keyer: Keyer | None = default_keyer() if wanted is True else (wanted or None)
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
+        return self.reading(turn, user_md, memory_md)[0]
+
+    def reading(self, turn: Turn, user_md: str = "", memory_md: str = "") -> tuple[Classification, Reading | None]:
+        """The classification and what the extractor's models said of the turn (None without the extractor)."""
         text = turn.user_text
+        reading: Reading | None = None
         entries = entries_of(memory_md)  # no second parse: the pipeline passes parsed views
         history = [m.content for m in turn.history if m.content]
         fields = fields_of(user_md)
+        initial = dict(fields)  # the rules update ctx.fields as they go; the extractor's merge starts again from here
         ctx = Context(
             today=turn.today_in(dates.user_time_zone(fields)),  # the user's local day: "yesterday" is theirs
             fields=fields,
@@ -85,13 +110,34 @@ class OfflineEngine(Engine):
             decisions = [d if d.route == "skip" or d.confidence >= WEAK or d.op == "remove"
                          else Decision(quote=d.quote, route="skip", reason="one_off", confidence=0.5,
                                        detail="weak remark in a turn that carries sensitive data") for d in decisions]
+        if self.extractor is not None:
+            reading = read(self.extractor, text, assistant_line(turn), decisions, LEXICONS, ctx.default_lang,
+                           guess_language, protected)
+            planned = plan_fields(reading, self.extractor.thresholds, self.extractor.multi)
+            if not planned and reading.refine:
+                planned = plan_refinements(reading, self.extractor.thresholds, self.extractor.multi, [
+                    w for d, w in zip(decisions, _located(text, decisions), strict=True) if strong_rule(d) and not protected(d)])
+            decisions = merge(text, decisions, reading, planned, self.extractor, ctx, initial)
+        decisions = _what_it_was_about(decisions)
         if self.gate is not None and any(d.route != "skip" for d in decisions):
             decisions = self._gated(turn, decisions, ctx.default_lang, self.gate)
         if self.keyer is not None:
             decisions = propose(self.keyer, decisions, text, assistant_line(turn), ctx.default_lang,
                                 {k: (f.key, f.value) for k, f in ctx.fields.items()})
         return Classification(decisions=decisions, usage=Usage(calls=0, cost_usd=0.0), engine=self.name,
-                              model=None, prompt_version=RULES_VERSION)
+                              model=None, prompt_version=RULES_VERSION), reading
+
+    def needs_model(self, turn: Turn, user_md: str = "", memory_md: str = "") -> tuple[bool, Classification]:
+        """For `--engine hybrid`: does this turn possibly hold something to keep (call the model), with the offline
+        classification. Recall first: only a turn the gate rates under its hybrid threshold, and in which the rules
+        write nothing, goes without a call (greetings, thanks, questions, agreement)."""
+        result, reading = self.reading(turn, user_md, memory_md)
+        writes = any(d.route != "skip" for d in result.decisions)
+        if self.extractor is None or reading is None:
+            return writes, result
+        if writes:
+            return True, result
+        return not holds_nothing(result.decisions) and reading.p_write >= self.extractor.thresholds.hybrid, result
 
     @staticmethod
     def _gated(turn: Turn, decisions: list[Decision], lang: str, gate: Gate) -> list[Decision]:
@@ -177,6 +223,140 @@ _MATERIAL = lazy_compile(
     r"|```",
     re.IGNORECASE,
 )
+
+
+# Rule decisions the extractor never overrides: guard blocks and sensitive data, what the user asked for in so many
+# words (remember, forget, save my email, how to answer, a correction of a stored value), material handed over for the
+# task, project work and dated events (the rules' project cues and date phrases are precise; chit-chat corpora hold
+# few of either, so the gate would veto what LABELING.md calls memory: "we adopted a puppy yesterday").
+_PROTECTED_DETAILS = ("standing instruction", "asked to remember", "contact detail", "correction of a stored value",
+                      "switch of a stored value", "forget:", "material for the current task", "guard rule",
+                      "project work", "a decision", "agreement", "a dated event")
+
+
+def protected(d: Decision) -> bool:
+    if d.reason in ("sensitive", "blocked") or d.op == "remove":
+        return True
+    detail = d.detail or ""
+    return ", explicit" in detail or detail.startswith(_PROTECTED_DETAILS)
+
+
+def _located(text: str, decisions: list[Decision]) -> list[tuple[int, int]]:
+    """Each decision's statement as offsets in the turn's text ((-1, -1) when its quote is not found verbatim)."""
+    out: list[tuple[int, int]] = []
+    cursor = 0
+    for d in decisions:
+        at = text.find(d.quote, cursor) if d.quote else -1
+        if at < 0 and d.quote:
+            at = text.find(d.quote)
+        if at < 0:
+            out.append((-1, -1))
+            continue
+        out.append((at, at + len(d.quote)))
+        cursor = max(cursor, at)
+    return out
+
+
+def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[FieldGuess], ex: Extractor,
+          ctx: Context, initial: dict[str, Field]) -> list[Decision]:
+    """The extractor's fields replace the rules' decisions on their statements; elsewhere the rules' USER.md writes
+    stand only on a turn the stacker rates a profile fact (`user`; `veto` for their surest fact shapes, see
+    `strong_rule`), and their dated MEMORY.md entries need the gate's
+    P(memory). Protected decisions (see `protected`) stand as they are, and their statements get no field.
+    `initial` is USER.md before the turn (the rules' own upserts are replayed on it as they are kept)."""
+    th = ex.thresholds
+    where = _located(text, decisions)
+    guarded = [w for d, w in zip(decisions, where, strict=True) if protected(d)]
+    fields = [g for g in fields if not any(a <= g.start < b for a, b in guarded)]
+    home: dict[int, tuple[int, int]] = {}  # field index -> the statement it replaces
+    for i, g in enumerate(fields):
+        home[i] = next((w for w in where if w[0] <= g.start < w[1]), (g.start, g.end))
+    replaced = set(home.values())
+    skip_reason = reading.skip_reason()
+    current = dict(initial)
+    ctx.fields.clear()
+    ctx.fields.update(current)
+    out: list[Decision] = []
+    emitted: set[tuple[int, int]] = set()
+    for d, w in zip(decisions, where, strict=True):
+        if protected(d):
+            out.append(d)
+            _replay(d, ctx)
+            continue
+        if w in replaced:
+            if w not in emitted:
+                emitted.add(w)
+                out.extend(_field_decision(d.quote, text, fields[i], ex, ctx) for i, h in home.items() if h == w)
+            continue
+        if d.route == "user" and d.op == "upsert":
+            if reading.p_field < (th.veto if strong_rule(d) else th.user):
+                out.append(Decision(quote=d.quote, route="skip", reason=skip_reason,  # type: ignore[arg-type]
+                                    confidence=round(1 - reading.p_field, 2),
+                                    detail=f"gate: {skip_reason} (profile fact {reading.p_field:.2f}; the rules said user)"))
+                continue
+        elif d.route == "memory" and d.op == "append" and reading.p_memory < th.memory:
+            out.append(Decision(quote=d.quote, route="skip", reason=skip_reason, confidence=round(1 - reading.p_memory, 2),  # type: ignore[arg-type]
+                                detail=f"gate: {skip_reason} (memory {reading.p_memory:.2f}; the rules said memory)"))
+            continue
+        elif d.route == "skip" and d.detail in LOOSE_REMARKS and skip_reason not in ("inferable", d.reason):
+            out.append(d.model_copy(update={"reason": skip_reason}))
+            continue
+        out.append(d)
+        _replay(d, ctx)
+    return out
+
+
+# A sentence that says what the one before it was about: "It was my mother's old house.", "Itu rumah lama ibuku.",
+# "那是我妈妈的老房子。", "มันคือบ้านเก่าของแม่"
+_ABOUT_BEFORE = lazy_compile(r"^(?:it was|it's|it is|that was|that's|this was|turned out (?:it was|to be)|itu|ternyata|"
+                             r"那是|那个是|原来是|มันคือ|นั่นคือ|มันเป็น)(?![a-z])", re.IGNORECASE)
+
+
+def _what_it_was_about(decisions: list[Decision]) -> list[Decision]:
+    """A MEMORY.md entry keeps the sentence after it that says what it was about ("I visited a place that holds
+    memories. It was my mother's old house." keeps the house): that sentence, skipped on its own, joins the entry."""
+    out = list(decisions)
+    for i in range(len(out) - 1):
+        d, nxt = out[i], out[i + 1]
+        if (d.route != "memory" or d.op != "append" or not d.entry or nxt.route != "skip"
+                or nxt.reason in ("sensitive", "blocked") or not _ABOUT_BEFORE.match(nxt.quote.strip())):
+            continue
+        about = nxt.quote.strip().rstrip(".!。！")
+        entry = d.entry.rstrip(" .。") + (". " if d.entry.isascii() else "。") + about[:1].upper() + about[1:]
+        out[i] = d.model_copy(update={"entry": entry + ("." if entry.isascii() else ""),
+                                      "detail": (d.detail or "") + ", with the sentence that says what it was about"})
+        out[i + 1] = nxt.model_copy(update={"detail": "joined the entry before it (says what it was about)"})
+    return out
+
+
+def _replay(d: Decision, ctx: Context) -> None:
+    """Keep ctx.fields in step with a kept rule decision (its value already merged by the rules)."""
+    if d.route != "user" or not d.key:
+        return
+    if d.op == "upsert" and d.value is not None:
+        ctx.fields[d.key.casefold()] = Field(d.section or "Identity", d.key, d.value)
+    elif d.op == "remove":
+        ctx.fields.pop(d.key.casefold(), None)
+
+
+def _field_decision(quote: str, text: str, g: FieldGuess, ex: Extractor, ctx: Context) -> Decision:
+    value = text[g.start:g.end]
+    detail = f"extractor: {g.key} (key {g.p_key:.2f}, span {g.span_conf:.2f})"
+    existing = ctx.fields.get(g.key.casefold())
+    if existing is not None:
+        old = existing.value.casefold()
+        parts = [p.strip() for p in old.split(";")]
+        if value.casefold() == old or value.casefold() in parts:
+            return Decision(quote=quote, route="skip", reason="inferable", confidence=0.85,
+                            detail=f"already in USER.md ({existing.key})")
+    multi = g.key in ex.multi
+    if multi:
+        value = merge_multi(existing.value if existing else None, value)
+    section = existing.section if existing is not None and existing.section else ex.sections.get(g.key, "Identity")
+    key = existing.key if existing is not None else g.key
+    ctx.fields[key.casefold()] = Field(section, key, value)
+    return Decision(quote=quote, route="user", op="upsert", section=section, key=key, value=value,
+                    confidence=round(g.score, 2), detail=detail)
 
 
 def assistant_line(turn: Turn) -> str:

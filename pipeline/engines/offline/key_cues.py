@@ -23,25 +23,27 @@ def _chars(*ws: str) -> str:
 # (key, {lang: pattern}); Latin-script patterns match whole words, Chinese and Thai ones anywhere.
 _CUES: tuple[tuple[str, dict[str, str]], ...] = (
     ("Relationship", {
-        "en": _words("single", "divorced", "widowed", "widow(?:er)?", "engaged"),
-        "id": _words("lajang", "jomblo", "jomlo", "cerai", "bercerai", "janda", "duda", "tunangan"),
-        "zh": _chars("单身", "离婚", "离异", "丧偶", "订婚"),
-        "th": _chars("โสด", "หย่า", "หมั้น"),
+        "en": _words("single", "divorced", "widowed", "widow(?:er)?", "engaged", "wife", "husband", "boyfriend",
+                     "girlfriend", "fianc[eé]e?", "married", "spouse"),
+        "id": _words("lajang", "jomblo", "jomlo", "cerai", "bercerai", "janda", "duda", "tunangan(?:ku)?", "istri(?:ku|nya)?",
+                     "suami(?:ku|nya)?", "pacar(?:ku|nya)?", "menikah", "nikah"),
+        "zh": _chars("单身", "离婚", "离异", "丧偶", "订婚", "妻子", "老婆", "太太", "丈夫", "老公", "男友", "女友", "男朋友",
+                     "女朋友", "结婚"),
+        "th": _chars("โสด", "หย่า", "หมั้น", "ภรรยา", "เมีย", "สามี", "แต่งงาน"),  # not แฟน: also "a fan of"
     }),
     ("Family", {
-        "en": _words("wife", "husband", "sons?", "daughters?", "kids?", "child", "children", "babies", "baby", "mom",
+        "en": _words("sons?", "daughters?", "kids?", "child", "children", "babies", "baby", "mom",
                      "mum", "mother", "dad", "father", "parents", "brothers?", "sisters?", "siblings?", "grandma",
                      "grandmother", "grandpa", "grandfather", "grand(?:kids|children|sons?|daughters?)", "aunt", "uncle",
-                     "cousins?", "nephews?", "nieces?", "family", "boyfriend", "girlfriend", "fianc[eé]e?", "twins",
-                     "triplets", "pregnant", "married", "step(?:son|daughter|mom|dad|kids)", "in-laws"),
-        "id": _words("istri", "suami", "anak(?:-anak)?", "anakku", "ibu", "ayah", "bapak", "mama", "papa", "orang ?tua",
-                     "ortu", "kakak", "adik", "saudara(?: perempuan| laki-laki)?", "nenek", "kakek", "keluarga", "pacar",
-                     "tunangan", "keponakan", "sepupu", "hamil", "menikah", "bayi", "cucu", "mertua"),
-        "zh": _chars("妻子", "老婆", "太太", "丈夫", "老公", "儿子", "女儿", "孩子", "父母", "爸爸", "妈妈", "父亲", "母亲",
-                     "哥哥", "姐姐", "弟弟", "妹妹", "爷爷", "奶奶", "外婆", "外公", "家人", "男友", "女友", "男朋友",
-                     "女朋友", "怀孕", "结婚", "宝宝", "独生", "养父", "养母", "孙子", "孙女", "三胞胎", "双胞胎"),
-        "th": _chars("ภรรยา", "เมีย", "สามี", "ลูก", "พ่อ", "แม่", "พี่ชาย", "พี่สาว", "น้องชาย", "น้องสาว", "ครอบครัว",
-                     "แฟน", "ปู่", "ย่า", "ยาย", "หลาน", "ตั้งท้อง", "แต่งงาน"),
+                     "cousins?", "nephews?", "nieces?", "family", "twins",
+                     "triplets", "pregnant", "step(?:son|daughter|mom|dad|kids)", "in-laws"),
+        "id": _words("anak(?:-anak)?", "anakku", "ibu", "ayah", "bapak", "mama", "papa", "orang ?tua",
+                     "ortu", "kakak", "adik", "saudara(?: perempuan| laki-laki)?", "nenek", "kakek", "keluarga",
+                     "keponakan", "sepupu", "hamil", "bayi", "cucu", "mertua"),
+        "zh": _chars("儿子", "女儿", "孩子", "父母", "爸爸", "妈妈", "父亲", "母亲",
+                     "哥哥", "姐姐", "弟弟", "妹妹", "爷爷", "奶奶", "外婆", "外公", "家人", "怀孕", "宝宝", "独生", "养父", "养母", "孙子", "孙女", "三胞胎", "双胞胎"),
+        "th": _chars("ลูก", "พ่อ", "แม่", "พี่ชาย", "พี่สาว", "น้องชาย", "น้องสาว", "ครอบครัว",
+                     "ปู่", "ย่า", "ยาย", "หลาน", "ตั้งท้อง"),
     }),
     ("Pets", {
         "en": _words("dogs?", "pupp(?:y|ies)", "cats?", "kittens?", "pets?", "parrots?", "hamsters?", "rabbits?", "bunn(?:y|ies)",
@@ -126,7 +128,7 @@ _CUES: tuple[tuple[str, dict[str, str]], ...] = (
 
 
 @lru_cache(maxsize=8)
-def _compiled(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+def compiled(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((key, re.compile(by_lang[lang], re.IGNORECASE)) for key, by_lang in _CUES if lang in by_lang)
 
 
@@ -137,7 +139,7 @@ def key_asked(assistant: str, lang: str) -> str | None:
 
 def key_for(clause: str, lang: str) -> str | None:
     """The first key (in order) whose cue words the clause holds, or None: no field without a named key."""
-    for key, pattern in _compiled(lang if lang in ("en", "id", "zh", "th") else "en"):
+    for key, pattern in compiled(lang if lang in ("en", "id", "zh", "th") else "en"):
         if pattern.search(clause):
             return key
     return None

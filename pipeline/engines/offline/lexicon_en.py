@@ -87,7 +87,7 @@ FACTS: tuple[FactRule, ...] = (
              "Constraints", "Allergies", multi=True, confidence=0.85),
     FactRule("diet", rx(r"^(?:i(?:'m| am| m)? (?:a )?(?:strict )?(?P<v>vegetarian|vegan|pescatarian|gluten[- ]free|keto|halal|kosher)\b.*|"
                         r"i (?:keep|eat|only eat) (?P<v3>halal|kosher|keto|plant[- ]based|vegan|vegetarian)\b.*|"
-                        r"i (?:only|never|don't|do not|don t|can't|cannot) (?:eat|drink) (?P<v2>.+))"),
+                        r"i (?P<v2>(?:only|never|don't|do not|don t|can't|cannot) (?:eat|drink) .+))"),  # the negation is the fact
              "Constraints", "Diet", multi=True, confidence=0.85),
     FactRule("accessibility", rx(r"^(?:i'm|i am) (?:a bit |partially |totally )?(?P<v>colou?r[- ]?blind\b.*|dyslexic\b.*|hard of hearing\b.*|deaf\b.*|visually impaired\b.*)"),
              "Constraints", "Accessibility", confidence=0.85),

@@ -50,7 +50,7 @@ FACTS: tuple[FactRule, ...] = (
                         rf"(?:ketika|kalau|saat) {_I} (?:dewasa|besar)(?:,)? {_I} ingin(?: menjadi| jadi)?)\s+(?P<v>.+)"),
              "Goals", "Goal", confidence=0.85),
     FactRule("allergies", rx(rf"^{_I} (?:punya )?(?P<v>alergi\b.+|intoleransi laktosa.*)"), "Constraints", "Allergies", multi=True, confidence=0.85),
-    FactRule("diet", rx(rf"^{_I} (?:hanya|cuma|tidak|nggak|gak|ga|tak|tidak pernah|tidak bisa|gak bisa|nggak bisa|ga bisa) (?:makan|minum|mengonsumsi)\s+(?P<v>.+)|"
+    FactRule("diet", rx(rf"^{_I} (?P<v>(?:hanya|cuma|tidak|nggak|gak|ga|tak|tidak pernah|tidak bisa|gak bisa|nggak bisa|ga bisa) (?:makan|minum|mengonsumsi)\s+.+)|"
                         rf"^{_I} (?:seorang )?(?P<v2>vegetarian|vegan|pescatarian)\b.*"),
              "Constraints", "Diet", multi=True, confidence=0.85),
     FactRule("accessibility", rx(rf"^{_I} (?P<v>tunanetra\b.*|tunarungu\b.*|buta warna\b.*|disleksia\b.*|tuli\b.*|low vision\b.*)"), "Constraints", "Accessibility", confidence=0.85),

@@ -46,6 +46,15 @@ _NOT_TOPICS = {
     "one-on-one", "co-founder", "in-laws", "non-binary", "gluten-free", "sugar-free", "check-in", "log-in", "sign-up",
     "end-to-end", "high-level", "low-level", "day-to-day", "state-of-the-art", "re-write", "pull-request", "mid-century",
 }
+# Words that follow "project"/"repo" without naming one: never a topic ("and:", "to:", "last:" entries).
+_NOT_NAMES = frozenset({
+    "and", "or", "but", "to", "for", "with", "from", "of", "on", "in", "at", "by", "into", "is", "was", "are", "were", "has",
+    "had", "will", "would", "can", "that", "this", "the", "a", "an", "my", "our", "your", "their", "its", "it", "i", "we",
+    "you", "they", "he", "she", "last", "next", "today", "yesterday", "tomorrow", "tonight", "week", "month", "year",
+    "so", "as", "again", "too", "also", "now", "then", "today's", "got", "went", "yang", "dan", "ke", "di", "itu", "ini",
+    "kemarin", "besok", "minggu", "bulan", "tahun", "untuk", "dari", "sudah", "udah", "lagi", "manager", "management", "plan",
+    "plans", "work", "team", "meeting", "deadline", "update", "updates", "files", "file", "folder", "page",
+})
 _LETS = lazy_compile(r"^(?:let's|lets|let us)\s+(?:use|go with|stick with|switch to|adopt|pick|choose|move to)\b", re.I)
 _GOAL_HINT = lazy_compile(r"\b(?:someday|one day|eventually|in the future|dream|become|be an?|retire|in the next \d+ years|in \d+ years|by 20\d\d|before i die)\b", re.I)
 # Fact shapes that name their subject themselves ("running is my hobby"), so they apply without "I".
@@ -129,9 +138,10 @@ def find_topic(text: str, ctx: Context) -> str | None:
     for topic in ctx.known_topics:
         if topic.casefold() in lowered:
             return topic
-    m = _TOPIC_EXPLICIT.search(text)
-    if m:
-        return next(g for g in m.groups() if g)
+    for m in _TOPIC_EXPLICIT.finditer(text):
+        name = next(g for g in m.groups() if g)
+        if name.casefold() not in _NOT_NAMES:  # "the project and I", "pushed the repo to GitHub", "project last week"
+            return name
     for m in _KEBAB.finditer(text):
         token = m.group(1)
         parts = token.split("-")
@@ -246,7 +256,7 @@ def _unworthy(rule: FactRule, value: str, lex: Lexicon) -> str | None:
         return "a placeholder, not a value"  # "[your name]", "<name>"
     words = tokens(value)
     if script_of(value) == "latin":
-        content = {w for w in words if w not in _FILLER_WORDS and len(w) > 1}
+        content = {w for w in words if w not in _FILLER_WORDS and (len(w) > 1 or w.isdigit())}  # "number is 1"
         symbols = [ch for ch in value if not ch.isspace() and not ch.isascii()]  # an emoji is a value
         if (not content and not symbols) or (rule.whole and len(value.split()) < 2):
             return "the value says nothing on its own"  # "Hobbies: play", "Background: won"
@@ -434,6 +444,34 @@ def sentence_rule(sentence: Statement, ctx: Context) -> list[Decision] | None:
     return None
 
 
+# "Here's a pic from when we met up", "ini fotonya", "这是照片", "นี่รูป": a picture or link handed over, not an event.
+_SHOWING = lazy_compile(r"^(?:(?:here'?s|here is|here are|this is|these are|check out|look at|see)\s+(?:a |an |the |my |our |some )?"
+                        r"(?:\w+\s+)?(?:pic|pics|picture|pictures|photo|photos|snap|selfie|video|clip|link|screenshot|shot)s?\b"
+                        r"|(?:ini|itu)\s+(?:foto|video|link|gambar)|(?:这是|这张|看看)(?:我的)?(?:照片|图|视频|链接)|นี่(?:คือ)?(?:รูป|คลิป|ลิงก์))",
+                        re.I)
+
+
+# "Don't forget to take it easy", "remember to drink water", "jangan lupa makan ya", "别忘了带伞": a reminder for the
+# other speaker, not something about the user to keep (that one names the user: "don't forget I'm vegetarian").
+_ADVICE = lazy_compile(r"^(?:(?:please|pls)\s+)?(?:(?:don't|do not|dont) forget|remember) to\b|^(?:jangan lupa|jgn lupa)\b"
+                       r"|^(?:别忘了|不要忘了|记得)|^อย่าลืม", re.I)
+
+
+# A standing instruction's negation is its meaning: "never use semicolons" is never `use semicolons`.
+_NEGATIVE_INSTRUCTION = lazy_compile(r"^(?:please\s+|pls\s+)?(?:never|don't|do not|stop|no|jangan|jangan pernah|不要|别|不用|อย่า|ห้าม)"
+                                     r"(?:\b|(?=\S))", re.I)
+_KEEP_IT = lazy_compile(r"^(?:keep|make)\s+(?:it|them|things|answers|replies|responses)\s+(?=\w)", re.I)
+
+
+def _instruction(text: str, lex: Lexicon) -> str:
+    """The value of a standing instruction: the instruction without its "always"/"from now on" (a negation kept)."""
+    m = _NEGATIVE_INSTRUCTION.match(text)
+    if m:
+        return re.sub(r"^(?:please|pls)\s+", "", text, flags=re.I).strip(" ,:;-")
+    body = lex.standing.sub("", text, count=1).strip(" ,:;-") or text
+    return _KEEP_IT.sub("", body)
+
+
 def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     raw = st.text.strip()
     lang = guess_language(raw, ctx.default_lang)
@@ -452,12 +490,17 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     for pattern, canonical in lex.spelling:  # "i m a nurse", "ive a pug": chat spellings of the subject
         text = pattern.sub(canonical, text)
 
+    if _SHOWING.match(text):
+        return [_skip(st, "one_off", "shows the other speaker a picture or a link: no event of its own", 0.7)]
+
     explicit = False
     m = lex.remember.match(text)
     if m:
         rest = text[m.end():].strip()
         if _POINTER.match(rest):
             return [_skip(st, "one_off", "points at another statement", 0.6)]
+        if _ADVICE.match(text) and not lex.first_person.search(rest):
+            return [_skip(st, "one_off", "advice to the other speaker, not a fact to keep", 0.7)]
         explicit, text = True, rest
         for pattern, canonical in lex.spelling:
             text = pattern.sub(canonical, text)
@@ -497,15 +540,16 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if lex.question.search(text) and not explicit:
         return [_skip(st, "one_off", "a question for this conversation", 0.8)]
 
-    # "Always/never/whenever ..." is a preference only when it tells the assistant how to answer; "Never done it
-    # before" or "Always loved it" is the user talking about themselves and is read on by the rules below.
-    addressed = bool(lex.addressed.search(text) or EN.addressed.search(text)) or (
-        not lex.first_person.search(text) and not _PARTICIPLE_AFTER.match(text))
+    # "Always/never/whenever ..." is a preference only when it tells the assistant how to answer (it names answers,
+    # replies, a format, or speaks to "you"); "Never done it before" or "Always loved it" is the user talking about
+    # themselves and is read on by the rules below, and "Never give up!" or "never stop sending dog pics" is an
+    # exclamation to the other speaker, no instruction at all.
+    addressed = bool(lex.addressed.search(text) or EN.addressed.search(text)) and not _PARTICIPLE_AFTER.match(text)
     if lex.standing.search(text) and addressed and not plural and not _AGREED.search(text):
         language = lex.language_word.search(text)
         key = "Response language" if language else "Response style"
         # "reply in Indonesian from now on" -> Indonesian; "from now on, keep answers short" -> keep answers short
-        value = clean_value(language.group(0) if language else lex.standing.sub("", text, count=1).strip(" ,:;-") or text, lex)
+        value = clean_value(language.group(0) if language else _instruction(text, lex), lex)
         rule = FactRule("standing", lex.standing, "Preferences", key)
         return [_user_decision(st, ctx, rule, key, value, 0.8, "standing instruction -> preference")]
 

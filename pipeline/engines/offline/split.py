@@ -56,6 +56,7 @@ _CLAUSE_CUT = lazy_compile(
     re.I,
 )
 _APPOSITION = lazy_compile(r"^(?P<head>(?:i'm|i am|im|my name is|saya|aku|nama saya)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,\s*(?P<tail>(?:an?|seorang)\s+.+)$", re.I)
+_SELF_CLAUSE = lazy_compile(r"^\s*(?:i'm|i am|im|i've|i\s+(?:have|live|work|love|like|am))\s+\S", re.I)
 _PLURAL_START = lazy_compile(r"^(?:we|we're|we've|our|kami|kita)\b", re.I)
 _FRAGMENT_SUBJECT = (
     (lazy_compile(r"^(?:an?)\s+\w", re.I), "I'm "),
@@ -96,8 +97,9 @@ def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     cursor = start
     for m in _CLAUSE_CUT.finditer(text, start, end):
         left = text[cursor:m.start()]
-        if len(left.split()) < 3 and "," not in m.group(0) and not _CJK.search(left) and not _THAI.search(left):
-            continue  # "My husband and I ...": a compound subject, not two clauses
+        if (len(left.split()) < 3 and "," not in m.group(0) and not _CJK.search(left) and not _THAI.search(left)
+                and not _SELF_CLAUSE.match(left)):
+            continue  # "My husband and I ...": a compound subject, not two clauses ("I'm Bo and I ..." is two)
         if m.start() > cursor:
             out.append((cursor, m.start()))
         cursor = m.end()

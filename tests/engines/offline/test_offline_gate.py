@@ -105,8 +105,8 @@ def test_fields_the_gate_was_not_trained_on_are_left_to_the_rules() -> None:
 
 
 def test_shipped_gate_keeps_plain_answers_about_oneself() -> None:
-    engine = OfflineEngine()
-    assert engine.gate is not None
+    engine = OfflineEngine()  # the shipped learned model: the extractor (extractor.py), or this gate without it
+    assert engine.extractor is not None or engine.gate is not None
     for text, asked in [("I work as a nurse at a children's hospital", "What do you do for a living?"),
                         ("I have two cats, Miso and Tofu", "Do you have any pets?")]:
         assert writes(engine.classify(turn(text, asked), "", "").decisions) == {"user"}, text
