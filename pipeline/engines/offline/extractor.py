@@ -345,7 +345,7 @@ class Linear:
     """A multinomial logistic regression over named binary features; weights stored as int8 times 1/scale, one
     array per class (summed with `map` over the turn's feature indexes: the fast path in pure Python)."""
 
-    def __init__(self, classes: Sequence[str], bias: Sequence[float], names: Sequence[str], columns: Sequence["array[int]"],
+    def __init__(self, classes: Sequence[str], bias: Sequence[float], names: Sequence[str], columns: Sequence[array[int]],
                  scale: float) -> None:
         self.classes = tuple(classes)
         self.k = len(self.classes)
