@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 
 from pipeline._util.lazy_re import lazy_compile
@@ -15,6 +16,7 @@ from pipeline.engines.offline.extractor import (
     Reading,
     default_extractor,
     holds_nothing,
+    plan_candidates,
     plan_fields,
     plan_refinements,
     read,
@@ -117,7 +119,8 @@ class OfflineEngine(Engine):
             if not planned and reading.refine:
                 planned = plan_refinements(reading, self.extractor.thresholds, self.extractor.multi, [
                     w for d, w in zip(decisions, _located(text, decisions), strict=True) if strong_rule(d) and not protected(d)])
-            decisions = merge(text, decisions, reading, planned, self.extractor, ctx, initial)
+            decisions = merge(text, decisions, reading, planned, self.extractor, ctx, initial,
+                              plan_candidates(reading, self.extractor.thresholds) if not planned else [])
         decisions = _what_it_was_about(decisions)
         if self.gate is not None and any(d.route != "skip" for d in decisions):
             decisions = self._gated(turn, decisions, ctx.default_lang, self.gate)
@@ -258,7 +261,7 @@ def _located(text: str, decisions: list[Decision]) -> list[tuple[int, int]]:
 
 
 def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[FieldGuess], ex: Extractor,
-          ctx: Context, initial: dict[str, Field]) -> list[Decision]:
+          ctx: Context, initial: dict[str, Field], candidates: Sequence[FieldGuess] = ()) -> list[Decision]:
     """The extractor's fields replace the rules' decisions on their statements; elsewhere the rules' USER.md writes
     stand only on a turn the stacker rates a profile fact (`user`; `veto` for their surest fact shapes, see
     `strong_rule`), and their dated MEMORY.md entries need the gate's
@@ -293,10 +296,23 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
             continue
         if d.route == "user" and d.op == "upsert":
             if reading.p_field < (th.veto if strong_rule(d) else th.user):
+                # Over the `candidate` bar the rules' field waits in the candidate list instead of being lost.
+                kept = reading.p_field >= th.candidate and bool(d.key and d.value)
                 out.append(Decision(quote=d.quote, route="skip", reason=skip_reason,  # type: ignore[arg-type]
-                                    confidence=round(1 - reading.p_field, 2),
-                                    detail=f"gate: {skip_reason} (profile fact {reading.p_field:.2f}; the rules said user)"))
+                                    confidence=round(1 - reading.p_field, 2), candidate=kept,
+                                    section=d.section if kept else None, key=d.key if kept else None,
+                                    value=d.value if kept else None,
+                                    detail=("candidate: " if kept else "gate: ") + f"{skip_reason} (profile fact "
+                                           f"{reading.p_field:.2f}; the rules said user)"))
                 continue
+        elif d.route == "skip" and not d.candidate and d.reason not in ("sensitive", "blocked") and (
+                guess := next((g for g in candidates if w[0] <= g.start < w[1]), None)) is not None:
+            out.append(Decision(quote=d.quote, route="skip", reason=d.reason, confidence=round(1 - reading.p_field, 2),
+                                candidate=True, section=ex.sections.get(guess.key, "Identity"), key=guess.key,
+                                value=text[guess.start:guess.end],
+                                detail=f"candidate: extractor {guess.key} (profile fact {reading.p_field:.2f}, "
+                                       f"under the bar {th.user:.2f})"))
+            continue
         elif d.route == "memory" and d.op == "append" and reading.p_memory < th.memory:
             out.append(Decision(quote=d.quote, route="skip", reason=skip_reason, confidence=round(1 - reading.p_memory, 2),  # type: ignore[arg-type]
                                 detail=f"gate: {skip_reason} (memory {reading.p_memory:.2f}; the rules said memory)"))
