@@ -13,7 +13,8 @@ cross-validation grouped by conversation (and by persona, for the shared real di
   value, their key). A value is a run of tokens rated inside one, so always a contiguous span of the user's words.
 - the key classifier: per span, one key of the closed vocabulary or "none" (a span that holds no fact), over the
   span's words, the words around it, its statement, the key cues, the rules' key and the assistant's words.
-- the stacker: P(the turn holds a profile fact) from the gate, the tagger's summary and what the rules wrote.
+- the stacker: P(the turn holds a profile fact) from the gate's classes, the tagger's summary, what the rules wrote
+  and a few signs of the turn (`turn_signs`), learned on the real chit-chat turns.
 
 A span becomes a field when the stacker passes `user` and the span, its key and its "none" pass their bars
 (thresholds chosen by cross-validation, stored with the weights); `clean_span` first cuts what a value must never
@@ -477,17 +478,36 @@ def holds_nothing(decisions: Sequence[Decision]) -> bool:
     return bool(decisions) and all(d.route == "skip" and d.detail in NOTHING_DETAILS for d in decisions)
 
 
-def stack_values(gate: Sequence[float], tag_probs: Sequence[Sequence[float]], rule_user: bool, protected_user: bool, lang: str, n_tokens: int, strong: bool = False,
-                 alone: bool = False) -> dict[str, float]:
+def turn_signs(text: str, assistant: str, lex: Lexicon, decisions: Sequence[Decision],
+               matches: Sequence[tuple[int, str, int, int]], protected: Any) -> dict[str, float]:
+    """Yes/no signs of the whole turn the stacker reads besides the models' output (the same in the engine and the
+    trainer, whatever the gate says): a question mark, the first person, nothing but greetings and questions, the
+    other speaker asking about a key or asking at all, a key cue word, the rules' own MEMORY.md entry."""
+    return {"q": float("?" in text or "？" in text), "fp": float(bool(lex.first_person.search(text))),
+            "nothing": float(holds_nothing(decisions)),
+            "asked": float(bool(assistant) and key_asked(assistant, lex.lang) is not None),
+            "a_q": float(assistant.rstrip().endswith(("?", "？"))), "cue": float(bool(matches)),
+            "rule_mem": float(any(d.route == "memory" and d.op in ("append", "remove") and not protected(d)
+                                  for d in decisions))}
+
+
+def stack_values(gate: Sequence[float], tag_probs: Sequence[Sequence[float]], rule_user: bool, protected_user: bool,
+                 lang: str, n_tokens: int, strong: bool = False, alone: bool = False,
+                 signs: dict[str, float] | None = None) -> dict[str, float]:
     v = {"pu": _logit(gate[0]), "pm": _logit(gate[1]), "pw": _logit(gate[0] + gate[1]),
          "rule": float(rule_user), "prot": float(protected_user), "lang_" + lang: 1.0, "n": min(n_tokens, 40) / 40,
          "strong": float(strong), "alone": float(alone)}
+    for name, p in zip(GATE_CLASSES[2:], gate[2:], strict=True):  # why the gate would skip it
+        v["g_" + name] = _logit(p)
+    for edge in (3, 6, 12, 25):
+        v[f"n<={edge}"] = float(n_tokens <= edge)
     if tag_probs:
         p_in = [1.0 - p[0] for p in tag_probs]
         v["maxin"] = max(p_in)
         v["sumin"] = min(sum(p_in), 5.0) / 5
         v["maxb"] = max(p[1] for p in tag_probs)
     v["pu_maxin"] = v["pu"] * v.get("maxin", 0.0)
+    v.update(signs or {})
     return v
 
 
@@ -750,7 +770,8 @@ def read(ex: Extractor, text: str, assistant: str, decisions: Sequence[Decision]
         reading.clauses = clauses_of(text, toks, decisions, lexicons, lang, guess, asked, matches)
         reading.tag_probs = tag(ex, text, toks, reading.clauses, matches)
     reading.p_field = ex.stacker.p(stack_values(gate, reading.tag_probs, rule_user, protected_user, lang, len(toks),
-                                                strong, not assistant))
+                                                strong, not assistant,
+                                                turn_signs(text, assistant, lex, decisions, matches, protected)))
     th = ex.thresholds
     reading.refine = strong and th.veto <= reading.p_field < th.user
     if (reading.p_field >= min(th.user, th.candidate) or reading.refine) and reading.tag_probs:

@@ -13,6 +13,7 @@ import pytest
 
 from pipeline.engines.offline import extractor as X
 from pipeline.engines.offline.engine import OfflineEngine, _what_it_was_about
+from pipeline.engines.offline.rules import LEXICONS
 from pipeline.types import Decision, Message, Turn
 
 ENGINE = OfflineEngine()
@@ -179,3 +180,21 @@ def test_hybrid_calls_the_model_only_for_turns_that_may_hold_something() -> None
     assert ENGINE.needs_model(turn)[0] is False
     turn = turn.model_copy(update={"messages": [Message(role="user", content="my daughter just started college in Leeds")]})
     assert ENGINE.needs_model(turn)[0] is True
+
+
+@needs_weights
+def test_the_stacker_weighs_only_what_the_engine_computes() -> None:
+    """A stacker input the engine never computes would read 0 at run time whatever the turn (trainer and engine
+    drifted apart): every name in the shipped weights is one `stack_values` gives."""
+    assert ENGINE.extractor is not None
+    given: set[str] = set()
+    for lang, lex in LEXICONS.items():
+        signs = X.turn_signs("I live in Oslo?", "Where do you live?", lex, [], [], lambda d: False)
+        given |= set(X.stack_values([1 / 7] * 7, [[0.5, 0.3, 0.2]], True, False, lang, 5, True, False, signs))
+    assert set(ENGINE.extractor.stacker.names) <= given
+
+
+def test_turn_signs_of_a_bare_answer() -> None:
+    signs = X.turn_signs("Oslo, since 2019", "Where do you live these days?", LEXICONS["en"], [], [], lambda d: False)
+    assert signs["asked"] == signs["a_q"] == 1.0
+    assert signs["q"] == signs["fp"] == signs["rule_mem"] == 0.0
