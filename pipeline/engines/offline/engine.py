@@ -38,6 +38,7 @@ from pipeline.engines.offline.rules import (
 )
 from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
+from pipeline.stages.clauses import junk_reason, split_clauses
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
 RULES_VERSION = "offline-2"
@@ -297,7 +298,7 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
         if d.route == "user" and d.op == "upsert":
             if reading.p_field < (th.veto if strong_rule(d) else th.user):
                 # Over the `candidate` bar the rules' field waits in the candidate list instead of being lost.
-                kept = reading.p_field >= th.candidate and bool(d.key and d.value)
+                kept = reading.p_field >= th.candidate and bool(d.key and d.value) and _junk_clause(d, initial) is None
                 out.append(Decision(quote=d.quote, route="skip", reason=skip_reason,  # type: ignore[arg-type]
                                     confidence=round(1 - reading.p_field, 2), candidate=kept,
                                     section=d.section if kept else None, key=d.key if kept else None,
@@ -305,8 +306,14 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
                                     detail=("candidate: " if kept else "gate: ") + f"{skip_reason} (profile fact "
                                            f"{reading.p_field:.2f}; the rules said user)"))
                 continue
+            why_not = _junk_clause(d, initial)
+            if why_not is not None:
+                out.append(Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6,
+                                    detail=f"{why_not}: the rules' {d.key} value is no value"))
+                continue
         elif d.route == "skip" and not d.candidate and d.reason not in ("sensitive", "blocked") and (
-                guess := next((g for g in candidates if w[0] <= g.start < w[1]), None)) is not None:
+                guess := next((g for g in candidates if w[0] <= g.start < w[1]
+                               and junk_reason(text[g.start:g.end]) is None), None)) is not None:
             out.append(Decision(quote=d.quote, route="skip", reason=d.reason, confidence=round(1 - reading.p_field, 2),
                                 candidate=True, section=ex.sections.get(guess.key, "Identity"), key=guess.key,
                                 value=text[guess.start:guess.end],
@@ -323,6 +330,17 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
         out.append(d)
         _replay(d, ctx)
     return out
+
+
+def _junk_clause(d: Decision, initial: dict[str, Field]) -> str | None:
+    """Why the clause a rule adds to USER.md is no value (stages/clauses.junk_reason: a question, an exclamation, a
+    sentence, advice to the other speaker, a fragment), or None. Only the clauses USER.md did not hold are judged."""
+    if not d.key or not d.value:
+        return None
+    before = initial.get(d.key.casefold())
+    held = {c.casefold() for c in split_clauses(before.value)} if before is not None else set()
+    return next((why for c in split_clauses(d.value) if c.casefold() not in held
+                 and (why := junk_reason(c)) is not None), None)
 
 
 def _completes(d: Decision, guesses: list[FieldGuess], text: str, p_field: float, veto: float) -> bool:
@@ -378,6 +396,10 @@ def _field_decision(quote: str, text: str, g: FieldGuess, ex: Extractor, ctx: Co
         end = g.start + phrase.end  # a date in a value stays whole: "born on May 3", never "born on May"
     value = text[g.start:end]
     detail = f"extractor: {g.key} (key {g.p_key:.2f}, span {g.span_conf:.2f})"
+    why_not = junk_reason(value)
+    if why_not is not None:
+        return Decision(quote=quote, route="skip", reason="vague", confidence=0.6,
+                        detail=f"{why_not}: {value!r} is no {g.key} value")
     existing = ctx.fields.get(g.key.casefold())
     if existing is not None:
         old = existing.value.casefold()
