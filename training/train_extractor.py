@@ -511,9 +511,14 @@ def metrics(items: Sequence[Item], outs: Sequence[Out], th: X.Thresholds, multi:
     right: Counter[str] = Counter()
     total: Counter[str] = Counter()
     user_pred = user_tp = user_exp = user_got = mem_exp = mem_got = writes = exp_writes = 0
-    values = values_ok = keys_ok = 0
+    values = values_ok = keys_ok = fields_written = fields_right = 0
     for it, o in zip(items, outs, strict=True):
         got, fields = outcome(it, o, th, multi)
+        for g in fields:  # a written field is right when it holds a labeled value of its statement, under its key
+            fields_written += 1
+            said = it.text[g.start:g.end].casefold()
+            fields_right += any(key == g.key and (corpus._core(it.text[a:b]).casefold() in said
+                                                  or said in it.text[a:b].casefold()) for key, a, b in it.gold)
         total[it.lang] += 1
         right[it.lang] += got == it.route
         writes += got != "skip"
@@ -535,7 +540,8 @@ def metrics(items: Sequence[Item], outs: Sequence[Out], th: X.Thresholds, multi:
                 keys_ok += any(g.key == key for g in hit)
     n = max(sum(total.values()), 1)
     s = {"route": sum(right.values()) / n, "user_p": user_tp / max(user_pred, 1), "user_r": user_got / max(user_exp, 1),
-         "mem_r": mem_got / max(mem_exp, 1), "write": writes / n, "exp_write": exp_writes / n}
+         "mem_r": mem_got / max(mem_exp, 1), "write": writes / n, "exp_write": exp_writes / n,
+         "field_p": fields_right / max(fields_written, 1)}
     s.update({f"acc_{lang}": right[lang] / total[lang] for lang in sorted(total)})
     if detail:
         s["value_core"] = values_ok / max(values, 1)
@@ -552,8 +558,32 @@ GRID = {
 }
 
 
-def choose(items: Sequence[Item], outs: Sequence[Out], multi: frozenset[str], min_precision: float) -> X.Thresholds:
-    """Coordinate ascent over GRID (from three starting points) on the real turns (the measure's kind): the best route
+MIN_FIELD_PRECISION = 0.75  # share of written fields that hold a labeled value under its key (clean values or nothing)
+VALUE_GRID = [(key, junk, fallback) for key in (0.5, 0.6, 0.7, 0.8, 0.9) for junk in (0.5, 0.3, 0.2)
+              for fallback in (True, False)]
+
+
+def choose_values(items: Sequence[Item], outs: Sequence[Out], multi: frozenset[str], start: X.Thresholds
+                  ) -> X.Thresholds:
+    """The value bars (key, junk; the lower-bar fallback on or off): the best route accuracy on the real turns among
+    those whose written fields are right MIN_FIELD_PRECISION of the time on the real turns and on all turns
+    (else the best field precision)."""
+    real = [(it, o) for it, o in zip(items, outs, strict=True) if is_real(it)] or list(zip(items, outs, strict=True))
+
+    def value(th: X.Thresholds) -> tuple[float, float]:
+        r = metrics([p[0] for p in real], [p[1] for p in real], th, multi)
+        a = metrics(items, outs, th, multi)
+        ok = min(r["field_p"], a["field_p"]) >= MIN_FIELD_PRECISION
+        return (1.0, r["route"]) if ok else (0.0, min(r["field_p"], a["field_p"]))
+
+    grid = [replace(start, key=k, junk=j, **({} if fb else {"span_low": 1.01})) for k, j, fb in VALUE_GRID]
+    return max(grid, key=value)
+
+
+def choose(items: Sequence[Item], outs: Sequence[Out], multi: frozenset[str], min_precision: float,
+           values: X.Thresholds | None = None) -> X.Thresholds:
+    """Coordinate ascent over GRID (from three starting points, keeping the value bars of `values`) on the real turns
+    (the measure's kind): the best route
     accuracy among operating points with USER.md precision >= the bar (ties: the higher USER.md recall)."""
     pairs = [(it, o) for it, o in zip(items, outs, strict=True) if is_real(it)] or list(zip(items, outs, strict=True))
     sub_items, sub_outs = [p[0] for p in pairs], [p[1] for p in pairs]
@@ -564,7 +594,8 @@ def choose(items: Sequence[Item], outs: Sequence[Out], multi: frozenset[str], mi
         return (1.0 if ok else 0.0, s["route"] if ok else s["user_p"], s["user_r"])
 
     found: list[tuple[tuple[float, float, float], X.Thresholds]] = []
-    for start in (X.Thresholds(), X.Thresholds(user=0.9, veto=0.5), X.Thresholds(user=0.3, veto=0.1)):
+    base = values or X.Thresholds()
+    for start in (base, replace(base, user=0.9, veto=0.5), replace(base, user=0.3, veto=0.1)):
         th, best = start, value(start)
         for _ in range(4):
             moved = False
@@ -678,6 +709,8 @@ def main(argv: list[str] | None = None) -> int:
         with args.cache.open("wb") as f:
             pickle.dump((items, outs), f)
     th = choose(items, outs, multi, MIN_PRECISION)
+    th = choose_values(items, outs, multi, th)
+    th = choose(items, outs, multi, MIN_PRECISION, th)  # the route bars again, with the value bars in place
     real_pairs = [(it, o) for it, o in zip(items, outs, strict=True) if is_real(it)] or list(zip(items, outs, strict=True))
     ht, hr, hn = hybrid_threshold([a for a, _ in real_pairs], [b for _, b in real_pairs], HYBRID_RECALL, th, multi)
     ct, cn, cp = candidate_bar([a for a, _ in real_pairs], [b for _, b in real_pairs], th, CANDIDATE_PRECISION)

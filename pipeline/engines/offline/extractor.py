@@ -39,6 +39,7 @@ from typing import Any
 from pipeline.engines.offline.gate import SHAPES, FeatureConfig, shapes, text_grams
 from pipeline.engines.offline.key_cues import compiled, key_asked
 from pipeline.engines.offline.lexicon import Lexicon
+from pipeline.stages.clauses import junk_reason
 from pipeline.types import Decision
 
 WEIGHTS_PATH = Path(__file__).with_name("extractor_weights.json")
@@ -702,6 +703,8 @@ def clean_span(text: str, toks: Sequence[Token], a: int, b: int) -> tuple[int, i
         return None
     if toks[b - 1].end - toks[a].start > 80:
         return None
+    if junk_reason(text[toks[a].start:toks[b - 1].end]) is not None:
+        return None  # what the write policy would never keep as a value (stages/clauses.py)
     return a, b
 
 

@@ -477,6 +477,8 @@ _ADVICE = lazy_compile(r"^(?:(?:please|pls)\s+)?(?:(?:don't|do not|dont) forget|
                        r"|^(?:别忘了|不要忘了|记得)|^อย่าลืม", re.I)
 
 
+_PLEASANTRY = lazy_compile(r"^(?:it'?s\s+|it\s+is\s+)?(?:always|never\s+not)\s+(?:so\s+|such\s+)?(?:a\s+)?(?:good|great|nice|fun|"
+                           r"lovely|awesome|wonderful|pleasure|joy|treat)\b", re.IGNORECASE)
 # A standing instruction's negation is its meaning: "never use semicolons" is never `use semicolons`.
 _NEGATIVE_INSTRUCTION = lazy_compile(r"^(?:please\s+|pls\s+)?(?:never|don't|do not|stop|no|jangan|jangan pernah|不要|别|不用|อย่า|ห้าม)"
                                      r"(?:\b|(?=\S))", re.I)
@@ -565,6 +567,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     # themselves and is read on by the rules below, and "Never give up!" or "never stop sending dog pics" is an
     # exclamation to the other speaker, no instruction at all.
     addressed = bool(lex.addressed.search(text) or EN.addressed.search(text)) and not _PARTICIPLE_AFTER.match(text)
+    if lex.standing.search(text) and _PLEASANTRY.match(text):  # "Always great chatting with you!": no instruction
+        return [_skip(st, "one_off", "a pleasantry to the other speaker", 0.8)]
     if lex.standing.search(text) and addressed and not plural and not _AGREED.search(text):
         language = lex.language_word.search(text)
         key = "Response language" if language else "Response style"
