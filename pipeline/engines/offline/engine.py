@@ -22,9 +22,9 @@ from pipeline.engines.offline.extractor import (
 )
 from pipeline.engines.offline.gate import Gate, apply_gate, default_gate, turn_features
 from pipeline.engines.offline.keyer import Keyer, default_keyer, propose
-from pipeline.engines.offline.lexicon_en import LEXICON as EN
 from pipeline.engines.offline.profile import Field, entries_of, fields_of
 from pipeline.engines.offline.rules import (
+    EN,
     HEDGED,
     LEXICONS,
     LOOSE_REMARKS,

@@ -38,6 +38,7 @@ from typing import Any
 
 from pipeline.engines.offline.gate import SHAPES, FeatureConfig, shapes, text_grams
 from pipeline.engines.offline.key_cues import compiled, key_asked
+from pipeline.engines.offline.lang import FALLBACK
 from pipeline.engines.offline.lexicon import Lexicon
 from pipeline.types import Decision
 
@@ -122,7 +123,7 @@ def clauses_of(text: str, toks: Sequence[Token], decisions: Sequence[Decision], 
         if out and out[-1].start == at and out[-1].end == end:
             continue  # one statement, several decisions (a forget that removes two fields)
         lang = guess(quote, default_lang)
-        lex = lexicons.get(lang) or lexicons["en"]
+        lex = lexicons.get(lang) or lexicons[FALLBACK]
         feats = ["st:lang=" + lang, "st:r=" + d.route + ":" + (d.reason or d.op), "st:d=" + _detail_class(d.detail)]
         if lex.first_person.search(quote):
             feats.append("st:fp")
@@ -174,7 +175,7 @@ _SUBJECT_WORDS = frozenset({"i", "i'm", "im", "my", "i've", "me", "saya", "aku",
 def cue_matches(text: str, lang: str) -> list[tuple[int, str, int, int]]:
     """Every match of the key cue words (key_cues.py) in the text: (the key's rank, key, start, end)."""
     out: list[tuple[int, str, int, int]] = []
-    for rank, (key, pattern) in enumerate(compiled(lang if lang in ("en", "id", "zh", "th") else "en")):
+    for rank, (key, pattern) in enumerate(compiled(lang)):
         out.extend((rank, key, m.start(), m.end()) for m in pattern.finditer(text))
     return out
 
@@ -345,7 +346,7 @@ class Linear:
     """A multinomial logistic regression over named binary features; weights stored as int8 times 1/scale, one
     array per class (summed with `map` over the turn's feature indexes: the fast path in pure Python)."""
 
-    def __init__(self, classes: Sequence[str], bias: Sequence[float], names: Sequence[str], columns: Sequence["array[int]"],
+    def __init__(self, classes: Sequence[str], bias: Sequence[float], names: Sequence[str], columns: Sequence[array[int]],
                  scale: float) -> None:
         self.classes = tuple(classes)
         self.k = len(self.classes)
@@ -718,7 +719,7 @@ def read(ex: Extractor, text: str, assistant: str, decisions: Sequence[Decision]
     """The models on one turn: the gate; unless it rules a profile fact out, the tagger; the stacker's P(the turn
     holds a profile fact); and on a turn over the bar, the key classifier on each value span. `protected(decision)`
     names the rules' decisions the extractor leaves alone."""
-    lex = lexicons.get(lang) or lexicons["en"]
+    lex = lexicons.get(lang) or lexicons[FALLBACK]
     toks = tokenize(text)
     matches = cue_matches(text, lang)
     gate = ex.gate.probs(gate_features(text, assistant, lex, decisions, ex.gate_config, ex.gate_rules,

@@ -30,8 +30,8 @@ from pipeline.engines.offline import dates
 from pipeline.engines.offline.gate import ASSISTANT_SHAPES, SHAPES, FeatureConfig, buckets, shapes, text_grams
 from pipeline.engines.offline.key_cues import key_asked, key_for, planned
 from pipeline.engines.offline.lexicon import Lexicon
-from pipeline.engines.offline.lexicon_en import LEXICON as EN
 from pipeline.engines.offline.rules import (
+    EN,
     LEXICONS,
     NO_FACT_SHAPE,
     NOT_ABOUT_USER,

@@ -16,19 +16,18 @@ from datetime import date
 
 from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline import dates
+from pipeline.engines.offline.lang import FALLBACK, lexicons, pack, packs
 from pipeline.engines.offline.lexicon import FactRule, Lexicon
-from pipeline.engines.offline.lexicon_en import LEXICON as EN
-from pipeline.engines.offline.lexicon_id import LEXICON as ID
-from pipeline.engines.offline.lexicon_th import LEXICON as TH
-from pipeline.engines.offline.lexicon_zh import LEXICON as ZH
 from pipeline.engines.offline.profile import Entry, Field
 from pipeline.engines.offline.split import Statement, script_of
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
 from pipeline.ledgers.field_concepts import concepts_named
 from pipeline.types import CHANGE_OF_FACT, Decision
 
-LEXICONS: dict[str, Lexicon] = {"en": EN, "id": ID, "zh": ZH, "th": TH}
-SUBJECT_OF = {"en": "I ", "id": "saya ", "zh": "我", "th": "ผม"}
+LEXICONS: dict[str, Lexicon] = lexicons()  # each language pack's (lang/<code>/lexicon.py), by rank
+# English's shapes are read beside every language's: users mix in English words ("deploy", "you").
+EN = LEXICONS[FALLBACK]
+SUBJECT_OF = {p.code: p.words.subject for p in packs()}
 # Facts that say little about which file they belong to; project words outweigh them.
 WEAK_FACTS = {"background", "hobbies", "habits", "work-style", "working-on"}
 RECENT_DAYS = 45  # a dated first-person event older than this is the person's background
@@ -68,7 +67,6 @@ _CHRONIC = lazy_compile(r"\b(?:always|often|usually|constantly|easily|all the ti
 # "Never done it before", "Always loved it": a remark with its subject dropped, not an instruction.
 _PARTICIPLE_AFTER = lazy_compile(r"^(?:always|never|whenever)\s+(?:\w+ed|done|been|seen|gone|had|heard|known|thought|got|gotten|"
                                  r"made|met|read|felt|found|taken|given|eaten|drunk|won|lost|understood|worn|sung|flown)\b", re.I)
-_THAI_WE_ONLY = lazy_compile(r"^(?!.*(?:ผม|ฉัน|ดิฉัน|หนู|กระผม)).*เรา")
 _AGREED = lazy_compile(r"\b(?:decided|agreed|memutuskan|sepakat|disepakati)\b|决定|定了|商定|ตัดสินใจ|ตกลง", re.I)
 _HABITUAL = lazy_compile(r"\b(?:usually|always|typically|normally|generally|tend to|every (?:day|morning|week|evening)|first thing)\b|"
                        r"\b(?:biasanya|selalu|setiap)\b|通常|一般|每天|总是|ปกติ|ทุกวัน|มักจะ", re.I)
@@ -100,7 +98,7 @@ class Context:
     memory_norm: list[str] = field(default_factory=list)
     known_topics: list[str] = field(default_factory=list)
     topic: str | None = None  # the project this turn talks about, carried to later entries
-    default_lang: str = "en"
+    default_lang: str = FALLBACK
     previous_first_person: bool = False
     previous_clause_sentence: int = -1  # sentence index of the last clause seen (for contrast halves)
     anchor: str | None = None  # a time phrase said on its own, dating the statements after it (anchors.py)
@@ -167,7 +165,7 @@ _LEADING_PHRASE = lazy_compile(r"^(?:in|on|at|since|back in|around|during|these 
 def _fact(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | None:
     """The first fact rule that matches, with its key and value."""
     found = None
-    if lex.lang == "en" and _PERFECT.match(text):  # "I've been a vegetarian since 2015" is "I'm a vegetarian"
+    if lex.lang == FALLBACK and _PERFECT.match(text):  # "I've been a vegetarian since 2015" is "I'm a vegetarian"
         found = _fact_as_written(_PERFECT.sub("I'm ", text, count=1), lex)
     if found is None:
         found = _fact_as_written(text, lex)
@@ -195,7 +193,7 @@ def _fact_as_written(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | Non
         if "{k}" in key:
             raw = clean_value(groups.get("k") or "", lex).casefold()
             mapped = lex.key_words.get(raw)
-            if mapped is None and lex.lang == "en" and raw and len(raw) <= 24:
+            if mapped is None and lex.lang == FALLBACK and raw and len(raw) <= 24:  # an English key word is a key
                 mapped = raw
             if mapped is None:  # a favourite we cannot name in English: keep it under one collecting field
                 return FactRule(rule.name, rule.pattern, rule.section, "Favorites", multi=True), "Favorites", f"{raw}: {value}"
@@ -313,7 +311,7 @@ def _memory_decision(st: Statement, text: str, lex: Lexicon, ctx: Context, confi
     for existing in ctx.memory_norm:
         if _numbers(existing) != numbers:
             continue  # "release 24" and "release 25" are two events
-        old = set(existing.split()) if lex.lang in ("en", "id") else tokens(existing)
+        old = set(existing.split()) if pack(lex.lang).words.script == "latin" else tokens(existing)
         if norm and (norm in existing or (len(toks) >= 4 and coverage(toks, old) >= 0.9)
                      or (len(old) >= 3 and coverage(old, toks) >= 0.75 and len(norm) <= 1.7 * len(existing))):
             return _skip(st, "inferable", "already in MEMORY.md", 0.85)
@@ -483,7 +481,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if not text or lex.phatic.match(text):
         return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
     text = strip_pattern(text, lex.discourse)
-    text = _TRAILING_PUNCT.sub("", text) if lang in ("zh", "th") else text.strip()
+    text = _TRAILING_PUNCT.sub("", text) if pack(lang).words.script != "latin" else text.strip()
     if not text:
         return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
 
@@ -556,20 +554,22 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if lex.temporary.search(text):
         return [_memory_decision(st, text, lex, ctx, 0.6, "a temporary situation -> memory (dated)")]
 
-    project = bool(lex.project_cue.search(plain) or (lang != "en" and EN.project_cue.search(plain)))
-    decided = bool(lex.decision_cue.search(plain) or (lang != "en" and EN.decision_cue.search(plain)))
+    project = bool(lex.project_cue.search(plain) or (lang != FALLBACK and EN.project_cue.search(plain)))
+    decided = bool(lex.decision_cue.search(plain) or (lang != FALLBACK and EN.decision_cue.search(plain)))
     first = bool(lex.first_person.search(plain)) or st.restored_subject
-    if lang == "th" and first and _THAI_WE_ONLY.match(plain) and (project or dated):
+    ambiguous_we = pack(lang).words.ambiguous_we
+    if ambiguous_we is not None and first and ambiguous_we.match(plain) and (project or dated):
         first, plural = False, True  # Thai เรา is "I" or "we"; about project work it is the team
     implied = borrowed = False
-    if not first and not plural and lang in ("zh", "th", "id") and ctx.previous_first_person and len(plain) < 40:
+    pro_drop = pack(lang).words.pro_drop
+    if not first and not plural and pro_drop and ctx.previous_first_person and len(plain) < 40:
         text = SUBJECT_OF[lang] + text  # a subject-less clause continues the speaker's sentence
         first = borrowed = True
     ctx.previous_first_person = first
     # Project words alone do not make a first-person statement memory ("I build websites for a living" is
     # who the user is); finished or ongoing work, a date, a decision or a named project does.
     if first and not plural:
-        did = bool(lex.done.search(plain) or (lang != "en" and EN.done.search(plain)))
+        did = bool(lex.done.search(plain) or (lang != FALLBACK and EN.done.search(plain)))
         today_event = did and dates.find_date(plain, ctx.today) is not None  # "I fixed it this morning"
         # A personal event from long ago ("two years ago I moved to Canada") is background, not a log entry.
         recent = dated and (ctx.today - dates.find_date(plain, ctx.today)[0]).days <= RECENT_DAYS  # type: ignore[index]
@@ -578,12 +578,12 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     else:
         # A project noun alone ("here's the website", "that page looks nice") is talk about the work, not an event:
         # an entry needs something that happened, was decided or is scheduled.
-        did = bool(lex.done.search(plain) or (lang != "en" and EN.done.search(plain)))
+        did = bool(lex.done.search(plain) or (lang != FALLBACK and EN.done.search(plain)))
         work = dated or decided or (project and (did or bool(_numbers(plain)) or bool(find_topic(plain, ctx))
                                                  or dates.find_date(plain, ctx.today) is not None))
 
     # Only the user's own fact stops being true ("I quit smoking", pro-drop "เลิกกินกาแฟแล้ว"); "my album dropped" is narration.
-    if (first or (lang in ("zh", "th", "id") and not lex.second_person.search(plain))) and not plural and lex.no_longer.search(plain):
+    if (first or (pro_drop and not lex.second_person.search(plain))) and not plural and lex.no_longer.search(plain):
         fld = _field_overlapping(plain, ctx)
         if fld is not None:
             del ctx.fields[fld.key.casefold()]
@@ -595,7 +595,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         fact = None  # a name comes only from the user introducing themselves ("Aduh" is not a name)
     if fact is not None and not (first or plural) and fact[0].name not in SUBJECTLESS:
         fact = None
-    if fact is None and not first and not plural and lang in ("zh", "th", "id"):
+    if fact is None and not first and not plural and pro_drop:
         fact = _fact(SUBJECT_OF[lang] + text, lex)  # pro-drop: "ชอบอ่านนิยาย", "目标是跑个半马"
         if fact is not None and fact[0].name.startswith("name"):
             fact = None

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from pipeline.engines.offline.lang.en.lexicon import ROLE_HEAD  # job titles are often said in English ("software engineer")
 from pipeline.engines.offline.lexicon import FactRule, Lexicon, rx, words
-from pipeline.engines.offline.lexicon_en import ROLE_HEAD
 
 _I = r"(?:saya|aku|gue|gua|gw|sy)"
 _MY = r"(?:saya|ku|aku|gue|gw)"
