@@ -14,17 +14,8 @@ from functools import lru_cache
 from typing import Literal
 
 from pipeline._util.lazy_re import lazy_compile
+from pipeline.engines.offline.lang.contract import Grain, Placement, Resolver
 from pipeline.ledgers.entry_dates import stamp_of
-
-Grain = Literal["day", "week", "weekend", "month", "season", "year", "unplaced"]
-
-
-@dataclass(frozen=True)
-class Placement:
-    # A day inside the period (for "last month": this day of last month), which the routing rules measure
-    # recency and plans by; None: the phrase names a period the rules cannot place. `grain` says which period.
-    day: date | None
-    grain: Grain = "day"
 
 
 @dataclass(frozen=True)
@@ -80,8 +71,6 @@ def stamp_of_period(first: date, last: date) -> str:
     in_last = (last - date(last.year, 1, 1)).days + 1
     return str(first.year if in_first > in_last else last.year)
 
-
-Resolver = Callable[[re.Match[str], date, str], "Placement | None"]
 
 # Meteorological seasons of the northern hemisphere: the month each starts in.
 SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "winter": 12}

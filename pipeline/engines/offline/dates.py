@@ -22,8 +22,9 @@ from datetime import date, timedelta, timezone, tzinfo
 from functools import lru_cache
 
 from pipeline._util.lazy_re import lazy_compile
-from pipeline.engines.offline.date_rules import SEASON_START, DatePhrase, Resolver, iso
+from pipeline.engines.offline.date_rules import SEASON_START, DatePhrase, iso
 from pipeline.engines.offline.lang import pack, packs
+from pipeline.engines.offline.lang.contract import Resolver
 from pipeline.engines.offline.profile import Field
 
 # The phrase table: an ISO date, then every pack's days of a month said outright, then every pack's other

@@ -10,11 +10,27 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
+from typing import Literal
 
-from pipeline.engines.offline.date_rules import Resolver
 from pipeline.engines.offline.lexicon import Lexicon
 
-# One time phrase: its pattern and what a match resolves to (date_rules.py has the calendar arithmetic).
+Grain = Literal["day", "week", "weekend", "month", "season", "year", "unplaced"]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """What a time phrase resolves to (date_rules.py has the calendar arithmetic that builds one)."""
+
+    # A day inside the period (for "last month": this day of last month), which the routing rules measure
+    # recency and plans by; None: the phrase names a period the rules cannot place. `grain` says which period.
+    day: date | None
+    grain: Grain = "day"
+
+
+# A match of a phrase, today and the whole text -> its placement (None: the match is no phrase after all).
+Resolver = Callable[[re.Match[str], date, str], "Placement | None"]
+# One time phrase: its pattern and what a match resolves to.
 DateRule = tuple[re.Pattern[str], Resolver]
 
 
@@ -64,4 +80,4 @@ class Words:
     ambiguous_we: re.Pattern[str] | None = None
 
 
-__all__ = ["Cues", "DateRule", "DateWords", "Lexicon", "Words"]
+__all__ = ["Cues", "DateRule", "DateWords", "Grain", "Lexicon", "Placement", "Resolver", "Words"]

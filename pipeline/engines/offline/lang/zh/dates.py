@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline.date_rules import (
-    Placement,
     const,
     day_of_month,
     days,
@@ -22,7 +21,7 @@ from pipeline.engines.offline.date_rules import (
     weeks,
     year,
 )
-from pipeline.engines.offline.lang.contract import DateRule, DateWords
+from pipeline.engines.offline.lang.contract import DateRule, DateWords, Placement
 
 _NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
         "十一": 11, "十二": 12}
