@@ -48,7 +48,8 @@ def test_remember_stores_what_the_offline_engine_stores_and_skips_thanks_with_it
         reference = pipe.process_turn("nina", [{"role": "user", "content": NURSE}], timestamp=TS)
         expected_user_md = pipe.show("nina")["user_md"]
     expected = [(d.section, d.key, d.value) for d in reference.decisions if d.outcome == "written"]
-    assert len(expected) == 2
+    assert expected == [("Identity", "Role", "nurse"), ("Identity", "Location", "Lyon"),
+                        ("Preferences", "Communication style", "short answers")]
 
     async def main() -> None:
         async with session_for(root, tmp_path / "home", "nina") as session:
@@ -138,4 +139,5 @@ def test_print_config_names_an_absolute_command_that_starts_the_server(tmp_path:
             assert structured(await session.call_tool("remember", {"text": NURSE, "timestamp": TS}))["success"]
 
     anyio.run(main)
-    assert "nurse in Lyon" in (tmp_path / "rel-root" / "lea" / "USER.md").read_text("utf-8")
+    stored = (tmp_path / "rel-root" / "lea" / "USER.md").read_text("utf-8")
+    assert "- Role: nurse\n" in stored and "- Location: Lyon\n" in stored

@@ -213,7 +213,7 @@ def _dump(mem: Memory) -> str:
 def test_delete_user_on_postgres_leaves_no_word_in_a_row_a_dump_or_the_statistics(pg_mem: Memory) -> None:
     with pg_mem.pipeline() as pipe:
         for n in range(40):  # each turn replaces the field: history, provenance, archive, decisions fill up
-            pipe.process_turn("rui", [{"role": "user", "content": f"I play the lute with the Quillon{n} ensemble"}],
+            pipe.process_turn("rui", [{"role": "user", "content": f"I live in Quillon{n}"}],
                               timestamp=f"2026-08-02T10:{n:02d}:00Z")
         pipe.process_turn("eva", [{"role": "user", "content": "I play the cello in an orchestra in Graz"}],
                           timestamp="2026-08-02T11:00:00Z")

@@ -160,7 +160,7 @@ def test_an_eviction_is_in_history_the_archive_and_recall_and_undo_puts_it_back(
     parts = FULL["en"][0]
     mem.seed("ana", "USER.md", f"# USER\n\n## Preferences\n- Likes: {clauses.join_clauses(parts)}\n")
     with mem.pipeline(engine="offline") as pipe:
-        result = pipe.process_turn("ana", [{"role": "user", "content": "I love board games with my old friends"}],
+        result = pipe.process_turn("ana", [{"role": "user", "content": "I love long walks through pine forests and along quiet rivers"}],
                                    timestamp="2026-07-30T09:00:00Z")
         history = pipe.history("ana")
         recalled = pipe.recall("ana", "lease of life")
@@ -169,7 +169,7 @@ def test_an_eviction_is_in_history_the_archive_and_recall_and_undo_puts_it_back(
         undone = mem.read("ana", "USER.md") or ""
     d = next(d for d in result.decisions if d.key == "Likes")
     assert "'I got a new lease of life' (junk: a whole sentence, not a phrase)" in (d.outcome_detail or "")
-    assert "lease of life" not in after and "board games with my old friends" in after and "piano" in after
+    assert "lease of life" not in after and "long walks through pine forests" in after and "piano" in after
     assert any(h["op"] == "evict" and h["old_value"] == "I got a new lease of life" for h in history)
     assert any(hit["source"] == "archive" and "lease of life" in hit["text"] for hit in recalled)
     assert undone == f"# USER\n\n## Preferences\n- Likes: {clauses.join_clauses(parts)}\n"
@@ -180,6 +180,11 @@ def test_the_batch_summary_counts_evictions_with_their_reasons(tmp_path: Path, c
         "I'm a nurse.", "I love hiking in the Alps with my sister", "I love sourdough baking on Sundays",
         "I love Italian westerns from the sixties", "I love restoring old bicycles in the garage",
         "I love birdwatching at dawn on the coast", "I love long-distance night trains",
+        "I love woodworking in the shed on rainy weekends", "I love old jazz records and the smell of vinyl",
+        "I love slow mornings with black coffee and the radio",
+        "I love long walks through pine forests and along quiet rivers",
+        "I love knitting scarves for the whole family", "I love kayaking on mountain lakes at sunrise",
+        "I love stargazing from the hills above town", "I love board games with my old friends",
         "I'm a teacher now.", "I love climbing the Dolomites with my brother",
     ]
     src = tmp_path / "in.jsonl"

@@ -72,12 +72,14 @@ test("a turn is applied and the next session's context holds it", async () => {
     messages: [{ role: "user", content: "I'm a nurse in Lyon and I prefer short answers" }],
     timestamp: "2026-07-30T10:00:00Z",
   }, { wait: true });
-  assert.ok(applied.decisions.some((d) => d.route === "user" && d.value === "nurse in Lyon"), JSON.stringify(applied));
+  assert.ok(applied.decisions.some((d) => d.route === "user" && d.key === "Role" && d.value === "nurse"), JSON.stringify(applied));
+  assert.ok(applied.decisions.some((d) => d.route === "user" && d.key === "Location" && d.value === "Lyon"), JSON.stringify(applied));
   const queued = await client.submitTurn("nina", { messages: [{ role: "user", content: "thanks!" }] });
   assert.equal(queued.status, "queued");
   assert.match(queued.turn_id, /^t-/);
   const context = await client.context("nina");
-  assert.match(context, /Role: nurse in Lyon/);
+  assert.match(context, /Role: nurse\n/);
+  assert.match(context, /Location: Lyon/);
   assert.match(context, /Communication style: short answers/);
 });
 

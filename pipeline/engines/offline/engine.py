@@ -287,6 +287,9 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
             if w not in emitted:
                 emitted.add(w)
                 out.extend(_field_decision(d.quote, text, fields[i], ex, ctx) for i, h in home.items() if h == w)
+            if _completes(d, [fields[i] for i, h in home.items() if h == w], text, reading.p_field, th.veto):
+                out.append(d)  # the rules' surest shape names a field the extractor left out ("I'm Ana, a nurse.")
+                _replay(d, ctx)
             continue
         if d.route == "user" and d.op == "upsert":
             if reading.p_field < (th.veto if strong_rule(d) else th.user):
@@ -304,6 +307,19 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
         out.append(d)
         _replay(d, ctx)
     return out
+
+
+def _completes(d: Decision, guesses: list[FieldGuess], text: str, p_field: float, veto: float) -> bool:
+    """Does a rule's write add to the extractor's fields of its statement? Only one of the rules' surest fact shapes
+    (`strong_rule`), on a turn rated a profile fact over the `veto` bar, for a key the extractor did not fill, whose
+    value is none of the extractor's words."""
+    if not strong_rule(d) or p_field < veto or not d.key or not d.value:
+        return False
+    if any(g.key.casefold() == d.key.casefold() for g in guesses):
+        return False
+    value = d.value.casefold()
+    return all(text[g.start:g.end].casefold() not in value and value not in text[g.start:g.end].casefold()
+               for g in guesses)
 
 
 # A sentence that says what the one before it was about: "It was my mother's old house.", "Itu rumah lama ibuku.",
@@ -340,7 +356,11 @@ def _replay(d: Decision, ctx: Context) -> None:
 
 
 def _field_decision(quote: str, text: str, g: FieldGuess, ex: Extractor, ctx: Context) -> Decision:
-    value = text[g.start:g.end]
+    end = g.end
+    phrase = dates.find_phrase(text[g.start:], ctx.today)
+    if phrase is not None and phrase.start < end - g.start < phrase.end:
+        end = g.start + phrase.end  # a date in a value stays whole: "born on May 3", never "born on May"
+    value = text[g.start:end]
     detail = f"extractor: {g.key} (key {g.p_key:.2f}, span {g.span_conf:.2f})"
     existing = ctx.fields.get(g.key.casefold())
     if existing is not None:

@@ -651,6 +651,7 @@ _TAIL_DROP = frozenset({
     "的", "了", "和", "在", "吗", "呢", "吧", "啊", "呀", "哦", "嘛", "也", "很", "都", "我", "你", "是", "就",
     "ครับ", "ค่ะ", "คะ", "นะ", "จ้ะ", "จ้า", "และ", "ที่", "ของ", "ก็",
 })
+_PHRASE_OPENERS = frozenset({"with", "in", "at", "on", "for", "from", "of", "to", "by", "about", "dengan", "di", "ke", "dari", "untuk"})
 NEGATIONS = frozenset({
     "not", "never", "no", "don't", "dont", "doesn't", "doesnt", "didn't", "didnt", "can't", "cant", "cannot", "won't",
     "isn't", "aren't", "wasn't", "haven't", "hasn't", "hardly", "tidak", "tak", "gak", "ga", "nggak", "enggak", "engga",
@@ -677,6 +678,15 @@ def clean_span(text: str, toks: Sequence[Token], a: int, b: int) -> tuple[int, i
         b -= 1
     if a >= b:
         return None
+    # A span the tagger ended inside a phrase ("board games with my old | friends") loses the unfinished phrase.
+    if b < len(toks) and toks[b].kind == "w" and toks[b].norm not in _TAIL_DROP and toks[b].norm not in _LEAD_DROP:
+        opener = next((j for j in range(b - 1, max(a, b - 4), -1) if toks[j].norm in _PHRASE_OPENERS), None)
+        if opener is not None:
+            b = opener
+            while b > a and (toks[b - 1].kind == "p" or toks[b - 1].norm in _TAIL_DROP):
+                b -= 1
+            if a >= b:
+                return None
     # A negation just before the span belongs to it, with its auxiliary ("do not eat meat", "不喝咖啡").
     if a > 0 and toks[a - 1].norm in NEGATIONS:
         a -= 1

@@ -162,6 +162,26 @@ _PERFECT = lazy_compile(r"^i(?:'ve| have) been\s+(?=an?\s|vegetarian|vegan|pesca
 _LEADING_PHRASE = lazy_compile(r"^(?:in|on|at|since|back in|around|during|these days|nowadays|now|currently|lately)\b[^,]{0,24}?,?\s+(?=(?:i|i'm|i've|my)\b)", re.I)
 
 
+# A role said with where it is done ("data engineer in Porto", "nurse at St. Mary's", "seorang perawat di
+# Bandung"): the place is a field of its own. Only a capitalised name counts ("a teacher in a small school"
+# stays one role); "in" names the Location, "at"/"for" the Employer.
+_ROLE_WHERE = {
+    "en": lazy_compile(r"^(?P<role>.+?)\s+(?P<prep>in|at|for)\s+(?:the\s+)?"
+                       r"(?P<place>[A-Z][\w.&'-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w.&'-]*){0,3})$"),
+    "id": lazy_compile(r"^(?P<role>.+?)\s+(?P<prep>di)\s+(?P<place>[A-Z][\w.&'-]*(?:\s+[A-Z][\w.&'-]*){0,3})$"),
+}
+_PLACE_KEY = {"in": "Location", "di": "Location", "at": "Employer", "for": "Employer"}
+
+
+def _where_the_role_is(value: str, lang: str) -> tuple[str, str, str] | None:
+    """(role, Location or Employer, the place) when a Role value ends with where it is done."""
+    pattern = _ROLE_WHERE.get(lang)
+    m = pattern.match(value) if pattern is not None else None
+    if m is None:
+        return None
+    return m.group("role"), _PLACE_KEY[m.group("prep").casefold()], m.group("place")
+
+
 def _fact(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | None:
     """The first fact rule that matches, with its key and value."""
     found = None
@@ -608,8 +628,14 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
             rule, key = FactRule("work-habits", rule.pattern, "Working style", "Work habits", multi=True), "Work habits"
         if not (work and (rule.name in WEAK_FACTS or plural)):
             detail = f"profile fact ({rule.name})" + (", explicit" if explicit else "") + (", implied subject" if implied else "")
-            conf = rule.confidence - (0.1 if implied else 0) + (0.05 if explicit else 0)
-            return [_user_decision(st, ctx, rule, key, value, max(0.0, min(1.0, conf)), detail)]
+            conf = max(0.0, min(1.0, rule.confidence - (0.1 if implied else 0) + (0.05 if explicit else 0)))
+            where = _where_the_role_is(value, lang) if key == "Role" else None
+            if where is None:
+                return [_user_decision(st, ctx, rule, key, value, conf, detail)]
+            role, place_key, place = where
+            place_rule = FactRule(f"{rule.name}-place", rule.pattern, "Identity", place_key, confidence=conf)
+            return [_user_decision(st, ctx, rule, key, role, conf, detail),
+                    _user_decision(st, ctx, place_rule, place_key, place, conf, f"profile fact ({place_rule.name})")]
 
     if lex.mood_emotion.search(plain) and lex.now_marker.search(plain) and not chronic:
         return [_skip(st, "mood", "a feeling about right now", 0.7)]
