@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline.date_rules import SEASON_START, DatePhrase, iso
-from pipeline.engines.offline.lang import pack, packs
+from pipeline.engines.offline.lang import joined, pack, packs
 from pipeline.engines.offline.lang.contract import Resolver
 from pipeline.engines.offline.profile import Field
 
@@ -36,11 +36,6 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver, str], ...] = (
 )
 # One pass over all phrases first: most statements name no date, and this answers them in one search.
 _ANY = lazy_compile("|".join(f"(?:{p.pattern})" for p, _, _ in _RULES), re.IGNORECASE)
-
-
-def _joined(fragments: list[str]) -> str:
-    """The packs' regex fragments as one alternation (a pack with none gives "")."""
-    return "|".join(f"(?:{f})" for f in fragments if f)
 
 
 @lru_cache(maxsize=2048)
@@ -98,15 +93,15 @@ def has_past_marker(text: str, today: date) -> bool:
 # ("Yesterday was my birthday"): the phrase and the copula leave, the predicate stays (DateWords.copula_after).
 # The time phrase as the predicate ("the wedding is next Saturday"): the copula goes with it unless the
 # user named a day, which stays in their words without its relative part ("is on Saturday").
-_COPULA_BEFORE = lazy_compile(rf"\s*(?:{_joined([p.dates.copula_before for p in packs()])})\s*$", re.I)
+_COPULA_BEFORE = lazy_compile(rf"\s*(?:{joined([p.dates.copula_before for p in packs()])})\s*$", re.I)
 # What is left dangling once a phrase leaves a sentence: "Just , I was surfing" / "so on , we".
-_ORPHAN_BEFORE = lazy_compile(rf"(?:{_joined([p.dates.orphan_before for p in packs()])})\s*$", re.I)
+_ORPHAN_BEFORE = lazy_compile(rf"(?:{joined([p.dates.orphan_before for p in packs()])})\s*$", re.I)
 # Words before a time phrase that do not make the statement say more than when: "So last week, ...".
-_LEAD_IN = lazy_compile(rf"^\W*(?:(?:{_joined([p.dates.lead_in for p in packs()])})\W*)*$", re.I)
+_LEAD_IN = lazy_compile(rf"^\W*(?:(?:{joined([p.dates.lead_in for p in packs()])})\W*)*$", re.I)
 # What an anchor may end with besides its evaluation: punctuation, emoji, laughter and particles.
-_TRAILER = lazy_compile(rf"^(?:[\W_]|{_joined([p.dates.trailer for p in packs()])})*$", re.I)
+_TRAILER = lazy_compile(rf"^(?:[\W_]|{joined([p.dates.trailer for p in packs()])})*$", re.I)
 # The relative part of a phrase ("next", "depan", "下", "หน้า"): a phrase without one is the user's absolute words.
-_RELATIVE_WORDS = lazy_compile(_joined([p.dates.relative for p in packs()]), re.I)
+_RELATIVE_WORDS = lazy_compile(joined([p.dates.relative for p in packs()]), re.I)
 
 
 def _weekday_said(words: str, lang: str) -> str | None:

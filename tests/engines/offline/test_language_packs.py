@@ -17,7 +17,7 @@ import pytest
 import pipeline
 from pipeline.engines.offline import lang
 from pipeline.engines.offline.lang import LANG_DIR, PARTS, LanguagePack, PackError, discover, load_pack
-from pipeline.engines.offline.lang.contract import Cues, DateWords, Words
+from pipeline.engines.offline.lang.contract import Cues, DateWords, Phrases, Words
 from pipeline.engines.offline.lexicon import Lexicon
 
 SEASONS = {"spring", "summer", "autumn", "winter"}
@@ -42,6 +42,7 @@ def test_every_pack_folder_loads_and_provides_every_part(code: str) -> None:
     assert set(pack.dates.season_labels) == SEASONS
     assert isinstance(pack.words, Words) and pack.words.subject.strip()
     assert (pack.words.script == "latin") == bool(pack.words.function_words)
+    assert isinstance(pack.phrases, Phrases) and pack.phrases.stop_words | pack.phrases.value_tail_drop
 
 
 @pytest.mark.parametrize(("code", "sentence", "key"), [
@@ -156,6 +157,11 @@ SPANISH = {
             season_labels={"spring": "primavera", "summer": "verano", "autumn": "otoño", "winter": "invierno"},
             season_said="en {}", label_space=True, anchor_join=", ",
         )
+        ''',
+    "phrases.py": '''
+        from pipeline.engines.offline.lang.contract import Phrases
+
+        PHRASES = Phrases(stop_words=frozenset({"el", "la", "de", "que", "y"}), sharing=r"\\b(?:también)\\b")
         ''',
     "words.py": '''
         from pipeline.engines.offline.lang.contract import Words

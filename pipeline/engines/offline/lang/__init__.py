@@ -13,12 +13,13 @@ import hashlib
 import importlib
 import importlib.util
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
-from pipeline.engines.offline.lang.contract import Cues, DateWords, Words
+from pipeline.engines.offline.lang.contract import Cues, DateWords, Phrases, Words
 from pipeline.engines.offline.lexicon import Lexicon
 
 LANG_DIR = Path(__file__).parent
@@ -29,7 +30,9 @@ PARTS: dict[str, tuple[str, type, str]] = {
     "cues": ("CUES", Cues, "the key cue words"),
     "dates": ("DATES", DateWords, "the time phrases and date words"),
     "words": ("WORDS", Words, "the script, function words and subject"),
+    "phrases": ("PHRASES", Phrases, "the words the splitter, rules, extractor and consolidation read beside the lexicon"),
 }
+NOTHING = r"(?!x)x"  # the pattern of a word list no pack fills
 
 
 class PackError(ImportError):
@@ -45,6 +48,7 @@ class LanguagePack:
     cues: Cues
     dates: DateWords
     words: Words
+    phrases: Phrases
     folder: Path
 
 
@@ -131,12 +135,28 @@ def of_script(script: str) -> LanguagePack | None:
     return next((p for p in packs() if p.words.script == script), None)
 
 
+def joined(fragments: Iterable[str]) -> str:
+    """Regex fragments as one alternation in the order given, each kept whole (NOTHING when there are none)."""
+    parts = [f"(?:{f})" for f in fragments if f]
+    return "|".join(parts) if parts else NOTHING
+
+
+def phrase(name: str) -> str:
+    """A Phrases regex of every pack, joined in rank order: "chronic" -> the words of a chronic state in any language."""
+    return joined(getattr(p.phrases, name) for p in packs())
+
+
+def word_set(name: str) -> frozenset[str]:
+    """A Phrases word set of every pack, united."""
+    return frozenset().union(*(getattr(p.phrases, name) for p in packs()))
+
+
 def lexicons() -> dict[str, Lexicon]:
     """Each language's Lexicon, by rank."""
     return {p.code: p.lexicon for p in packs()}
 
 
 __all__ = [
-    "FALLBACK", "LANG_DIR", "PARTS", "LanguagePack", "PackError", "codes", "discover", "lexicons", "load_pack", "of_script",
-    "pack", "packs",
+    "FALLBACK", "LANG_DIR", "NOTHING", "PARTS", "LanguagePack", "PackError", "codes", "discover", "joined", "lexicons",
+    "load_pack", "of_script", "pack", "packs", "phrase", "word_set",
 ]
