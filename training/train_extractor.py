@@ -53,6 +53,7 @@ DEFAULT_TS = datetime(2026, 7, 30, 9, 0, tzinfo=timezone.utc)
 XP_GROUPS = ROOT / "training" / "xpersona_groups.json"
 MIN_KEY_SUPPORT = 4  # a key with fewer labeled values is not learned (its values still teach the tagger)
 MIN_PRECISION = 0.93  # USER.md precision the operating point must keep in CV (the bar: 0.92 on new data)
+CANDIDATE_PRECISION = 0.7  # share of candidate turns a curator writes (a candidate is written only when said again)
 HYBRID_RECALL = 0.96  # share of the turns a curator writes that hybrid must send to the model (the bar: 0.95)
 # Keys whose section the vocabulary does not fix get it from KEYS.md; a few keys collect several values.
 MULTI = ("Likes", "Dislikes", "Hobbies", "Music", "Food", "Sports", "Reading", "Shows", "Favorites", "Family", "Pets",
@@ -579,6 +580,27 @@ def choose(items: Sequence[Item], outs: Sequence[Out], multi: frozenset[str], mi
     return max(found, key=lambda f: f[0])[1]
 
 
+def candidate_bar(items: Sequence[Item], outs: Sequence[Out], th: X.Thresholds, precision: float
+                  ) -> tuple[float, int, float]:
+    """The lowest P(profile fact) bar under `user` from which the turns that keep a candidate (the rules' USER.md
+    write or the extractor's surest clean guess: engine.merge) are turns a curator writes, `precision` of them;
+    with how many candidates that makes and their precision (1.0, 0, 0: no bar reaches it, no candidates)."""
+    best = (1.0, 0, 0.0)
+    for t in [x / 40 for x in range(int(th.user * 40) - 1, 7, -1)]:
+        trial = replace(th, candidate=t)
+        kept = []
+        for it, o in zip(items, outs, strict=True):
+            if not t <= o.p_field < th.user:
+                continue
+            reading = X.Reading(gate=o.gate, toks=it.toks, clauses=it.clauses, guesses=o.guesses.get(th.inside, []),
+                                p_field=o.p_field)
+            if it.rule_user or X.plan_candidates(reading, trial):
+                kept.append(it.route in ("user", "mixed"))
+        if kept and sum(kept) / len(kept) >= precision:
+            best = (t, len(kept), sum(kept) / len(kept))
+    return best
+
+
 def hybrid_calls(item: Item, out: Out, t: float, writes: bool) -> bool:
     """What OfflineEngine.needs_model says of the turn at threshold t (`writes`: the offline engine writes)."""
     return writes or (not item.holds_nothing and out.gate[0] + out.gate[1] >= t)
@@ -658,8 +680,11 @@ def main(argv: list[str] | None = None) -> int:
     th = choose(items, outs, multi, MIN_PRECISION)
     real_pairs = [(it, o) for it, o in zip(items, outs, strict=True) if is_real(it)] or list(zip(items, outs, strict=True))
     ht, hr, hn = hybrid_threshold([a for a, _ in real_pairs], [b for _, b in real_pairs], HYBRID_RECALL, th, multi)
-    th = replace(th, hybrid=ht)
+    ct, cn, cp = candidate_bar([a for a, _ in real_pairs], [b for _, b in real_pairs], th, CANDIDATE_PRECISION)
+    th = replace(th, hybrid=ht, candidate=ct)
     print(f"chosen: {th}")
+    print(f"CV candidates (bar chosen on the real turns): P(profile fact) >= {ct:.3f} keeps {cn} candidate turns, "
+          f"{cp:.3f} of them turns a curator writes")
     print_cv(items, outs, th, multi)
     print(f"CV hybrid gate (chosen on the real turns): P(write) >= {ht:.4f} sends {hr:.3f} of the turns a curator writes "
           f"to the model and makes no call on {hn:.3f} of the turns")

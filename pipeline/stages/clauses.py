@@ -45,9 +45,11 @@ _EXCLAMATION = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(
-    r"^(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|aku|saya|gue|gw|kami|kita)\b|^我(?!们?的)|^(?:ผม|ฉัน|ดิฉัน)",
+    r"^(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|aku|saya|gue|gw|kami|kita)\b|^我(?!们?的)|^(?:ผม|ฉัน|ดิฉัน)"
+    r"|(?<![\w'])(?:i|i'm|i've|i'd|i'll)(?![\w'])",  # "kids and I just finished a painting": a clause with its own subject
     re.IGNORECASE,
 )
+MAX_VALUE_WORDS = 12  # a phrase says a fact in a few words; more is a sentence copied whole
 _OTHER_SPEAKER = re.compile(
     r"\b(?:you|your|yours|you're|kamu|anda)\b|^你|^คุณ(?!แม่|พ่อ|ยาย|ตา|ปู่|ย่า|ป้า|ลุง|น้า|อา|ครู|หมอ)", re.IGNORECASE
 )
@@ -91,7 +93,7 @@ def junk_reason(clause: str) -> str | None:
         return JUNK_EXCLAMATION
     if _OTHER_SPEAKER.search(text):
         return JUNK_OTHER_SPEAKER
-    if _SENTENCE.search(text):
+    if _SENTENCE.search(text) or len(text.split()) > MAX_VALUE_WORDS:
         return JUNK_SENTENCE
     words = _words(text)
     if not words or (all(w in _FILLER for w in words) and not _NON_LATIN.search(text)):

@@ -16,6 +16,7 @@ from pipeline.types import USER_SECTIONS
 KEYS: tuple[tuple[str, str], ...] = (
     ("Name", "Identity"),
     ("Age", "Identity"),
+    ("Birthday", "Identity"),
     ("Gender", "Identity"),
     ("Location", "Identity"),
     ("Origin", "Identity"),

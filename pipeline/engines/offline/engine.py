@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 
 from pipeline._util.lazy_re import lazy_compile
@@ -15,6 +16,7 @@ from pipeline.engines.offline.extractor import (
     Reading,
     default_extractor,
     holds_nothing,
+    plan_candidates,
     plan_fields,
     plan_refinements,
     read,
@@ -37,6 +39,7 @@ from pipeline.engines.offline.rules import (
 )
 from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
+from pipeline.stages.clauses import junk_reason, split_clauses
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
 RULES_VERSION = "offline-2"
@@ -118,7 +121,8 @@ class OfflineEngine(Engine):
             if not planned and reading.refine:
                 planned = plan_refinements(reading, self.extractor.thresholds, self.extractor.multi, [
                     w for d, w in zip(decisions, _located(text, decisions), strict=True) if strong_rule(d) and not protected(d)])
-            decisions = merge(text, decisions, reading, planned, self.extractor, ctx, initial)
+            decisions = merge(text, decisions, reading, planned, self.extractor, ctx, initial,
+                              plan_candidates(reading, self.extractor.thresholds) if not planned else [])
         decisions = _what_it_was_about(decisions)
         if self.gate is not None and any(d.route != "skip" for d in decisions):
             decisions = self._gated(turn, decisions, ctx.default_lang, self.gate)
@@ -251,7 +255,7 @@ def _located(text: str, decisions: list[Decision]) -> list[tuple[int, int]]:
 
 
 def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[FieldGuess], ex: Extractor,
-          ctx: Context, initial: dict[str, Field]) -> list[Decision]:
+          ctx: Context, initial: dict[str, Field], candidates: Sequence[FieldGuess] = ()) -> list[Decision]:
     """The extractor's fields replace the rules' decisions on their statements; elsewhere the rules' USER.md writes
     stand only on a turn the stacker rates a profile fact (`user`; `veto` for their surest fact shapes, see
     `strong_rule`), and their dated MEMORY.md entries need the gate's
@@ -286,10 +290,29 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
             continue
         if d.route == "user" and d.op == "upsert":
             if reading.p_field < (th.veto if strong_rule(d) else th.user):
+                # Over the `candidate` bar the rules' field waits in the candidate list instead of being lost.
+                kept = reading.p_field >= th.candidate and bool(d.key and d.value) and _junk_clause(d, initial) is None
                 out.append(Decision(quote=d.quote, route="skip", reason=skip_reason,  # type: ignore[arg-type]
-                                    confidence=round(1 - reading.p_field, 2),
-                                    detail=f"gate: {skip_reason} (profile fact {reading.p_field:.2f}; the rules said user)"))
+                                    confidence=round(1 - reading.p_field, 2), candidate=kept,
+                                    section=d.section if kept else None, key=d.key if kept else None,
+                                    value=d.value if kept else None,
+                                    detail=("candidate: " if kept else "gate: ") + f"{skip_reason} (profile fact "
+                                           f"{reading.p_field:.2f}; the rules said user)"))
                 continue
+            why_not = _junk_clause(d, initial)
+            if why_not is not None:
+                out.append(Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6,
+                                    detail=f"{why_not}: the rules' {d.key} value is no value"))
+                continue
+        elif d.route == "skip" and not d.candidate and d.reason not in ("sensitive", "blocked") and (
+                guess := next((g for g in candidates if w[0] <= g.start < w[1]
+                               and junk_reason(text[g.start:g.end]) is None), None)) is not None:
+            out.append(Decision(quote=d.quote, route="skip", reason=d.reason, confidence=round(1 - reading.p_field, 2),
+                                candidate=True, section=ex.sections.get(guess.key, "Identity"), key=guess.key,
+                                value=text[guess.start:guess.end],
+                                detail=f"candidate: extractor {guess.key} (profile fact {reading.p_field:.2f}, "
+                                       f"under the bar {th.user:.2f})"))
+            continue
         elif d.route == "memory" and d.op == "append" and reading.p_memory < th.memory:
             out.append(Decision(quote=d.quote, route="skip", reason=skip_reason, confidence=round(1 - reading.p_memory, 2),  # type: ignore[arg-type]
                                 detail=f"gate: {skip_reason} (memory {reading.p_memory:.2f}; the rules said memory)"))
@@ -300,6 +323,17 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
         out.append(d)
         _replay(d, ctx)
     return out
+
+
+def _junk_clause(d: Decision, initial: dict[str, Field]) -> str | None:
+    """Why the clause a rule adds to USER.md is no value (stages/clauses.junk_reason: a question, an exclamation, a
+    sentence, advice to the other speaker, a fragment), or None. Only the clauses USER.md did not hold are judged."""
+    if not d.key or not d.value:
+        return None
+    before = initial.get(d.key.casefold())
+    held = {c.casefold() for c in split_clauses(before.value)} if before is not None else set()
+    return next((why for c in split_clauses(d.value) if c.casefold() not in held
+                 and (why := junk_reason(c)) is not None), None)
 
 
 def _completes(d: Decision, guesses: list[FieldGuess], text: str, p_field: float, veto: float) -> bool:
@@ -354,6 +388,10 @@ def _field_decision(quote: str, text: str, g: FieldGuess, ex: Extractor, ctx: Co
         end = g.start + phrase.end  # a date in a value stays whole: "born on May 3", never "born on May"
     value = text[g.start:end]
     detail = f"extractor: {g.key} (key {g.p_key:.2f}, span {g.span_conf:.2f})"
+    why_not = junk_reason(value)
+    if why_not is not None:
+        return Decision(quote=quote, route="skip", reason="vague", confidence=0.6,
+                        detail=f"{why_not}: {value!r} is no {g.key} value")
     existing = ctx.fields.get(g.key.casefold())
     if existing is not None:
         old = existing.value.casefold()

@@ -431,6 +431,7 @@ class Thresholds:
     veto: float = 0.5  # P(profile fact) under which even the rules' surest fact shapes (`strong_rule`) are dropped
     memory: float = 0.3  # P(memory) of the gate the rules' dated MEMORY.md entries need
     hybrid: float = 0.1  # P(write) of the gate under which --engine hybrid makes no model call
+    candidate: float = 1.0  # P(profile fact) from which a turn under `user` keeps its surest guess as a candidate
 
 
 class Stacker:
@@ -727,7 +728,7 @@ def read(ex: Extractor, text: str, assistant: str, decisions: Sequence[Decision]
                                                 strong, not assistant))
     th = ex.thresholds
     reading.refine = strong and th.veto <= reading.p_field < th.user
-    if (reading.p_field >= th.user or reading.refine) and reading.tag_probs:
+    if (reading.p_field >= min(th.user, th.candidate) or reading.refine) and reading.tag_probs:
         a_words = assistant_words(assistant) if assistant else []
         for inside in (th.inside, th.inside / 2):
             reading.guesses = guesses_for(ex, text, toks, reading.clauses, spans_of(reading.tag_probs, inside, toks),
@@ -785,6 +786,15 @@ def _one_per_key(chosen: Sequence[FieldGuess], multi: frozenset[str]) -> list[Fi
             continue
         out.append(g)
     return sorted(out, key=lambda g: g.start)
+
+
+def plan_candidates(reading: Reading, th: Thresholds) -> list[FieldGuess]:
+    """On a turn rated a profile fact under `user` but over `candidate`: its surest clean guess, kept as a candidate
+    (stages/candidates.py: written only when the user says it again in another conversation, or confirms it)."""
+    if not th.candidate <= reading.p_field < th.user:
+        return []
+    sure = [g for g in reading.guesses if g.span_conf >= th.span and g.p_key >= th.key and g.p_none <= th.junk]
+    return [max(sure, key=lambda g: g.score)] if sure else []
 
 
 def plan_fields(reading: Reading, th: Thresholds, multi: frozenset[str]) -> list[FieldGuess]:
