@@ -1,7 +1,7 @@
-"""The shape of one language's word lists and patterns; the lists themselves live in lexicon_<lang>.py.
+"""The shape of one language's word lists and patterns; the lists themselves live in lang/<code>/lexicon.py.
 
 A Lexicon holds only data (compiled patterns and small tables); rules.py applies it the same way for
-every language, so adding a language means adding a file, not code.
+every language, so adding a language means adding a folder (lang/README.md), not code.
 """
 
 from __future__ import annotations
