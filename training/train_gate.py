@@ -29,8 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline.engines.offline.engine import OfflineEngine, assistant_line  # noqa: E402
 from pipeline.engines.offline.gate import WEIGHTS_PATH, FeatureConfig, Gate, Verdict, apply_gate, turn_features  # noqa: E402
-from pipeline.engines.offline.lexicon_en import LEXICON as EN  # noqa: E402
-from pipeline.engines.offline.rules import LEXICONS  # noqa: E402
+from pipeline.engines.offline.rules import EN, LEXICONS  # noqa: E402
 from pipeline.engines.offline.text import guess_language  # noqa: E402
 from pipeline.turns import build_turn  # noqa: E402
 from pipeline.types import Decision  # noqa: E402

@@ -37,8 +37,7 @@ from pipeline.engines.offline.keyer import (  # noqa: E402
     clause_features,
     open_turn,
 )
-from pipeline.engines.offline.lexicon_en import LEXICON as EN  # noqa: E402
-from pipeline.engines.offline.rules import LEXICONS, NO_FACT_SHAPE  # noqa: E402
+from pipeline.engines.offline.rules import EN, LEXICONS, NO_FACT_SHAPE  # noqa: E402
 from pipeline.engines.offline.text import guess_language  # noqa: E402
 from pipeline.types import Decision  # noqa: E402
 

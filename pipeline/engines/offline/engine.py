@@ -24,9 +24,10 @@ from pipeline.engines.offline.extractor import (
 )
 from pipeline.engines.offline.gate import Gate, apply_gate, default_gate, turn_features
 from pipeline.engines.offline.keyer import Keyer, default_keyer, propose
-from pipeline.engines.offline.lexicon_en import LEXICON as EN
+from pipeline.engines.offline.lang import phrase
 from pipeline.engines.offline.profile import Field, entries_of, fields_of
 from pipeline.engines.offline.rules import (
+    EN,
     HEDGED,
     LEXICONS,
     LOOSE_REMARKS,
@@ -218,15 +219,7 @@ class OfflineEngine(Engine):
 
 # "Translate this: ...", "ringkas teks berikut:", "翻译下面这段：", "แปลข้อความนี้:" and code fences: what follows
 # is material to work on.
-_MATERIAL = lazy_compile(
-    r"(?:\b(?:translate|summari[sz]e|rewrite|re-write|proofread|paraphrase|fix|edit|shorten|improve|polish|check|format|review|"
-    r"reword|correct)\b[^\n:]{0,30}?\b(?:this|these|the following|below|it|that)\b[^\n:]{0,30}[:\n]"
-    r"|\b(?:terjemahkan|terjemahin|ringkas|rangkum|perbaiki|tulis ulang|cek|periksa|rapikan)\b[^\n:]{0,30}?\b(?:ini|berikut|itu)\b[^\n:]{0,30}[:\n]"
-    r"|(?:翻译|总结|改写|润色|修改|检查|校对|缩写)[^\n：:]{0,20}?[：:\n]"
-    r"|(?:แปล|สรุป|เขียนใหม่|แก้|ตรวจ|เรียบเรียง)[^\n:]{0,30}?[:\n])"
-    r"|```",
-    re.IGNORECASE,
-)
+_MATERIAL = lazy_compile(f"(?:{phrase('material')})|```", re.IGNORECASE)
 
 
 # Rule decisions the extractor never overrides: guard blocks and sensitive data, what the user asked for in so many
@@ -358,8 +351,7 @@ def _completes(d: Decision, guesses: list[FieldGuess], text: str, p_field: float
 
 # A sentence that says what the one before it was about: "It was my mother's old house.", "Itu rumah lama ibuku.",
 # "那是我妈妈的老房子。", "มันคือบ้านเก่าของแม่"
-_ABOUT_BEFORE = lazy_compile(r"^(?:it was|it's|it is|that was|that's|this was|turned out (?:it was|to be)|itu|ternyata|"
-                             r"那是|那个是|原来是|มันคือ|นั่นคือ|มันเป็น)(?![a-z])", re.IGNORECASE)
+_ABOUT_BEFORE = lazy_compile(rf"^(?:{phrase('about_before')})(?![a-z])", re.IGNORECASE)
 
 
 def _what_it_was_about(decisions: list[Decision]) -> list[Decision]:

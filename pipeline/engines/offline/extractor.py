@@ -38,6 +38,7 @@ from typing import Any
 
 from pipeline.engines.offline.gate import SHAPES, FeatureConfig, shapes, text_grams
 from pipeline.engines.offline.key_cues import compiled, key_asked
+from pipeline.engines.offline.lang import FALLBACK, word_set
 from pipeline.engines.offline.lexicon import Lexicon
 from pipeline.stages.clauses import junk_reason
 from pipeline.types import Decision
@@ -123,7 +124,7 @@ def clauses_of(text: str, toks: Sequence[Token], decisions: Sequence[Decision], 
         if out and out[-1].start == at and out[-1].end == end:
             continue  # one statement, several decisions (a forget that removes two fields)
         lang = guess(quote, default_lang)
-        lex = lexicons.get(lang) or lexicons["en"]
+        lex = lexicons.get(lang) or lexicons[FALLBACK]
         feats = ["st:lang=" + lang, "st:r=" + d.route + ":" + (d.reason or d.op), "st:d=" + _detail_class(d.detail)]
         if lex.first_person.search(quote):
             feats.append("st:fp")
@@ -169,13 +170,13 @@ def _ctx(toks: Sequence[Token], i: int) -> str:
     return toks[i].norm
 
 
-_SUBJECT_WORDS = frozenset({"i", "i'm", "im", "my", "i've", "me", "saya", "aku", "gue", "gw", "我", "ผม", "ฉัน"})
+_SUBJECT_WORDS = word_set("subject_words")  # the packs' words (lang/<code>/phrases.py), united
 
 
 def cue_matches(text: str, lang: str) -> list[tuple[int, str, int, int]]:
     """Every match of the key cue words (key_cues.py) in the text: (the key's rank, key, start, end)."""
     out: list[tuple[int, str, int, int]] = []
-    for rank, (key, pattern) in enumerate(compiled(lang if lang in ("en", "id", "zh", "th") else "en")):
+    for rank, (key, pattern) in enumerate(compiled(lang)):
         out.extend((rank, key, m.start(), m.end()) for m in pattern.finditer(text))
     return out
 
@@ -634,39 +635,13 @@ def gate_features(user_text: str, assistant: str, lex: Lexicon, decisions: Seque
 # --- clean values or nothing ------------------------------------------------------------------------------------------
 
 # Words a value never starts with (the subject, a conjunction, a filler) or ends with (a dangling function word).
-_LEAD_DROP = frozenset({
-    "and", "but", "or", "so", "then", "because", "cause", "also", "just", "really", "actually", "well", "um", "oh",
-    "i", "i'm", "im", "i've", "ive", "i'd", "me", "my", "am", "is", "are", "was", "were", "be", "been", "as", "that",
-    "which", "who", "too", "currently", "now", "still",
-    "dan", "tapi", "atau", "jadi", "juga", "cuma", "saya", "aku", "gue", "gw", "sih", "kok", "ya", "yang", "adalah",
-    "sebagai", "sekarang", "masih", "lagi",
-    "和", "而且", "但是", "我", "是", "在", "也", "就", "都", "还", "了", "的", "吗",
-    "และ", "แต่", "ผม", "ฉัน", "เป็น", "ก็", "ครับ", "ค่ะ",
-})
-_TAIL_DROP = frozenset({
-    "and", "or", "but", "so", "to", "of", "the", "a", "an", "in", "on", "at", "with", "for", "from", "by", "my", "your",
-    "is", "are", "was", "were", "be", "that", "which", "who", "because", "like", "as", "too", "also", "very", "really",
-    "now", "lol", "haha", "though", "right", "i", "you", "it", "there", "here", "then", "just", "either", "anyway",
-    "dan", "atau", "tapi", "di", "ke", "dari", "yang", "untuk", "dengan", "juga", "sih", "deh", "dong", "kok", "ya",
-    "nih", "lho", "kan", "aja", "banget", "sekarang", "lagi", "saya", "aku", "kamu", "itu", "ini",
-    "的", "了", "和", "在", "吗", "呢", "吧", "啊", "呀", "哦", "嘛", "也", "很", "都", "我", "你", "是", "就",
-    "ครับ", "ค่ะ", "คะ", "นะ", "จ้ะ", "จ้า", "และ", "ที่", "ของ", "ก็",
-})
-_PHRASE_OPENERS = frozenset({"with", "in", "at", "on", "for", "from", "of", "to", "by", "about", "dengan", "di", "ke", "dari", "untuk"})
-NEGATIONS = frozenset({
-    "not", "never", "no", "don't", "dont", "doesn't", "doesnt", "didn't", "didnt", "can't", "cant", "cannot", "won't",
-    "isn't", "aren't", "wasn't", "haven't", "hasn't", "hardly", "tidak", "tak", "gak", "ga", "nggak", "enggak", "engga",
-    "ngga", "bukan", "belum", "jangan", "不", "没", "别", "未", "ไม่",
-})
-_AUX = frozenset({"do", "does", "did", "can", "will", "would", "am", "is", "are", "have", "has"})
-_SECOND = frozenset({"you", "your", "you're", "yours", "u", "ur", "kamu", "anda", "kau", "lu", "lo", "mu", "你", "您",
-                     "คุณ", "เธอ"})
-_CONTENTLESS = _LEAD_DROP | _TAIL_DROP | frozenset({
-    "it", "this", "that", "they", "them", "these", "those", "thing", "things", "stuff", "one", "ones", "some", "lot",
-    "lots", "much", "many", "all", "both", "good", "nice", "cool", "fun", "great", "ok", "okay", "yes", "no", "yeah",
-    "do", "does", "did", "have", "has", "had", "get", "got", "go", "like", "love", "well", "here", "there", "kind",
-    "sort", "way", "time", "times", "day", "days", "itu", "ini", "hal", "sesuatu", "这", "那", "这个", "那个", "东西",
-})
+_LEAD_DROP = word_set("value_lead_drop")
+_TAIL_DROP = word_set("value_tail_drop")
+_PHRASE_OPENERS = word_set("phrase_openers")
+NEGATIONS = word_set("negations")
+_AUX = word_set("auxiliaries")
+_SECOND = word_set("second_person_words")
+_CONTENTLESS = _LEAD_DROP | _TAIL_DROP | word_set("contentless")
 
 
 def clean_span(text: str, toks: Sequence[Token], a: int, b: int) -> tuple[int, int] | None:
@@ -732,7 +707,7 @@ def read(ex: Extractor, text: str, assistant: str, decisions: Sequence[Decision]
     """The models on one turn: the gate; unless it rules a profile fact out, the tagger; the stacker's P(the turn
     holds a profile fact); and on a turn over the bar, the key classifier on each value span. `protected(decision)`
     names the rules' decisions the extractor leaves alone."""
-    lex = lexicons.get(lang) or lexicons["en"]
+    lex = lexicons.get(lang) or lexicons[FALLBACK]
     toks = tokenize(text)
     matches = cue_matches(text, lang)
     gate = ex.gate.probs(gate_features(text, assistant, lex, decisions, ex.gate_config, ex.gate_rules,

@@ -29,9 +29,10 @@ from typing import Any
 from pipeline.engines.offline import dates
 from pipeline.engines.offline.gate import ASSISTANT_SHAPES, SHAPES, FeatureConfig, buckets, shapes, text_grams
 from pipeline.engines.offline.key_cues import key_asked, key_for, planned
+from pipeline.engines.offline.lang import phrase
 from pipeline.engines.offline.lexicon import Lexicon
-from pipeline.engines.offline.lexicon_en import LEXICON as EN
 from pipeline.engines.offline.rules import (
+    EN,
     LEXICONS,
     NO_FACT_SHAPE,
     NOT_ABOUT_USER,
@@ -215,7 +216,7 @@ def best_proposal(keyer: Keyer, decisions: Sequence[Decision], user_text: str, a
     return best
 
 
-_CONJUNCTION = re.compile(r"^(?:,?\s*(?:and|dan|terus|sama|和|跟|และ)?\s*)$", re.IGNORECASE)
+_CONJUNCTION = re.compile(rf"^(?:,?\s*(?:{phrase('conjunctions')})?\s*)$", re.IGNORECASE)
 
 
 def _joined(decisions: Sequence[Decision], i: int, user_text: str) -> str:

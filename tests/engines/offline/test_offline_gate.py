@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pipeline.engines.offline import OfflineEngine
 from pipeline.engines.offline.gate import WEIGHTS_PATH, FeatureConfig, Gate, default_gate, turn_features
-from pipeline.engines.offline.lexicon_en import LEXICON as EN
+from pipeline.engines.offline.rules import EN
 from pipeline.types import Decision, Message, Turn
 
 CLASSES = ("user", "memory", "mood", "one_off", "vague", "inferable", "sensitive")
