@@ -138,7 +138,7 @@ def label_conversations(
                 "source": "memroute-label",
                 "labeled_by": {"engine": getattr(engine, "name", None), "model": getattr(engine, "model", None)},
             }
-            labels = labels_of(decisions, case["messages"][-1]["content"])
+            labels = labels_of(decisions, "[REDACTED:sensitive]" if sensitive else clean(user.content))
             if labels is not None:
                 case["labels"] = labels
             report.labeled += 1
