@@ -154,7 +154,7 @@ def turn_of(messages: list[dict[str, Any]], timestamp: Any) -> Turn:
 
 def load(data: Path, real_train: Path | None) -> list[Item]:
     xp = json.loads(XP_GROUPS.read_text(encoding="utf-8")) if XP_GROUPS.is_file() else {}
-    engine = OfflineEngine(gate=False)
+    engine = OfflineEngine(extractor=False)
     items: list[Item] = []
     unplaced = 0
     for case in corpus.all_labeled_turns(real_train=real_train, data=data):

@@ -13,8 +13,7 @@ Modules, in the order a turn meets them:
   the standard library: which turns write USER.md and which words of the user's line make each value.
 - engine.py: OfflineEngine.classify (the rules, then the extractor's fields on their statements; sentence-level
   agreement: a hedged sentence is vague as a whole, a sentence about project work is one memory entry),
-  needs_model (hybrid's recall-tuned gate) and consolidate. gate.py and keyer.py are the older learned models,
-  used only when the extractor's weights are absent.
+  needs_model (hybrid's recall-tuned gate) and consolidate. features.py: the text features the turn gate reads.
 - consolidate.py: LLM-free consolidation (duplicates, superseded entries, same-topic merges, oldest archived).
 
 Choices worth knowing: questions, greetings, thanks and requests are skipped as `one_off` (said for this

@@ -22,8 +22,6 @@ from pipeline.engines.offline.extractor import (
     read,
     strong_rule,
 )
-from pipeline.engines.offline.gate import Gate, apply_gate, default_gate, turn_features
-from pipeline.engines.offline.keyer import Keyer, default_keyer, propose
 from pipeline.engines.offline.lang import phrase
 from pipeline.engines.offline.profile import Field, entries_of, fields_of
 from pipeline.engines.offline.rules import (
@@ -55,18 +53,10 @@ class OfflineEngine(Engine):
     model: str | None = None
     prompt_version = RULES_VERSION
 
-    def __init__(self, *, gate: Gate | None | bool = True, keyer: Keyer | bool | None = None,
-                 extractor: Extractor | bool | None = None) -> None:
-        # extractor: the learned gate + value tagger + key classifier; by default on with gate=True (the engine
-        # runs on its rules alone when its weights file is absent). It replaces the older gate and keyer.
-        wanted_x = gate is True and keyer is None if extractor is None else extractor
-        self.extractor: Extractor | None = default_extractor() if wanted_x is True else (wanted_x or None)
-        # gate=True without the extractor: the older learned gate (gate.py); False: rules alone.
-        older = self.extractor is None
-        self.gate: Gate | None = (default_gate() if older else None) if gate is True else (gate or None)
-        # keyer: proposes the profile facts the rules cannot name (keyer.py); by default on with the older gate.
-        wanted = (gate is not False and older) if keyer is None else keyer
-        self.keyer: Keyer | None = default_keyer() if wanted is True else (wanted or None)
+    def __init__(self, *, extractor: Extractor | bool = True) -> None:
+        # extractor: the learned turn gate, value tagger and key classifier over the rules (extractor.py); True: the
+        # shipped weights (the engine runs on its rules alone when the weights file is absent); False: rules alone.
+        self.extractor: Extractor | None = default_extractor() if extractor is True else (extractor or None)
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
         return self.reading(turn, user_md, memory_md)[0]
@@ -124,11 +114,6 @@ class OfflineEngine(Engine):
             decisions = merge(text, decisions, reading, planned, self.extractor, ctx, initial,
                               plan_candidates(reading, self.extractor.thresholds) if not planned else [])
         decisions = _what_it_was_about(decisions)
-        if self.gate is not None and any(d.route != "skip" for d in decisions):
-            decisions = self._gated(turn, decisions, ctx.default_lang, self.gate)
-        if self.keyer is not None:
-            decisions = propose(self.keyer, decisions, text, assistant_line(turn), ctx.default_lang,
-                                {k: (f.key, f.value) for k, f in ctx.fields.items()})
         return Classification(decisions=decisions, usage=Usage(calls=0, cost_usd=0.0), engine=self.name,
                               model=None, prompt_version=RULES_VERSION), reading
 
@@ -143,12 +128,6 @@ class OfflineEngine(Engine):
         if writes:
             return True, result
         return not holds_nothing(result.decisions) and reading.p_write >= self.extractor.thresholds.hybrid, result
-
-    @staticmethod
-    def _gated(turn: Turn, decisions: list[Decision], lang: str, gate: Gate) -> list[Decision]:
-        lex = LEXICONS.get(lang, EN)
-        features = turn_features(turn.user_text, assistant_line(turn), lex, decisions, gate.config)
-        return apply_gate(decisions, gate.verdict(features), gate, (lex, EN) if lex is not EN else (EN,))
 
     def _sentence(self, text: str, group: list[Statement], spans: list[sensitive.Span], ctx: Context) -> list[Decision]:
         start, end = group[0].start, max(st.end for st in group)

@@ -36,7 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pipeline.engines.offline.gate import SHAPES, FeatureConfig, shapes, text_grams
+from pipeline.engines.offline.features import SHAPES, FeatureConfig, shapes, text_grams
 from pipeline.engines.offline.key_cues import compiled, key_asked
 from pipeline.engines.offline.lang import FALLBACK, word_set
 from pipeline.engines.offline.lexicon import Lexicon
@@ -594,7 +594,13 @@ class Extractor:
             raise ValueError("not a memroute extractor weights file")
         return cls(Linear.from_json(data["gate"]), Linear.from_json(data["tagger"]), Linear.from_json(data["keyer"]),
                    Stacker.from_json(data["stacker"]), Thresholds(**data["thresholds"]), dict(data["sections"]), data["multi"],
-                   FeatureConfig(**data["gate_config"]), bool(data["gate_rules"]))
+                   _feature_config(data["gate_config"]), bool(data["gate_rules"]))
+
+
+def _feature_config(stored: dict[str, Any]) -> FeatureConfig:
+    """The n-gram settings a weights file was trained with (files written before features.py carry three more
+    flags, always on, that the gate's features no longer read)."""
+    return FeatureConfig(**{k: v for k, v in stored.items() if k in FeatureConfig.__dataclass_fields__})
 
 
 @lru_cache(maxsize=1)
@@ -607,7 +613,7 @@ def default_extractor() -> Extractor | None:
 
 def gate_features(user_text: str, assistant: str, lex: Lexicon, decisions: Sequence[Decision], cfg: FeatureConfig,
                   rules: bool, cue: str | None = None) -> list[str]:
-    """The gate's view of a turn: the old gate's text features plus the rules' decisions (by route and detail)."""
+    """The gate's view of a turn: its text features (features.py) plus the rules' decisions (by route and detail)."""
     out = ["bias", "lang=" + lex.lang]
     size = text_grams("", user_text, cfg, out)
     out.append("len=" + str(min(size, 40) // 4))

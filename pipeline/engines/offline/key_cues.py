@@ -1,6 +1,7 @@
 """Words that name the profile key of a self-attributed clause: "my brother ..." is Family.
 
-The keyer (keyer.py) decides whether a clause is a durable fact; these cues decide which field holds it. A clause
+The extractor (extractor.py) decides whether a span is a durable fact; these cues are its features for which field
+holds it. A clause
 with no cue gets no field: there is no catch-all key. Keys are tried in order, so "I love my two dogs" is Pets
 before Likes, and "my son plays football" is Family before Hobbies. The words are each language pack's
 (lang/<code>/cues.py); a language with no pack reads English's.

@@ -16,7 +16,7 @@ from pipeline.engines.offline.engine import OfflineEngine, _what_it_was_about
 from pipeline.types import Decision, Message, Turn
 
 ENGINE = OfflineEngine()
-RULES = OfflineEngine(gate=False)
+RULES = OfflineEngine(extractor=False)
 needs_weights = pytest.mark.skipif(ENGINE.extractor is None, reason="the extractor's weights are not shipped")
 
 

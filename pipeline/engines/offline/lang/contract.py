@@ -135,13 +135,12 @@ class Phrases:
     forget_tail: str = ""  # "anymore", "lagi" after it
     role_where: re.Pattern[str] | None = None  # "nurse in Lyon": groups role, prep, place
     place_keys: dict[str, str] = field(default_factory=dict)  # role_where's prep -> Location or Employer
-    # -- the engine, consolidation, the keyer (engine.py, consolidate.py, keyer.py) --
+    # -- the engine and consolidation (engine.py, consolidate.py) --
     material: str = ""  # "translate this:": what follows is material for the task
     about_before: str = ""  # "it was", "itu": says what the sentence before was about
     topic_stop_words: frozenset[str] = frozenset()  # words a topic prefix never is ("and: ...")
     change_cues: str = ""  # "switched", "ganti": an entry that supersedes an older one
     merge_stop_words: frozenset[str] = frozenset()  # words consolidation's overlap does not count
-    conjunctions: str = ""  # "and", "dan": all that is between two values of one clause
     # -- the sensitive-data check (sensitive.py) --
     credential_words: str = ""  # "password", "kata sandi"
     credential_copulas: str = ""  # "is", "adalah" between that word and its value

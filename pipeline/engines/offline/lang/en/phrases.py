@@ -106,7 +106,6 @@ PHRASES = Phrases(
     merge_stop_words=frozenset({
         "the", "a", "an", "to", "of", "in", "on", "for", "and", "is", "are", "was", "we", "our", "it", "with", "from",
     }),
-    conjunctions=r"and",
     # -- the sensitive-data check --
     credential_words=r"password|passwd|pwd",
     credential_copulas=r"is",

@@ -66,7 +66,6 @@ PHRASES = Phrases(
     """.split()),
     change_cues=r"\b(?:diganti|ganti|pindah|beralih|sekarang)\b",
     merge_stop_words=frozenset({"yang", "di", "ke"}),
-    conjunctions=r"dan|terus|sama",
     # -- the sensitive-data check --
     credential_words=r"kata sandi",
     credential_copulas=r"adalah",

@@ -40,7 +40,6 @@ PHRASES = Phrases(
     about_before=r"มันคือ|นั่นคือ|มันเป็น",
     topic_stop_words=frozenset("และ หรือ แต่ แล้ว วันนี้ เมื่อวาน พรุ่งนี้".split()),
     change_cues=r"เปลี่ยน|ย้าย|ตอนนี้",
-    conjunctions=r"และ",
     # -- the sensitive-data check --
     credential_words=r"รหัสผ่าน",
     credential_copulas=r"คือ",

@@ -30,7 +30,6 @@ PHRASES = Phrases(
     about_before=r"那是|那个是|原来是",
     topic_stop_words=frozenset("和 或 但是 然后 今天 昨天 明天 这 那 我 我们".split()),
     change_cues=r"改成|换成|改用|迁到|现在|不再",
-    conjunctions=r"和|跟",
     # -- the sensitive-data check --
     credential_words=r"密码",
     credential_copulas=r"是",
