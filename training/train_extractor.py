@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT / "training"))
 import corpus  # noqa: E402
 
 from pipeline.engines.offline import extractor as X  # noqa: E402
+from pipeline.engines.offline import extractor_inputs as XI  # noqa: E402
 from pipeline.engines.offline.engine import OfflineEngine, assistant_line, protected  # noqa: E402
 from pipeline.engines.offline.rules import LEXICONS  # noqa: E402
 from pipeline.engines.offline.text import guess_language  # noqa: E402
@@ -90,9 +91,9 @@ class Item:
     text: str
     assistant: str
     gold: list[tuple[str, int, int]]  # key, char start, char end
-    toks: list[X.Token] = field(default_factory=list)
+    toks: list[XI.Token] = field(default_factory=list)
     matches: list[tuple[int, str, int, int]] = field(default_factory=list)  # key cue words (extractor.cue_matches)
-    clauses: list[X.Clause] = field(default_factory=list)
+    clauses: list[XI.Clause] = field(default_factory=list)
     tags: list[int] = field(default_factory=list)
     tok_feats: list[list[str]] = field(default_factory=list)
     gate_feats: list[str] = field(default_factory=list)
@@ -191,14 +192,14 @@ def prepare(item: Item, decisions: Sequence[Decision], gate_rules: bool = True) 
     text = item.text
     lang = guess_language(text)
     lex = LEXICONS.get(lang, LEXICONS["en"])
-    item.toks = X.tokenize(text)
-    item.matches = X.cue_matches(text, lang)
+    item.toks = XI.tokenize(text)
+    item.matches = XI.cue_matches(text, lang)
     item.gate_feats = X.gate_features(text, item.assistant, lex, decisions, X.GATE_TEXT, gate_rules,
-                                      X.first_key(item.matches))
+                                      XI.first_key(item.matches))
     asked = X.key_asked(item.assistant, lang) if item.assistant else None
-    item.clauses = X.clauses_of(text, item.toks, decisions, LEXICONS, lang, guess_language, asked, item.matches)
-    item.tok_feats = X.token_features(item.toks, item.clauses, X.cue_marks(item.toks, item.matches))
-    X.cap_features(text, item.toks, item.tok_feats)
+    item.clauses = XI.clauses_of(text, item.toks, decisions, LEXICONS, lang, guess_language, asked, item.matches)
+    item.tok_feats = XI.token_features(item.toks, item.clauses, XI.cue_marks(item.toks, item.matches))
+    XI.cap_features(text, item.toks, item.tok_feats)
     item.holds_nothing = X.holds_nothing(decisions)
     item.all_protected = all(protected(d) for d in decisions)
     tags = [0] * len(item.toks)
@@ -305,10 +306,10 @@ def key_examples(items: Sequence[Item], negatives: dict[int, list[tuple[int, int
             if not any(a < gb and ga < b for _, ga, gb in it.gold):
                 spans.append((sp, classes.index(X.NONE_KEY)))
         asked = X.key_asked(it.assistant, it.lang) if it.assistant else None
-        a_words = X.assistant_words(it.assistant) if it.assistant else []
+        a_words = XI.assistant_words(it.assistant) if it.assistant else []
         for (a, b), y in spans:
             cut = X.clean_span(it.text, it.toks, a, b) or (a, b)
-            xs.append(X.span_features(it.text, it.toks, X.clause_at(it.clauses, cut[0]), cut[0], cut[1], asked,
+            xs.append(XI.span_features(it.text, it.toks, X.clause_at(it.clauses, cut[0]), cut[0], cut[1], asked,
                                       guess_language(it.text), a_words, it.matches))
             ys.append(y)
     return xs, ys
@@ -398,7 +399,7 @@ def read_out(models: Models, item: Item) -> Out:
     ex = extractor_of(models)
     gate = models.gate.probs(item.gate_feats)
     asked = X.key_asked(item.assistant, item.lang) if item.assistant else None
-    a_words = X.assistant_words(item.assistant) if item.assistant else []
+    a_words = XI.assistant_words(item.assistant) if item.assistant else []
     lang = guess_language(item.text)
     out = Out(gate=gate, tag_probs=[])
     if item.toks and gate[0] >= X.TAG_FLOOR and not item.all_protected:
@@ -584,14 +585,16 @@ def choose(items: Sequence[Item], outs: Sequence[Out], multi: frozenset[str], mi
            values: X.Thresholds | None = None) -> X.Thresholds:
     """Coordinate ascent over GRID (from three starting points, keeping the value bars of `values`) on the real turns
     (the measure's kind): the best route
-    accuracy among operating points with USER.md precision >= the bar (ties: the higher USER.md recall)."""
+    accuracy among operating points whose USER.md precision holds the bar on the real turns and on all turns (ties:
+    the higher USER.md recall)."""
     pairs = [(it, o) for it, o in zip(items, outs, strict=True) if is_real(it)] or list(zip(items, outs, strict=True))
     sub_items, sub_outs = [p[0] for p in pairs], [p[1] for p in pairs]
 
     def value(th: X.Thresholds) -> tuple[float, float, float]:
         s = metrics(sub_items, sub_outs, th, multi)
-        ok = s["user_p"] >= min_precision
-        return (1.0 if ok else 0.0, s["route"] if ok else s["user_p"], s["user_r"])
+        precision = min(s["user_p"], metrics(items, outs, th, multi)["user_p"])  # on the real turns and on all
+        ok = precision >= min_precision
+        return (1.0 if ok else 0.0, s["route"] if ok else precision, s["user_r"])
 
     found: list[tuple[tuple[float, float, float], X.Thresholds]] = []
     base = values or X.Thresholds()
