@@ -180,6 +180,36 @@ def rebuild_real_dev_conv(path: Path, out: Path) -> None:
                 fh.write(json.dumps({"conversation_id": speaker, "user_id": speaker, "turns": turns}) + "\n")
 
 
+def rebuild_locomo(folder: Path, out: Path) -> None:
+    """LoCoMo's long conversations (snap-research/locomo, data/locomo10.zip, unzipped: one JSON file per pair
+    of speakers, sessions `session_N` dated by `session_N_date_time`), a measure only. Each speaker is a user in
+    turn: one turns-format line per session, their messages as user lines, the other's next message as the
+    assistant's. Unlabeled (the curator's audit reads the stored items, `--keep`)."""
+    with out.open("w", encoding="utf-8") as fh:
+        for path in sorted(folder.glob("*.json"), key=lambda p: (len(p.stem), p.stem)):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            sessions = sorted((int(k.split("_")[1]), v) for k, v in data.items()
+                              if re.fullmatch(r"session_\d+", k) and isinstance(v, list))
+            for speaker in (data["speaker_a"], data["speaker_b"]):
+                user_id = f"locomo{path.stem}-{speaker.lower()}"
+                for n, lines in sessions:
+                    when = datetime.strptime(data[f"session_{n}_date_time"], "%I:%M %p on %d %B, %Y")
+                    start = when.replace(tzinfo=timezone.utc)
+                    turns = []
+                    for i, line in enumerate(lines):
+                        if line.get("speaker") != speaker or not line.get("text"):
+                            continue
+                        turn: dict[str, Any] = {"timestamp": (start + timedelta(minutes=i)).isoformat(),
+                                                "user": line["text"]}
+                        after = next((x.get("text") for x in lines[i + 1:] if x.get("speaker") != speaker), None)
+                        if after:
+                            turn["assistant"] = after
+                        turns.append(turn)
+                    if turns:
+                        fh.write(json.dumps({"conversation_id": f"{user_id}-s{n}", "user_id": user_id,
+                                             "turns": turns}, ensure_ascii=False) + "\n")
+
+
 # ---- the run -------------------------------------------------------------------------------------
 
 
@@ -337,6 +367,7 @@ def main() -> None:
         "inputs", nargs="*", type=Path, help="turns-format JSONL (default: benchmarks/data/conversations_*.jsonl)"
     )
     ap.add_argument("--real-dev-conv", type=Path, help="rebuild conversations from this real_dev_conv.jsonl instead")
+    ap.add_argument("--locomo", type=Path, help="rebuild conversations from LoCoMo's unzipped JSON files in this folder")
     ap.add_argument("--engine")
     ap.add_argument("--model")
     ap.add_argument("--keep", type=Path, help="keep the memory root and decision log in this (new) folder")
@@ -347,6 +378,9 @@ def main() -> None:
     if args.real_dev_conv:
         inputs = [work / "real_dev_conv.turns.jsonl"]
         rebuild_real_dev_conv(args.real_dev_conv, inputs[0])
+    elif args.locomo:
+        inputs = [work / "locomo.turns.jsonl"]
+        rebuild_locomo(args.locomo, inputs[0])
     else:
         inputs = args.inputs or sorted(DATA.glob("conversations_*.jsonl"))
     extra = [*(["--engine", args.engine] if args.engine else []), *(["--model", args.model] if args.model else [])]
@@ -355,7 +389,7 @@ def main() -> None:
         turns = read_turns(inputs)
         outcomes = attach_decisions(turns, decisions)
         print("$ " + " ".join(_shown(c) for c in cmd))
-        print(report(turns, work / "out", outcomes, per_user=not args.real_dev_conv))
+        print(report(turns, work / "out", outcomes, per_user=not (args.real_dev_conv or args.locomo)))
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -1,6 +1,6 @@
 """`memroute label`: a model labels a user's own transcripts, turn by turn, in the training format,
-so `training/train_gate.py` can retrain the offline gate on that traffic (distilling the model
-into the engine that needs none).
+so `training/train_extractor.py` can retrain the offline engine's extractor on that traffic
+(distilling the model into the engine that needs none).
 
 Each user message becomes one labeled case, the eval-case format the training scripts read
 (`docs/eval-cases.md`; the labels of training/KEYS.md): the message as the turn, the line before it as
@@ -11,6 +11,11 @@ decisions for that turn alone, as a curator sees it (empty USER.md and MEMORY.md
 - MEMORY.md entries only: `route: memory`, `memory_md_contains`: the entries;
 - both: no route, both `*_contains`;
 - nothing written: `route: skip` and the first skip's `reason`.
+
+Beside `expect`, `labels` carries training/KEYS.md's per-turn label, which the extractor's trainer
+reads: `{"skip": reason}`, or the fields (`[key, value]`, a key outside the vocabulary with its
+section) whose value is the user's own words, and the entries. A write whose values are none of
+the user's words has no `labels` (the tagger learns spans of the user's line; `expect` stays).
 
 Nothing is written to any memory root: the model only classifies. What the guards would redact
 at rest (secrets, contact details) is redacted in the labeled text too, and a turn the model
@@ -46,7 +51,7 @@ class LabelReport:
 
 
 def expect_of(decisions: Iterable[Decision]) -> dict[str, Any]:
-    """The training label of a turn from its decisions (train_gate.label_of reads it back)."""
+    """The training label of a turn from its decisions (the eval-case form: route, reason, the values and entries)."""
     decisions = list(decisions)
     values = [d.value for d in decisions if d.route == "user" and d.op != "remove" and d.value]
     entries = [d.entry for d in decisions if d.route == "memory" and d.op != "remove" and d.entry]
@@ -61,6 +66,27 @@ def expect_of(decisions: Iterable[Decision]) -> dict[str, Any]:
         reasons = [d.reason for d in decisions if d.route == "skip" and d.reason]
         expect = {"route": "skip", "reason": reasons[0] if reasons else "vague"}
     return expect
+
+
+def labels_of(decisions: Iterable[Decision], user_text: str) -> dict[str, Any] | None:
+    """training/KEYS.md's label of a turn from its decisions, or None when what it writes is none of the user's words."""
+    from pipeline.engines.llm.keys import KEYS
+
+    vocabulary = dict(KEYS)
+    said = " ".join(user_text.split()).casefold()
+    fields: list[list[str]] = []
+    for d in decisions:
+        if d.route == "user" and d.op != "remove" and d.key and d.value:
+            value = " ".join(d.value.split())
+            if value.casefold() in said:
+                fields.append([d.key, value] if d.key in vocabulary else [d.key, value, d.section or "Identity"])
+    entries = [[d.entry, ""] for d in decisions if d.route == "memory" and d.op != "remove" and d.entry]
+    if fields or entries:
+        return {k: v for k, v in (("fields", fields), ("entries", entries)) if v}
+    if any(d.route != "skip" for d in decisions):
+        return None
+    reasons = [d.reason for d in decisions if d.route == "skip" and d.reason and d.reason != "blocked"]
+    return {"skip": reasons[0] if reasons else "vague"}
 
 
 def _line(m: Message) -> dict[str, str]:
@@ -112,6 +138,9 @@ def label_conversations(
                 "source": "memroute-label",
                 "labeled_by": {"engine": getattr(engine, "name", None), "model": getattr(engine, "model", None)},
             }
+            labels = labels_of(decisions, "[REDACTED:sensitive]" if sensitive else clean(user.content))
+            if labels is not None:
+                case["labels"] = labels
             report.labeled += 1
             label = str(expect.get("route") or "mixed")
             report.routes[label] = report.routes.get(label, 0) + 1

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def register(add: AddCommand) -> None:
     p = add(
         "label",
-        "label transcripts turn by turn with a model, in the training format (to retrain the offline gate on them)",
+        "label transcripts turn by turn with a model, in the training format (to retrain the offline engine's extractor on them)",
         _cmd_label,
         engine=True,
     )

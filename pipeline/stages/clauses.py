@@ -27,11 +27,13 @@ JUNK_SENTENCE = "junk: a whole sentence, not a phrase"
 JUNK_OTHER_SPEAKER = "junk: about the other speaker"
 JUNK_FRAGMENT = "junk: a fragment"
 JUNK_EMPTY = "junk: says nothing on its own"
+JUNK_POINTING = "junk: points at something in the conversation"
 REDUNDANT = "said by another clause"
 OLDEST = "the oldest clause"
 REPLACED = "replaced by a new value"  # a single-value field: the whole old value leaves
 MOVED_OUT = "moved out to make room"  # USER.md compaction near the file's cap (engines' compact)
-REASONS = (JUNK_QUESTION, JUNK_EXCLAMATION, JUNK_SENTENCE, JUNK_OTHER_SPEAKER, JUNK_FRAGMENT, JUNK_EMPTY, REDUNDANT,
+REASONS = (JUNK_QUESTION, JUNK_EXCLAMATION, JUNK_SENTENCE, JUNK_OTHER_SPEAKER, JUNK_FRAGMENT, JUNK_EMPTY, JUNK_POINTING,
+           REDUNDANT,
            OLDEST, REPLACED, MOVED_OUT)
 
 _QUESTION = re.compile(
@@ -45,12 +47,16 @@ _EXCLAMATION = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(
-    r"^(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|aku|saya|gue|gw|kami|kita)\b|^我(?!们?的)|^(?:ผม|ฉัน|ดิฉัน)",
+    r"^(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|aku|saya|gue|gw|kami|kita)\b|^我(?!们?的)|^(?:ผม|ฉัน|ดิฉัน)"
+    r"|(?<![\w'])(?:i|i'm|i've|i'd|i'll)(?![\w'])",  # "kids and I just finished a painting": a clause with its own subject
     re.IGNORECASE,
 )
+MAX_VALUE_WORDS = 12  # a phrase says a fact in a few words; more is a sentence copied whole
 _OTHER_SPEAKER = re.compile(
     r"\b(?:you|your|yours|you're|kamu|anda)\b|^你|^คุณ(?!แม่|พ่อ|ยาย|ตา|ปู่|ย่า|ป้า|ลุง|น้า|อา|ครู|หมอ)", re.IGNORECASE
 )
+# "this quote", "that first movie", "these pics": a thing the live conversation shows, not a fact to keep.
+_POINTING = re.compile(r"^(?:this|that|these|those)\b(?!\s+(?:is|was|one)\b)", re.IGNORECASE)
 _DANGLING = re.compile(
     r"\b(?:to|with|and|or|of|the|a|an|for|in|on|at|but|because|about|like|dan|atau|yang|di|ke|dari|untuk|dengan|"
     r"sama|karena)$|(?:的|和|跟|在|把|และ|กับ|ที่|ของ)$",
@@ -91,8 +97,10 @@ def junk_reason(clause: str) -> str | None:
         return JUNK_EXCLAMATION
     if _OTHER_SPEAKER.search(text):
         return JUNK_OTHER_SPEAKER
-    if _SENTENCE.search(text):
+    if _SENTENCE.search(text) or len(text.split()) > MAX_VALUE_WORDS:
         return JUNK_SENTENCE
+    if _POINTING.search(text):
+        return JUNK_POINTING
     words = _words(text)
     if not words or (all(w in _FILLER for w in words) and not _NON_LATIN.search(text)):
         return JUNK_EMPTY

@@ -54,13 +54,15 @@ def test_label_writes_one_training_case_per_user_message(
     assert "jasmin@example.com" not in out.read_text("utf-8") and "hunter2" not in out.read_text("utf-8")
     assert cases[3]["expect"] == {"route": "skip", "reason": "sensitive"}
     assert all(c["lang"] == "en" and c["source"] == "memroute-label" for c in cases)
-    # the gate's trainer reads the labels back
+    # the extractor's trainer reads them: labels in training/KEYS.md's format, sound by its corpus check
+    assert [c["labels"] for c in cases] == [{"skip": "one_off"}, {"fields": [["Role", "nurse"]]},
+                                            {"entries": [["Moved to Medan.", ""]]}, {"skip": "sensitive"}]
     sys.path.insert(0, str(ROOT / "training"))
-    from train_gate import label_of
+    import corpus
 
-    assert [label_of(c["expect"]) for c in cases] == [
-        ("one_off", "skip"), ("user", "user"), ("memory", "memory"), ("sensitive", "skip")
-    ]
+    assert all(corpus.label_errors(c["labels"], c["messages"][-1]["content"]) == [] for c in cases)
+    read = list(corpus.all_labeled_turns([out], real_train=None))
+    assert [r["id"] for r in read] == [c["id"] for c in cases]
 
 
 def test_label_needs_a_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

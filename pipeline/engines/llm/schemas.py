@@ -103,7 +103,7 @@ def _section(value: str | None) -> str:
 # tokens (engine.answer_budget).
 MAX_STATEMENTS = 8
 QUOTE_CHARS = 300
-VALUE_CHARS = 120  # a longer value is a story, not a field (the offline keyer's bound too)
+VALUE_CHARS = 120  # a longer value is a story, not a field
 ENTRY_CHARS = 240
 TOPIC_CHARS = 40
 MATCH_CHARS = 120

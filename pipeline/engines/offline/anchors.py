@@ -14,6 +14,7 @@ from dataclasses import replace
 from datetime import date
 
 from pipeline.engines.offline import dates
+from pipeline.engines.offline.lang import of_script
 from pipeline.engines.offline.split import Statement, script_of
 from pipeline.types import Decision
 
@@ -33,10 +34,8 @@ def anchored_text(text: str, words: str | None, today: date) -> str:
     """`text` read as if it began with the anchor's words; as it is when it names a time of its own."""
     if not words or dates.find_phrase(text, today) is not None:
         return text
-    script = script_of(words)
-    if script == "zh":
-        return words + text  # no comma: a subject the rules restore goes before the phrase ("我上周...")
-    return f"{words} {text}" if script == "th" else f"{words}, {text}"
+    written_in = of_script(script_of(words))
+    return words + (written_in.dates.anchor_join if written_in is not None else ", ") + text
 
 
 def with_anchor(st: Statement, words: str | None, today: date) -> Statement:

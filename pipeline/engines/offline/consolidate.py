@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from pipeline._util.lazy_re import lazy_compile
+from pipeline.engines.offline.lang import phrase, word_set
 from pipeline.engines.offline.text import coverage, normalize, tokens
 from pipeline.types import ConsolidatedEntry, MemoryItem
 
@@ -30,14 +31,7 @@ MERGED_TEXT_MAX = 280  # a merged entry longer than this stops being a readable 
 NEAR_DUPLICATE = 0.9  # share of the older entry's words the newer one must contain
 
 # A topic prefix names a project or subject; these words never do ("and: ...", "to: ...", "last: ...").
-_NOT_TOPICS = frozenset("""
-a an and or but so then also just the this that these those it its to of in on at for with from by as is are was were
-be been i we you he she they me my our your his her their us them not no yes ok okay note notes update updates today
-yesterday tomorrow tonight last next first second third later now soon before after again still even only also here
-there what when where why how which who all some any more most less other another new old one two three plus via
-dan atau tapi lalu ke di dari yang ini itu untuk dengan saya aku kami kita juga sudah hari kemarin besok
-和 或 但是 然后 今天 昨天 明天 这 那 我 我们 และ หรือ แต่ แล้ว วันนี้ เมื่อวาน พรุ่งนี้
-""".split())
+_NOT_TOPICS = word_set("topic_stop_words")  # each pack's (lang/<code>/phrases.py)
 
 
 def real_topic(topic: str | None) -> str | None:
@@ -172,9 +166,8 @@ def _dedupe(groups: list[_Group]) -> tuple[list[_Group], list[int]]:
     return [ordered[i] for i in slots], archived
 
 
-_CHANGE = lazy_compile(r"\b(?:switched|changed|moved|migrated|replaced|instead|now|no longer|renamed|upgraded|postponed|"
-                     r"diganti|ganti|pindah|beralih|sekarang)\b|改成|换成|改用|迁到|现在|不再|เปลี่ยน|ย้าย|ตอนนี้", re.I)
-_STOP = {"the", "a", "an", "to", "of", "in", "on", "for", "and", "is", "are", "was", "we", "our", "it", "with", "from", "yang", "di", "ke"}
+_CHANGE = lazy_compile(phrase("change_cues"), re.I)
+_STOP = word_set("merge_stop_words")
 
 
 def _content(text: str) -> set[str]:

@@ -1,6 +1,6 @@
 """Resolve time phrases ("yesterday", "last weekend", "next Saturday", "kemarin", "上周末", "เดือนหน้า") to dates.
 
-Each rule (date_rules.py: the phrase table) is a compiled pattern and a function of (match, today, text) -> Placement. `today` is the user's
+Each rule (the language packs' phrase tables, lang/<code>/dates.py, joined here in priority order) is a compiled pattern and a function of (match, today, text) -> Placement. `today` is the user's
 local day (see Turn.today_in). The entry's date says what the user said and no more (ledgers/entry_dates.py):
 - a phrase that names a day ("yesterday", "last Friday", "May 3") dates the entry to that day, [2026-07-29];
 - one that names a month ("last month", "in May") to the month, [2026-06]; a year ("last year", "in 2019")
@@ -22,16 +22,20 @@ from datetime import date, timedelta, timezone, tzinfo
 from functools import lru_cache
 
 from pipeline._util.lazy_re import lazy_compile
-from pipeline.engines.offline.date_rules import (
-    _ANY,
-    _RULES,
-    _SEASON_LABEL,
-    _SEASON_START,
-    _TH_WEEKDAY,
-    _WEEKDAYS,
-    DatePhrase,
-)
+from pipeline.engines.offline.date_rules import SEASON_START, DatePhrase, iso
+from pipeline.engines.offline.lang import joined, pack, packs
+from pipeline.engines.offline.lang.contract import Resolver
 from pipeline.engines.offline.profile import Field
+
+# The phrase table: an ISO date, then every pack's days of a month said outright, then every pack's other
+# phrases, packs by rank. A rule is (pattern, resolver, the pack's language; "" for the ISO date).
+_RULES: tuple[tuple[re.Pattern[str], Resolver, str], ...] = (
+    (lazy_compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), iso, ""),
+    *((pattern, resolve, p.code) for p in packs() for pattern, resolve in p.dates.day_rules),
+    *((pattern, resolve, p.code) for p in packs() for pattern, resolve in p.dates.rules),
+)
+# One pass over all phrases first: most statements name no date, and this answers them in one search.
+_ANY = lazy_compile("|".join(f"(?:{p.pattern})" for p, _, _ in _RULES), re.IGNORECASE)
 
 
 @lru_cache(maxsize=2048)
@@ -84,92 +88,33 @@ def has_past_marker(text: str, today: date) -> bool:
 
 # An evaluation of the time itself ("Last night was amazing", "Kemarin seru banget", "昨晚太棒了",
 # "เมื่อคืนสนุกมาก"): it says how the time was, not what happened, so it leaves the entry with its phrase.
-# Each pattern reads the text right after the phrase, up to and through the end of the clause.
-_EN_EVAL_WORDS = (
-    r"amazing|awesome|wild|great|fun|crazy|insane|busy|hectic|tough|rough|hard|long|intense|perfect|fantastic|"
-    r"incredible|wonderful|lovely|nice|good|bad|terrible|awful|horrible|exhausting|tiring|stressful|special|"
-    r"memorable|unforgettable|epic|blast|disaster|nightmare|mess|chaos|chaotic|interesting|beautiful|magical|"
-    r"emotional|relaxing|productive|cool|fine|okay|ok|brutal|weird|strange|boring|quiet|calm|chill|lit|surreal|"
-    r"unreal|eventful|draining|rewarding|exciting|whirlwind|nuts|hilarious|sad|best|worst|lot of fun|much fun|"
-    r"roller ?coaster|blur|dream|something else|one for the books"
-)
-_EVALUATION = {
-    "en": lazy_compile(
-        r"^\s*(?:was|were|is|has been|had been|will be|'s|’s)\s+(?:(?:so+|really|very|pretty|super|absolutely|totally|"
-        r"quite|just|such|incredibly|truly|kind of|kinda|a bit|a little|too|honestly|definitely|seriously|such a)\s+)*"
-        rf"(?:(?:a|an|the|one)\s+)?(?:{_EN_EVAL_WORDS})(?:\s+(?:day|night|week|weekend|month|year|time|one|ride|"
-        r"experience|evening|morning))?\b[\s!.?…~]*(?:[,;:—–-]|\s+(?:and|but|because|so)\b|$)",
-        re.I,
-    ),
-    "id": lazy_compile(
-        r"^\s*(?:(?:itu|tuh|sih|tu|rasanya|benar-benar|bener-bener|sungguh|sangat|amat|cukup|lumayan|agak|super|"
-        r"terlalu|begitu)\s+)*(?:seru|asyik|asik|keren|capek|capai|cape|sibuk|mantap|mantul|luar biasa|menyenangkan|"
-        r"melelahkan|parah|gila|berat|indah|bagus|hebat|kacau|santai|produktif|heboh|rame|ramai|menegangkan|spesial|"
-        r"istimewa|berkesan|tak terlupakan|sedih|lucu|aneh|sepi|menarik|enak|panjang|hectic|chaos|wild|amazing)"
-        r"(?:\s+(?:banget|bgt|bngt|sekali|bener|deh|sih|lho|loh|kok|nih|dong|juga|parah|abis|pol))*\b[\s!.?…~]*"
-        r"(?:[,;:]|\s+(?:dan|tapi|karena|soalnya|jadi|terus)\b|$)",
-        re.I,
-    ),
-    "zh": lazy_compile(
-        r"^\s*(?:过得)?(?:真是|真的|真|太|好|很|超|特别|非常|挺|蛮|有点|格外|可)?(?:棒|好玩|开心|忙|累|疯狂|精彩|难忘|有意思|"
-        r"有趣|不错|糟糕|热闹|充实|辛苦|紧张|刺激|美好|愉快|爽|美|惨|无聊|顺利|完美|难熬|漫长|忙碌|好)"
-        r"(?:了|啊|呀|哦|哈|啦|极了|死了|得很|得不得了)*[\s!！。.?？~～…]*(?:[，,；;：:]|$)"
-    ),
-    "th": lazy_compile(
-        r"^\s*(?:มัน|ก็|นี่|นั้น)*(?:สนุก|เหนื่อย|ยุ่ง|วุ่นวาย|ดี|เยี่ยม|สุดยอด|มันส์|ประทับใจ|เจ๋ง|แย่|หนัก|วุ่น|ชิล|สบาย|"
-        r"เพลิน|น่าจดจำ|วิเศษ|เศร้า|ตื่นเต้น|ยาวนาน|โหด)(?:มาก|สุดๆ|ๆ|จัง|เลย|ที่สุด|ครับ|ค่ะ|คะ|นะ|จริงๆ|ไป|ดี|อ่ะ|อะ|555+)*"
-        r"[!.?…~]*(?:\s|$)"
-    ),
-}
-# The time phrase as the subject of a copula whose predicate says what happened ("Yesterday was my
-# birthday"): the phrase and the copula leave, the predicate stays ("My birthday").
-_COPULA_AFTER = {
-    "en": lazy_compile(r"^\s*(?:was|were|is|will be|'s|’s)\s+", re.I),
-    "id": lazy_compile(r"^\s*(?:adalah|ialah|merupakan)\s+", re.I),
-    "zh": lazy_compile(r"^\s*是"),
-    "th": lazy_compile(r"^\s*(?:คือ|เป็น)\s*"),
-}
+# Each pack's pattern reads the text right after the phrase, up to and through the end of the clause
+# (DateWords.evaluation); the time phrase as the subject of a copula whose predicate says what happened
+# ("Yesterday was my birthday"): the phrase and the copula leave, the predicate stays (DateWords.copula_after).
 # The time phrase as the predicate ("the wedding is next Saturday"): the copula goes with it unless the
 # user named a day, which stays in their words without its relative part ("is on Saturday").
-_COPULA_BEFORE = lazy_compile(r"\s*(?:\b(?:is|was|are|were|be|'s|adalah|ialah|yaitu|jatuh)|是|在|คือ|เป็น|ตรงกับ)\s*$", re.I)
+_COPULA_BEFORE = lazy_compile(rf"\s*(?:{joined([p.dates.copula_before for p in packs()])})\s*$", re.I)
 # What is left dangling once a phrase leaves a sentence: "Just , I was surfing" / "so on , we".
-_ORPHAN_BEFORE = lazy_compile(r"(?:\b(?:just|only|since|until|till|from|by|for|as of|on|over|during|back|pada|sejak|sampai)|(?<=[\u4e00-\u9fff])(?:在|于|从))\s*$", re.I)
+_ORPHAN_BEFORE = lazy_compile(rf"(?:{joined([p.dates.orphan_before for p in packs()])})\s*$", re.I)
 # Words before a time phrase that do not make the statement say more than when: "So last week, ...".
-_LEAD_IN = lazy_compile(r"^\W*(?:(?:so|well|and|but|oh|anyway|um+|uh+|ok|okay|also|jadi|terus|nah|trus|那|所以|然后|还有|แล้วก็|แล้ว)\W*)*$", re.I)
+_LEAD_IN = lazy_compile(rf"^\W*(?:(?:{joined([p.dates.lead_in for p in packs()])})\W*)*$", re.I)
 # What an anchor may end with besides its evaluation: punctuation, emoji, laughter and particles.
-_TRAILER = lazy_compile(
-    r"^(?:[\W_]|\b(?:lol|haha+|hehe+|wow|omg|tbh|wkwk+|sih|deh|dong|nih|ya)\b|[啊呀哦哈啦嘛呢吧]|ครับ|ค่ะ|คะ|นะ|จ้า|555+)*$", re.I
-)
-# The relative part of a phrase that names a weekday ("next Saturday", "Sabtu depan", "下周六", "วันเสาร์หน้า").
-_EN_WEEKDAY_IN = lazy_compile(rf"\b({'|'.join(_WEEKDAYS['en'])})\b", re.I)
-_ID_WEEKDAY_IN = lazy_compile(rf"\b({'|'.join(_WEEKDAYS['id'])})\b", re.I)
-_ZH_WEEKDAY_IN = lazy_compile(r"(?:周|星期|礼拜)[一二三四五六日天]")
-_TH_WEEKDAY_IN = lazy_compile(rf"วัน(?:{_TH_WEEKDAY})")
-_RELATIVE_WORDS = lazy_compile(
-    r"\b(?:last|past|previous|this|next|coming|ago|yesterday|tomorrow|tonight|today|lalu|kemarin|kemaren|depan|ini|"
-    r"besok|lusa|tadi|semalam|nanti)\b|[上下这本去今明前昨后]|ที่แล้ว|ก่อน|หน้า|นี้|เมื่อวาน|พรุ่งนี้|มะรืน|เมื่อคืน|ถัดไป",
-    re.I,
-)
+_TRAILER = lazy_compile(rf"^(?:[\W_]|{joined([p.dates.trailer for p in packs()])})*$", re.I)
+# The relative part of a phrase ("next", "depan", "下", "หน้า"): a phrase without one is the user's absolute words.
+_RELATIVE_WORDS = lazy_compile(joined([p.dates.relative for p in packs()]), re.I)
 
 
 def _weekday_said(words: str, lang: str) -> str | None:
     """The weekday a phrase names, in the user's words without "next"/"last": "on Saturday", "周六"."""
-    if lang == "en":
-        m = _EN_WEEKDAY_IN.search(words)
-        return f"on {m.group(1).capitalize()}" if m else None
-    if lang == "id":
-        m = _ID_WEEKDAY_IN.search(words)
-        return f"hari {m.group(1).capitalize()}" if m else None
-    m = (_ZH_WEEKDAY_IN if lang == "zh" else _TH_WEEKDAY_IN).search(words)
-    return m.group(0) if m else None
+    return pack(lang).dates.weekday_said(words)
 
 
 def _season_said(phrase: DatePhrase) -> str:
     """The season a phrase names, without "last"/"next" or its year: "in summer", "夏天"."""
     assert phrase.day is not None
-    season = next(s for s, start in _SEASON_START.items() if start == phrase.day.month)
-    label = _SEASON_LABEL[phrase.lang][season]
-    return {"en": f"in {label}", "id": f"pada {label}"}.get(phrase.lang, label)
+    season = next(s for s, start in SEASON_START.items() if start == phrase.day.month)
+    words = pack(phrase.lang).dates
+    return words.season_said.format(words.season_labels[season])
 
 
 def strip_date_phrase(text: str, today: date, *, keep_absolute: bool = True) -> str:
@@ -185,14 +130,14 @@ def strip_date_phrase(text: str, today: date, *, keep_absolute: bool = True) -> 
     head, words, tail = text[:phrase.start], text[phrase.start:phrase.end], text[phrase.end:]
     if keep_absolute and not _RELATIVE_WORDS.search(words):
         return text
-    lang = phrase.lang or "en"
+    lang = phrase.lang
     if phrase.grain == "season":
         return _tidy(head + _spaced(_season_said(phrase), tail, lang) + tail)
     if not _content(head):
-        evaluation = _EVALUATION[lang].match(tail)
+        evaluation = pack(lang).dates.evaluation.match(tail)
         if evaluation is not None:  # "Last night was amazing! ..." says how, not what
             return _tidy(tail[evaluation.end():])
-        copula = _COPULA_AFTER[lang].match(tail)
+        copula = pack(lang).dates.copula_after.match(tail)
         if copula is not None:  # "Yesterday was my birthday" -> "my birthday"
             return _tidy(tail[copula.end():])
     if _COPULA_BEFORE.search(head) and not _content(tail):
@@ -212,7 +157,7 @@ def time_anchor(text: str, today: date) -> DatePhrase | None:
     head, tail = text[:phrase.start], text[phrase.end:]
     if not _LEAD_IN.match(_ORPHAN_BEFORE.sub("", head)):
         return None
-    evaluation = _EVALUATION[phrase.lang].match(tail)
+    evaluation = pack(phrase.lang).dates.evaluation.match(tail)
     rest = tail[evaluation.end():] if evaluation is not None else tail
     return phrase if _TRAILER.match(rest.strip()) else None
 
@@ -222,8 +167,8 @@ def _content(text: str) -> bool:
 
 
 def _spaced(label: str, tail: str, lang: str) -> str:
-    """Thai and Latin scripts need a space between the label and what follows; Chinese does not."""
-    return label + " " if lang != "zh" and tail[:1].strip() and tail[:1] not in ",.!?;:" else label
+    """Thai and Latin scripts need a space between the label and what follows; Chinese does not (DateWords.label_space)."""
+    return label + " " if pack(lang).dates.label_space and tail[:1].strip() and tail[:1] not in ",.!?;:" else label
 
 
 def _tidy(text: str) -> str:

@@ -22,11 +22,10 @@ from pipeline.engines.offline.extractor import (
     read,
     strong_rule,
 )
-from pipeline.engines.offline.gate import Gate, apply_gate, default_gate, turn_features
-from pipeline.engines.offline.keyer import Keyer, default_keyer, propose
-from pipeline.engines.offline.lexicon_en import LEXICON as EN
+from pipeline.engines.offline.lang import phrase
 from pipeline.engines.offline.profile import Field, entries_of, fields_of
 from pipeline.engines.offline.rules import (
+    EN,
     HEDGED,
     LEXICONS,
     LOOSE_REMARKS,
@@ -38,6 +37,7 @@ from pipeline.engines.offline.rules import (
 )
 from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
+from pipeline.stages.clauses import junk_reason, split_clauses
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
 RULES_VERSION = "offline-2"
@@ -53,18 +53,10 @@ class OfflineEngine(Engine):
     model: str | None = None
     prompt_version = RULES_VERSION
 
-    def __init__(self, *, gate: Gate | None | bool = True, keyer: Keyer | bool | None = None,
-                 extractor: Extractor | bool | None = None) -> None:
-        # extractor: the learned gate + value tagger + key classifier; by default on with gate=True (the engine
-        # runs on its rules alone when its weights file is absent). It replaces the older gate and keyer.
-        wanted_x = gate is True and keyer is None if extractor is None else extractor
-        self.extractor: Extractor | None = default_extractor() if wanted_x is True else (wanted_x or None)
-        # gate=True without the extractor: the older learned gate (gate.py); False: rules alone.
-        older = self.extractor is None
-        self.gate: Gate | None = (default_gate() if older else None) if gate is True else (gate or None)
-        # keyer: proposes the profile facts the rules cannot name (keyer.py); by default on with the older gate.
-        wanted = (gate is not False and older) if keyer is None else keyer
-        self.keyer: Keyer | None = default_keyer() if wanted is True else (wanted or None)
+    def __init__(self, *, extractor: Extractor | bool = True) -> None:
+        # extractor: the learned turn gate, value tagger and key classifier over the rules (extractor.py); True: the
+        # shipped weights (the engine runs on its rules alone when the weights file is absent); False: rules alone.
+        self.extractor: Extractor | None = default_extractor() if extractor is True else (extractor or None)
 
     def classify(self, turn: Turn, user_md: str, memory_md: str) -> Classification:
         return self.reading(turn, user_md, memory_md)[0]
@@ -122,11 +114,6 @@ class OfflineEngine(Engine):
             decisions = merge(text, decisions, reading, planned, self.extractor, ctx, initial,
                               plan_candidates(reading, self.extractor.thresholds) if not planned else [])
         decisions = _what_it_was_about(decisions)
-        if self.gate is not None and any(d.route != "skip" for d in decisions):
-            decisions = self._gated(turn, decisions, ctx.default_lang, self.gate)
-        if self.keyer is not None:
-            decisions = propose(self.keyer, decisions, text, assistant_line(turn), ctx.default_lang,
-                                {k: (f.key, f.value) for k, f in ctx.fields.items()})
         return Classification(decisions=decisions, usage=Usage(calls=0, cost_usd=0.0), engine=self.name,
                               model=None, prompt_version=RULES_VERSION), reading
 
@@ -141,12 +128,6 @@ class OfflineEngine(Engine):
         if writes:
             return True, result
         return not holds_nothing(result.decisions) and reading.p_write >= self.extractor.thresholds.hybrid, result
-
-    @staticmethod
-    def _gated(turn: Turn, decisions: list[Decision], lang: str, gate: Gate) -> list[Decision]:
-        lex = LEXICONS.get(lang, EN)
-        features = turn_features(turn.user_text, assistant_line(turn), lex, decisions, gate.config)
-        return apply_gate(decisions, gate.verdict(features), gate, (lex, EN) if lex is not EN else (EN,))
 
     def _sentence(self, text: str, group: list[Statement], spans: list[sensitive.Span], ctx: Context) -> list[Decision]:
         start, end = group[0].start, max(st.end for st in group)
@@ -217,15 +198,7 @@ class OfflineEngine(Engine):
 
 # "Translate this: ...", "ringkas teks berikut:", "翻译下面这段：", "แปลข้อความนี้:" and code fences: what follows
 # is material to work on.
-_MATERIAL = lazy_compile(
-    r"(?:\b(?:translate|summari[sz]e|rewrite|re-write|proofread|paraphrase|fix|edit|shorten|improve|polish|check|format|review|"
-    r"reword|correct)\b[^\n:]{0,30}?\b(?:this|these|the following|below|it|that)\b[^\n:]{0,30}[:\n]"
-    r"|\b(?:terjemahkan|terjemahin|ringkas|rangkum|perbaiki|tulis ulang|cek|periksa|rapikan)\b[^\n:]{0,30}?\b(?:ini|berikut|itu)\b[^\n:]{0,30}[:\n]"
-    r"|(?:翻译|总结|改写|润色|修改|检查|校对|缩写)[^\n：:]{0,20}?[：:\n]"
-    r"|(?:แปล|สรุป|เขียนใหม่|แก้|ตรวจ|เรียบเรียง)[^\n:]{0,30}?[:\n])"
-    r"|```",
-    re.IGNORECASE,
-)
+_MATERIAL = lazy_compile(f"(?:{phrase('material')})|```", re.IGNORECASE)
 
 
 # Rule decisions the extractor never overrides: guard blocks and sensitive data, what the user asked for in so many
@@ -297,7 +270,7 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
         if d.route == "user" and d.op == "upsert":
             if reading.p_field < (th.veto if strong_rule(d) else th.user):
                 # Over the `candidate` bar the rules' field waits in the candidate list instead of being lost.
-                kept = reading.p_field >= th.candidate and bool(d.key and d.value)
+                kept = reading.p_field >= th.candidate and bool(d.key and d.value) and _junk_clause(d, initial) is None
                 out.append(Decision(quote=d.quote, route="skip", reason=skip_reason,  # type: ignore[arg-type]
                                     confidence=round(1 - reading.p_field, 2), candidate=kept,
                                     section=d.section if kept else None, key=d.key if kept else None,
@@ -305,8 +278,14 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
                                     detail=("candidate: " if kept else "gate: ") + f"{skip_reason} (profile fact "
                                            f"{reading.p_field:.2f}; the rules said user)"))
                 continue
+            why_not = _junk_clause(d, initial)
+            if why_not is not None:
+                out.append(Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6,
+                                    detail=f"{why_not}: the rules' {d.key} value is no value"))
+                continue
         elif d.route == "skip" and not d.candidate and d.reason not in ("sensitive", "blocked") and (
-                guess := next((g for g in candidates if w[0] <= g.start < w[1]), None)) is not None:
+                guess := next((g for g in candidates if w[0] <= g.start < w[1]
+                               and junk_reason(text[g.start:g.end]) is None), None)) is not None:
             out.append(Decision(quote=d.quote, route="skip", reason=d.reason, confidence=round(1 - reading.p_field, 2),
                                 candidate=True, section=ex.sections.get(guess.key, "Identity"), key=guess.key,
                                 value=text[guess.start:guess.end],
@@ -325,6 +304,17 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
     return out
 
 
+def _junk_clause(d: Decision, initial: dict[str, Field]) -> str | None:
+    """Why the clause a rule adds to USER.md is no value (stages/clauses.junk_reason: a question, an exclamation, a
+    sentence, advice to the other speaker, a fragment), or None. Only the clauses USER.md did not hold are judged."""
+    if not d.key or not d.value:
+        return None
+    before = initial.get(d.key.casefold())
+    held = {c.casefold() for c in split_clauses(before.value)} if before is not None else set()
+    return next((why for c in split_clauses(d.value) if c.casefold() not in held
+                 and (why := junk_reason(c)) is not None), None)
+
+
 def _completes(d: Decision, guesses: list[FieldGuess], text: str, p_field: float, veto: float) -> bool:
     """Does a rule's write add to the extractor's fields of its statement? Only one of the rules' surest fact shapes
     (`strong_rule`), on a turn rated a profile fact over the `veto` bar, for a key the extractor did not fill, whose
@@ -340,8 +330,7 @@ def _completes(d: Decision, guesses: list[FieldGuess], text: str, p_field: float
 
 # A sentence that says what the one before it was about: "It was my mother's old house.", "Itu rumah lama ibuku.",
 # "那是我妈妈的老房子。", "มันคือบ้านเก่าของแม่"
-_ABOUT_BEFORE = lazy_compile(r"^(?:it was|it's|it is|that was|that's|this was|turned out (?:it was|to be)|itu|ternyata|"
-                             r"那是|那个是|原来是|มันคือ|นั่นคือ|มันเป็น)(?![a-z])", re.IGNORECASE)
+_ABOUT_BEFORE = lazy_compile(rf"^(?:{phrase('about_before')})(?![a-z])", re.IGNORECASE)
 
 
 def _what_it_was_about(decisions: list[Decision]) -> list[Decision]:
@@ -378,6 +367,10 @@ def _field_decision(quote: str, text: str, g: FieldGuess, ex: Extractor, ctx: Co
         end = g.start + phrase.end  # a date in a value stays whole: "born on May 3", never "born on May"
     value = text[g.start:end]
     detail = f"extractor: {g.key} (key {g.p_key:.2f}, span {g.span_conf:.2f})"
+    why_not = junk_reason(value)
+    if why_not is not None:
+        return Decision(quote=quote, route="skip", reason="vague", confidence=0.6,
+                        detail=f"{why_not}: {value!r} is no {g.key} value")
     existing = ctx.fields.get(g.key.casefold())
     if existing is not None:
         old = existing.value.casefold()

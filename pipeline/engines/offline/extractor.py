@@ -28,18 +28,32 @@ from __future__ import annotations
 import base64
 import json
 import math
-import re
 from array import array
-from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pipeline.engines.offline.gate import SHAPES, FeatureConfig, shapes, text_grams
-from pipeline.engines.offline.key_cues import compiled, key_asked
+from pipeline.engines.offline.extractor_inputs import (
+    Clause,
+    Token,
+    assistant_words,
+    cap_features,
+    clauses_of,
+    cue_marks,
+    cue_matches,
+    detail_class,
+    first_key,
+    span_features,
+    token_local_features,
+    tokenize,
+)
+from pipeline.engines.offline.features import SHAPES, FeatureConfig, shapes, text_grams
+from pipeline.engines.offline.key_cues import key_asked
+from pipeline.engines.offline.lang import FALLBACK, word_set
 from pipeline.engines.offline.lexicon import Lexicon
+from pipeline.stages.clauses import junk_reason
 from pipeline.types import Decision
 
 WEIGHTS_PATH = Path(__file__).with_name("extractor_weights.json")
@@ -48,296 +62,6 @@ TAGS = ("O", "B", "I")
 NONE_KEY = "none"
 GATE_CLASSES = ("user", "memory", "mood", "one_off", "vague", "inferable", "sensitive")
 GATE_TEXT = FeatureConfig(word_ngrams=2, char_min=1, char_max=3)
-
-_CJK_RANGES = "\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
-_THAI_MARKS = "\u0e31\u0e34-\u0e3a\u0e47-\u0e4e"
-_TOKEN = re.compile(
-    rf"[{_CJK_RANGES}]"
-    rf"|[\u0e00-\u0e7f][{_THAI_MARKS}]*"
-    rf"|[^\W_{_CJK_RANGES}\u0e00-\u0e7f]+(?:['’][^\W_{_CJK_RANGES}\u0e00-\u0e7f]+)*"
-    r"|\S"
-)
-_CHAR_TOKEN = re.compile(rf"[{_CJK_RANGES}\u0e00-\u0e7f]")
-_DIGIT = re.compile(r"\d")
-
-
-@dataclass(frozen=True)
-class Token:
-    start: int
-    end: int
-    norm: str  # casefolded; ’ as '
-    kind: str  # "w" a Latin-script word, "c" a Chinese/Japanese/Korean/Thai character, "p" punctuation
-
-
-def tokenize(text: str) -> list[Token]:
-    out: list[Token] = []
-    for m in _TOKEN.finditer(text):
-        raw = m.group(0)
-        if _CHAR_TOKEN.match(raw):
-            kind = "c"
-        elif raw[0].isalnum():
-            kind = "w"
-        else:
-            kind = "p"
-        out.append(Token(m.start(), m.end(), raw.casefold().replace("’", "'"), kind))
-    return out
-
-
-# --- the statements of a turn, with what the rules decided on each -------------------------------------------------
-
-
-@dataclass
-class Clause:
-    start: int
-    end: int
-    first: int  # token indexes [first, last)
-    last: int
-    lang: str
-    feats: list[str]  # statement-level features every token of it carries
-    rule_key: str | None = None  # the key of the rules' USER.md write on it
-    rule_value: tuple[int, int] | None = None  # char offsets of the rules' value in the turn's text
-
-
-def _detail_class(detail: str | None) -> str:
-    if not detail:
-        return "-"
-    head = detail.split(":", 1)[0]
-    return head.split("(", 1)[0].strip()[:40]
-
-
-def clauses_of(text: str, toks: Sequence[Token], decisions: Sequence[Decision], lexicons: dict[str, Lexicon],
-               default_lang: str, guess: Any, asked: str | None, matches: Sequence[tuple[int, str, int, int]] = ()
-               ) -> list[Clause]:
-    """The turn's statements as the rules decided them (located by their quotes), with their token ranges."""
-    out: list[Clause] = []
-    cursor = 0
-    for d in decisions:
-        quote = d.quote
-        at = text.find(quote, cursor) if quote else -1
-        if at < 0:
-            at = text.find(quote) if quote else -1
-        if at < 0:
-            continue
-        end = at + len(quote)
-        cursor = end if not out or at >= out[-1].start else cursor
-        if out and out[-1].start == at and out[-1].end == end:
-            continue  # one statement, several decisions (a forget that removes two fields)
-        lang = guess(quote, default_lang)
-        lex = lexicons.get(lang) or lexicons["en"]
-        feats = ["st:lang=" + lang, "st:r=" + d.route + ":" + (d.reason or d.op), "st:d=" + _detail_class(d.detail)]
-        if lex.first_person.search(quote):
-            feats.append("st:fp")
-        if lex.second_person.search(quote):
-            feats.append("st:sp")
-        if lex.question.search(quote) or "?" in quote or "？" in quote:
-            feats.append("st:q")
-        cue = first_key(matches, at, end)
-        if cue:
-            feats.append("st:kc=" + cue)
-        if asked:
-            feats.append("st:ka=" + asked)
-        rule_key = rule_value = None
-        if d.route == "user" and d.op == "upsert" and d.key:
-            rule_key = d.key
-            feats.append("st:rk=" + d.key.casefold())
-            v = (d.value or "").split(";")[-1].strip()
-            pos = quote.casefold().find(v.casefold()) if v else -1
-            if pos >= 0:
-                rule_value = (at + pos, at + pos + len(v))
-        out.append(Clause(at, end, 0, 0, lang, feats, rule_key, rule_value))
-    out.sort(key=lambda c: c.start)
-    # Token ranges; a token outside every located statement joins the nearest one before it.
-    ti = 0
-    for ci, c in enumerate(out):
-        while ti < len(toks) and toks[ti].end <= c.start and ci > 0:
-            ti += 1
-        c.first = ti
-        nxt = out[ci + 1].start if ci + 1 < len(out) else len(text) + 1
-        while ti < len(toks) and toks[ti].start < nxt:
-            ti += 1
-        c.last = ti
-    if out:
-        out[0].first = 0
-    return out
-
-
-def _ctx(toks: Sequence[Token], i: int) -> str:
-    if i < 0:
-        return "<s>"
-    if i >= len(toks):
-        return "</s>"
-    return toks[i].norm
-
-
-_SUBJECT_WORDS = frozenset({"i", "i'm", "im", "my", "i've", "me", "saya", "aku", "gue", "gw", "我", "ผม", "ฉัน"})
-
-
-def cue_matches(text: str, lang: str) -> list[tuple[int, str, int, int]]:
-    """Every match of the key cue words (key_cues.py) in the text: (the key's rank, key, start, end)."""
-    out: list[tuple[int, str, int, int]] = []
-    for rank, (key, pattern) in enumerate(compiled(lang if lang in ("en", "id", "zh", "th") else "en")):
-        out.extend((rank, key, m.start(), m.end()) for m in pattern.finditer(text))
-    return out
-
-
-def first_key(matches: Sequence[tuple[int, str, int, int]], start: int = 0, end: int = 1 << 30) -> str | None:
-    """What key_cues.key_for says of text[start:end]: the first key, in the cues' order, with a match inside it."""
-    best: tuple[int, str] | None = None
-    for rank, key, a, b in matches:
-        if a >= start and b <= end and (best is None or rank < best[0]):
-            best = (rank, key)
-    return best[1] if best else None
-
-
-def cue_marks(toks: Sequence[Token], matches: Sequence[tuple[int, str, int, int]]) -> list[list[str]]:
-    """Per token, the keys whose cue words cover it ("cue=Pets") or end just before it ("acue=Pets")."""
-    marks: list[list[str]] = [[] for _ in toks]
-    if not toks:
-        return marks
-    starts = [t.start for t in toks]
-    for _, key, m_start, m_end in matches:
-        i = max(bisect_right(starts, m_start) - 1, 0)
-        while i < len(toks) and toks[i].start < m_end:
-            if toks[i].end > m_start:
-                marks[i].append("cue=" + key)
-            i += 1
-        while i < len(toks) and toks[i].start - m_end <= 12:
-            marks[i].append("acue=" + key)
-            i += 1
-    return marks
-
-
-def token_features(toks: Sequence[Token], clauses: Sequence[Clause], marks: Sequence[list[str]] | None = None
-                   ) -> list[list[str]]:
-    """The tagger's view of every token (binary feature names): its own and its statement's."""
-    local, owner = token_local_features(toks, clauses, marks)
-    return [f + clauses[c].feats if c >= 0 else f for f, c in zip(local, owner, strict=True)]
-
-
-def token_local_features(toks: Sequence[Token], clauses: Sequence[Clause], marks: Sequence[list[str]] | None = None
-                         ) -> tuple[list[list[str]], list[int]]:
-    """Each token's own features, and the index of the statement whose features it also carries (-1: none); the
-    engine scores a statement's features once for all its tokens."""
-    out: list[list[str]] = []
-    owner = [-1] * len(toks)
-    for ci, c in enumerate(clauses):
-        for i in range(c.first, c.last):
-            owner[i] = ci
-    n = len(toks)
-    for i, t in enumerate(toks):
-        w0, wm1, wp1 = t.norm, _ctx(toks, i - 1), _ctx(toks, i + 1)
-        wm2, wp2 = _ctx(toks, i - 2), _ctx(toks, i + 2)
-        if t.kind == "c":
-            f = ["bias", "c=" + w0, "c-1=" + wm1, "c+1=" + wp1,
-                 "cc-=" + wm2 + wm1, "cc0=" + wm1 + w0, "cc+=" + w0 + wp1, "cc++=" + wp1 + wp2,
-                 "ccc-=" + _ctx(toks, i - 3) + wm2 + wm1, "ccc+=" + w0 + wp1 + wp2]
-        else:
-            f = ["bias", "w=" + w0, "w-1=" + wm1, "w+1=" + wp1,
-                 "b-=" + wm2 + " " + wm1, "b0=" + wm1 + " " + w0, "b+=" + w0 + " " + wp1, "k=" + t.kind,
-                 "b--=" + _ctx(toks, i - 3) + " " + wm2 + " " + wm1]
-            if t.kind == "w":
-                if _DIGIT.search(w0):
-                    f.append("num")
-                if len(w0) > 4:
-                    f.append("suf3=" + w0[-3:])
-        for k in range(1, 5):
-            if i - k >= 0 and toks[i - k].norm in _SUBJECT_WORDS:
-                f.append(f"fpd={k}")
-                break
-        if marks is not None:
-            f.extend(marks[i])
-        ci = owner[i]
-        if ci >= 0:
-            own = clauses[ci]
-            if i == own.first:
-                f.append("st:first")
-            if own.rule_value is not None and own.rule_value[0] <= t.start < own.rule_value[1]:
-                f.append("r:in")
-                if t.start <= own.rule_value[0] + 1:
-                    f.append("r:b")
-        if i == n - 1:
-            f.append("last")
-        out.append(f)
-    return out, owner
-
-
-def cap_features(text: str, toks: Sequence[Token], feats: list[list[str]]) -> None:
-    """Capitalised words inside a sentence (a name, a place): added in place."""
-    for i, t in enumerate(toks):
-        if t.kind == "w" and text[t.start].isupper() and i > 0 and toks[i - 1].norm not in (".", "!", "?", '"'):
-            feats[i].append("cap")
-
-
-def assistant_words(assistant: str) -> list[str]:
-    """The words of the other speaker's line (its last 15 tokens; character pairs in Chinese and Thai): what the user's
-    bare answer is about ("where are you from?" -> "lahore")."""
-    toks = [t for t in tokenize(assistant)[-15:] if t.kind != "p"]
-    out = ["a:" + t.norm for t in toks if t.kind == "w"]
-    chars = [t.norm for t in toks if t.kind == "c"]
-    out.extend("a:" + chars[i] + chars[i + 1] for i in range(len(chars) - 1))
-    if assistant.rstrip().endswith(("?", "？")):
-        out.append("a:?")
-    return out
-
-
-def span_features(text: str, toks: Sequence[Token], clause: Clause | None, a: int, b: int, assistant_key: str | None,
-                  lang: str, assistant: Sequence[str] = (), matches: Sequence[tuple[int, str, int, int]] = ()
-                  ) -> list[str]:
-    """The key classifier's view of the value span toks[a:b] in its statement (and `assistant_words` of the line
-    it answers)."""
-    span = toks[a:b]
-    chars = all(t.kind == "c" for t in span)
-    f = ["bias", "lang=" + lang, "len=" + str(min(b - a, 6)), *assistant]
-    if chars:
-        joined = "".join(t.norm for t in span)
-        f.extend("sc=" + joined[i:i + 2] for i in range(max(1, len(joined) - 1)))
-        f.append("sf=" + span[0].norm)
-        f.append("sl=" + span[-1].norm)
-        if len(joined) <= 4:
-            f.append("S=" + joined)
-        f.append("p1=" + _ctx(toks, a - 1))
-        f.append("p2=" + _ctx(toks, a - 2) + _ctx(toks, a - 1))
-        f.append("p3=" + _ctx(toks, a - 3) + _ctx(toks, a - 2) + _ctx(toks, a - 1))
-        f.append("n1=" + _ctx(toks, b))
-        f.append("n2=" + _ctx(toks, b) + _ctx(toks, b + 1))
-    else:
-        f.extend("s=" + t.norm for t in span if t.kind != "p")
-        f.extend("s4=" + t.norm[:4] for t in span if t.kind == "w" and len(t.norm) > 5)
-        f.extend("x3=" + t.norm[-3:] for t in span if t.kind == "w" and len(t.norm) > 4)
-        f.append("sf=" + span[0].norm)
-        f.append("sl=" + span[-1].norm)
-        if b - a <= 3:
-            f.append("S=" + " ".join(t.norm for t in span))
-        f.append("p1=" + _ctx(toks, a - 1))
-        f.append("p2=" + _ctx(toks, a - 2) + " " + _ctx(toks, a - 1))
-        f.append("p3=" + _ctx(toks, a - 3) + " " + _ctx(toks, a - 2) + " " + _ctx(toks, a - 1))
-        f.append("n1=" + _ctx(toks, b))
-        if any(text[t.start].isupper() for t in span if t.kind == "w"):
-            f.append("cap")
-        if any(_DIGIT.search(t.norm) for t in span):
-            f.append("num")
-    cue = first_key(matches, toks[a].start, toks[b - 1].end)
-    if cue:
-        f.append("kcs=" + cue)
-    if clause is not None:
-        f.extend(x for x in clause.feats if x.startswith(("st:kc=", "st:rk=", "st:fp", "st:q", "st:d=")))
-        words = [toks[i] for i in range(clause.first, clause.last) if not (a <= i < b) and toks[i].kind != "p"]
-        if chars:
-            for i in range(len(words) - 1):
-                f.append("cb=" + words[i].norm + words[i + 1].norm)
-        else:
-            f.extend("cw=" + t.norm for t in words)
-        if clause.rule_value is not None:
-            ra, rb = clause.rule_value
-            sa, sb = toks[a].start, toks[b - 1].end
-            if sa < rb and ra < sb:
-                f.append("r:ov")
-                if sa == ra and sb == rb:
-                    f.append("r:same")
-    if assistant_key:
-        f.append("ka=" + assistant_key)
-    return list(dict.fromkeys(f))
-
 
 # --- the models ------------------------------------------------------------------------------------------------------
 
@@ -612,7 +336,13 @@ class Extractor:
             raise ValueError("not a memroute extractor weights file")
         return cls(Linear.from_json(data["gate"]), Linear.from_json(data["tagger"]), Linear.from_json(data["keyer"]),
                    Stacker.from_json(data["stacker"]), Thresholds(**data["thresholds"]), dict(data["sections"]), data["multi"],
-                   FeatureConfig(**data["gate_config"]), bool(data["gate_rules"]))
+                   _feature_config(data["gate_config"]), bool(data["gate_rules"]))
+
+
+def _feature_config(stored: dict[str, Any]) -> FeatureConfig:
+    """The n-gram settings a weights file was trained with (files written before features.py carry three more
+    flags, always on, that the gate's features no longer read)."""
+    return FeatureConfig(**{k: v for k, v in stored.items() if k in FeatureConfig.__dataclass_fields__})
 
 
 @lru_cache(maxsize=1)
@@ -625,7 +355,7 @@ def default_extractor() -> Extractor | None:
 
 def gate_features(user_text: str, assistant: str, lex: Lexicon, decisions: Sequence[Decision], cfg: FeatureConfig,
                   rules: bool, cue: str | None = None) -> list[str]:
-    """The gate's view of a turn: the old gate's text features plus the rules' decisions (by route and detail)."""
+    """The gate's view of a turn: its text features (features.py) plus the rules' decisions (by route and detail)."""
     out = ["bias", "lang=" + lex.lang]
     size = text_grams("", user_text, cfg, out)
     out.append("len=" + str(min(size, 40) // 4))
@@ -642,7 +372,7 @@ def gate_features(user_text: str, assistant: str, lex: Lexicon, decisions: Seque
     if rules:
         for d in decisions:
             out.append("r:" + d.route + ":" + (d.reason or d.op))
-            out.append("r:d=" + _detail_class(d.detail))
+            out.append("r:d=" + detail_class(d.detail))
             if d.key:
                 out.append("r:key=" + d.key.casefold())
     if cue:  # the first key the turn's cue words name (key_cues.key_for, from `cue_matches`)
@@ -653,39 +383,13 @@ def gate_features(user_text: str, assistant: str, lex: Lexicon, decisions: Seque
 # --- clean values or nothing ------------------------------------------------------------------------------------------
 
 # Words a value never starts with (the subject, a conjunction, a filler) or ends with (a dangling function word).
-_LEAD_DROP = frozenset({
-    "and", "but", "or", "so", "then", "because", "cause", "also", "just", "really", "actually", "well", "um", "oh",
-    "i", "i'm", "im", "i've", "ive", "i'd", "me", "my", "am", "is", "are", "was", "were", "be", "been", "as", "that",
-    "which", "who", "too", "currently", "now", "still",
-    "dan", "tapi", "atau", "jadi", "juga", "cuma", "saya", "aku", "gue", "gw", "sih", "kok", "ya", "yang", "adalah",
-    "sebagai", "sekarang", "masih", "lagi",
-    "和", "而且", "但是", "我", "是", "在", "也", "就", "都", "还", "了", "的", "吗",
-    "และ", "แต่", "ผม", "ฉัน", "เป็น", "ก็", "ครับ", "ค่ะ",
-})
-_TAIL_DROP = frozenset({
-    "and", "or", "but", "so", "to", "of", "the", "a", "an", "in", "on", "at", "with", "for", "from", "by", "my", "your",
-    "is", "are", "was", "were", "be", "that", "which", "who", "because", "like", "as", "too", "also", "very", "really",
-    "now", "lol", "haha", "though", "right", "i", "you", "it", "there", "here", "then", "just", "either", "anyway",
-    "dan", "atau", "tapi", "di", "ke", "dari", "yang", "untuk", "dengan", "juga", "sih", "deh", "dong", "kok", "ya",
-    "nih", "lho", "kan", "aja", "banget", "sekarang", "lagi", "saya", "aku", "kamu", "itu", "ini",
-    "的", "了", "和", "在", "吗", "呢", "吧", "啊", "呀", "哦", "嘛", "也", "很", "都", "我", "你", "是", "就",
-    "ครับ", "ค่ะ", "คะ", "นะ", "จ้ะ", "จ้า", "และ", "ที่", "ของ", "ก็",
-})
-_PHRASE_OPENERS = frozenset({"with", "in", "at", "on", "for", "from", "of", "to", "by", "about", "dengan", "di", "ke", "dari", "untuk"})
-NEGATIONS = frozenset({
-    "not", "never", "no", "don't", "dont", "doesn't", "doesnt", "didn't", "didnt", "can't", "cant", "cannot", "won't",
-    "isn't", "aren't", "wasn't", "haven't", "hasn't", "hardly", "tidak", "tak", "gak", "ga", "nggak", "enggak", "engga",
-    "ngga", "bukan", "belum", "jangan", "不", "没", "别", "未", "ไม่",
-})
-_AUX = frozenset({"do", "does", "did", "can", "will", "would", "am", "is", "are", "have", "has"})
-_SECOND = frozenset({"you", "your", "you're", "yours", "u", "ur", "kamu", "anda", "kau", "lu", "lo", "mu", "你", "您",
-                     "คุณ", "เธอ"})
-_CONTENTLESS = _LEAD_DROP | _TAIL_DROP | frozenset({
-    "it", "this", "that", "they", "them", "these", "those", "thing", "things", "stuff", "one", "ones", "some", "lot",
-    "lots", "much", "many", "all", "both", "good", "nice", "cool", "fun", "great", "ok", "okay", "yes", "no", "yeah",
-    "do", "does", "did", "have", "has", "had", "get", "got", "go", "like", "love", "well", "here", "there", "kind",
-    "sort", "way", "time", "times", "day", "days", "itu", "ini", "hal", "sesuatu", "这", "那", "这个", "那个", "东西",
-})
+_LEAD_DROP = word_set("value_lead_drop")
+_TAIL_DROP = word_set("value_tail_drop")
+_PHRASE_OPENERS = word_set("phrase_openers")
+NEGATIONS = word_set("negations")
+_AUX = word_set("auxiliaries")
+_SECOND = word_set("second_person_words")
+_CONTENTLESS = _LEAD_DROP | _TAIL_DROP | word_set("contentless")
 
 
 def clean_span(text: str, toks: Sequence[Token], a: int, b: int) -> tuple[int, int] | None:
@@ -722,6 +426,8 @@ def clean_span(text: str, toks: Sequence[Token], a: int, b: int) -> tuple[int, i
         return None
     if toks[b - 1].end - toks[a].start > 80:
         return None
+    if junk_reason(text[toks[a].start:toks[b - 1].end]) is not None:
+        return None  # what the write policy would never keep as a value (stages/clauses.py)
     return a, b
 
 
@@ -749,7 +455,7 @@ def read(ex: Extractor, text: str, assistant: str, decisions: Sequence[Decision]
     """The models on one turn: the gate; unless it rules a profile fact out, the tagger; the stacker's P(the turn
     holds a profile fact); and on a turn over the bar, the key classifier on each value span. `protected(decision)`
     names the rules' decisions the extractor leaves alone."""
-    lex = lexicons.get(lang) or lexicons["en"]
+    lex = lexicons.get(lang) or lexicons[FALLBACK]
     toks = tokenize(text)
     matches = cue_matches(text, lang)
     gate = ex.gate.probs(gate_features(text, assistant, lex, decisions, ex.gate_config, ex.gate_rules,

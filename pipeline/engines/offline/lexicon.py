@@ -1,7 +1,7 @@
-"""The shape of one language's word lists and patterns; the lists themselves live in lexicon_<lang>.py.
+"""The shape of one language's word lists and patterns; the lists themselves live in lang/<code>/lexicon.py.
 
 A Lexicon holds only data (compiled patterns and small tables); rules.py applies it the same way for
-every language, so adding a language means adding a file, not code.
+every language, so adding a language means adding a folder (lang/README.md), not code.
 """
 
 from __future__ import annotations
@@ -79,3 +79,13 @@ class Lexicon:
     empty_value: re.Pattern[str] = NEVER  # a whole value that says nothing: "it", "play", "them all", "那个"
     addressed: re.Pattern[str] = NEVER  # an "always ..." that tells the assistant how to answer (reply, use, you)
     spelling: tuple[tuple[re.Pattern[str], str], ...] = ()  # chat spellings of the subject ("i m", "ive") -> canonical
+
+
+def cue_words(*items: str) -> str:
+    """Latin-script cue words: whole words only ("cat" is not in "category")."""
+    return r"\b(?:" + "|".join(items) + r")\b"
+
+
+def cue_chars(*items: str) -> str:
+    """Chinese and Thai cue words: anywhere (no spaces between words)."""
+    return "(?:" + "|".join(items) + ")"

@@ -16,70 +16,46 @@ from datetime import date
 
 from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline import dates
+from pipeline.engines.offline.lang import FALLBACK, lexicons, pack, packs, phrase, word_set
 from pipeline.engines.offline.lexicon import FactRule, Lexicon
-from pipeline.engines.offline.lexicon_en import LEXICON as EN
-from pipeline.engines.offline.lexicon_id import LEXICON as ID
-from pipeline.engines.offline.lexicon_th import LEXICON as TH
-from pipeline.engines.offline.lexicon_zh import LEXICON as ZH
 from pipeline.engines.offline.profile import Entry, Field
 from pipeline.engines.offline.split import Statement, script_of
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
 from pipeline.ledgers.field_concepts import concepts_named
 from pipeline.types import CHANGE_OF_FACT, Decision
 
-LEXICONS: dict[str, Lexicon] = {"en": EN, "id": ID, "zh": ZH, "th": TH}
-SUBJECT_OF = {"en": "I ", "id": "saya ", "zh": "我", "th": "ผม"}
+LEXICONS: dict[str, Lexicon] = lexicons()  # each language pack's (lang/<code>/lexicon.py), by rank
+# English's shapes are read beside every language's: users mix in English words ("deploy", "you").
+EN = LEXICONS[FALLBACK]
+SUBJECT_OF = {p.code: p.words.subject for p in packs()}
 # Facts that say little about which file they belong to; project words outweigh them.
 WEAK_FACTS = {"background", "hobbies", "habits", "work-style", "working-on"}
 RECENT_DAYS = 45  # a dated first-person event older than this is the person's background
 
-_TOPIC_EXPLICIT = lazy_compile(
-    r"\b(?:project|proyek|repo|repository)\s+[\"'`]?(?P<a>[A-Za-z0-9][\w.-]*[A-Za-z0-9])"
-    r"|项目\s*[\"'「]?(?P<b>[A-Za-z0-9][\w.-]*)|(?P<c>[A-Za-z0-9][\w.-]*)\s*项目"
-    r"|(?:โปรเจกต์|โปรเจค|โครงการ)\s*(?P<d>[A-Za-z0-9][\w.-]*)",
-    re.I,
-)
+# The packs' words (lang/<code>/phrases.py), each list joined across languages: users mix them.
+_TOPIC_EXPLICIT = lazy_compile(phrase("topic_named"), re.I)  # "project X": its one group holds the name
 _KEBAB = lazy_compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)+)(?![\w-])")
-_NOT_TOPICS = {
-    "conclusion-first", "e-mail", "follow-up", "front-end", "back-end", "real-time", "long-term", "short-term", "part-time",
-    "full-time", "ping-pong", "x-ray", "t-shirt", "well-known", "self-hosted", "open-source", "step-by-step", "up-to-date",
-    "one-on-one", "co-founder", "in-laws", "non-binary", "gluten-free", "sugar-free", "check-in", "log-in", "sign-up",
-    "end-to-end", "high-level", "low-level", "day-to-day", "state-of-the-art", "re-write", "pull-request", "mid-century",
-}
+_NOT_TOPICS = word_set("kebab_not_topics")
 # Words that follow "project"/"repo" without naming one: never a topic ("and:", "to:", "last:" entries).
-_NOT_NAMES = frozenset({
-    "and", "or", "but", "to", "for", "with", "from", "of", "on", "in", "at", "by", "into", "is", "was", "are", "were", "has",
-    "had", "will", "would", "can", "that", "this", "the", "a", "an", "my", "our", "your", "their", "its", "it", "i", "we",
-    "you", "they", "he", "she", "last", "next", "today", "yesterday", "tomorrow", "tonight", "week", "month", "year",
-    "so", "as", "again", "too", "also", "now", "then", "today's", "got", "went", "yang", "dan", "ke", "di", "itu", "ini",
-    "kemarin", "besok", "minggu", "bulan", "tahun", "untuk", "dari", "sudah", "udah", "lagi", "manager", "management", "plan",
-    "plans", "work", "team", "meeting", "deadline", "update", "updates", "files", "file", "folder", "page",
-})
-_LETS = lazy_compile(r"^(?:let's|lets|let us)\s+(?:use|go with|stick with|switch to|adopt|pick|choose|move to)\b", re.I)
-_GOAL_HINT = lazy_compile(r"\b(?:someday|one day|eventually|in the future|dream|become|be an?|retire|in the next \d+ years|in \d+ years|by 20\d\d|before i die)\b", re.I)
+_NOT_NAMES = word_set("not_names")
+_LETS = lazy_compile(rf"^(?:{phrase('agreement')})", re.I)  # "let's use X": the entry reads "Agreed to use X."
+_GOAL_HINT = lazy_compile(phrase("goal_hint"), re.I)
 # Fact shapes that name their subject themselves ("running is my hobby"), so they apply without "I".
 SUBJECTLESS = {"favorite-rev", "hobby-rev", "budget", "goal", "favorite"}
 _TRAILING_PUNCT = lazy_compile(r"[\s.!。！,，;；:：~]+$")
 # The contrast half of a correction ("..., not a data analyst"): dropped from values, skipped as a clause.
-_CONTRAST_TAIL = lazy_compile(r"(?:,\s*(?:not|bukan)\s+.+|[，,]\s*不是.+|\s+ไม่ใช่.+)$", re.I)
-_CONTRAST_HEAD = lazy_compile(r"^(?:not|bukan|不是|并不是|ไม่ใช่)(?:\b|(?=\S))", re.I)
-_CHRONIC = lazy_compile(r"\b(?:always|often|usually|constantly|easily|all the time|every (?:day|morning|night)|whenever|when i|chronic|"
-                      r"sering|selalu|gampang|mudah|setiap|kalau|kalo)\b|经常|总是|容易|一直|每次|บ่อย|ประจำ|ง่าย|ทุกครั้ง|เสมอ", re.I)
+_CONTRAST_TAIL = lazy_compile(rf"(?:{phrase('contrast_tail')})$", re.I)
+_CONTRAST_HEAD = lazy_compile(rf"^(?:{phrase('contrast_head')})(?:\b|(?=\S))", re.I)
+_CHRONIC = lazy_compile(phrase("chronic"), re.I)
 # "Never done it before", "Always loved it": a remark with its subject dropped, not an instruction.
-_PARTICIPLE_AFTER = lazy_compile(r"^(?:always|never|whenever)\s+(?:\w+ed|done|been|seen|gone|had|heard|known|thought|got|gotten|"
-                                 r"made|met|read|felt|found|taken|given|eaten|drunk|won|lost|understood|worn|sung|flown)\b", re.I)
-_THAI_WE_ONLY = lazy_compile(r"^(?!.*(?:ผม|ฉัน|ดิฉัน|หนู|กระผม)).*เรา")
-_AGREED = lazy_compile(r"\b(?:decided|agreed|memutuskan|sepakat|disepakati)\b|决定|定了|商定|ตัดสินใจ|ตกลง", re.I)
-_HABITUAL = lazy_compile(r"\b(?:usually|always|typically|normally|generally|tend to|every (?:day|morning|week|evening)|first thing)\b|"
-                       r"\b(?:biasanya|selalu|setiap)\b|通常|一般|每天|总是|ปกติ|ทุกวัน|มักจะ", re.I)
-_AS_YOU_SAID = lazy_compile(r"\b(?:as you said|like you said|as you mentioned|like you mentioned|you're right|you are right|seperti katamu|"
-                          r"kayak yang kamu bilang|seperti yang kamu bilang|bener katamu)\b|如你所说|你说得对|正如你说|ตามที่(?:คุณ)?บอก", re.I)
-_EVALUATIVE = lazy_compile(r"^(?:(?:that's|thats|that is|so|very|how)\s+)?(?:cool|great|nice|awesome|amazing|wow|interesting|fun|lovely|"
-                           r"keren|bagus|mantap|seru|asyik|menarik|不错|很好|太好了|厉害|有意思|เยี่ยม|ดีมาก|เจ๋ง|น่าสนใจ)\b", re.I)
-_SHARING = lazy_compile(r"\b(?:too|also|as well|me too|same here|juga|sama)\b|也|ด้วย|เหมือนกัน", re.I)
-_POINTER = lazy_compile(r"^(?:this|that|it|these|ini|itu|这个|这|นี้|นี่)?[\s:：,]*$", re.I)
-_STOP = {"the", "a", "an", "is", "are", "was", "to", "of", "in", "on", "for", "and", "or", "my", "about", "that", "this", "it",
-         "note", "entry", "bit", "part", "yang", "di", "ke", "dan", "itu", "ini", "saya", "aku", "gue", "gua", "gw", "soal", "tentang", "dead", "off"}
+_PARTICIPLE_AFTER = lazy_compile(rf"^(?:{phrase('participle_after')})", re.I)
+_AGREED = lazy_compile(phrase("agreed"), re.I)
+_HABITUAL = lazy_compile(phrase("habitual"), re.I)
+_AS_YOU_SAID = lazy_compile(phrase("as_you_said"), re.I)
+_EVALUATIVE = lazy_compile(rf"^(?:(?:{phrase('evaluative_lead')})\s+)?(?:{phrase('evaluative')})\b", re.I)
+_SHARING = lazy_compile(phrase("sharing"), re.I)
+_POINTER = lazy_compile(rf"^(?:{phrase('pointer')})?[\s:：,]*$", re.I)
+_STOP = word_set("stop_words")
 
 
 # Skip details the engine reads when it settles one sentence: a hedge makes the whole sentence vague; a loose
@@ -100,7 +76,7 @@ class Context:
     memory_norm: list[str] = field(default_factory=list)
     known_topics: list[str] = field(default_factory=list)
     topic: str | None = None  # the project this turn talks about, carried to later entries
-    default_lang: str = "en"
+    default_lang: str = FALLBACK
     previous_first_person: bool = False
     previous_clause_sentence: int = -1  # sentence index of the last clause seen (for contrast halves)
     anchor: str | None = None  # a time phrase said on its own, dating the statements after it (anchors.py)
@@ -153,41 +129,28 @@ def find_topic(text: str, ctx: Context) -> str | None:
 
 # An adverb between the subject and the verb ("I actually live in", "saya sekarang tinggal di")
 # hides the fact shape; the fact rules are retried without it.
-_SUBJECT_ADVERB = lazy_compile(
-    r"^(i|i'm|im|we|saya|aku|gue|gw)\s+(?:actually|really|now|currently|still|also|just|totally|"
-    r"sebenarnya|sebetulnya|sekarang|juga|masih|kebanyakan|hanya|cuma)\s+",
-    re.IGNORECASE,
-)
+_SUBJECT_ADVERB = lazy_compile(rf"^({phrase('subjects')})\s+(?:{phrase('subject_adverbs')})\s+", re.IGNORECASE)
 
 
 _PERFECT = lazy_compile(r"^i(?:'ve| have) been\s+(?=an?\s|vegetarian|vegan|pescatarian|allergic|married|single|divorced)", re.I)
-_LEADING_PHRASE = lazy_compile(r"^(?:in|on|at|since|back in|around|during|these days|nowadays|now|currently|lately)\b[^,]{0,24}?,?\s+(?=(?:i|i'm|i've|my)\b)", re.I)
+_LEADING_PHRASE = lazy_compile(rf"^(?:{phrase('leading_phrase')})", re.I)
 
 
 # A role said with where it is done ("data engineer in Porto", "nurse at St. Mary's", "seorang perawat di
-# Bandung"): the place is a field of its own. Only a capitalised name counts ("a teacher in a small school"
-# stays one role); "in" names the Location, "at"/"for" the Employer.
-_ROLE_WHERE = {
-    "en": lazy_compile(r"^(?P<role>.+?)\s+(?P<prep>in|at|for)\s+(?:the\s+)?"
-                       r"(?P<place>[A-Z][\w.&'-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w.&'-]*){0,3})$"),
-    "id": lazy_compile(r"^(?P<role>.+?)\s+(?P<prep>di)\s+(?P<place>[A-Z][\w.&'-]*(?:\s+[A-Z][\w.&'-]*){0,3})$"),
-}
-_PLACE_KEY = {"in": "Location", "di": "Location", "at": "Employer", "for": "Employer"}
-
-
+# Bandung"): the place is a field of its own (each pack's Phrases.role_where and place_keys).
 def _where_the_role_is(value: str, lang: str) -> tuple[str, str, str] | None:
     """(role, Location or Employer, the place) when a Role value ends with where it is done."""
-    pattern = _ROLE_WHERE.get(lang)
-    m = pattern.match(value) if pattern is not None else None
+    words = pack(lang).phrases
+    m = words.role_where.match(value) if words.role_where is not None else None
     if m is None:
         return None
-    return m.group("role"), _PLACE_KEY[m.group("prep").casefold()], m.group("place")
+    return m.group("role"), words.place_keys[m.group("prep").casefold()], m.group("place")
 
 
 def _fact(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | None:
     """The first fact rule that matches, with its key and value."""
     found = None
-    if lex.lang == "en" and _PERFECT.match(text):  # "I've been a vegetarian since 2015" is "I'm a vegetarian"
+    if lex.lang == FALLBACK and _PERFECT.match(text):  # "I've been a vegetarian since 2015" is "I'm a vegetarian"
         found = _fact_as_written(_PERFECT.sub("I'm ", text, count=1), lex)
     if found is None:
         found = _fact_as_written(text, lex)
@@ -215,7 +178,7 @@ def _fact_as_written(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | Non
         if "{k}" in key:
             raw = clean_value(groups.get("k") or "", lex).casefold()
             mapped = lex.key_words.get(raw)
-            if mapped is None and lex.lang == "en" and raw and len(raw) <= 24:
+            if mapped is None and lex.lang == FALLBACK and raw and len(raw) <= 24:  # an English key word is a key
                 mapped = raw
             if mapped is None:  # a favourite we cannot name in English: keep it under one collecting field
                 return FactRule(rule.name, rule.pattern, rule.section, "Favorites", multi=True), "Favorites", f"{raw}: {value}"
@@ -251,16 +214,10 @@ def _already_said(text: str, ctx: Context, restating: bool = False) -> bool:
 
 
 # Words that carry no fact on their own: a value made only of them ("it", "them all", "so much") says nothing.
-_FILLER_WORDS = _STOP | {
-    "i", "me", "you", "your", "he", "she", "him", "her", "they", "them", "we", "us", "its", "it's", "their", "there", "here",
-    "so", "too", "much", "very", "really", "all", "one", "ones", "some", "any", "thing", "things", "stuff", "lot", "lots",
-    "also", "just", "well", "both", "more", "most", "that's", "what", "which", "who", "how", "do", "did", "does", "be", "been",
-    "have", "has", "had", "not", "no", "yes", "lol", "haha", "kind", "sort", "way", "as", "at", "by", "with", "from",
-    "dia", "mereka", "kamu", "anda", "nya", "juga", "sangat", "banget", "semua", "sekali", "hal", "begitu", "gitu", "sama",
-}
+_FILLER_WORDS = _STOP | word_set("filler_words")
 
 
-_FIRST_CLAUSE = lazy_compile(r"\s*[,;，；:]\s*|\s+(?:because|cause|since|so|but|which|who|karena|tapi|yang)\s+", re.I)
+_FIRST_CLAUSE = lazy_compile(rf"\s*[,;，；:]\s*|\s+(?:{phrase('first_clause_words')})\s+", re.I)
 _PLACEHOLDER = lazy_compile(r"[\[\]{}<>]")
 ADDRESSED_RULES = {"standing", "comm-style"}  # preferences about answers name the assistant ("when you summarize")
 
@@ -333,7 +290,7 @@ def _memory_decision(st: Statement, text: str, lex: Lexicon, ctx: Context, confi
     for existing in ctx.memory_norm:
         if _numbers(existing) != numbers:
             continue  # "release 24" and "release 25" are two events
-        old = set(existing.split()) if lex.lang in ("en", "id") else tokens(existing)
+        old = set(existing.split()) if pack(lex.lang).words.script == "latin" else tokens(existing)
         if norm and (norm in existing or (len(toks) >= 4 and coverage(toks, old) >= 0.9)
                      or (len(old) >= 3 and coverage(old, toks) >= 0.75 and len(norm) <= 1.7 * len(existing))):
             return _skip(st, "inferable", "already in MEMORY.md", 0.85)
@@ -367,8 +324,8 @@ def _field_named_by(target: str, lex: Lexicon) -> set[str]:
     t_fold = target.casefold()
     keys = {k for k in (lex.field_words.get(t_fold), EN.field_words.get(t_fold)) if k}
     for table in (lex.field_words, EN.field_words):
-        for phrase, key in table.items():  # "where i live", "alamat", "住址": a phrase anywhere in the request
-            if re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)" if phrase.isascii() else re.escape(phrase), t_fold):
+        for words, key in table.items():  # "where i live", "alamat", "住址": words anywhere in the request
+            if re.search(rf"(?<!\w){re.escape(words)}(?!\w)" if words.isascii() else re.escape(words), t_fold):
                 keys.add(key)
     found = _fact(target, lex) if lex.subject.match(target) else _fact(SUBJECT_OF[lex.lang] + target, lex)
     if found is not None and found[0].name not in ("about",):
@@ -377,9 +334,13 @@ def _field_named_by(target: str, lex: Lexicon) -> set[str]:
     return named | {k for key in named for k in FIELD_FAMILIES.get(key, ())}
 
 
+_FORGET_LEAD = lazy_compile(rf"^(?:{phrase('forget_lead')})\s*", re.I)  # "my", "saya" before what to forget
+_FORGET_TAIL = lazy_compile(rf"\s+(?:{phrase('forget_tail')})$", re.I)  # "anymore", "lagi" after it
+
+
 def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Decision]:
-    target = clean_value(re.sub(r"^(?:my|saya|aku|我的|ของ(?:ผม|ฉัน)|that|the|about)\s*", "", target, flags=re.I), lex)
-    target = re.sub(r"\s+(?:anymore|please|lagi|ya)$", "", target, flags=re.I).strip()
+    target = clean_value(_FORGET_LEAD.sub("", target), lex)
+    target = _FORGET_TAIL.sub("", target).strip()
     t_fold = target.casefold()
     # A contact field named by what it is ("my email address", "nomor hp saya", "我的邮箱"): that
     # field and no other; when none is stored, nothing changes and the decision says so.
@@ -439,7 +400,7 @@ def _field_overlapping(text: str, ctx: Context) -> Field | None:
 _THAI_TOKEN = lazy_compile("[\u0e00-\u0e7f]")
 
 
-_SENTENCE_CUES = lazy_compile(r"\b(?:meant|maksud\w*|from|dari)\b|我是说|我的意思|应该是|从|หมายถึง|เปลี่ยนจาก", re.I)
+_SENTENCE_CUES = lazy_compile(phrase("correction_cues"), re.I)
 
 
 def sentence_rule(sentence: Statement, ctx: Context) -> list[Decision] | None:
@@ -465,29 +426,27 @@ def sentence_rule(sentence: Statement, ctx: Context) -> list[Decision] | None:
 
 
 # "Here's a pic from when we met up", "ini fotonya", "这是照片", "นี่รูป": a picture or link handed over, not an event.
-_SHOWING = lazy_compile(r"^(?:(?:here'?s|here is|here are|this is|these are|check out|look at|see)\s+(?:a |an |the |my |our |some )?"
-                        r"(?:\w+\s+)?(?:pic|pics|picture|pictures|photo|photos|snap|selfie|video|clip|link|screenshot|shot)s?\b"
-                        r"|(?:ini|itu)\s+(?:foto|video|link|gambar)|(?:这是|这张|看看)(?:我的)?(?:照片|图|视频|链接)|นี่(?:คือ)?(?:รูป|คลิป|ลิงก์))",
-                        re.I)
+_SHOWING = lazy_compile(rf"^(?:{phrase('showing')})", re.I)
 
 
 # "Don't forget to take it easy", "remember to drink water", "jangan lupa makan ya", "别忘了带伞": a reminder for the
 # other speaker, not something about the user to keep (that one names the user: "don't forget I'm vegetarian").
-_ADVICE = lazy_compile(r"^(?:(?:please|pls)\s+)?(?:(?:don't|do not|dont) forget|remember) to\b|^(?:jangan lupa|jgn lupa)\b"
-                       r"|^(?:别忘了|不要忘了|记得)|^อย่าลืม", re.I)
+_ADVICE = lazy_compile(rf"^(?:{phrase('advice')})", re.I)
 
 
+_PLEASANTRY = lazy_compile(r"^(?:it'?s\s+|it\s+is\s+)?(?:always|never\s+not)\s+(?:so\s+|such\s+)?(?:a\s+)?(?:good|great|nice|fun|"
+                           r"lovely|awesome|wonderful|pleasure|joy|treat)\b", re.IGNORECASE)
 # A standing instruction's negation is its meaning: "never use semicolons" is never `use semicolons`.
-_NEGATIVE_INSTRUCTION = lazy_compile(r"^(?:please\s+|pls\s+)?(?:never|don't|do not|stop|no|jangan|jangan pernah|不要|别|不用|อย่า|ห้าม)"
-                                     r"(?:\b|(?=\S))", re.I)
-_KEEP_IT = lazy_compile(r"^(?:keep|make)\s+(?:it|them|things|answers|replies|responses)\s+(?=\w)", re.I)
+_POLITE = lazy_compile(rf"^(?:{phrase('polite')})", re.I)  # "please " before an instruction
+_NEGATIVE_INSTRUCTION = lazy_compile(rf"^(?:{phrase('polite')})?(?:{phrase('negative_instruction')})(?:\b|(?=\S))", re.I)
+_KEEP_IT = lazy_compile(rf"^(?:{phrase('keep_it')})", re.I)
 
 
 def _instruction(text: str, lex: Lexicon) -> str:
     """The value of a standing instruction: the instruction without its "always"/"from now on" (a negation kept)."""
     m = _NEGATIVE_INSTRUCTION.match(text)
     if m:
-        return re.sub(r"^(?:please|pls)\s+", "", text, flags=re.I).strip(" ,:;-")
+        return _POLITE.sub("", text).strip(" ,:;-")
     body = lex.standing.sub("", text, count=1).strip(" ,:;-") or text
     return _KEEP_IT.sub("", body)
 
@@ -503,7 +462,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if not text or lex.phatic.match(text):
         return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
     text = strip_pattern(text, lex.discourse)
-    text = _TRAILING_PUNCT.sub("", text) if lang in ("zh", "th") else text.strip()
+    text = _TRAILING_PUNCT.sub("", text) if pack(lang).words.script != "latin" else text.strip()
     if not text:
         return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
 
@@ -565,6 +524,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     # themselves and is read on by the rules below, and "Never give up!" or "never stop sending dog pics" is an
     # exclamation to the other speaker, no instruction at all.
     addressed = bool(lex.addressed.search(text) or EN.addressed.search(text)) and not _PARTICIPLE_AFTER.match(text)
+    if lex.standing.search(text) and _PLEASANTRY.match(text):  # "Always great chatting with you!": no instruction
+        return [_skip(st, "one_off", "a pleasantry to the other speaker", 0.8)]
     if lex.standing.search(text) and addressed and not plural and not _AGREED.search(text):
         language = lex.language_word.search(text)
         key = "Response language" if language else "Response style"
@@ -576,20 +537,22 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if lex.temporary.search(text):
         return [_memory_decision(st, text, lex, ctx, 0.6, "a temporary situation -> memory (dated)")]
 
-    project = bool(lex.project_cue.search(plain) or (lang != "en" and EN.project_cue.search(plain)))
-    decided = bool(lex.decision_cue.search(plain) or (lang != "en" and EN.decision_cue.search(plain)))
+    project = bool(lex.project_cue.search(plain) or (lang != FALLBACK and EN.project_cue.search(plain)))
+    decided = bool(lex.decision_cue.search(plain) or (lang != FALLBACK and EN.decision_cue.search(plain)))
     first = bool(lex.first_person.search(plain)) or st.restored_subject
-    if lang == "th" and first and _THAI_WE_ONLY.match(plain) and (project or dated):
+    ambiguous_we = pack(lang).words.ambiguous_we
+    if ambiguous_we is not None and first and ambiguous_we.match(plain) and (project or dated):
         first, plural = False, True  # Thai เรา is "I" or "we"; about project work it is the team
     implied = borrowed = False
-    if not first and not plural and lang in ("zh", "th", "id") and ctx.previous_first_person and len(plain) < 40:
+    pro_drop = pack(lang).words.pro_drop
+    if not first and not plural and pro_drop and ctx.previous_first_person and len(plain) < 40:
         text = SUBJECT_OF[lang] + text  # a subject-less clause continues the speaker's sentence
         first = borrowed = True
     ctx.previous_first_person = first
     # Project words alone do not make a first-person statement memory ("I build websites for a living" is
     # who the user is); finished or ongoing work, a date, a decision or a named project does.
     if first and not plural:
-        did = bool(lex.done.search(plain) or (lang != "en" and EN.done.search(plain)))
+        did = bool(lex.done.search(plain) or (lang != FALLBACK and EN.done.search(plain)))
         today_event = did and dates.find_date(plain, ctx.today) is not None  # "I fixed it this morning"
         # A personal event from long ago ("two years ago I moved to Canada") is background, not a log entry.
         recent = dated and (ctx.today - dates.find_date(plain, ctx.today)[0]).days <= RECENT_DAYS  # type: ignore[index]
@@ -598,12 +561,12 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     else:
         # A project noun alone ("here's the website", "that page looks nice") is talk about the work, not an event:
         # an entry needs something that happened, was decided or is scheduled.
-        did = bool(lex.done.search(plain) or (lang != "en" and EN.done.search(plain)))
+        did = bool(lex.done.search(plain) or (lang != FALLBACK and EN.done.search(plain)))
         work = dated or decided or (project and (did or bool(_numbers(plain)) or bool(find_topic(plain, ctx))
                                                  or dates.find_date(plain, ctx.today) is not None))
 
     # Only the user's own fact stops being true ("I quit smoking", pro-drop "เลิกกินกาแฟแล้ว"); "my album dropped" is narration.
-    if (first or (lang in ("zh", "th", "id") and not lex.second_person.search(plain))) and not plural and lex.no_longer.search(plain):
+    if (first or (pro_drop and not lex.second_person.search(plain))) and not plural and lex.no_longer.search(plain):
         fld = _field_overlapping(plain, ctx)
         if fld is not None:
             del ctx.fields[fld.key.casefold()]
@@ -615,7 +578,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         fact = None  # a name comes only from the user introducing themselves ("Aduh" is not a name)
     if fact is not None and not (first or plural) and fact[0].name not in SUBJECTLESS:
         fact = None
-    if fact is None and not first and not plural and lang in ("zh", "th", "id"):
+    if fact is None and not first and not plural and pro_drop:
         fact = _fact(SUBJECT_OF[lang] + text, lex)  # pro-drop: "ชอบอ่านนิยาย", "目标是跑个半马"
         if fact is not None and fact[0].name.startswith("name"):
             fact = None

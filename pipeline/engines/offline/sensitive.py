@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline._util.lazy_re import lazy_compile
+from pipeline.engines.offline.lang import phrase
 
 CONTACT_KINDS = frozenset({"email", "phone", "address"})
 
@@ -30,7 +31,7 @@ _FALLBACK = (
     ("iban", lazy_compile(r"\b[A-Z]{2}\d{2}[A-Z0-9]{11,30}\b", re.I)),
     ("card", lazy_compile(r"\b(?:\d[ -]?){12,19}\b")),
     ("phone", lazy_compile(r"(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,4}\)?[\s.-]?){2,4}\d{3,4}\b")),
-    ("password", lazy_compile(r"\b(?:password|passwd|pwd|kata sandi|密码|รหัสผ่าน)\b\s*(?:is|:|adalah|是|คือ)?\s*\S+", re.I)),
+    ("password", lazy_compile(rf"\b(?:{phrase('credential_words')})\b\s*(?:{phrase('credential_copulas')}|:)?\s*\S+", re.I)),
     ("api_key", lazy_compile(r"\b(?:sk|pk|ghp|xox[bp]|AKIA)[-_A-Za-z0-9]{12,}\b")),
 )
 
@@ -96,8 +97,7 @@ def find_spans(text: str) -> list[Span]:
 
 # Identifiers with a digit-bearing value that guards may not know by shape (postcodes, plates, national ids).
 _IDENTIFIER = lazy_compile(
-    r"(?:zip ?code|postal ?code|post ?code|passport|licen[cs]e plate|number plate|plat nomor|kode ?pos|\bNIK\b|\bKTP\b|"
-    r"邮编|邮政编码|身份证|车牌|护照|รหัสไปรษณีย์|ทะเบียนรถ|บัตรประชาชน|พาสปอร์ต)[^\n]{0,25}?(?P<val>(?<![\w-])[A-Z0-9-]*\d[A-Z0-9-]*)",
+    rf"(?:{phrase('identifier_words')})[^\n]{{0,25}}?(?P<val>(?<![\w-])[A-Z0-9-]*\d[A-Z0-9-]*)",
     re.I,
 )
 

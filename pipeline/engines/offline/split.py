@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline._util.lazy_re import lazy_compile
+from pipeline.engines.offline.lang import packs, phrase
 
 
 @dataclass(frozen=True)
@@ -25,47 +26,34 @@ class Statement:
     restored_subject: bool = False  # True when `text` borrowed the subject of the previous clause
 
 
-_ABBREV = lazy_compile(r"(?:\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|st|no|jr|sr|inc|ltd|approx|p\.o|u\.s)\.|\b[A-Z]\.)$", re.I)
-# A space in Thai ends a sentence only after a closing particle or before a new subject; elsewhere it
-# separates phrases of one sentence ("ชอบคำตอบสั้นๆ ตรงประเด็น").
-_THAI_PARTICLE = r"(?:(?<=ครับ)|(?<=ค่ะ)|(?<=คะ)|(?<=นะ)|(?<=จ้ะ)|(?<=จ้า)|(?<=ฮะ)|(?<=555))"
-_THAI_NEW_SUBJECT = r"(?=ผม|ฉัน|หนู|ดิฉัน|เรา|พวกเรา|อ้อ|อ๋อ|ส่วน|เป็น|อยู่|ทำงาน|เมื่อวาน|เมื่อคืน|สัปดาห์ที่แล้ว|อาทิตย์ที่แล้ว)"
-_SENTENCE_END = lazy_compile(
-    r"[.!?]+[\"')\]]*(?=\s)|[。！？；;!?]+|[\n\r]+"
-    rf"|{_THAI_PARTICLE}\s+(?=[\u0E00-\u0E7FA-Za-z])|(?<=[\u0E00-\u0E7F])\s+{_THAI_NEW_SUBJECT}"
-    r"|(?<=[A-Za-z0-9])\s+(?=อยู่|ทำงาน|เมื่อวาน|เมื่อคืน|สัปดาห์ที่แล้ว|อาทิตย์ที่แล้ว)"
-    r"|(?:(?<=ครับ)|(?<=ค่ะ))(?=[\u0E00-\u0E7F])(?!นะ|ผม)"
-)
+# The packs' words (lang/<code>/phrases.py), each list joined across languages: users mix them.
+_ABBREV = lazy_compile(rf"(?:{phrase('abbreviations')})$", re.I)  # "Dr.", "e.g.": no sentence end
+# Sentences end at . ! ? 。 ！ ？ ； and line breaks, and where a pack says (Thai: a space after ครับ).
+_SENTENCE_END = lazy_compile(r"[.!?]+[\"')\]]*(?=\s)|[。！？；;!?]+|[\n\r]+" + f"|{phrase('sentence_end')}")
 _THAI = lazy_compile(r"[\u0E00-\u0E7F]")
 _CJK = lazy_compile(r"[\u4E00-\u9FFF]")
 
 # Where a clause starts a new fact. The look-ahead keeps the subject in the next clause.
-_LEAD = r"(?:(?:btw|by the way|oh|oh iya|oh ya|anyway|omong-omong|also)[\s,]+)?"
+_LEAD = rf"(?:(?:{phrase('clause_leads')})[\s,]+)?"
+_SUBJECT = rf"(?={_LEAD}(?:{phrase('clause_subjects')})\b)"
 _CLAUSE_CUT = lazy_compile(
-    rf"(?:,\s*|;\s*|\s+)(?:and|but|also|plus|dan|tapi|tetapi|serta|juga)\s+(?={_LEAD}(?:i|i'm|i've|i'd|my|we|we're|our|saya|aku|kami|kita|gue|gw)\b)"
-    rf"|[,;]\s+(?={_LEAD}(?:i|i'm|i've|my|we|our|saya|aku|kami|kita|gue|gw)\b)"
+    rf"(?:,\s*|;\s*|\s+)(?:{phrase('clause_conjunctions')})\s+{_SUBJECT}|[,;]\s+{_SUBJECT}"
     # "..., always add them": an instruction after a fact; "i live in X, where are you?": a question after a fact.
-    r"|[,;]\s+(?=(?:always|never|please|pls)\s+\w)"
-    r"|\s*,\s*(?=(?:what|where|how|who|which|do you|are you|have you|did you|and you|what about you|how about you|"
-    r"bagaimana|apa|apakah|di mana|kalau kamu|kalau anda|anda)\b[^,.!?]*\?\s*$)"
-    r"|,?\s+and\s+(?=(?:also\s+)?(?:love|like|enjoy|have|live|work|hate|prefer|own|play|speak|volunteer|teach|study)\b)"
-    r"|,?\s+dan\s+(?=(?:juga\s+)?(?:suka|senang|punya|tinggal|bekerja|kerja|hobi|benci|main|bermain|mengajar|belajar)\b)"
-    r"|(?:[，；]|(?<=[\u4E00-\u9FFF]),)\s*(?:而且|并且|另外|还有|但是|不过|同时)?"
-    r"|(?:而且|并且|另外|同时)(?=我)"
-    r"|\s*(?:และ|แล้วก็)(?=ผม|ฉัน|หนู|ดิฉัน|เรา|พวกเรา)|(?<=[\u0E00-\u0E7F])\s+แต่\s*",
+    rf"|[,;]\s+(?=(?:{phrase('clause_instructions')})\s+\w)"
+    rf"|\s*,\s*(?=(?:{phrase('clause_questions')})\b[^,.!?]*\?\s*$)"
+    rf"|{phrase('clause_cuts')}",
     re.I,
 )
-_APPOSITION = lazy_compile(r"^(?P<head>(?:i'm|i am|im|my name is|saya|aku|nama saya)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,\s*(?P<tail>(?:an?|seorang)\s+.+)$", re.I)
-_SELF_CLAUSE = lazy_compile(r"^\s*(?:i'm|i am|im|i've|i\s+(?:have|live|work|love|like|am))\s+\S", re.I)
-_PLURAL_START = lazy_compile(r"^(?:we|we're|we've|our|kami|kita)\b", re.I)
-_FRAGMENT_SUBJECT = (
-    (lazy_compile(r"^(?:an?)\s+\w", re.I), "I'm "),
-    (lazy_compile(r"^seorang\s+\w", re.I), "saya "),
-    (lazy_compile(r"^(?:also\s+)?(?:love|like|enjoy|have|live|work|hate|prefer|own|play|speak|volunteer|teach|study)\b", re.I), "I "),
-    (lazy_compile(r"^(?:juga\s+)?(?:suka|senang|punya|tinggal|bekerja|kerja|benci|main|bermain|mengajar|belajar)\b", re.I), "saya "),
-    (lazy_compile(r"^(?:一名|一个|一位|一只)"), "我是"),
-    (lazy_compile(r"^เป็น"), "ผม"),
-)
+_APPOSITION = lazy_compile(rf"^(?P<head>(?:{phrase('apposition_heads')})\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,\s*"
+                           rf"(?P<tail>(?:{phrase('apposition_article')})\s+.+)$", re.I)
+# The subject of the apposition's second fact, by the article it opens with ("a" -> "I'm ", "seorang" -> "saya ").
+_APPOSITION_SUBJECTS = tuple((lazy_compile(rf"^(?:{p.phrases.apposition_article})\s", re.I), p.phrases.apposition_subject)
+                             for p in packs() if p.phrases.apposition_article)
+_SELF_CLAUSE = lazy_compile(rf"^\s*(?:{phrase('self_clause')})\s+\S", re.I)
+_PLURAL_START = lazy_compile(rf"^(?:{phrase('plural_start')})\b", re.I)
+# A fragment with no subject ("a nurse", "love hiking", "一名老师") continues the sentence's subject.
+_FRAGMENT_SUBJECT = tuple(pair for p in packs() for pair in p.phrases.fragment_subjects)
+_PLURAL_OF = {single: plural for p in packs() for single, plural in p.phrases.plural_subjects.items()}
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -119,17 +107,17 @@ def split_statements(text: str) -> list[Statement]:
             clean = quote.strip().rstrip(".!。！")
             m = _APPOSITION.match(clean)
             if m is not None:
-                subject = "saya " if m.group("tail").lower().startswith("seorang") else "I'm "
                 tail = m.group("tail")
+                subject = next(subj for article, subj in _APPOSITION_SUBJECTS if article.match(tail))
                 statements.append(Statement(m.group("head"), quote, c_start, c_end, index))
-                statements.append(Statement(subject + tail if subject == "I'm " else subject + tail, quote, c_start, c_end, index, True))
+                statements.append(Statement(subject + tail, quote, c_start, c_end, index, True))
                 continue
             restored = False
             for pattern, subject in _FRAGMENT_SUBJECT:
                 if pattern.match(clean) and statements and statements[-1].sentence == index:
                     plural = _PLURAL_START.match(statements[-1].text)
-                    if plural and subject in ("I ", "saya "):
-                        subject = "we " if subject == "I " else "kami "
+                    if plural and subject in _PLURAL_OF:
+                        subject = _PLURAL_OF[subject]
                     clean = subject + clean
                     restored = True
                     break

@@ -5,40 +5,26 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pipeline._util.lazy_re import lazy_compile
+from pipeline.engines.offline.lang import FALLBACK, of_script, packs
 from pipeline.engines.offline.split import script_of
 
-# Function words that tell Indonesian from English (Latin script both); counted, not matched, for speed.
-_ID_WORDS = frozenset({
-    "abis", "adalah", "aja", "akan", "aku", "anak", "anda", "anjing", "atau", "ayah", "banget", "bekerja", "berarti",
-    "bersama", "bgt", "bisa", "buat", "bukan", "capek", "dan", "dari", "deh", "dengan", "di", "dia", "dong",
-    "favorit", "ga", "gak", "gue", "gw", "harga", "hari", "hr", "ibu", "ingin", "ini", "itu", "iya", "jadi", "jam",
-    "juga", "kalo", "kami", "kamu", "karena", "kayaknya", "ke", "kemarin", "kerja", "kita", "kok", "kucing", "lagi",
-    "lalu", "lg", "lupakan", "mager", "maksud", "maksudku", "malam", "malem", "mau", "memiliki", "menikmati",
-    "minggu", "mungkin", "nama", "nggak", "nya", "oke", "pada", "pagi", "pakai", "pake", "paket", "pegang", "punya",
-    "rumah", "sama", "santai", "saya", "sebagai", "sedang", "sekali", "seneng", "seorang", "setuju", "sih", "skrg",
-    "sore", "sudah", "suka", "tahun", "tapi", "td", "tidak", "tinggal", "tolong", "udah", "udh", "untuk", "yang",
-    "yg",
-})
-_EN_WORDS = frozenset({
-    "a", "am", "an", "and", "are", "at", "be", "do", "for", "has", "have", "i", "i'm", "in", "is", "it", "like",
-    "love", "my", "not", "of", "on", "our", "that", "the", "this", "to", "was", "we", "with", "work", "you",
-})
 _LATIN_WORD = lazy_compile(r"[a-z']+")
 _WORD = lazy_compile(r"[\w\u0E00-\u0E7F\u4E00-\u9FFF]+")
 _QUOTED = lazy_compile(r"\"[^\"]*\"|“[^”]*”|「[^」]*」")
 
 
 @lru_cache(maxsize=4096)
-def guess_language(text: str, default: str = "en") -> str:
+def guess_language(text: str, default: str = FALLBACK) -> str:
+    """The pack a text is in: by its script, and among the Latin-script packs by which one's function words it
+    holds most (a tie goes to the lower rank: English before Indonesian); `default` when it holds none."""
     script = script_of(text)
     if script != "latin":
-        return script
+        written_in = of_script(script)
+        return written_in.code if written_in is not None else FALLBACK
     found = _LATIN_WORD.findall(text.lower())
-    id_score = sum(w in _ID_WORDS for w in found)
-    en_score = sum(w in _EN_WORDS for w in found)
-    if id_score == 0 and en_score == 0:
-        return default
-    return "id" if id_score > en_score else "en"
+    scores = [(sum(w in p.words.function_words for w in found), p.code) for p in packs() if p.words.script == "latin"]
+    best = max(scores, key=lambda s: s[0], default=(0, default))
+    return default if best[0] == 0 else best[1]
 
 
 def normalize(text: str) -> str:

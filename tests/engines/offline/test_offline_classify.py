@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -14,7 +13,7 @@ from pipeline.engines.offline import RULES_VERSION, OfflineEngine
 from pipeline.types import Decision, Message, Turn
 
 # The rules alone; the learned gate (when the engine has one) has its own tests.
-ENGINE = OfflineEngine(gate=False) if "gate" in inspect.signature(OfflineEngine).parameters else OfflineEngine()
+ENGINE = OfflineEngine(extractor=False)
 JASMIN = ("I'm Jasmin, a frontend engineer, and I like conclusion-first communication. I'm working on the global site "
           "for agent-demo (an AI agent app) with Next.js. Last week we changed the hero section to an animated gradient.")
 
@@ -216,8 +215,9 @@ def test_forget_removes_what_the_file_holds(text: str, user_md: str, memory_md: 
 
 def test_statements_are_split_and_routed_each() -> None:
     decisions = classify("my head hurts today. I'm a nurse in Jakarta. we shipped the new triage form yesterday.")
-    assert [d.route for d in decisions] == ["skip", "user", "memory"]
+    assert [d.route for d in decisions] == ["skip", "user", "user", "memory"]
     assert decisions[0].reason == "sensitive"  # a symptom is health data, kept only on request (issue 13)
+    assert [(d.key, d.value) for d in decisions[1:3]] == [("Role", "nurse"), ("Location", "Jakarta")]  # KEYS.md
 
 
 def test_offline_engine_never_imports_litellm() -> None:

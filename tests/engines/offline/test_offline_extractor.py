@@ -17,7 +17,7 @@ from pipeline.engines.offline.rules import LEXICONS
 from pipeline.types import Decision, Message, Turn
 
 ENGINE = OfflineEngine()
-RULES = OfflineEngine(gate=False)
+RULES = OfflineEngine(extractor=False)
 needs_weights = pytest.mark.skipif(ENGINE.extractor is None, reason="the extractor's weights are not shipped")
 
 

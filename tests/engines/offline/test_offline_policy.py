@@ -6,7 +6,6 @@ style from "Never ...", a removal from "my album dropped"); the sentences are wr
 
 from __future__ import annotations
 
-import inspect
 from datetime import datetime
 
 import pytest
@@ -15,7 +14,7 @@ from pipeline.engines.offline.engine import OfflineEngine
 from pipeline.types import Decision, Message, Turn
 
 # The rules alone: the learned gate (when its weights ship) may veto writes, never choose what is written.
-ENGINE = OfflineEngine(gate=False) if "gate" in inspect.signature(OfflineEngine).parameters else OfflineEngine()
+ENGINE = OfflineEngine(extractor=False)
 PROFILE = ("# USER\n\n## Identity\n- Name: Sam\n- Location: Lisbon\n- Address: Rua Nova 12\n- Role: nurse\n\n"
            "## Preferences\n- Coffee: flat white\n- Likes: hiking\n\n## Constraints\n- Diet: vegetarian\n")
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pipeline.engines.offline.lang.en.lexicon import ROLE_HEAD
 from pipeline.engines.offline.lexicon import FactRule, Lexicon, rx, words
-from pipeline.engines.offline.lexicon_en import ROLE_HEAD
+
+# ROLE_HEAD: English's role nouns, since job titles are often said in English ("saya seorang software engineer").
 
 _I = r"(?:saya|aku|gue|gua|gw|sy)"
 _MY = r"(?:saya|ku|aku|gue|gw)"
