@@ -14,7 +14,7 @@ Models (numpy at training time only; the engine reads the weights with the stand
 - key classifier: softmax regression per value span, the closed key vocabulary plus "none" (spans the tagger
   finds that hold no fact, taken from its out-of-fold output).
 - stacker: logistic regression over the three models' out-of-fold summaries and a few signs of the turn
-  (STACK_NAMES), learned on the real turns (`stacker_turns`).
+  (STACK_NAMES).
 Every figure is cross-validated, grouped by conversation; Xpersona's Indonesian and Chinese dialogues are grouped
 with the English dialogue they translate (training/xpersona_groups.json). The thresholds are chosen on the
 out-of-fold output: the best route accuracy with USER.md precision >= MIN_PRECISION; the hybrid gate's threshold
@@ -425,13 +425,6 @@ STACK_NAMES = ("pu", "pm", "pw", "maxin", "sumin", "maxb", "rule", "prot", "n", 
                "n<=12", "n<=25", "q", "fp", "nothing", "asked", "a_q", "cue", "rule_mem")
 
 
-def stacker_turns(items: Sequence[Item], which: Sequence[int]) -> list[int]:
-    """The turns the stacker learns from: the real ones (the measure's kind: learned on all turns, the written
-    conversations set its weights and CV real falls from route 0.824, USER.md recall 0.701 to 0.811, 0.670 at the
-    same precision bar), or every turn when there are none."""
-    return [n for n in which if is_real(items[n])] or list(which)
-
-
 def fit_stacker(rows: Sequence[dict[str, float]], ys: Sequence[bool], l2: float = 1e-3, steps: int = 500,
                 lr: float = 0.1) -> X.Stacker:
     """Logistic regression over the stacker's few numbers (full-batch Adam, numpy)."""
@@ -491,7 +484,7 @@ def cross_validate(items: Sequence[Item], hyper: Hyper) -> list[Out]:
     done = [o for o in outs if o is not None]
     # Pass 3: the stacker, cross-validated on the same folds.
     for f in range(FOLDS):
-        tr = stacker_turns(items, [n for n in range(len(items)) if fold[n] != f])
+        tr = [n for n in range(len(items)) if fold[n] != f]
         st = fit_stacker([done[n].stack for n in tr], [wants_field(items[n]) for n in tr])
         for n in range(len(items)):
             if fold[n] == f:
@@ -752,8 +745,7 @@ def main(argv: list[str] | None = None) -> int:
     tagger = train_tagger(items, everything, hyper)
     negatives = oof_negatives(items, [o.tag_probs or [[1.0, 0.0, 0.0]] * len(items[n].toks) for n, o in enumerate(outs)])
     models = Models(train_gate(items, everything, hyper), tagger, train_keyer(items, everything, negatives, classes, hyper))
-    learn = stacker_turns(items, everything)
-    stacker = fit_stacker([outs[n].stack for n in learn], [wants_field(items[n]) for n in learn])
+    stacker = fit_stacker([o.stack for o in outs], [wants_field(it) for it in items])
     sections = {k: corpus.KEYS.get(k, "Identity") for k in classes if k != X.NONE_KEY}
     ex = X.Extractor(models.gate, models.tagger, models.keyer, stacker, th, sections, sorted(multi), X.GATE_TEXT,
                      hyper.gate_rules)

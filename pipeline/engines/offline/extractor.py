@@ -14,7 +14,7 @@ cross-validation grouped by conversation (and by persona, for the shared real di
 - the key classifier: per span, one key of the closed vocabulary or "none" (a span that holds no fact), over the
   span's words, the words around it, its statement, the key cues, the rules' key and the assistant's words.
 - the stacker: P(the turn holds a profile fact) from the gate's classes, the tagger's summary, what the rules wrote
-  and a few signs of the turn (`turn_signs`), learned on the real chit-chat turns.
+  and a few signs of the turn (`turn_signs`).
 
 A span becomes a field when the stacker passes `user` and the span, its key and its "none" pass their bars
 (thresholds chosen by cross-validation, stored with the weights); `clean_span` first cuts what a value must never
