@@ -28,13 +28,13 @@ JUNK_OTHER_SPEAKER = "junk: about the other speaker"
 JUNK_FRAGMENT = "junk: a fragment"
 JUNK_EMPTY = "junk: says nothing on its own"
 JUNK_POINTING = "junk: points at something in the conversation"
+JUNK_ADVICE = "junk: advice to the other speaker"
 REDUNDANT = "said by another clause"
 OLDEST = "the oldest clause"
 REPLACED = "replaced by a new value"  # a single-value field: the whole old value leaves
 MOVED_OUT = "moved out to make room"  # USER.md compaction near the file's cap (engines' compact)
 REASONS = (JUNK_QUESTION, JUNK_EXCLAMATION, JUNK_SENTENCE, JUNK_OTHER_SPEAKER, JUNK_FRAGMENT, JUNK_EMPTY, JUNK_POINTING,
-           REDUNDANT,
-           OLDEST, REPLACED, MOVED_OUT)
+           JUNK_ADVICE, REDUNDANT, OLDEST, REPLACED, MOVED_OUT)
 
 _QUESTION = re.compile(
     r"[?？]|^(?:what|why|how|when|where|who|which|whose|do you|did you|are you|is it|can you|could you|would you|"
@@ -86,6 +86,35 @@ def split_clauses(value: str) -> list[str]:
 
 def join_clauses(parts: list[str]) -> str:
     return SEPARATOR.join(parts)
+
+
+# A MEMORY.md entry that is no event of the user's: words to the other speaker ("Believe in yourself", "Your project
+# is going to be great"), a picture or link shown ("This was our tree.", "Here's what I did."), or no content
+# ("Something happened.").
+_ENTRY_OTHER = re.compile(r"\b(?:you|your|yours|yourself|you're|you'll|you've|kamu|anda|dirimu)\b|^你|^您|^คุณ",
+                          re.IGNORECASE)
+_ENTRY_ADVICE = re.compile(r"^(?:believe|keep (?:going|it up|at it|pushing)|remember to|try to|take care|make sure|stay|go for it|hang in|"
+                           r"be (?:proud|kind|careful|sure)|good luck|congrats|congratulations)\b", re.IGNORECASE)
+_ENTRY_POINTING = re.compile(r"^(?:this|that|these|those|here'?s|here (?:is|are)|check (?:it|this) out|look at)\b",
+                             re.IGNORECASE)
+_GENERIC = frozenset("i we me us our my something someone somewhere anything happened happen did do does done went "
+                     "go got get had have has was were is are been made make thing things stuff lot today yesterday "
+                     "week weekend day".split())
+
+
+def entry_junk_reason(entry: str) -> str | None:
+    """Why the write policy would not keep this MEMORY.md entry as an event of the user's, or None."""
+    text = entry.strip()
+    if _ENTRY_OTHER.search(text):
+        return JUNK_OTHER_SPEAKER
+    if _ENTRY_ADVICE.search(text):
+        return JUNK_ADVICE
+    if _ENTRY_POINTING.search(text):
+        return JUNK_POINTING
+    words = [w for w in _words(text) if w not in _FILLER and w not in _GENERIC]
+    if not _NON_LATIN.search(text) and len(words) < 2:
+        return JUNK_EMPTY
+    return None
 
 
 def junk_reason(clause: str) -> str | None:

@@ -37,7 +37,7 @@ from pipeline.engines.offline.rules import (
 )
 from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
-from pipeline.stages.clauses import junk_reason, split_clauses
+from pipeline.stages.clauses import entry_junk_reason, junk_reason, split_clauses
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
 
 RULES_VERSION = "offline-2"
@@ -210,6 +210,11 @@ _PROTECTED_DETAILS = ("standing instruction", "asked to remember", "contact deta
                       "project work", "a decision", "agreement", "a dated event")
 
 
+def _asked(d: Decision) -> bool:
+    """The user asked for this to be kept ("remember that ...")."""
+    return ", explicit" in (d.detail or "") or (d.detail or "").startswith("asked to remember")
+
+
 def protected(d: Decision) -> bool:
     if d.reason in ("sensitive", "blocked") or d.op == "remove":
         return True
@@ -255,6 +260,11 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
     out: list[Decision] = []
     emitted: set[tuple[int, int]] = set()
     for d, w in zip(decisions, where, strict=True):
+        if (d.route == "memory" and d.op == "append" and not _asked(d)
+                and (why_not := entry_junk_reason(d.entry or "")) is not None):
+            out.append(Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6,
+                                detail=f"{why_not}: no event of the user's"))
+            continue
         if protected(d):
             out.append(d)
             _replay(d, ctx)
@@ -296,6 +306,7 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
             out.append(Decision(quote=d.quote, route="skip", reason=skip_reason, confidence=round(1 - reading.p_memory, 2),  # type: ignore[arg-type]
                                 detail=f"gate: {skip_reason} (memory {reading.p_memory:.2f}; the rules said memory)"))
             continue
+
         elif d.route == "skip" and d.detail in LOOSE_REMARKS and skip_reason not in ("inferable", d.reason):
             out.append(d.model_copy(update={"reason": skip_reason}))
             continue

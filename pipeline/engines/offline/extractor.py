@@ -482,9 +482,10 @@ def read(ex: Extractor, text: str, assistant: str, decisions: Sequence[Decision]
     reading.refine = strong and th.veto <= reading.p_field < th.user
     if (reading.p_field >= min(th.user, th.candidate) or reading.refine) and reading.tag_probs:
         a_words = assistant_words(assistant) if assistant else []
+        floor = min(th.span, th.span_low)  # a span under both span bars is never planned: its key is not asked
         for inside in (th.inside, th.inside / 2):
-            reading.guesses = guesses_for(ex, text, toks, reading.clauses, spans_of(reading.tag_probs, inside, toks),
-                                          asked, lang, a_words, matches)
+            spans = [sp for sp in spans_of(reading.tag_probs, inside, toks) if sp.confidence >= floor]
+            reading.guesses = guesses_for(ex, text, toks, reading.clauses, spans, asked, lang, a_words, matches)
             if reading.guesses:
                 break
     return reading
