@@ -55,7 +55,13 @@ FOLDS = 5
 DEFAULT_TS = datetime(2026, 7, 30, 9, 0, tzinfo=timezone.utc)
 XP_GROUPS = ROOT / "training" / "xpersona_groups.json"
 MIN_KEY_SUPPORT = 4  # a key with fewer labeled values is not learned (its values still teach the tagger)
-MIN_PRECISION = 0.93  # USER.md precision the operating point must keep in CV (the bar: 0.92 on new data)
+# USER.md precision the operating point must keep in CV on the real turns. The bar on new data is 0.92; an operating
+# point chosen on the same out-of-fold output overstates its own precision (selection optimism), hence the margin.
+# When no operating point reaches it (2026-12-02: the best is 0.945), the search keeps the most precise one.
+MIN_PRECISION = 0.95
+# ... and on all turns, where the written conversations (harder, by design) make 0.93 out of reach: a bar no operating
+# point reaches would leave the search maximising precision alone.
+MIN_PRECISION_ALL = 0.90
 CANDIDATE_PRECISION = 0.7  # share of candidate turns a curator writes (a candidate is written only when said again)
 HYBRID_RECALL = 0.96  # share of the turns a curator writes that hybrid must send to the model (the bar: 0.95)
 # Keys whose section the vocabulary does not fix get it from KEYS.md; a few keys collect several values.
@@ -594,16 +600,16 @@ def choose(items: Sequence[Item], outs: Sequence[Out], multi: frozenset[str], mi
            values: X.Thresholds | None = None) -> X.Thresholds:
     """Coordinate ascent over GRID (from three starting points, keeping the value bars of `values`) on the real turns
     (the measure's kind): the best route
-    accuracy among operating points whose USER.md precision holds the bar on the real turns and on all turns (ties:
-    the higher USER.md recall)."""
+    accuracy among operating points whose USER.md precision holds `min_precision` on the real turns and
+    MIN_PRECISION_ALL on all turns (ties: the higher USER.md recall)."""
     pairs = [(it, o) for it, o in zip(items, outs, strict=True) if is_real(it)] or list(zip(items, outs, strict=True))
     sub_items, sub_outs = [p[0] for p in pairs], [p[1] for p in pairs]
 
     def value(th: X.Thresholds) -> tuple[float, float, float]:
         s = metrics(sub_items, sub_outs, th, multi)
-        precision = min(s["user_p"], metrics(items, outs, th, multi)["user_p"])  # on the real turns and on all
-        ok = precision >= min_precision
-        return (1.0 if ok else 0.0, s["route"] if ok else precision, s["user_r"])
+        everything = metrics(items, outs, th, multi)["user_p"]
+        ok = s["user_p"] >= min_precision and everything >= MIN_PRECISION_ALL
+        return (1.0 if ok else 0.0, s["route"] if ok else min(s["user_p"], everything), s["user_r"])
 
     found: list[tuple[tuple[float, float, float], X.Thresholds]] = []
     base = values or X.Thresholds(veto=VETO)
