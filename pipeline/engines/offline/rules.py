@@ -388,13 +388,32 @@ def _field_overlapping(text: str, ctx: Context) -> Field | None:
     best: tuple[float, Field] | None = None
     for fld in ctx.fields.values():
         shared = words & _content_words(fld.key + " " + fld.value)
-        # Thai is tokenised into letter bigrams: one shared bigram is a shared pair of letters, not a shared
-        # word; three make about a word. (Chinese bigrams are two characters: already a word.)
+        # Thai is tokenised into letter bigrams: shared bigrams scattered over the line (a letter pair of "เฟซบุ๊ก"
+        # against a Family value) are no shared word; a run of three letters both say is one.
         thai = sum(1 for t in shared if _THAI_TOKEN.match(t))
-        score = len(shared) - thai + thai / 3
+        score = len(shared) - thai + (1 if thai and _common_run(text, fld.value) >= THAI_WORD_LETTERS else 0)
         if score >= 1 and (best is None or score > best[0]):
             best = (score, fld)
     return best[1] if best else None
+
+
+THAI_WORD_LETTERS = 3  # "แมว" (cat) is a word of three letters
+
+
+def _common_run(a: str, b: str) -> int:
+    """The longest run of letters two short strings share, the speaker's own "I"/"my" left out (it joins the
+    neighbouring words: "แฟนฉันเป็นหมอ" and "ฉันเลิกเล่นเฟซบุ๊ก" share "ฉันเ" and no word)."""
+    person = LEXICONS["th"].first_person
+    a, b = person.sub(" ", a), person.sub(" ", b)
+    best, prev = 0, [0] * (len(b) + 1)
+    for ch in a:
+        cur = [0] * (len(b) + 1)
+        for j, other in enumerate(b, 1):
+            if ch == other and not ch.isspace():
+                cur[j] = prev[j - 1] + 1
+                best = max(best, cur[j])
+        prev = cur
+    return best
 
 
 _THAI_TOKEN = lazy_compile("[\u0e00-\u0e7f]")

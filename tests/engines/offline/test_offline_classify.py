@@ -288,3 +288,13 @@ def test_without_guards_the_fallback_still_keeps_secrets_out(monkeypatch: pytest
 def test_an_adverb_after_the_subject_still_overwrites_the_field(text: str, value: str) -> None:
     decisions = classify(text, user_md="# USER\n\n## Identity\n- Location: Berlin\n")
     assert field(decisions, "Location") == value
+
+
+@pytest.mark.parametrize(("text", "user_md", "removed"), [
+    # "I quit Facebook" shares "ฉันเ" with "my boyfriend is a doctor" and no word: nothing stored stops being true
+    ("ฉันเลิกเล่นเฟซบุ๊กแล้วนะคะ", "# USER\n\n## Identity\n- Family: แฟนฉันเป็นหมอ\n", []),
+    ("ฉันเลิกดื่มกาแฟแล้วค่ะ", "# USER\n\n## Preferences\n- Likes: กาแฟดำ\n", ["Likes"]),
+    ("I quit the running club", "# USER\n\n## Identity\n- Background: joined a running club\n", ["Background"]),
+])
+def test_a_change_of_fact_removes_only_the_field_it_names(text: str, user_md: str, removed: list[str]) -> None:
+    assert [d.match for d in classify(text, user_md=user_md) if d.op == "remove"] == removed
