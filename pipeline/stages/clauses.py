@@ -52,8 +52,10 @@ _SENTENCE = re.compile(
     re.IGNORECASE,
 )
 MAX_VALUE_WORDS = 12  # a phrase says a fact in a few words; more is a sentence copied whole
+# Words to or about the other speaker, in a value or an entry ("คุณแม่", "คุณครู" are the user's mother, teacher).
 _OTHER_SPEAKER = re.compile(
-    r"\b(?:you|your|yours|you're|kamu|anda)\b|^你|^คุณ(?!แม่|พ่อ|ยาย|ตา|ปู่|ย่า|ป้า|ลุง|น้า|อา|ครู|หมอ)", re.IGNORECASE
+    r"\b(?:you|your|yours|yourself|you're|kamu|anda|dirimu)\b|^你|^您|^คุณ(?!แม่|พ่อ|ยาย|ตา|ปู่|ย่า|ป้า|ลุง|น้า|อา|ครู|หมอ)",
+    re.IGNORECASE,
 )
 # "this quote", "that first movie", "these pics": a thing the live conversation shows, not a fact to keep.
 _POINTING = re.compile(r"^(?:this|that|these|those)\b(?!\s+(?:is|was|one)\b)", re.IGNORECASE)
@@ -91,8 +93,6 @@ def join_clauses(parts: list[str]) -> str:
 # A MEMORY.md entry that is no event of the user's: words to the other speaker ("Believe in yourself", "Your project
 # is going to be great"), a picture or link shown ("This was our tree.", "Here's what I did."), or no content
 # ("Something happened.").
-_ENTRY_OTHER = re.compile(r"\b(?:you|your|yours|yourself|you're|you'll|you've|kamu|anda|dirimu)\b|^你|^您|^คุณ",
-                          re.IGNORECASE)
 _ENTRY_ADVICE = re.compile(r"^(?:believe|keep (?:going|it up|at it|pushing)|remember to|try to|take care|make sure|stay|go for it|hang in|"
                            r"be (?:proud|kind|careful|sure)|good luck|congrats|congratulations)\b", re.IGNORECASE)
 _ENTRY_POINTING = re.compile(r"^(?:this|that|these|those|here'?s|here (?:is|are)|check (?:it|this) out|look at)\b",
@@ -105,7 +105,7 @@ _GENERIC = frozenset("i we me us our my something someone somewhere anything hap
 def entry_junk_reason(entry: str) -> str | None:
     """Why the write policy would not keep this MEMORY.md entry as an event of the user's, or None."""
     text = entry.strip()
-    if _ENTRY_OTHER.search(text):
+    if _OTHER_SPEAKER.search(text):
         return JUNK_OTHER_SPEAKER
     if _ENTRY_ADVICE.search(text):
         return JUNK_ADVICE

@@ -71,6 +71,19 @@ def test_a_concrete_phrase_is_not_junk(clause: str) -> None:
     assert clauses.junk_reason(clause) is None
 
 
+@pytest.mark.parametrize(("entry", "reason"), [
+    ("Believe in yourself and your abilities.", clauses.JUNK_OTHER_SPEAKER),
+    ("คุณทำได้แน่นอน", clauses.JUNK_OTHER_SPEAKER),
+    ("Keep going with it.", clauses.JUNK_ADVICE),
+    ("This was our tree.", clauses.JUNK_POINTING),
+    ("Something happened.", clauses.JUNK_EMPTY),
+    ("We moved the docs to Vercel.", None),
+    ("คุณแม่ย้ายมาอยู่เชียงใหม่", None),  # "คุณแม่" is the user's mother, not the other speaker
+])
+def test_an_entry_that_is_no_event_of_the_users_is_junk(entry: str, reason: str | None) -> None:
+    assert clauses.entry_junk_reason(entry) == reason
+
+
 # -- a full collecting field ---------------------------------------------------------------------------------
 
 FULL = {
