@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from difflib import SequenceMatcher
 
 from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline import dates
@@ -401,19 +402,11 @@ THAI_WORD_LETTERS = 3  # "แมว" (cat) is a word of three letters
 
 
 def _common_run(a: str, b: str) -> int:
-    """The longest run of letters two short strings share, the speaker's own "I"/"my" left out (it joins the
-    neighbouring words: "แฟนฉันเป็นหมอ" and "ฉันเลิกเล่นเฟซบุ๊ก" share "ฉันเ" and no word)."""
+    """The longest run of letters two short strings share within their words, the speaker's own "I"/"my" left out (it
+    joins the neighbouring words: "แฟนฉันเป็นหมอ" and "ฉันเลิกเล่นเฟซบุ๊ก" share "ฉันเ" and no word)."""
     person = LEXICONS["th"].first_person
-    a, b = person.sub(" ", a), person.sub(" ", b)
-    best, prev = 0, [0] * (len(b) + 1)
-    for ch in a:
-        cur = [0] * (len(b) + 1)
-        for j, other in enumerate(b, 1):
-            if ch == other and not ch.isspace():
-                cur[j] = prev[j - 1] + 1
-                best = max(best, cur[j])
-        prev = cur
-    return best
+    return max((SequenceMatcher(None, x, y, autojunk=False).find_longest_match().size
+                for x in person.sub(" ", a).split() for y in person.sub(" ", b).split()), default=0)
 
 
 _THAI_TOKEN = lazy_compile("[\u0e00-\u0e7f]")
@@ -453,8 +446,7 @@ _SHOWING = lazy_compile(rf"^(?:{phrase('showing')})", re.I)
 _ADVICE = lazy_compile(rf"^(?:{phrase('advice')})", re.I)
 
 
-_PLEASANTRY = lazy_compile(r"^(?:it'?s\s+|it\s+is\s+)?(?:always|never\s+not)\s+(?:so\s+|such\s+)?(?:a\s+)?(?:good|great|nice|fun|"
-                           r"lovely|awesome|wonderful|pleasure|joy|treat)\b", re.IGNORECASE)
+_PLEASANTRY = lazy_compile(rf"^(?:{phrase('pleasantry')})", re.I)
 # A standing instruction's negation is its meaning: "never use semicolons" is never `use semicolons`.
 _POLITE = lazy_compile(rf"^(?:{phrase('polite')})", re.I)  # "please " before an instruction
 _NEGATIVE_INSTRUCTION = lazy_compile(rf"^(?:{phrase('polite')})?(?:{phrase('negative_instruction')})(?:\b|(?=\S))", re.I)

@@ -129,6 +129,7 @@ class Phrases:
     correction_cues: str = ""  # "meant", "dari": a correction or a switch may be said
     showing: str = ""  # "here's a pic": a picture or link handed over
     advice: str = ""  # "don't forget to", "jangan lupa": a reminder for the other speaker
+    pleasantry: str = ""  # "always great chatting with you": a pleasantry that looks like a standing instruction
     polite: str = ""  # "please " before an instruction
     negative_instruction: str = ""  # "never", "jangan", "不要": an instruction's negation is its meaning
     forget_lead: str = ""  # "my", "saya", "我的" before what to forget

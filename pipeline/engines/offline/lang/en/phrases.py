@@ -82,6 +82,8 @@ PHRASES = Phrases(
     showing=(r"(?:here'?s|here is|here are|this is|these are|check out|look at|see)\s+(?:a |an |the |my |our |some )?"
              r"(?:\w+\s+)?(?:pic|pics|picture|pictures|photo|photos|snap|selfie|video|clip|link|screenshot|shot)s?\b"),
     advice=r"(?:(?:please|pls)\s+)?(?:(?:don't|do not|dont) forget|remember) to\b",
+    pleasantry=r"(?:it'?s\s+|it\s+is\s+)?(?:always|never\s+not)\s+(?:so\s+|such\s+)?(?:a\s+)?(?:good|great|nice|fun|"
+               r"lovely|awesome|wonderful|pleasure|joy|treat)\b",
     polite=r"please\s+|pls\s+",
     negative_instruction=r"never|don't|do not|stop|no",
     forget_lead=r"my|that|the|about",
