@@ -218,8 +218,7 @@ def _asked(d: Decision) -> bool:
 def protected(d: Decision) -> bool:
     if d.reason in ("sensitive", "blocked") or d.op == "remove":
         return True
-    detail = d.detail or ""
-    return ", explicit" in detail or detail.startswith(_PROTECTED_DETAILS)
+    return _asked(d) or (d.detail or "").startswith(_PROTECTED_DETAILS)
 
 
 def _located(text: str, decisions: list[Decision]) -> list[tuple[int, int]]:
@@ -254,9 +253,8 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
         home[i] = next((w for w in where if w[0] <= g.start < w[1]), (g.start, g.end))
     replaced = set(home.values())
     skip_reason = reading.skip_reason()
-    current = dict(initial)
     ctx.fields.clear()
-    ctx.fields.update(current)
+    ctx.fields.update(initial)
     out: list[Decision] = []
     emitted: set[tuple[int, int]] = set()
     for d, w in zip(decisions, where, strict=True):
@@ -270,10 +268,11 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
             _replay(d, ctx)
             continue
         if w in replaced:
+            here = [fields[i] for i, h in home.items() if h == w]
             if w not in emitted:
                 emitted.add(w)
-                out.extend(_field_decision(d.quote, text, fields[i], ex, ctx) for i, h in home.items() if h == w)
-            if _completes(d, [fields[i] for i, h in home.items() if h == w], text, reading.p_field, th.veto):
+                out.extend(_field_decision(d.quote, text, g, ex, ctx) for g in here)
+            if _completes(d, here, text, reading.p_field, th.veto):
                 out.append(d)  # the rules' surest shape names a field the extractor left out ("I'm Ana, a nurse.")
                 _replay(d, ctx)
             continue
@@ -294,8 +293,7 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
                                     detail=f"{why_not}: the rules' {d.key} value is no value"))
                 continue
         elif d.route == "skip" and not d.candidate and d.reason not in ("sensitive", "blocked") and (
-                guess := next((g for g in candidates if w[0] <= g.start < w[1]
-                               and junk_reason(text[g.start:g.end]) is None), None)) is not None:
+                guess := next((g for g in candidates if w[0] <= g.start < w[1]), None)) is not None:
             out.append(Decision(quote=d.quote, route="skip", reason=d.reason, confidence=round(1 - reading.p_field, 2),
                                 candidate=True, section=ex.sections.get(guess.key, "Identity"), key=guess.key,
                                 value=text[guess.start:guess.end],
@@ -306,7 +304,6 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
             out.append(Decision(quote=d.quote, route="skip", reason=skip_reason, confidence=round(1 - reading.p_memory, 2),  # type: ignore[arg-type]
                                 detail=f"gate: {skip_reason} (memory {reading.p_memory:.2f}; the rules said memory)"))
             continue
-
         elif d.route == "skip" and d.detail in LOOSE_REMARKS and skip_reason not in ("inferable", d.reason):
             out.append(d.model_copy(update={"reason": skip_reason}))
             continue

@@ -525,9 +525,12 @@ def plan_refinements(reading: Reading, th: Thresholds, multi: frozenset[str], st
     and Location "Porto", not Role "data engineer in Porto"). They never add a statement the rules did not write."""
     if not reading.refine:
         return []
-    sure = [g for g in reading.guesses if g.span_conf >= th.span and g.p_key >= th.key and g.p_none <= th.junk
-            and any(a <= g.start < b for a, b in statements)]
-    return _one_per_key(sure, multi)
+    return _one_per_key([g for g in _sure(reading, th) if any(a <= g.start < b for a, b in statements)], multi)
+
+
+def _sure(reading: Reading, th: Thresholds) -> list[FieldGuess]:
+    """The guesses whose span, key and "none" pass their bars."""
+    return [g for g in reading.guesses if g.span_conf >= th.span and g.p_key >= th.key and g.p_none <= th.junk]
 
 
 def _one_per_key(chosen: Sequence[FieldGuess], multi: frozenset[str]) -> list[FieldGuess]:
@@ -546,7 +549,7 @@ def plan_candidates(reading: Reading, th: Thresholds) -> list[FieldGuess]:
     (stages/candidates.py: written only when the user says it again in another conversation, or confirms it)."""
     if not th.candidate <= reading.p_field < th.user:
         return []
-    sure = [g for g in reading.guesses if g.span_conf >= th.span and g.p_key >= th.key and g.p_none <= th.junk]
+    sure = _sure(reading, th)
     return [max(sure, key=lambda g: g.score)] if sure else []
 
 
@@ -555,7 +558,7 @@ def plan_fields(reading: Reading, th: Thresholds, multi: frozenset[str]) -> list
     best guess over the lower bars. One value per single-valued key (the surest); no two values overlap."""
     if reading.p_field < th.user:
         return []
-    chosen = [g for g in reading.guesses if g.span_conf >= th.span and g.p_key >= th.key and g.p_none <= th.junk]
+    chosen = _sure(reading, th)
     if not chosen:
         fallback = [g for g in reading.guesses
                     if g.span_conf >= th.span_low and g.p_key >= th.key_low and g.p_none <= th.junk_low]
