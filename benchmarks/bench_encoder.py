@@ -341,6 +341,8 @@ def main() -> None:
     unknown = set(parts) - {"turn", "load", "rss", "length", "install"}
     if unknown:
         parser.error(f"unknown part(s): {', '.join(sorted(unknown))}")
+    if not args.assistant or set(args.assistant.split(",")) - set(ASSISTANT_SETS):
+        parser.error(f"--assistant takes {' and/or '.join(ASSISTANT_SETS)}, comma-separated")
     print(f"bench_encoder {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} CPUs, "
           f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
     for part in parts:
