@@ -70,9 +70,8 @@ def expect_of(decisions: Iterable[Decision]) -> dict[str, Any]:
 
 def labels_of(decisions: Iterable[Decision], user_text: str) -> dict[str, Any] | None:
     """training/KEYS.md's label of a turn from its decisions, or None when what it writes is none of the user's words."""
-    from pipeline.engines.llm.keys import KEYS
+    from pipeline.vocabulary import BY_NAME as vocabulary
 
-    vocabulary = dict(KEYS)
     said = " ".join(user_text.split()).casefold()
     fields: list[list[str]] = []
     for d in decisions:

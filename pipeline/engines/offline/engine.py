@@ -39,6 +39,7 @@ from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
 from pipeline.stages.clauses import entry_junk_reason, junk_reason, split_clauses
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
+from pipeline.vocabulary import MULTI, SECTION_OF
 
 RULES_VERSION = "offline-2"
 _CONTACT_KEYS = {"email": "Email", "phone": "Phone", "address": "Address"}
@@ -107,9 +108,9 @@ class OfflineEngine(Engine):
         if self.extractor is not None:
             reading = read(self.extractor, text, assistant_line(turn), decisions, LEXICONS, ctx.default_lang,
                            guess_language, protected)
-            planned = plan_fields(reading, self.extractor.thresholds, self.extractor.multi)
+            planned = plan_fields(reading, self.extractor.thresholds, MULTI)
             if not planned and reading.refine:
-                planned = plan_refinements(reading, self.extractor.thresholds, self.extractor.multi, [
+                planned = plan_refinements(reading, self.extractor.thresholds, MULTI, [
                     w for d, w in zip(decisions, _located(text, decisions), strict=True) if strong_rule(d) and not protected(d)])
             decisions = merge(text, decisions, reading, planned, self.extractor, ctx, initial,
                               plan_candidates(reading, self.extractor.thresholds) if not planned else [])
@@ -271,7 +272,7 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
             here = [fields[i] for i, h in home.items() if h == w]
             if w not in emitted:
                 emitted.add(w)
-                out.extend(_field_decision(d.quote, text, g, ex, ctx) for g in here)
+                out.extend(_field_decision(d.quote, text, g, ctx) for g in here)
             if _completes(d, here, text, reading.p_field, th.veto):
                 out.append(d)  # the rules' surest shape names a field the extractor left out ("I'm Ana, a nurse.")
                 _replay(d, ctx)
@@ -295,7 +296,7 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
         elif d.route == "skip" and not d.candidate and d.reason not in ("sensitive", "blocked") and (
                 guess := next((g for g in candidates if w[0] <= g.start < w[1]), None)) is not None:
             out.append(Decision(quote=d.quote, route="skip", reason=d.reason, confidence=round(1 - reading.p_field, 2),
-                                candidate=True, section=ex.sections.get(guess.key, "Identity"), key=guess.key,
+                                candidate=True, section=SECTION_OF.get(guess.key, "Identity"), key=guess.key,
                                 value=text[guess.start:guess.end],
                                 detail=f"candidate: extractor {guess.key} (profile fact {reading.p_field:.2f}, "
                                        f"under the bar {th.user:.2f})"))
@@ -368,7 +369,7 @@ def _replay(d: Decision, ctx: Context) -> None:
         ctx.fields.pop(d.key.casefold(), None)
 
 
-def _field_decision(quote: str, text: str, g: FieldGuess, ex: Extractor, ctx: Context) -> Decision:
+def _field_decision(quote: str, text: str, g: FieldGuess, ctx: Context) -> Decision:
     end = g.end
     phrase = dates.find_phrase(text[g.start:], ctx.today)
     if phrase is not None and phrase.start < end - g.start < phrase.end:
@@ -386,10 +387,10 @@ def _field_decision(quote: str, text: str, g: FieldGuess, ex: Extractor, ctx: Co
         if value.casefold() == old or value.casefold() in parts:
             return Decision(quote=quote, route="skip", reason="inferable", confidence=0.85,
                             detail=f"already in USER.md ({existing.key})")
-    multi = g.key in ex.multi
+    multi = g.key in MULTI
     if multi:
         value = merge_multi(existing.value if existing else None, value)
-    section = existing.section if existing is not None and existing.section else ex.sections.get(g.key, "Identity")
+    section = existing.section if existing is not None and existing.section else SECTION_OF.get(g.key, "Identity")
     key = existing.key if existing is not None else g.key
     ctx.fields[key.casefold()] = Field(section, key, value)
     return Decision(quote=quote, route="user", op="upsert", section=section, key=key, value=value,

@@ -319,6 +319,8 @@ class Extractor:
         self.tagger = tagger
         self.keyer = keyer
         self.thresholds = thresholds
+        # The keys' sections and which collect several values, as trained (the engine reads the vocabulary's,
+        # pipeline/vocabulary.py; a test checks that the two agree).
         self.sections = sections
         self.multi = frozenset(multi)
         self.gate_config = gate_config
