@@ -514,6 +514,7 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "match": r(d.match),
         "quote": r(d.quote),
         "confidence": d.confidence,
+        "rule": d.rule,
         "detail": r(d.detail),
         "outcome": r(d.outcome_text),
         "evicted": list(d.evicted),

@@ -79,7 +79,7 @@ def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPoli
 
     - A user/memory write whose text (key, value, entry, topic) fails `check_text`, or whose quote
       carries an injection, becomes route="skip", op="none", reason="sensitive"|"blocked",
-      detail=<rule>, with value and entry cleared.
+      rule="guard/<rule>" (and the rule's name as its detail), with value and entry cleared.
     - Every quote (and whatever text a skip still holds) loses each sensitive value that is not
       being written: a contact the user asked, in this turn, to store stays.
     - A quote that is itself an injection is replaced by "[BLOCKED:<rule>]" and its decision is a
@@ -98,23 +98,24 @@ def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPoli
             for text in _written_fields(d):
                 verdict = check_text(text, turn_text=turn_text, policy=policy)
                 if not verdict.allowed:
-                    update.update(route="skip", op="none", reason=verdict.reason, detail=verdict.rule,
+                    update.update(route="skip", op="none", reason=verdict.reason, rule=f"guard/{verdict.rule}", detail=verdict.rule,
                                   value=None, entry=None, outcome=Outcome.BLOCKED, outcome_detail=verdict.rule)
                     break
             if not update and turn_rule is not None:
-                update.update(route="skip", op="none", reason="blocked", detail=turn_rule, value=None, entry=None,
+                update.update(route="skip", op="none", reason="blocked", rule=f"guard/{turn_rule}", detail=turn_rule,
+                              value=None, entry=None,
                               outcome=Outcome.BLOCKED, outcome_detail=turn_rule)
         quote = redact(d.quote, keep=keep) if d.quote else d.quote
         rule = quote_rule(quote, policy)
         if rule is not None:
             quote = f"[BLOCKED:{rule}]"
             if update.get("reason") != "sensitive":
-                update.update(route="skip", op="none", reason="blocked", detail=rule,
+                update.update(route="skip", op="none", reason="blocked", rule=f"guard/{rule}", detail=rule,
                               value=None, entry=None, outcome=Outcome.BLOCKED, outcome_detail=rule)
         if (update.get("route", d.route) == "skip" and update.get("reason", d.reason) not in ("sensitive", "blocked")
                 and HEALTH not in keep and d.quote and any(f.kind == HEALTH for f in find_sensitive(d.quote))):
             # "my head hurts today" is a health detail whatever the engine called it (mood, one_off ...)
-            update.update(route="skip", op="none", reason="sensitive", detail="health:HEALTH")
+            update.update(route="skip", op="none", reason="sensitive", rule="guard/health:HEALTH", detail="health:HEALTH")
         if quote != d.quote:
             update["quote"] = quote
         final_route = update.get("route", d.route)
