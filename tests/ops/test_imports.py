@@ -68,7 +68,7 @@ def test_mem0_export_routes_each_memory_and_reimporting_changes_nothing(
     assert password["stored"] == [] and password["skipped"][0]["reason"] == "sensitive"
 
     user_md = (root / "priya" / "USER.md").read_text("utf-8")
-    for line in ("Name: Priya", "Location: Toronto", "Communication style: short answers", "Diet: vegetarian"):
+    for line in ("Name: Priya", "Location: Toronto", "Response style: short answers", "Diet: vegetarian"):
         assert line in user_md
     assert "[2026-02-04]" in (root / "priya" / "MEMORY.md").read_text("utf-8")
     assert b"hunter2" not in files_bytes(root)  # the guards held: not in the files, history or the log

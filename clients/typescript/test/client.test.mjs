@@ -80,7 +80,7 @@ test("a turn is applied and the next session's context holds it", async () => {
   const context = await client.context("nina");
   assert.match(context, /Role: nurse\n/);
   assert.match(context, /Location: Lyon/);
-  assert.match(context, /Communication style: short answers/);
+  assert.match(context, /Response style: short answers/);
 });
 
 test("profile, recall, corrections, the memory tool and history", async () => {

@@ -119,13 +119,13 @@ SPANISH = {
             subject=rx(r"^yo\\s+"),
             greeting=rx(r"^hola[\\s,!]*"),
             phatic=rx(r"^(?:gracias|vale)\\W*$"),
-            discourse=NEVER, correction=NEVER, question=rx(r"\\?\\s*$"), request=NEVER, remember=NEVER,
+            discourse=NEVER, question=rx(r"\\?\\s*$"), request=NEVER, remember=NEVER,
             standing=NEVER, forget=NEVER, hedge=NEVER, mood_state=NEVER, mood_emotion=NEVER, now_marker=NEVER,
             moment=NEVER, temporary=NEVER, project_cue=NEVER, decision_cue=NEVER, done=NEVER, save_contact=NEVER,
             language_word=NEVER, trailing=NEVER, no_longer=NEVER, meant=NEVER, switched=NEVER,
             facts=(
-                FactRule("name", rx(r"^(?:me llamo|mi nombre es)\\s+(?P<v>[^,;]+)"), "Identity", "Name", confidence=0.95),
-                FactRule("location", rx(r"^(?:yo\\s+)?vivo en\\s+(?P<v>.+)"), "Identity", "Location", confidence=0.9),
+                FactRule("name", rx(r"^(?:me llamo|mi nombre es)\\s+(?P<v>[^,;]+)"), "Name", confidence=0.95),
+                FactRule("location", rx(r"^(?:yo\\s+)?vivo en\\s+(?P<v>.+)"), "Location", confidence=0.9),
             ),
         )
         ''',
