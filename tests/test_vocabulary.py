@@ -131,7 +131,8 @@ def test_no_engine_writes_a_key_outside_the_vocabulary(tmp_path: Path) -> None:
 def test_a_language_pack_naming_a_key_outside_the_vocabulary_is_refused(tmp_path: Path) -> None:
     import shutil
 
-    from pipeline.engines.offline.lang import LANG_DIR, PackError, load_pack
+    from pipeline.engines.offline.lang import LANG_DIR, load_pack
+    from pipeline.errors import PackError
 
     folder = tmp_path / "xx"
     shutil.copytree(LANG_DIR / "en", folder)

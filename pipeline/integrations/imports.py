@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline import UsageError
+from pipeline.errors import ImportFormatError
 from pipeline.integrations.remember import answer
 
 if TYPE_CHECKING:
@@ -31,10 +31,6 @@ if TYPE_CHECKING:
 
 AGENT_BLOCKS = frozenset({"persona", "system", "agent", "assistant"})  # about the agent, not the user
 UNKNOWN_VALUES = frozenset({"", "?", "unknown", "n/a", "na", "none", "-", "tbd"})
-
-
-class ImportFormatError(UsageError):
-    """An export that is not what the command reads (a usage error: exit code 2)."""
 
 
 @dataclass

@@ -5,14 +5,8 @@ No SQLite, no locks, no LLM: the commit protocol (lock, re-read, temp file, rena
 
 from __future__ import annotations
 
-from pipeline.ledgers.errors import (
-    CapExceeded,
-    LedgerError,
-    MatchError,
-    UnparseableLedger,
-    check_cap,
-    format_usage,
-)
+from pipeline.errors import CapExceeded, LedgerError, MatchError, UnparseableLedger, format_usage
+from pipeline.ledgers.errors import check_cap
 from pipeline.ledgers.hermes import (
     ENTRY_DELIMITER,
     log_from_entries,

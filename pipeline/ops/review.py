@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline import guards
-from pipeline.errors import Conflict, MemrouteError, NotFound, UsageError
+from pipeline.errors import ReviewConflict, ReviewNotFound, ReviewRefused
 from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.ledgers.user_md import guess_section
 from pipeline.ops.edit import Ledgers
@@ -26,22 +26,6 @@ from pipeline.store.interface import Tx
 KIND = "review"  # the edit kind: turn ids "review-<random>"
 TEAM_PREFIX = "team+"
 MAX_TAG_CHARS = 60
-
-
-class ReviewError(MemrouteError):
-    """A review action that cannot be done; each kind in its family (pipeline/errors.py)."""
-
-
-class ReviewNotFound(ReviewError, NotFound):
-    """No such field, entry or candidate (exit 1, HTTP 404)."""
-
-
-class ReviewRefused(ReviewError, UsageError):
-    """A value or tag the guards refuse, an empty one, an unknown annotation (exit 2, HTTP 422)."""
-
-
-class ReviewConflict(ReviewError, Conflict):
-    """The memory's state refuses it: a document that may not be rewritten, nothing to undo (exit 1, HTTP 409)."""
 
 
 def team_user_id(team: str) -> str:

@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import Conflict, UsageError
+from pipeline.errors import InvalidUserId, UnreadableFile
 from pipeline.store.interface import LedgerTexts
 from pipeline.store.private import FILE_MODE, make_private_dir
 from pipeline.store.rules import scrubbed_copy
@@ -45,12 +45,6 @@ _TEMP_SUFFIX = ".tmp"
 # The store's own files live next to the user folders (memroute.db, memroute.db-wal, -shm,
 # -journal, .memroute.db.writer): ids in these namespaces would collide with them.
 RESERVED_PREFIXES = (".", "memroute.")
-
-
-class InvalidUserId(UsageError):
-    """A user id that is empty, too long, could escape the root, or collides with the store's files."""
-
-    api_code = "invalid_user_id"
 
 
 def validate_user_id(user_id: str) -> str:
@@ -104,10 +98,6 @@ def _read_if_there(path: Path) -> bytes | None:
             return f.read()
     except FileNotFoundError:
         return None
-
-
-class UnreadableFile(Conflict):
-    """A ledger file that is not valid UTF-8: it is backed up and never overwritten."""
 
 
 @functools.lru_cache(maxsize=4096)

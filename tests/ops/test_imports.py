@@ -12,7 +12,8 @@ import pytest
 
 from pipeline import MemoryPipeline
 from pipeline.cli import main
-from pipeline.integrations.imports import ImportFormatError, first_person, import_letta, import_mem0, read_mem0
+from pipeline.errors import ImportFormatError
+from pipeline.integrations.imports import first_person, import_letta, import_mem0, read_mem0
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "imports"
 MEM0 = FIXTURES / "mem0_get_all.json"

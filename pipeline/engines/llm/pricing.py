@@ -14,14 +14,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-from pipeline.errors import ModelConfigError
+from pipeline.errors import LiteLLMMissing
 
 LITELLM_EXTRA = "pip install 'memroute[litellm]'"
 BUNDLED_PRICES = Path(__file__).with_name("openai_prices.json")
-
-
-class LiteLLMMissing(ModelConfigError):
-    """A model that only litellm reaches, and litellm is not installed (exit 2: install the extra)."""
 
 
 def litellm_installed() -> bool:

@@ -16,7 +16,8 @@ from pipeline import testing
 from pipeline.engines.base import Engine
 from pipeline.engines.llm import LLMEngine, LLMError, OpenAIHTTPTransport
 from pipeline.engines.llm.prompts import load_prompt, prompt_path
-from pipeline.testing import CallInfo, FakeModel, FakeQueueEmpty, FunctionModel, ModelRequestsDisabled
+from pipeline.errors import FakeQueueEmpty
+from pipeline.testing import CallInfo, FakeModel, FunctionModel, ModelRequestsDisabled
 from pipeline.types import Decision, MemoryItem, Message, Turn
 
 TS = datetime(2026, 7, 30, 9, 0, tzinfo=timezone.utc)

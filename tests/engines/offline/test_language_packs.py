@@ -16,9 +16,10 @@ import pytest
 
 import pipeline
 from pipeline.engines.offline import lang
-from pipeline.engines.offline.lang import LANG_DIR, PARTS, LanguagePack, PackError, discover, load_pack
+from pipeline.engines.offline.lang import LANG_DIR, PARTS, LanguagePack, discover, load_pack
 from pipeline.engines.offline.lang.contract import Cues, DateWords, Phrases, Words
 from pipeline.engines.offline.lexicon import Lexicon
+from pipeline.errors import PackError
 
 SEASONS = {"spring", "summer", "autumn", "winter"}
 

@@ -21,7 +21,7 @@ from types import ModuleType
 
 from pipeline.engines.offline.lang.contract import Cues, DateWords, Phrases, Words
 from pipeline.engines.offline.lexicon import Lexicon
-from pipeline.errors import MemrouteError
+from pipeline.errors import PackError
 from pipeline.vocabulary import is_key
 
 LANG_DIR = Path(__file__).parent
@@ -35,11 +35,6 @@ PARTS: dict[str, tuple[str, type, str]] = {
     "phrases": ("PHRASES", Phrases, "the words the splitter, rules, extractor and consolidation read beside the lexicon"),
 }
 NOTHING = r"(?!x)x"  # the pattern of a word list no pack fills
-
-
-class PackError(MemrouteError, ImportError):
-    """A language folder that does not provide what a pack must (the message names the missing part): an install
-    that is broken, so memroute's internal-error family (exit 1, HTTP 500)."""
 
 
 @dataclass(frozen=True)
