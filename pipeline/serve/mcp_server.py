@@ -60,6 +60,12 @@ def _refusal(e: Exception) -> dict[str, Any]:
     return {"success": False, "error": message}
 
 
+def _file_for_model(pipe: MemoryPipeline, user_id: str, name: str) -> str:
+    """A file as a resource: as `context()` shows it, each line the load scan flags replaced by a marker."""
+    text: str = pipe.for_model(pipe.show(user_id)[name])
+    return text
+
+
 def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
     """An MCP server bound to one user; `pipe_of` returns the (shared) pipeline when a call arrives."""
     from pipeline import __version__
@@ -67,8 +73,9 @@ def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
     server: MCPServer = MCPServer("memroute", instructions=INSTRUCTIONS, version=__version__)
 
     async def call(fn: Callable[[], Any]) -> Any:
+        """Every tool's answer reaches the agent through the load scan (pipe.for_model, as context() does)."""
         try:
-            return await anyio.to_thread.run_sync(fn)
+            return await anyio.to_thread.run_sync(lambda: pipe_of().for_model(fn()))
         except MemrouteError as e:
             if http_status(e) >= 500:  # the server's fault, not the agent's: a protocol error
                 raise
@@ -121,14 +128,12 @@ def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
     @server.resource("memroute://USER.md", name="USER.md", mime_type="text/markdown",
                      description="The user's profile (stable facts and preferences)")
     async def user_md() -> str:
-        text: str = (await anyio.to_thread.run_sync(lambda: pipe_of().show(user_id)))["user_md"]
-        return text
+        return await anyio.to_thread.run_sync(lambda: _file_for_model(pipe_of(), user_id, "user_md"))
 
     @server.resource("memroute://MEMORY.md", name="MEMORY.md", mime_type="text/markdown",
                      description="The user's dated log (events, projects, decisions)")
     async def memory_md() -> str:
-        text: str = (await anyio.to_thread.run_sync(lambda: pipe_of().show(user_id)))["memory_md"]
-        return text
+        return await anyio.to_thread.run_sync(lambda: _file_for_model(pipe_of(), user_id, "memory_md"))
 
     return server
 
