@@ -22,7 +22,12 @@ def serve(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipeline], *
     """Serve the HTTP API until SIGINT/SIGTERM. `pipeline_factory` must be picklable when
     config.hook_processes > 0 (each worker process builds its own pipeline with it). `store`: where
     memory is kept, for the banner (default: the root). The port is bound before anything is printed:
-    a port in use is one line (ServeError, exit 1)."""
+    a port in use is one line (ServeError, exit 1); so is a review key file that is empty or damaged
+    (BadKeyFile, exit 2: checked now, not when the first page is opened)."""
+    if config.review and not config.review_secret:
+        from pipeline.review.security import stored_key
+
+        stored_key(config.root)
     sock = listen(config.host, config.port)
     try:
         if config.otlp_endpoint:
