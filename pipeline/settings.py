@@ -147,8 +147,8 @@ class Settings(BaseModel):
             source = self.sources.get(name, "default")
             if name == "engine" and value is None:
                 value = f"{self.engine_name} (llm when a model is set, else offline)"
-            if name == "store" and value:
-                value = shown_url(value)  # never a password on screen or in a bug report
+            if isinstance(value, str):
+                value = shown_url(value)  # never a password on screen or in a bug report (store, api_base)
             where = {"env": f"env {ENV_NAMES[name]}", "file": f"file {self.config_file}"}.get(source, source)
             rows.append((name, "" if value is None else str(value), where))
         return rows

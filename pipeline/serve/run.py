@@ -13,6 +13,7 @@ import uvicorn
 from pipeline.errors import MemrouteError
 from pipeline.serve.app import create_app
 from pipeline.serve.config import ServeConfig
+from pipeline.store.location import shown_url
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -38,7 +39,7 @@ def serve(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipeline], *
         auth = f"{len(config.tokens)} token(s)" if config.tokens else "no tokens: loopback only"
         extras = "".join(f"; {x}" for x in (
             "MCP at /v1/users/USER/mcp" if config.mcp else "",
-            f"traces to {config.otlp_endpoint}" if config.otlp_endpoint else "") if x)
+            f"traces to {shown_url(config.otlp_endpoint)}" if config.otlp_endpoint else "") if x)
         print(f"memroute: serving {store or config.root} on http://{_url_host(config.host)}:{sock.getsockname()[1]} "
               f"({auth}{extras}; metrics at /metrics)", file=sys.stderr, flush=True)
         # No access log: a query string (recall?q=...) can hold what a user said, and logs are at rest.
