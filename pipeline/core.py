@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import guards, observe
+from pipeline._util.keyed import ID_KEY
 from pipeline.engines import make_engine
 from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
@@ -241,7 +242,9 @@ class MemoryPipeline:
         turn_id: str | None,
     ) -> tuple[Turn, UserDocuments, TurnResult | None]:
         """Validate the input and build the turn; a turn already applied comes back as done."""
-        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
+        key = self.store.secret_key(ID_KEY) if turn_id is None else None
+        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id,
+                          id_key=key)
         docs = self.documents.documents(user_id)
         done = already_done(turn, self.engine) if self.store.turn_status(user_id, turn.turn_id) == "done" else None
         return turn, docs, done
