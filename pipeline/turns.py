@@ -37,6 +37,16 @@ def parse_timestamp(value: datetime | str | None) -> datetime:
     return value
 
 
+def turn_time(value: datetime | str | None) -> datetime:
+    """A turn's time: parse_timestamp's, refused when it is ahead of this clock (BadTurn)."""
+    when = parse_timestamp(value)
+    if when > datetime.now(timezone.utc) + MAX_FUTURE_SKEW:
+        # A turn dated ahead would count as the newest forever: no later turn could change what it set.
+        raise BadTurn(f"timestamp {when.isoformat()} is in the future (more than "
+                      f"{int(MAX_FUTURE_SKEW.total_seconds() // 60)} minutes ahead of this clock)")
+    return when
+
+
 USER_ROLES = frozenset({"user", "human"})
 ASSISTANT_ROLES = frozenset({"assistant", "gpt", "chatgpt", "bard", "bing", "model", "bot", "ai"})
 CONTEXT_ROLES = frozenset({"system", "developer", "tool", "function"})  # kept as context, never a turn
@@ -111,11 +121,7 @@ def build_turn(
         raise BadTurn("messages hold no user message")
     start = user_positions[-1]
     turn_messages, history = parsed[start:], parsed[:start]
-    when = parse_timestamp(timestamp if timestamp is not None else turn_messages[0].timestamp)
-    if when > datetime.now(timezone.utc) + MAX_FUTURE_SKEW:
-        # A turn dated ahead would count as the newest forever: no later turn could change what it set.
-        raise BadTurn(f"timestamp {when.isoformat()} is in the future (more than "
-                      f"{int(MAX_FUTURE_SKEW.total_seconds() // 60)} minutes ahead of this clock)")
+    when = turn_time(timestamp if timestamp is not None else turn_messages[0].timestamp)
     if turn_id is None:
         if id_key is None:
             raise TypeError("a turn id made from the turn is keyed: pass id_key (store.secret_key(ID_KEY))")

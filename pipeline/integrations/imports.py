@@ -63,11 +63,15 @@ def read_mem0(data: Any) -> list[Item]:
         if not isinstance(row, dict) or not isinstance(row.get("memory"), str):
             raise ImportFormatError(f"not a Mem0 export: memory {n} has no 'memory' text")
         user = row.get("user_id")
+        created = row.get("created_at")
+        if created not in (None, "") and not isinstance(created, str):
+            raise ImportFormatError(f"memory {n}: created_at {created!r} is not a date (ISO 8601 text); "
+                                    "nothing was imported")
         items.append(Item(
             source_id=str(row["id"]) if row.get("id") not in (None, "") else None,
             text=row["memory"],
             user_id=str(user) if user not in (None, "") else None,
-            created_at=row.get("created_at") if isinstance(row.get("created_at"), str) else None,
+            created_at=created or None,
         ))
     return items
 
@@ -162,10 +166,39 @@ def first_person(text: str) -> str:
 # ---- the import -----------------------------------------------------------------------------
 
 
+def check_items(items: Iterable[Item], *, source: str, user_id: str | None = None) -> list[Item]:
+    """The whole export, checked before anything is written (an import is all or nothing): every
+    item's user id (unless `user_id` names the user for all) and date (ISO 8601, not ahead of this
+    clock). ImportFormatError (exit 2) names the first bad item."""
+    from pipeline.store.files import InvalidUserId, validate_user_id
+    from pipeline.turns import BadTurn, turn_time
+
+    checked = list(items)
+    if user_id is not None:
+        validate_user_id(user_id)
+    for n, item in enumerate(checked, 1):
+        where = f"{source} memory {n}" + (f" (id {item.source_id[:40]!r})" if item.source_id else "")
+        if user_id is None:
+            if item.user_id is None:
+                raise ImportFormatError(f"{where} names no user: give --user; nothing was imported")
+            try:
+                validate_user_id(item.user_id)
+            except InvalidUserId as e:
+                raise ImportFormatError(f"{where}: {e}; nothing was imported") from None
+        if item.created_at is not None:
+            try:
+                turn_time(item.created_at)
+            except BadTurn as e:
+                raise ImportFormatError(f"{where}: created_at: {e}; nothing was imported") from None
+    return checked
+
+
 def import_items(
     pipe: MemoryPipeline, items: Iterable[Item], *, source: str, user_id: str | None = None
 ) -> dict[str, Any]:
-    """Route every item as a chat turn of its user (`user_id`, else the item's own); the report."""
+    """Route every item as a chat turn of its user (`user_id`, else the item's own); the report.
+    The whole export is checked first (`check_items`): a bad item anywhere writes nothing."""
+    items = check_items(items, source=source, user_id=user_id)
     key = pipe.store.secret_key(ID_KEY)
     rows: list[dict[str, Any]] = []
     totals = {"items": 0, "user_md": 0, "memory_md": 0, "skipped": 0, "refused": 0, "not_about_the_user": 0}
