@@ -135,7 +135,8 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     if config.mcp:
         from pipeline.serve.mcp_server import McpServers
 
-        app.state.mcp_servers = McpServers(lambda: app.state.pipe, config.host, keep=config.mcp_servers_kept)
+        app.state.mcp_servers = McpServers(lambda: app.state.pipe, config.host, keep=config.mcp_servers_kept,
+                                           limits=config.limits)
         app.router.routes.append(Route("/v1/users/{user}/mcp", endpoint=McpEndpoint(app),
                                        methods=["GET", "POST", "DELETE"], include_in_schema=False))
     app.add_middleware(BodyLimit, max_bytes=config.limits.max_body_bytes)
