@@ -238,3 +238,23 @@ def test_context_recall_and_the_memory_tool_share_the_scan(
     for word in BAD_WORDS[4:8]:
         assert word not in text
     assert scans, "the door did not call guards.hide_hostile"
+
+
+def test_the_http_api_recall_and_the_cli_recall_share_the_scan(
+        pipe: MemoryPipeline, scans: list[Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from pipeline.cli import main
+    from pipeline.serve.app import create_app
+    from pipeline.serve.config import ServeConfig
+
+    with TestClient(create_app(ServeConfig(root=tmp_path), lambda: MemoryPipeline(root=tmp_path)),
+                    base_url="http://127.0.0.1") as client:
+        for lang in LANGS:
+            answer = client.get(f"/v1/users/{USER}/recall", params={"q": HOSTILE_MEMORY[lang][0]}).text
+            assert HOSTILE_MEMORY[lang][2] not in answer and "[blocked by memroute:" in answer
+    assert main(["recall", USER, HOSTILE_USER["th"][0], "--root", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert HOSTILE_USER["th"][2] not in out and "[blocked by memroute:" in out
+    assert scanned(scans, HOSTILE_USER["th"][2])
