@@ -14,7 +14,7 @@ Modules, one job each (the arrows are imports):
 - detectors: find_sensitive and redact over all families
 - save_requests: "please remember my phone" and the kinds it covers
 - injection_rules (the table) and injection (running it)
-- policy: check_text, quote_rule, guard_decisions, scan_for_prompt
+- policy: check_text, quote_rule, guard_decisions, scan_for_prompt, hide_hostile (what a read gives a model)
 - redaction: what memroute may keep at rest (failure payloads, logs, quotes, caches), on all of the above
 
 The guards import nothing from core, engines or the store: they are called, never call back.
@@ -42,7 +42,7 @@ from pipeline.guards.kinds import (
     GuardPolicy,
     Verdict,
 )
-from pipeline.guards.policy import check_text, guard_decisions, quote_rule, scan_for_prompt
+from pipeline.guards.policy import check_text, guard_decisions, hide_hostile, quote_rule, scan_for_prompt
 from pipeline.guards.save_requests import explicit_save_request
 
 __all__ = [
@@ -69,6 +69,7 @@ __all__ = [
     "explicit_save_request",
     "find_sensitive",
     "guard_decisions",
+    "hide_hostile",
     "quote_rule",
     "redact",
     "scan_for_prompt",
