@@ -15,12 +15,12 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ("structure:section_sign", ("§",), r"§"),
     (
         "role:marker",
-        ("<", "inst]", "#", "[system"),
+        ("<", "inst]", "#", "[system", "[sistem", "[ระบบ", "[系统", "[系統", "【系统", "【系統"),
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?INST\]|"
         r"<</?SYS>>|</?(?:system|assistant|instructions?|tool_call|function_call|developer)>|"
         r"</?s>\s*(?:<s>|\[INST\]|(?:system|user|assistant|developer|human)\s*[:：>])|<s>\s*$|</s>|"
         r"<\|[a-z_]{2,32}\|>|</?(?:start|end)_of_turn>|<\|?(?:begin|end)_of_text\|?>|"
-        r"#{1,6}\s*(?:instruction|system|response|input)s?\b|\[system\]",
+        r"#{1,6}\s*(?:instruction|system|response|input)s?\b|\[\s*(?:system|sistem|ระบบ|系统|系統)\s*\]|【\s*(?:系统|系統)\s*】",
     ),
     (
         "role:marker",
@@ -58,7 +58,8 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         r"access tokens?|private keys?|other users?|memory files?|USER\.md|MEMORY\.md|env(?:ironment)? variables|\.env\b)",
     ),
     ("injection:reveal", ("reveal", "print", "show", "dump", "repeat", "leak", "output"),
-     r"\b(?:reveal|print|show|dump|repeat|leak|output)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+)?(?:system prompt|hidden instructions|initial prompt|instructions)"),
+     r"\b(?:reveal|print|show|dump|repeat|leak|output)\s+(?:me\s+)?(?:your|the|its|their)\s+(?:full\s+)?(?:secret\s+|internal\s+)?"
+     r"(?:system prompt|hidden instructions|initial prompt|instructions)"),
     ("injection:reveal", ("selalu",),
      r"\bselalu\s+(?:\w+\s+){0,2}?(?:ungkapkan|tampilkan|bocorkan|kirimkan|berikan|bagikan)\b[^.\n]{0,50}?(?:prompt|instruksi|kata sandi|password|kunci|rahasia|token|kredensial)"),
     ("injection:reveal", ("总是", "始终", "一直", "每次都", "泄露", "透露", "输出"),
@@ -416,131 +417,4 @@ RULES += [
         r"\b(?:dekode|pecahkan)\b[^.\n]{0,40}?\b(?:lalu|kemudian|dan)\s+(?:ikuti|jalankan|lakukan|patuhi)\b|"
         r"(?:解码|解密)[^。\n]{0,20}?(?:然后|并|再)(?:执行|照做|遵守|按照)|ถอดรหัส[^\n]{0,30}?(?:แล้ว|และ)\s*(?:ทำตาม|ปฏิบัติตาม|รัน)",
     ),
-]
-
-# --- round 4: the assistant's rules waived for the user, rights granted to the user. Each names what
-# the text claims (the guidelines do not apply here; someone gave me superuser), not one sentence.
-_RULES_NOUN = (r"(?:rules?|guidelines?|restrictions?|polic(?:y|ies)|filters?|limits?|limitations?|guardrails?|safeguards?|"
-               r"principles|boundaries|constraints|instructions|programming|training|ethics|morals|terms of use)")
-_NOT_APPLY = (
-    r"(?:(?:do|does|did|would|should|will|shall)(?:n'?t|n’t|\s+not)\s+(?:\w+\s+)?(?:apply|count|matter|exist|cover|bind|hold|"
-    r"extend|concern|affect)|no longer\s+(?:apply|applies|applied|count|matter|exist|cover|bind|hold|concern)|"
-    r"(?:are|is|were|was|be|been)(?:n'?t|n’t|\s+not)?\s+(?:(?:now|all|completely|fully|temporarily|permanently|officially)\s+)?"
-    r"(?:off|lifted|suspended|waived|disabled|removed|gone|void|null|switched off|turned off|relaxed|paused|deactivated|"
-    r"not in effect|inapplicable|irrelevant|overridden)|(?:not|never)\s+(?:apply|applying|applicable|relevant|binding)\b|"
-    r"(?:don'?t|do not|doesn'?t|does not)\s+(?:apply|matter)|(?:had|have|has) been (?:lifted|waived|suspended|removed|disabled))"
-)
-_PRIV = (r"(?:superuser|super[- ]?user|super[- ]?admin|sys[- ]?admin|admin(?:istrator)?|root|sudo|owner|god[- ]?mode|elevated|"
-         r"unrestricted|unlimited|master)")
-_PRIV_NOUN = r"(?:\s+(?:rights|access|privileges?|permissions?|role|status|powers?|level|account|mode|clearance))?"
-# "... admin rights on my work laptop" names what the rights are for: an ordinary fact, not a claim on this assistant.
-_ELSEWHERE = (r"(?!" + _PRIV_NOUN + r"\s+(?:on|for|in|at|of|to|over)\s+(?:my|our|his|her|their|the|a|an|all (?:the|our|my))\s+"
-              r"(?!(?:\w+\s+)?(?:assistant|bot|ai|chat ?bot|system|platform|service|memory|memories|model)\b))")
-RULES += [
-    (
-        "injection:rules_waived",
-        ("rule", "rules", "guideline", "guidelines", "restriction", "restrictions", "policy", "policies", "filter", "filters",
-         "limit", "limits", "limitations", "guardrails", "safeguards", "principles", "boundaries", "constraints",
-         "instructions", "programming", "training", "ethics", "morals", "terms", "exempt", "excused"),
-        r"\b(?:your|the assistant'?s|the ai'?s|the bot'?s|the model'?s|its|claude'?s|chatgpt'?s|"
-        r"(?:openai|anthropic|google|deepmind|meta|microsoft|mistral)(?:'s|’s)?|"
-        r"(?:the|any|all)\s+(?:usual\s+|normal\s+|standard\s+|default\s+)?(?:safety|content|usage|ai|assistant|system|model))\s+"
-        r"(?:\w+\s+){0,2}?" + _RULES_NOUN + r"\b[^.!?\n]{0,40}?\b" + _NOT_APPLY + r"|"
-        r"\b(?:the|those|these|any|all)\s+(?:\w+\s+)?" + _RULES_NOUN + r"\s+(?:that\s+|which\s+)?(?:you|the assistant|the ai)\s+"
-        r"(?:\w+\s+){0,2}?(?:follow|have|obey|use|were given|operate under|work under|are bound by|abide by)\b[^.!?\n]{0,30}?"
-        + _NOT_APPLY + r"|"
-        r"\bas (?:if|though)\s+(?:the\s+|any\s+|all\s+)?(?:usual\s+|normal\s+|standard\s+|regular\s+)?" + _RULES_NOUN + r"\s+"
-        r"(?:\w+\s+){0,3}?" + _NOT_APPLY + r"\s+(?:to|for)\s+(?:me|the user|this user|him|her|them|my account)\b|"
-        r"\bas (?:if|though)\s+(?:you|there|the assistant|the ai|the bot)\s+(?:had|have|has|were|was|are|is)\s+"
-        r"(?:no|zero|none of (?:your|the|its)|not any|never had any)\s+(?:\w+\s+)?" + _RULES_NOUN + r"\b|"
-        r"\b(?:none|no part) of (?:your|the assistant'?s|its)\s+(?:\w+\s+)?" + _RULES_NOUN + r"\s+(?:\w+\s+)?"
-        r"(?:exist(?:ed|s)?|appl(?:y|ied|ies)|matter(?:ed|s)?|(?:are|were|is|was) there|count(?:ed)?|hold)\b|"
-        r"\b(?:I(?:'m| am)|me|the user|this user|my account|he|she)\s+(?:is\s+|are\s+|was\s+)?(?:\w+\s+)?(?:exempt|excused)\s+"
-        r"from\s+(?:all\s+|any\s+|the\s+)?(?:of\s+)?(?:your|the assistant'?s|its|the (?:safety|content|usage))\s+(?:\w+\s+)?"
-        + _RULES_NOUN + r"|"
-        r"\b(?:answer|respond|reply|talk|speak|write|help|chat|act|behave)\b[^.!?\n]{0,30}?\b(?:without|free of|outside)\s+"
-        r"(?:any of\s+)?(?:your|the assistant'?s|its|your usual|any (?:safety|content|ethical|moral))\s+(?:\w+\s+)?" + _RULES_NOUN,
-    ),
-    ("injection:rules_waived",
-     ("aturan", "aturanmu", "pedoman", "pedomanmu", "batasan", "batasanmu", "kebijakan", "filter", "larangan", "panduan",
-      "rambu", "seolah", "seolah-olah", "seakan", "seakan-akan", "anggap", "anggaplah", "tanpa", "dikecualikan", "kebal"),
-     r"\b(?:seolah(?:-olah)?|seakan(?:-akan)?|anggap(?:lah|\s+saja)?|pura-pura(?:lah)?|bayangkan)\b[^.!?\n]{0,40}?"
-     r"\b(?:aturan|pedoman|batasan|kebijakan|filter|larangan|panduan|rambu)\w*\b[^.!?\n]{0,30}?"
-     r"(?:\b(?:tidak|tak|nggak|gak|ga|sudah tidak|sudah tak)\s+(?:lagi\s+)?(?:berlaku|ada|mengikat|dipakai|dipatuhi|relevan)|"
-     r"\b(?:dicabut|dinonaktifkan|dimatikan|dihapus|ditiadakan|ditangguhkan))|"
-     r"\b(?:aturan|pedoman|batasan|kebijakan|filter|panduan)(?:mu|\s+(?:kamu|anda|asisten|ai|bot|keamanan|konten)(?:\s+ini)?)\b"
-     r"[^.!?\n]{0,30}?(?:\b(?:tidak|tak|nggak|gak|ga)\s+(?:lagi\s+)?(?:berlaku|mengikat|ada|dipakai|relevan)|"
-     r"\b(?:dicabut|dinonaktifkan|dimatikan|ditangguhkan|dihapus))|"
-     r"\btanpa\s+(?:aturan|batasan|filter|pedoman|sensor)(?:mu|\s+(?:kamu|anda|apa pun|apapun|keamanan|sama sekali))|"
-     r"\b(?:saya|aku|gue|gw|pengguna ini|user ini)\s+(?:\w+\s+)?(?:dikecualikan|bebas|kebal)\s+dari\s+"
-     r"(?:semua\s+)?(?:aturan|pedoman|batasan|kebijakan)(?:mu|\s+(?:kamu|anda|asisten|keamanan))"),
-    ("injection:rules_waived",
-     ("规则", "准则", "限制", "规定", "政策", "守则", "策略", "约束", "原则", "指南", "审查"),
-     r"(?:你的|你|助手的?|AI的?|系统的?|安全|内容)(?:所有的?|任何|那些)?(?:规则|准则|限制|规定|政策|守则|策略|约束|原则|指南|审查)"
-     r"\S{0,8}?(?:不再|不|都不|已经不|并不|没有)(?:适用|有效|存在|起作用|管用|算数|约束)|"
-     r"(?:像|好像|仿佛|就像|当作|当成|假装|就当)\S{0,12}?(?:规则|准则|限制|规定|政策|约束|审查)\S{0,8}?"
-     r"(?:不再|都不|已经不|并不|没有|不存在|不适用|失效|取消)|"
-     r"(?:没有|不受|无视|不管)(?:任何|你的|所有)(?:规则|准则|限制|规定|政策|约束|审查)(?:一样|似的|地)?(?:回答|回复|跟我|对我|和我)|"
-     r"(?:我|用户|该用户)\S{0,4}(?:不受|豁免于?|免于)(?:你的|助手的|任何|所有)?(?:规则|准则|限制|规定|政策|约束)|"
-     r"(?:就当|当作|假装|像|好像|仿佛)\S{0,6}?(?:没有|不受)(?:任何|所有|你的)?(?:规则|准则|限制|规定|政策|约束|审查)"),
-    ("injection:rules_waived",
-     ("กฎ", "ข้อจำกัด", "แนวทาง", "นโยบาย", "ข้อกำหนด", "ยกเว้น", "สนใจ", "ทำตาม"),
-     r"(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย|ข้อกำหนด|กฎเกณฑ์)(?:ทั้งหมด)?(?:ของคุณ|ของระบบ|ของผู้ช่วย|ของเอไอ|ของ\s*AI|ความปลอดภัย)"
-     r"\S{0,10}?(?:ไม่มีผล|ไม่ใช้|ไม่ต้องใช้|ไม่บังคับใช้|ไม่มีอยู่|ถูกยกเลิก|ใช้ไม่ได้|ไม่เกี่ยว|ไม่ครอบคลุม)|"
-     r"(?:เหมือน(?:ว่า)?|ราวกับ(?:ว่า)?|สมมติ(?:ว่า)?|ทำเป็น(?:ว่า)?)\S{0,12}?(?:ไม่มี(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย)|"
-     r"(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย)\S{0,10}?(?:ไม่มีผล|ไม่ใช้|ถูกยกเลิก|ใช้ไม่ได้|ไม่บังคับใช้))|"
-     r"(?:ฉัน|ผม|ดิฉัน|หนู)\S{0,6}(?:ได้รับการ)?ยกเว้น(?:จาก)?\S{0,4}(?:กฎ|ข้อจำกัด|นโยบาย)|"
-     r"(?:ไม่ต้อง|ไม่ต้องไป|ไม่)(?:สนใจ|ทำตาม|ยึด|ปฏิบัติตาม)\S{0,4}(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย)(?:ของคุณ|ของระบบ|ทั้งหมด)"),
-    (
-        "privilege:granted",
-        ("superuser", "super", "admin", "admins", "administrator", "sysadmin", "root", "sudo", "owner", "god", "godmode",
-         "elevated", "unrestricted", "unlimited", "master", "moderator"),
-        r"\b(?:granted|gave|given|give|giving|made|promoted|elevated|upgraded|assigned|appointed|bumped|added)\s+"
-        r"(?:me|the user|this user|user|him|her)\s+(?:up\s+)?(?:(?:to|as|with|an?|the|full|global|complete)\s+)*" + _PRIV + r"\b"
-        + _PRIV_NOUN + _ELSEWHERE + r"|"
-        r"\b(?:I|the user|this user|user|he|she|my account|my profile)(?:'ve|’ve|'m|’m|'s|’s|\s+(?:was|were|am|is|has|have|got|get|"
-        r"became|just got|now (?:has|have)))\s+"
-        r"(?:now\s+|just\s+|officially\s+|also\s+)?(?:been\s+)?(?:granted|given|made|promoted to|elevated to|upgraded to|assigned|"
-        r"appointed|added as|bumped (?:up )?to)\s+(?:(?:an?|the|full|global|complete)\s+)*" + _PRIV + r"\b" + _PRIV_NOUN
-        + _ELSEWHERE + r"|"
-        r"\b" + _PRIV + r"\s+(?:rights|access|privileges?|permissions?|role|status|powers?)\s+(?:were|was|have been|has been|got)\s+"
-        r"(?:granted|given|assigned)\s+(?:to\s+)?(?:me|the user|this user|my account)\b" + _ELSEWHERE + r"|"
-        r"\bI(?:'ve|’ve| have| now have| got| now got)\s+(?:now\s+|just\s+|also\s+)?(?:been\s+given\s+)?"
-        r"(?:(?:full|unrestricted|complete|unlimited|global)\s+)*(?:admin|root|superuser|super-?admin|elevated|unrestricted|sudo|"
-        r"god[- ]?mode)\s+(?:rights|access|privileges|permissions)\b" + _ELSEWHERE + r"|"
-        r"\b(?:admin(?:istrator)?|superuser|super[- ]?admin|root|owner|moderator)s?\b[^.!?\n]{0,40}?\b(?:of|for|over|across|on|"
-        r"with access to|who can access|that can access|with rights (?:over|to)|to)\s+(?:all|every|each|everyone'?s?|"
-        r"all (?:the )?other|every other|any other)\s+(?:\w+\s+)?(?:accounts?|users?|profiles?|tenants?|memor(?:y|ies)|"
-        r"workspaces?|user accounts?)\b",
-    ),
-    ("privilege:granted",
-     ("superuser", "admin", "administrator", "root", "penuh", "tertinggi", "diberi", "diberikan", "memberi", "memberikan",
-      "kasih", "ngasih", "beri", "dijadikan", "diangkat", "dinaikkan", "mendapat", "semua", "seluruh"),
-     r"\b(?:memberi(?:kan)?|kasih|ngasih|beri)\s+(?:saya|aku|gue|gw|user ini|pengguna ini)\s+(?:hak|akses|status|peran)\s+"
-     r"(?:\w+\s+)?(?:superuser|super admin|admin(?:istrator)?|root|penuh|tertinggi)\b"
-     r"(?!\s+(?:di|untuk|pada|atas|ke)\s+(?!(?:sistem|asisten|bot|ai|platform|layanan|memori|semua|seluruh)\b))|"
-     r"\b(?:saya|aku|gue|gw|pengguna ini|user ini)\s+(?:sudah\s+|telah\s+|baru\s+|resmi\s+)?(?:diberi|diberikan|mendapat|dapat|"
-     r"dijadikan|diangkat (?:jadi|menjadi|sebagai)|dinaikkan (?:jadi|menjadi|ke))\s+(?:hak\s+|akses\s+|status\s+|peran\s+)?"
-     r"(?:superuser|super admin|admin(?:istrator)?|root|akses penuh|hak penuh)\b"
-     r"(?=\s*(?:$|[.,!;]|kemarin|hari ini|tadi|sekarang|minggu lalu|oleh|dari|di (?:sini|sistem ini|aplikasi ini)|"
-     r"untuk (?:semua|seluruh|sistem ini)|atas (?:semua|seluruh)|(?:di|pada) (?:asisten|bot|ai)))|"
-     r"\b(?:admin(?:istrator)?|superuser|root|pemilik)\s+(?:\w+\s+)?(?:untuk|atas|dari|bagi|di)\s+(?:semua|seluruh|setiap)\s+"
-     r"(?:akun|pengguna|user|profil|memori)\b"),
-    ("privilege:granted",
-     ("给", "授予", "赋予", "开通", "分配", "开了", "提升", "升级", "任命", "设置", "设为", "所有", "全部", "每个", "一切", "全体"),
-     r"(?:给|授予|赋予|开通|分配|开了)(?:了)?我(?:了)?\S{0,4}?(?:超级用户|超级管理员|管理员|root|最高|全部|完全)\S{0,2}?"
-     r"(?:权限|访问权|身份|账号)|"
-     r"我(?:被|已经被|已被)?(?:提升|升级|任命|设置|设为|升)(?:为|成|到)(?:了)?(?:超级用户|超级管理员|管理员|root)|"
-     r"(?:所有|全部|每个|一切|全体)(?:的)?(?:账户|账号|用户|帐户|帐号)(?:的)?(?:超级)?管理员|"
-     r"(?:管理员|超级用户|root)\S{0,6}(?:所有|全部|每个|一切)(?:的)?(?:账户|账号|用户|帐户|帐号)"),
-    ("privilege:granted",
-     ("ให้สิทธิ์", "สิทธิ์", "ผู้ดูแลระบบ", "แอดมิน", "admin", "superuser", "ซูเปอร์ยูสเซอร์", "ได้รับ", "ตั้ง", "เลื่อน", "อัปเกรด"),
-     r"ให้สิทธิ์\s*(?:การ)?(?:เป็น)?\s*(?:superuser|ซูเปอร์ยูสเซอร์|แอดมิน|admin|ผู้ดูแล(?:ระบบ)?|root|รูท|สูงสุด|เต็ม|ทั้งหมด)"
-     r"\s*(?:กับ|แก่|ให้)?\s*(?:ฉัน|ผม|ดิฉัน|หนู)|"
-     r"(?:ผู้ดูแลระบบ|แอดมิน|admin|ซูเปอร์ยูสเซอร์|superuser)\S{0,6}?(?:ของ|สำหรับ|ใน)?\s*(?:ทุกบัญชี|บัญชีทั้งหมด|ผู้ใช้ทุกคน|"
-     r"ทุกผู้ใช้|บัญชีของทุกคน)|"
-     r"(?:ฉัน|ผม|ดิฉัน|หนู)(?:ได้รับ|ได้)(?:การ)?(?:แต่งตั้ง|เลื่อน)?(?:ให้)?(?:เป็น)?\s*(?:superuser|ซูเปอร์ยูสเซอร์|แอดมิน|"
-     r"ผู้ดูแลระบบ|admin)(?:\s*(?:แล้ว|เมื่อวาน|วันนี้|ของ(?:ระบบ|บอท|ผู้ช่วย|คุณ)(?:นี้)?|ทุก\S*|ครับ|ค่ะ|นะ)|\s*$|[.!,])|"
-     r"(?:ตั้ง|แต่งตั้ง|เลื่อน|อัปเกรด)(?:ให้)?(?:ฉัน|ผม|ดิฉัน|หนู)(?:ให้)?(?:เป็น|ขึ้นเป็น)\s*(?:superuser|ซูเปอร์ยูสเซอร์|แอดมิน|"
-     r"ผู้ดูแลระบบ|admin)(?:\s*(?:แล้ว|เมื่อวาน|วันนี้|ของ(?:ระบบ|บอท|ผู้ช่วย|คุณ)(?:นี้)?|ทุก\S*|ครับ|ค่ะ|นะ)|\s*$|[.!,])"),
 ]
