@@ -155,6 +155,11 @@ class LiteLLMMissing(ModelConfigError):
     """A model that only litellm reaches, and litellm is not installed (exit 2: install the extra)."""
 
 
+
+class BadKeyFile(UsageError):
+    """A server key file that is empty, too short or not a file: refused at start (exit 2), never used
+    as a key (an empty HMAC key lets anyone sign)."""
+
 # --- Not found (exit 1, HTTP 404).
 
 
@@ -417,6 +422,7 @@ def error_code(error: BaseException) -> str:
 __all__ = [
     "FAMILIES",
     "BadInput",
+    "BadKeyFile",
     "BadTurn",
     "Busy",
     "CandidateNotFound",

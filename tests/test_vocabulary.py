@@ -116,7 +116,7 @@ def test_no_engine_writes_a_key_outside_the_vocabulary(tmp_path: Path) -> None:
     written: set[str] = set()
     for case in load_cases(sorted((REPO / "evals").glob("*.jsonl"))):
         held = {V.fold(k) for k in re.findall(r"^- ([^:\n]+):", case.initial_user_md or "", re.M)}
-        turn = build_turn(case.user_id, case.all_messages, timestamp=case.timestamp)
+        turn = build_turn(case.user_id, case.all_messages, timestamp=case.timestamp, turn_id=case.id)
         for d in engine.classify(turn, case.initial_user_md or "", case.initial_memory_md or "").decisions:
             if d.key and ((d.route == "user" and d.op == "upsert") or d.candidate):
                 written.add(d.key)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pipeline.errors import CapExceeded
 
+
 def check_cap(
     target: str,
     old_text: str,
