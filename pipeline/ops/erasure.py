@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.errors import NothingToForget
-from pipeline.ledgers._text import names_key
+from pipeline.ledgers import names_key
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserProfile
 from pipeline.stages.write import Change, WriteResult

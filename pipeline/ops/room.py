@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pipeline import observe
 from pipeline.engines.base import Engine
 from pipeline.errors import CompactionError, ConsolidationError
-from pipeline.ledgers._text import norm_key, split_label
+from pipeline.ledgers import norm_key, split_label
 from pipeline.ledgers.memory_md import MemoryLog
 from pipeline.ledgers.user_md import UserProfile
 from pipeline.ops.pins import pinned_bodies, pinned_keys

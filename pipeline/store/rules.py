@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from pipeline.ledgers._text import names_key
+from pipeline.ledgers import names_key
 from pipeline.types import Decision
 
 # Every table that holds rows of one user, and the text columns of each (what a purge searches).

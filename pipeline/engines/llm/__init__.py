@@ -13,7 +13,7 @@ Importing this package never imports litellm: only a LiteLLMTransport that sends
 from __future__ import annotations
 
 from pipeline.engines.llm.engine import LLMEngine
-from pipeline.engines.llm.pricing import _litellm, _local_cost_map, _openai_price
+from pipeline.engines.llm.pricing import load_litellm, local_cost_map, openai_price
 from pipeline.engines.llm.schemas import (
     MEMORY_HEADER,
     CompactProfile,
@@ -46,9 +46,9 @@ __all__ = [
     "Statements",
     "Transport",
     "TransportSetupError",
-    "_litellm",
-    "_local_cost_map",
-    "_openai_price",
+    "load_litellm",
+    "local_cost_map",
+    "openai_price",
     "is_transient",
     "render_entry",
     "rendered_size",
