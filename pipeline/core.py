@@ -8,11 +8,13 @@ writes is in pipeline/ops/turn.py, the other writes in pipeline/ops/manual.py.
 from __future__ import annotations
 
 import logging
+import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pipeline import guards, observe
 from pipeline.engines import make_engine
@@ -40,6 +42,15 @@ from pipeline.types import Turn, TurnResult, Usage
 
 log = logging.getLogger("memroute.pipeline")
 
+
+class TurnQueue(Protocol):
+    """What reads wait for: a queue of this pipeline's turns in this process (PostTurnHook)."""
+
+    def flush(self, user_id: str | None = None, timeout: float | None = 10.0) -> bool: ...
+
+
+# How long a read (context, recall) waits for the user's turns still queued in this process's hooks.
+READ_WAIT_S = 10.0
 
 # A file may exceed its cap (hand edits, imports); what goes into a prompt never exceeds this many caps.
 PROMPT_CAP_FACTOR = 2
@@ -91,6 +102,8 @@ class MemoryPipeline:
         `log_quotes=True` (the CLI's MEMROUTE_LOG_QUOTES / --log-quotes) keeps the redacted words of skipped
         statements in the decision log, for debugging; by default only a digest of them is kept."""
         self.root = Path(root) if root is not None else default_root()
+        # The PostTurnHooks built on this pipeline (each adds itself): reads wait for their turns of the user.
+        self.hooks: weakref.WeakSet[TurnQueue] = weakref.WeakSet()
         if not read_only and documents is None:  # documents kept elsewhere (a database) need no folder
             make_private_dir(self.root)
         if engine is None:  # no env lookup here (MEMROUTE_ENGINE/MODEL): the CLI resolves its settings
@@ -308,13 +321,26 @@ class MemoryPipeline:
             "field_count": len(current.profile.fields()),
         }
 
-    def context(self, user_id: str, team: str | None = None) -> str:
+    def wait_for_turns(self, user_id: str, timeout: float = READ_WAIT_S) -> bool:
+        """Wait, at most `timeout` seconds, until the turns of `user_id` submitted so far to the PostTurnHooks
+        built on this pipeline (in this process) are applied, or have failed once and wait for a retry.
+        True when none is left. context() and recall() call it, so what a user said is in the next read."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        settled = True
+        for hook in list(self.hooks):
+            settled = hook.flush(user_id, timeout=max(0.0, deadline - time.monotonic())) and settled
+        return settled
+
+    def context(self, user_id: str, team: str | None = None, *, wait: float = READ_WAIT_S) -> str:
         """The block a chat app puts in its system prompt at session start: USER, then MEMORY
         (with `team`, the team profile "team+TEAM" after the user's own, when it exists).
 
-        It is a snapshot: keep the string for the whole session. Lines that the guards would
-        block (for example a poisoned hand edit) are shown as blocked, and kept in the file.
+        Turns of this user submitted to a PostTurnHook on this pipeline are applied first: the read waits
+        for them, at most `wait` seconds (0: read at once). It is a snapshot: keep the string for the whole
+        session. Lines that the guards would block (for example a poisoned hand edit) are shown as blocked,
+        and kept in the file.
         """
+        self.wait_for_turns(user_id, wait)
         shown = self.show(user_id)
         blocks = [  # each file capped like an engine prompt (a 1 MB hand edit is cut)
             ("USER PROFILE", prompt_view(shown["user_md"], self.user_limit, USER_FILE), shown["user_usage"]),
@@ -335,9 +361,11 @@ class MemoryPipeline:
         self.documents.documents(user_id)  # validates the id
         return self.store.history(user_id) if self.store.exists() else []
 
-    def recall(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
+    def recall(self, user_id: str, query: str, k: int = 5, *, wait: float = READ_WAIT_S) -> list[dict[str, Any]]:
         """Full-text search over both files (current lines) and the archive of what left them. A date in the
-        query finds the entries whose date overlaps it: "2026-07-14" finds "[2026-07]" and "[2026]" too."""
+        query finds the entries whose date overlaps it: "2026-07-14" finds "[2026-07]" and "[2026]" too.
+        Like context(), it first waits (at most `wait` seconds) for the user's turns queued in this process."""
+        self.wait_for_turns(user_id, wait)
         current = self.load(user_id, reader=True)
         terms = [t for t in query.lower().split() if t]
         hits: list[dict[str, Any]] = []
