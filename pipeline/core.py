@@ -38,7 +38,7 @@ from pipeline.store.location import Location, default_root
 from pipeline.store.private import make_private_dir
 from pipeline.store.sqlite import SQLiteStore
 from pipeline.turns import build_turn
-from pipeline.types import Turn, TurnResult, Usage
+from pipeline.types import FORGOTTEN, Turn, TurnResult, Usage
 
 log = logging.getLogger("memroute.pipeline")
 
@@ -386,13 +386,16 @@ class MemoryPipeline:
     def _recall_archive(self, user_id: str, query: str, terms: list[str], k: int) -> list[dict[str, Any]]:
         """The archive's hits. A date in the query is matched by overlap, not as words: the archive is searched
         for the other words (or the date's year) and an archived entry kept when its date overlaps."""
+        def hidden(row: dict[str, Any]) -> bool:  # what a forget took out is never recalled (--purge erases it)
+            return row.get("why") == FORGOTTEN
+
         days = [t for t in terms if is_stamp(t)]
         if not days:
-            return self.store.recall_archive(user_id, query, k=k)
+            return [r for r in self.store.recall_archive(user_id, query, k=20 * k) if not hidden(r)][:k]
         words = " ".join(t for t in terms if not is_stamp(t)) or days[0][:4]
         rows = self.store.recall_archive(user_id, words, k=20 * k)
-        return [r for r in rows if all(t in str(r["text"]).lower() for t in terms)
-                or (r["target"] == "memory" and entry_matches(str(r["text"]), terms))][:k]
+        return [r for r in rows if not hidden(r) and (all(t in str(r["text"]).lower() for t in terms)
+                or (r["target"] == "memory" and entry_matches(str(r["text"]), terms)))][:k]
 
     # ---- candidates: facts waiting for confirmation (never in USER.md until promoted) ----
 
@@ -426,8 +429,9 @@ class MemoryPipeline:
     def forget(self, user_id: str, key_or_text: str, *, purge: bool = False) -> dict[str, Any]:
         """Take a key ("Email", "phone number") or a text out of USER.md and MEMORY.md.
 
-        Without `purge` it is an ordinary removal: the old value goes to the archive and history
-        (recall can still find it). With `purge` every copy held for this user is erased: history,
+        Without `purge` the value leaves the files and every read: recall (Python, CLI, HTTP, MCP) never
+        returns it again, nor an older archived copy of it; history and `export --all` still record the
+        change. With `purge` every copy held for this user is erased: history,
         provenance, archive (and its full-text index), decision log, failed turns, hook queue,
         candidates and the .bak copies; then the database and its WAL are compacted, so a byte
         search of the root no longer finds the value. A forget request in a turn purges too.

@@ -55,6 +55,9 @@ class Turn(BaseModel):
         return self.timestamp.astimezone(zone).date()
 
 
+# Why a value a forget took out of the files is archived (a forget without --purge): recall never returns it.
+FORGOTTEN = "forgotten at the user's request"
+
 # The detail that marks a removal as a change of fact ("I don't drink coffee anymore"): the old value is archived
 # like any overwritten one. Every other removal answers a forget request, and a forget request purges.
 CHANGE_OF_FACT = "no longer true"
