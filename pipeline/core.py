@@ -38,7 +38,7 @@ from pipeline.store.location import Location, default_root
 from pipeline.store.private import make_private_dir
 from pipeline.store.sqlite import SQLiteStore
 from pipeline.turns import build_turn
-from pipeline.types import FORGOTTEN, Turn, TurnResult, Usage
+from pipeline.types import FORGOTTEN, Classification, Turn, TurnResult, Usage
 
 log = logging.getLogger("memroute.pipeline")
 
@@ -184,13 +184,17 @@ class MemoryPipeline:
         timestamp: datetime | str | None = None,
         conversation_id: str | None = None,
         turn_id: str | None = None,
+        *,
+        amend: Callable[[Turn, Classification], Classification] | None = None,
     ) -> TurnResult:
+        """Classify the turn, guard the decisions and write them. `amend(turn, classification)`, for an importer
+        of memory that was curated elsewhere: changes the engine's decisions before the guards and the write."""
         with _turn_clock(), _observed_turn(self.engine.name, turn_id) as seen:
-            return seen(self._process_turn(user_id, messages, timestamp, conversation_id, turn_id))
+            return seen(self._process_turn(user_id, messages, timestamp, conversation_id, turn_id, amend))
 
     def _process_turn(
         self, user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
-        turn_id: str | None,
+        turn_id: str | None, amend: Callable[[Turn, Classification], Classification] | None = None,
     ) -> TurnResult:
         turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
         if done is not None:
@@ -206,6 +210,8 @@ class MemoryPipeline:
             raise  # a missing API key: the caller must fix it; retrying the turn cannot help
         except Exception as e:
             return fail_turn(self.store, self.engine, turn, e, usage_of(e))
+        if amend is not None:
+            classification = amend(turn, classification)
         return apply_turn(self.workspace, self.engine, self.policy, turn, classification, current)
 
     async def aprocess_turn(

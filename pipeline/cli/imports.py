@@ -58,13 +58,26 @@ def _cmd_letta(args: argparse.Namespace) -> int:
     return _print(args, report)
 
 
+def _summary(report: dict[str, Any]) -> str:
+    """The item counts, which add up to the items: '8 items: 6 stored (USER.md 5 fields, MEMORY.md 1 entry), ...'."""
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}" + ("" if count == 1 else "s" if not word.endswith("y") else "")
+
+    entries = "1 entry" if report["memory_md"] == 1 else f"{report['memory_md']} entries"
+    parts = [f"{report['stored']} stored (USER.md {n(report['user_md'], 'field')}, MEMORY.md {entries})",
+             f"{report['skipped']} skipped", f"{report['refused']} refused"]
+    if report["not_about_the_user"]:
+        parts.append(f"{report['not_about_the_user']} not about the user")
+    if report["already_imported"]:
+        parts.append(f"{report['already_imported']} already imported")
+    return f"{n(report['items'], 'item')}: " + ", ".join(parts)
+
+
 def _print(args: argparse.Namespace, report: dict[str, Any]) -> int:
     if args.as_json:
         print_json(report)
     else:
-        print(f"memroute {args.command}: {report['items']} items -> USER.md {report['user_md']}, "
-              f"MEMORY.md {report['memory_md']}, skipped {report['skipped'] + report['not_about_the_user']}, "
-              f"refused {report['refused']}")
+        print(f"memroute {args.command}: {_summary(report)}")
         for row in report["report"]:
             where = [
                 f"USER.md {s['key']}: {s['value']}" if s["file"] == "USER.md" and "key" in s
