@@ -55,6 +55,15 @@ class Turn(BaseModel):
         return self.timestamp.astimezone(zone).date()
 
 
+def skip_detail(reason: str | None, detail: str | None) -> str:
+    """A skip's detail as shown after its reason: without a leading repeat of the reason ("sensitive: health"
+    after "sensitive" reads "health"), so a line never says "sensitive: sensitive: health"."""
+    text = (detail or "").strip()
+    if reason and text.casefold().startswith(reason.casefold() + ":"):
+        text = text[len(reason) + 1:].strip()
+    return text
+
+
 # Why a value a forget took out of the files is archived (a forget without --purge): recall never returns it.
 FORGOTTEN = "forgotten at the user's request"
 

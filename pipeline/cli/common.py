@@ -179,14 +179,22 @@ def read_turn_messages(source: str, *, fmt: str | None = None, user_speaker: str
     return turn_messages(data, "stdin" if source == "-" else source, fmt=fmt, user_speaker=user_speaker)
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 user', '2 users', '1 entry', '3 entries' (`many`: the plural when it is not word + 's')."""
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
+
+
 def format_decision(d: Any) -> str:
+    from pipeline.types import skip_detail
+
     if d.route == "user":
         what = f"{d.section} / {d.key}: {d.value}" if d.op == "upsert" else f"forget {quoted(d.match)}"
     elif d.route == "memory":
         what = f"[{d.date}] {d.topic + ': ' if d.topic else ''}{d.entry}" if d.op == "append" else f"forget {quoted(d.match)}"
     else:
         what = f"reason={d.reason}" + (f", candidate {d.section} / {d.key}: {d.value}" if d.candidate else "")
-    why = f" ({d.detail})" if d.detail else ""
+    detail = skip_detail(d.reason, d.detail) if d.route == "skip" else d.detail
+    why = f" ({detail})" if detail else ""
     outcome = f" -> {d.outcome_text}" if d.outcome else ""
     return f"  {d.route.upper():6} {quoted(d.quote)}\n         {what}{why}{outcome}"
 
