@@ -184,17 +184,18 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else many or word + 's'}"
 
 
-def format_decision(d: Any) -> str:
-    from pipeline.types import skip_detail
+def _aside(text: str | None) -> str:
+    return f" ({text})" if text else ""
 
+
+def format_decision(d: Any) -> str:
     if d.route == "user":
         what = f"{d.section} / {d.key}: {d.value}" if d.op == "upsert" else f"forget {quoted(d.match)}"
     elif d.route == "memory":
         what = f"[{d.date}] {d.topic + ': ' if d.topic else ''}{d.entry}" if d.op == "append" else f"forget {quoted(d.match)}"
     else:
         what = f"reason={d.reason}" + (f", candidate {d.section} / {d.key}: {d.value}" if d.candidate else "")
-    detail = skip_detail(d.reason, d.detail) if d.route == "skip" else d.detail
-    why = f" ({detail})" if detail else ""
+    why = _aside(d.detail)
     outcome = f" -> {d.outcome_text}" if d.outcome else ""
     return f"  {d.route.upper():6} {quoted(d.quote)}\n         {what}{why}{outcome}"
 

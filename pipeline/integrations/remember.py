@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pipeline.types import Outcome, skip_detail
+from pipeline.types import Outcome
 
 if TYPE_CHECKING:
     from pipeline import Decision, MemoryPipeline, TurnResult
@@ -50,7 +50,7 @@ def answer(result: TurnResult) -> dict[str, Any]:
         if d.route == "skip":
             # Sensitive or hostile words are not echoed back (answers end up in agents' logs).
             quote = None if d.reason in ("sensitive", "blocked") else d.quote
-            item = {"quote": quote, "reason": d.reason or "unknown", "why": skip_detail(d.reason, d.detail)}
+            item = {"quote": quote, "reason": d.reason or "unknown", "why": d.detail or ""}
             (refused if d.reason == "blocked" else skipped).append(item)
         elif d.outcome is Outcome.WRITTEN:
             stored.append(_stored(d))

@@ -14,7 +14,7 @@ from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.ops.pins import by_ref, field_ref
 from pipeline.serve.profile import Provenance, profile_view
 from pipeline.store.rules import ERASED
-from pipeline.types import USER_SECTIONS
+from pipeline.vocabulary import section_rank
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -100,12 +100,21 @@ class EntryRow:
 class UserView:
     user_id: str
     fields: list[FieldRow]
-    sections: list[tuple[str, list[FieldRow]]]  # Identity, Preferences, Constraints, Working style, Goals, then others
     days: list[tuple[str, list[EntryRow]]]  # newest day first
     user_usage: Usage
     memory_usage: Usage
     candidates: list[dict[str, Any]]
     warnings: list[str]
+
+    @property
+    def sections(self) -> list[tuple[str, list[FieldRow]]]:
+        """The fields by section, in USER.md's canonical order (Identity first; pipeline/vocabulary.py), then
+        hand-made sections as the file has them, then the notes before any section. File order within each."""
+        groups: dict[str, list[FieldRow]] = {}
+        for f in self.fields:
+            groups.setdefault(f.section, []).append(f)
+        order = {name: i for i, name in enumerate(groups)}
+        return sorted(groups.items(), key=lambda kv: (not kv[0], section_rank(kv[0]), order[kv[0]]))
 
 
 def _notes(rows: list[dict[str, Any]] | None) -> Annotated:
@@ -163,14 +172,9 @@ def user_view(pipe: MemoryPipeline, user_id: str) -> UserView:
             id=e.id, date=e.date, topic=e.topic, text=e.text, body=body, provenance=e.provenance,
             notes=_notes(notes.get(("memory", e.id))), parts=parts, consolidated_at=when,
         ))
-    order = {name: i for i, name in enumerate(USER_SECTIONS)}
-    sections: dict[str, list[FieldRow]] = {}
-    for row in fields:
-        sections.setdefault(row.section or "Notes", []).append(row)
     return UserView(
         user_id=user_id,
         fields=fields,
-        sections=sorted(sections.items(), key=lambda kv: order.get(kv[0], len(order))),
         days=sorted(days.items(), key=lambda kv: (kv[0] != "undated", kv[0]), reverse=True),
         user_usage=Usage(shown.user_md.chars, shown.user_md.limit),
         memory_usage=Usage(shown.memory_md.chars, shown.memory_md.limit),

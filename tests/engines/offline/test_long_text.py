@@ -58,7 +58,7 @@ def test_a_message_under_the_limit_is_read_whole_and_as_before(monkeypatch: pyte
 
     monkeypatch.setattr(OfflineEngine, "_reading", spy)
     text = "I'm Jasmin, a frontend engineer. I live in Lyon."
-    OfflineEngine().classify(build_turn("u", [{"role": "user", "content": text}]), "", "")
+    OfflineEngine().classify(build_turn("u", [{"role": "user", "content": text}], turn_id="t-long"), "", "")
     assert seen == [len(text)]
 
 
@@ -74,7 +74,7 @@ def test_the_engine_never_reads_more_than_a_piece_at_once(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(OfflineEngine, "_reading", spy)
     text = SENTENCE * 300  # 13,500 characters
-    result = OfflineEngine().classify(build_turn("u", [{"role": "user", "content": text}]), "", "")
+    result = OfflineEngine().classify(build_turn("u", [{"role": "user", "content": text}], turn_id="t-long"), "", "")
     assert max(seen) <= PIECE_CHARS and sum(seen) == len(text) and len(seen) == len(pieces(text))
     assert result.decisions  # the pieces' decisions, together
     assert all(d.quote in text for d in result.decisions)
@@ -84,7 +84,7 @@ def test_material_handed_over_stays_material_in_every_piece(monkeypatch: pytest.
     """'Translate this: ...' makes what follows material for the task, also past the first piece: as many
     statements are material as when the message is read whole."""
     text = "Please translate this into French: " + "I am a nurse in Lyon and I love hiking with my dog. " * 120
-    turn = build_turn("u", [{"role": "user", "content": text}])
+    turn = build_turn("u", [{"role": "user", "content": text}], turn_id="t-long")
 
     def material() -> int:
         decisions = OfflineEngine().classify(turn, "", "").decisions
@@ -107,7 +107,7 @@ def test_the_date_search_around_a_value_reads_a_bounded_window(monkeypatch: pyte
 
     monkeypatch.setattr(dates, "find_phrase", spy)
     text = SENTENCE * 40  # 1,800 characters: one piece, one sentence, many values
-    OfflineEngine().classify(build_turn("u", [{"role": "user", "content": text}]), "", "")
+    OfflineEngine().classify(build_turn("u", [{"role": "user", "content": text}], turn_id="t-long"), "", "")
     assert lengths and max(lengths) < 200 + dates.PHRASE_REACH
 
 
