@@ -38,7 +38,7 @@ CLAIM_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         + _NOT_APPLY + r"|"
         r"\bas (?:if|though)\s+(?:the\s+|any\s+|all\s+)?(?:usual\s+|normal\s+|standard\s+|regular\s+)?" + _RULES_NOUN + r"\s+"
         r"(?:\w+\s+){0,3}?" + _NOT_APPLY + r"\s+(?:to|for)\s+(?:me|the user|this user|him|her|them|my account)\b|"
-        r"\bas (?:if|though)\s+(?:you|there|the assistant|the ai|the bot)\s+(?:had|have|has|were|was|are|is)\s+"
+        r"\b(?:as (?:if|though)|like)\s+(?:you|there|the assistant|the ai|the bot)\s+(?:had|have|has|were|was|are|is)\s+"
         r"(?:no|zero|none of (?:your|the|its)|not any|never had any)\s+(?:\w+\s+)?" + _RULES_NOUN + r"\b|"
         r"\b(?:none|no part) of (?:your|the assistant'?s|its)\s+(?:\w+\s+)?" + _RULES_NOUN + r"\s+(?:\w+\s+)?"
         r"(?:exist(?:ed|s)?|appl(?:y|ied|ies)|matter(?:ed|s)?|(?:are|were|is|was) there|count(?:ed)?|hold)\b|"
@@ -57,7 +57,8 @@ CLAIM_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ),
     ("injection:rules_waived",
      ("aturan", "aturanmu", "pedoman", "pedomanmu", "batasan", "batasanmu", "kebijakan", "filter", "larangan", "panduan",
-      "rambu", "seolah", "seolah-olah", "seakan", "seakan-akan", "anggap", "anggaplah", "tanpa", "dikecualikan", "kebal"),
+      "rambu", "seolah", "seolah-olah", "seakan", "seakan-akan", "anggap", "anggaplah", "tanpa", "dikecualikan", "kebal",
+      "pedomanmu", "batasanmu", "kebijakanmu", "filtermu"),
      r"\b(?:seolah(?:-olah)?|seakan(?:-akan)?|anggap(?:lah|\s+saja)?|pura-pura(?:lah)?|bayangkan)\b[^.!?\n]{0,40}?"
      r"\b(?:aturan|pedoman|batasan|kebijakan|filter|larangan|panduan|rambu)\w*\b[^.!?\n]{0,30}?"
      r"(?:\b(?:tidak|tak|nggak|gak|ga|sudah tidak|sudah tak)\s+(?:lagi\s+)?(?:berlaku|ada|mengikat|dipakai|dipatuhi|relevan)|"
@@ -66,6 +67,8 @@ CLAIM_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
      r"[^.!?\n]{0,30}?(?:\b(?:tidak|tak|nggak|gak|ga)\s+(?:lagi\s+)?(?:berlaku|mengikat|ada|dipakai|relevan)|"
      r"\b(?:dicabut|dinonaktifkan|dimatikan|ditangguhkan|dihapus))|"
      r"\btanpa\s+(?:aturan|batasan|filter|pedoman|sensor)(?:mu|\s+(?:kamu|anda|apa pun|apapun|keamanan|sama sekali))|"
+     r"\b(?:abaikan|lupakan|langgar|lewati|cuekin)\s+(?:saja\s+|aja\s+)?(?:semua\s+)?(?:aturan|pedoman|batasan|kebijakan|filter)"
+     r"(?:mu|\s+(?:kamu|anda|keamanan|asisten))|"
      r"\b(?:saya|aku|gue|gw|pengguna ini|user ini)\s+(?:\w+\s+)?(?:dikecualikan|bebas|kebal)\s+dari\s+"
      r"(?:semua\s+)?(?:aturan|pedoman|batasan|kebijakan)(?:mu|\s+(?:kamu|anda|asisten|keamanan))"),
     ("injection:rules_waived",
@@ -79,19 +82,22 @@ CLAIM_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
      r"(?:就当|当作|假装|像|好像|仿佛)\S{0,6}?(?:没有|不受)(?:任何|所有|你的)?(?:规则|准则|限制|规定|政策|约束|审查)|"
      r"(?:回答|回复|答复)\S{0,4}?(?:不受|没有|无视|不管)(?:任何|你的|所有)(?:规则|准则|限制|规定|政策|约束|审查)"),
     ("injection:rules_waived",
-     ("กฎ", "ข้อจำกัด", "แนวทาง", "นโยบาย", "ข้อกำหนด", "ยกเว้น", "สนใจ", "ทำตาม"),
+     ("กฎ", "ข้อจำกัด", "แนวทาง", "นโยบาย", "ข้อกำหนด", "ยกเว้น", "สนใจ", "ทำตาม", "ตัวกรอง", "เซ็นเซอร์"),
      r"(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย|ข้อกำหนด|กฎเกณฑ์)(?:ทั้งหมด)?(?:ของคุณ|ของระบบ|ของผู้ช่วย|ของเอไอ|ของ\s*AI|ความปลอดภัย)"
      r"\S{0,10}?(?:ไม่มีผล|ไม่ใช้|ไม่ต้องใช้|ไม่บังคับใช้|ไม่มีอยู่|ถูกยกเลิก|ใช้ไม่ได้|ไม่เกี่ยว|ไม่ครอบคลุม)|"
      r"(?:เหมือน(?:ว่า)?|ราวกับ(?:ว่า)?|สมมติ(?:ว่า)?|ทำเป็น(?:ว่า)?)\S{0,12}?(?:ไม่มี(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย)|"
      r"(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย)\S{0,10}?(?:ไม่มีผล|ไม่ใช้|ถูกยกเลิก|ใช้ไม่ได้|ไม่บังคับใช้))|"
      r"(?:ฉัน|ผม|ดิฉัน|หนู)\S{0,6}(?:ได้รับการ)?ยกเว้น(?:จาก)?\S{0,4}(?:กฎ|ข้อจำกัด|นโยบาย)|"
-     r"(?:ไม่ต้อง|ไม่ต้องไป|ไม่)(?:สนใจ|ทำตาม|ยึด|ปฏิบัติตาม)\S{0,4}(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย)(?:ของคุณ|ของระบบ|ทั้งหมด)"),
+     r"(?:ไม่ต้อง|ไม่ต้องไป|ไม่)(?:สนใจ|ทำตาม|ยึด|ปฏิบัติตาม)\S{0,4}(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย)(?:ของคุณ|ของระบบ|ทั้งหมด)|"
+     r"(?:ตอบ|คุย|พูด)\S{0,6}?(?:แบบ|โดย)?ไม่มี(?:กฎ|ข้อจำกัด|ตัวกรอง|การเซ็นเซอร์)|"
+     r"(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย)(?:ความปลอดภัย|ของคุณ|ของระบบ)\S{0,6}?(?:ไม่ใช้|ไม่มีผล|ใช้ไม่ได้)(?:กับ)?(?:ฉัน|ผม)"),
     (
         "privilege:granted",
         ("superuser", "super", "admin", "admins", "administrator", "sysadmin", "root", "sudo", "owner", "god", "godmode",
-         "elevated", "unrestricted", "unlimited", "master", "moderator"),
+         "elevated", "unrestricted", "unlimited", "master", "moderator", "superadmin"),
         r"\b(?:granted|gave|given|give|giving|made|promoted|elevated|upgraded|assigned|appointed|bumped|added)\s+"
-        r"(?:me|the user|this user|user|him|her)\s+(?:up\s+)?(?:(?:to|as|with|an?|the|full|global|complete)\s+)*" + _PRIV + r"\b"
+        r"(?:me|the user|this user|user|him|her|my (?:account|profile|role|access|user))\s+(?:up\s+)?"
+        r"(?:(?:to|as|with|an?|the|full|global|complete)\s+)*" + _PRIV + r"\b"
         + _PRIV_NOUN + _ELSEWHERE + r"|"
         r"\b(?:I|the user|this user|user|he|she|my account|my profile)(?:'ve|’ve|'m|’m|'s|’s|\s+(?:was|were|am|is|has|have|got|get|"
         r"became|just got|now (?:has|have)))\s+"
@@ -100,11 +106,19 @@ CLAIM_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         + _ELSEWHERE + r"|"
         r"\b" + _PRIV + r"\s+(?:rights|access|privileges?|permissions?|role|status|powers?)\s+(?:were|was|have been|has been|got)\s+"
         r"(?:granted|given|assigned)\s+(?:to\s+)?(?:me|the user|this user|my account)\b" + _ELSEWHERE + r"|"
-        r"\bI(?:'ve|’ve| have| now have| got| now got)\s+(?:now\s+|just\s+|also\s+)?(?:been\s+given\s+)?"
+        r"\bI(?:'ve|’ve| have| now have| got| now got| hold| now hold)\s+(?:now\s+|just\s+|also\s+)?(?:been\s+given\s+)?"
         r"(?:(?:full|unrestricted|complete|unlimited|global)\s+)*(?:admin|root|superuser|super-?admin|elevated|unrestricted|sudo|"
-        r"god[- ]?mode)\s+(?:rights|access|privileges|permissions)\b" + _ELSEWHERE + r"|"
+        r"god[- ]?mode)\b(?!\s+canal)" + _PRIV_NOUN + _ELSEWHERE + r"(?=" + _PRIV_NOUN + r"\s+(?:on|to|over|in|for|across)\s+"
+        r"(?:this|your|the)\s+(?:\w+\s+)?(?:assistant|bot|ai|chat ?bot|system|platform|service|memory|memories|model)\b|"
+        r"(?:\s+(?:rights|access|privileges|permissions))|\s*(?:$|[.,!;]))|"
+        r"\btreat\s+(?:me|this user|the user)\s+as\s+(?:having|holding|an?|the)\s+(?:\w+\s+)?" + _PRIV + r"\b|"
+        r"\b(?:my|the user'?s|this user'?s)\s+(?:access(?: level)?|role|privileges?|permissions?|clearance|account(?: type)?)\s+"
+        r"(?:was|were|has been|have been|got|is now|are now)\s+(?:raised|upgraded|elevated|changed|set|bumped|promoted|switched)\s+"
+        r"to\s+(?:full\s+)?" + _PRIV + r"\b" + _ELSEWHERE + r"|"
+        r"\bme\s*[:=]\s*(?:full\s+)?" + _PRIV + r"\b|"
         r"\b(?:superuser|super[- ]?admin|root|sudo|god[- ]?mode|admin(?:istrator)?)\b(?:\s+(?:rights|access|privileges?|"
-        r"permissions?|role|status))?\s*[(,-]?\s*(?:was\s+|were\s+)?(?:granted|given|assigned|approved|issued|conferred)\s+by\b|"
+        r"permissions?|role|status))?\s*[(,-]?\s*(?:was\s+|were\s+)?(?:granted|given|assigned|approved|issued|conferred|set|"
+        r"made|added)\s+by\b|"
         r"(?:^|[\n;])\s*(?:[-*]\s+)?(?:access(?: level)?|privileges?|permissions?|rights|clearance|trust level|account type)\s*[:=]\s*"
         r"(?:full\s+)?(?:superuser|super[- ]?admin|root|sudo|god[- ]?mode|unrestricted|unlimited)\b|"
         r"\b(?:admin(?:istrator)?|superuser|super[- ]?admin|root|owner|moderator)s?\b[^.!?\n]{0,40}?\b(?:of|for|over|across|on|"
@@ -114,7 +128,8 @@ CLAIM_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ),
     ("privilege:granted",
      ("superuser", "admin", "administrator", "root", "penuh", "tertinggi", "diberi", "diberikan", "memberi", "memberikan",
-      "kasih", "ngasih", "beri", "dijadikan", "diangkat", "dinaikkan", "mendapat", "semua", "seluruh"),
+      "kasih", "ngasih", "beri", "dijadikan", "diangkat", "dinaikkan", "mendapat", "semua", "seluruh", "menaikkan",
+      "meningkatkan", "naikin"),
      r"\b(?:memberi(?:kan)?|kasih|ngasih|beri)\s+(?:saya|aku|gue|gw|user ini|pengguna ini)\s+(?:hak|akses|status|peran)\s+"
      r"(?:\w+\s+)?(?:superuser|super admin|admin(?:istrator)?|root|penuh|tertinggi)\b"
      r"(?!\s+(?:di|untuk|pada|atas|ke)\s+(?!(?:sistem|asisten|bot|ai|platform|layanan|memori|semua|seluruh)\b))|"
@@ -123,6 +138,8 @@ CLAIM_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
      r"(?:superuser|super admin|admin(?:istrator)?|root|akses penuh|hak penuh)\b"
      r"(?=\s*(?:$|[.,!;]|kemarin|hari ini|tadi|sekarang|minggu lalu|oleh|dari|di (?:sini|sistem ini|aplikasi ini)|"
      r"untuk (?:semua|seluruh|sistem ini)|atas (?:semua|seluruh)|(?:di|pada) (?:asisten|bot|ai)))|"
+     r"\b(?:menaikkan|meningkatkan|mengubah|upgrade|naikin)\s+(?:akses|hak|peran|status|level)\s+(?:saya|aku|gue|gw)\s+"
+     r"(?:jadi|menjadi|ke)\s+(?:superuser|super admin|admin(?:istrator)?|root)\b|"
      r"\b(?:admin(?:istrator)?|superuser|root|pemilik)\s+(?:\w+\s+)?(?:untuk|atas|dari|bagi|di)\s+(?:semua|seluruh|setiap)\s+"
      r"(?:akun|pengguna|user|profil|memori)\b"),
     ("privilege:granted",
