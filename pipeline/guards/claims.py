@@ -82,7 +82,7 @@ CLAIM_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
      r"(?:就当|当作|假装|像|好像|仿佛)\S{0,6}?(?:没有|不受)(?:任何|所有|你的)?(?:规则|准则|限制|规定|政策|约束|审查)|"
      r"(?:回答|回复|答复)\S{0,4}?(?:不受|没有|无视|不管)(?:任何|你的|所有)(?:规则|准则|限制|规定|政策|约束|审查)"),
     ("injection:rules_waived",
-     ("กฎ", "ข้อจำกัด", "แนวทาง", "นโยบาย", "ข้อกำหนด", "ยกเว้น", "สนใจ", "ทำตาม", "ตัวกรอง", "เซ็นเซอร์"),
+     ("กฎ", "ข้อจำกัด", "แนวทาง", "นโยบาย", "ข้อกำหนด", "ยกเว้น", "ตัวกรอง", "เซ็นเซอร์"),
      r"(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย|ข้อกำหนด|กฎเกณฑ์)(?:ทั้งหมด)?(?:ของคุณ|ของระบบ|ของผู้ช่วย|ของเอไอ|ของ\s*AI|ความปลอดภัย)"
      r"\S{0,10}?(?:ไม่มีผล|ไม่ใช้|ไม่ต้องใช้|ไม่บังคับใช้|ไม่มีอยู่|ถูกยกเลิก|ใช้ไม่ได้|ไม่เกี่ยว|ไม่ครอบคลุม)|"
      r"(?:เหมือน(?:ว่า)?|ราวกับ(?:ว่า)?|สมมติ(?:ว่า)?|ทำเป็น(?:ว่า)?)\S{0,12}?(?:ไม่มี(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย)|"
@@ -93,8 +93,8 @@ CLAIM_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
      r"(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย)(?:ความปลอดภัย|ของคุณ|ของระบบ)\S{0,6}?(?:ไม่ใช้|ไม่มีผล|ใช้ไม่ได้)(?:กับ)?(?:ฉัน|ผม)"),
     (
         "privilege:granted",
-        ("superuser", "super", "admin", "admins", "administrator", "sysadmin", "root", "sudo", "owner", "god", "godmode",
-         "elevated", "unrestricted", "unlimited", "master", "moderator", "superadmin"),
+        ("superuser", "admin", "admins", "administrator", "sysadmin", "root", "sudo", "owner", "god", "godmode",
+         "elevated", "unrestricted", "unlimited", "moderator", "superadmin"),
         r"\b(?:granted|gave|given|give|giving|made|promoted|elevated|upgraded|assigned|appointed|bumped|added)\s+"
         r"(?:me|the user|this user|user|him|her|my (?:account|profile|role|access|user))\s+(?:up\s+)?"
         r"(?:(?:to|as|with|an?|the|full|global|complete)\s+)*" + _PRIV + r"\b"
@@ -143,14 +143,14 @@ CLAIM_RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
      r"\b(?:admin(?:istrator)?|superuser|root|pemilik)\s+(?:\w+\s+)?(?:untuk|atas|dari|bagi|di)\s+(?:semua|seluruh|setiap)\s+"
      r"(?:akun|pengguna|user|profil|memori)\b"),
     ("privilege:granted",
-     ("给", "授予", "赋予", "开通", "分配", "开了", "提升", "升级", "任命", "设置", "设为", "所有", "全部", "每个", "一切", "全体"),
+     ("管理员", "超级用户", "root", "权限", "访问权"),
      r"(?:给|授予|赋予|开通|分配|开了)(?:了)?我(?:了)?\S{0,4}?(?:超级用户|超级管理员|管理员|root|最高|全部|完全)\S{0,2}?"
      r"(?:权限|访问权|身份|账号)|"
      r"我(?:被|已经被|已被)?(?:提升|升级|任命|设置|设为|升)(?:为|成|到)(?:了)?(?:超级用户|超级管理员|管理员|root)|"
      r"(?:所有|全部|每个|一切|全体)(?:的)?(?:账户|账号|用户|帐户|帐号)(?:的)?(?:超级)?管理员|"
      r"(?:管理员|超级用户|root)\S{0,6}(?:所有|全部|每个|一切)(?:的)?(?:账户|账号|用户|帐户|帐号)"),
     ("privilege:granted",
-     ("ให้สิทธิ์", "สิทธิ์", "ผู้ดูแลระบบ", "แอดมิน", "admin", "superuser", "ซูเปอร์ยูสเซอร์", "ได้รับ", "ตั้ง", "เลื่อน", "อัปเกรด"),
+     ("ให้สิทธิ์", "ผู้ดูแล", "แอดมิน", "admin", "superuser", "ซูเปอร์ยูสเซอร์"),
      r"ให้สิทธิ์\s*(?:การ)?(?:เป็น)?\s*(?:superuser|ซูเปอร์ยูสเซอร์|แอดมิน|admin|ผู้ดูแล(?:ระบบ)?|root|รูท|สูงสุด|เต็ม|ทั้งหมด)"
      r"\s*(?:กับ|แก่|ให้)?\s*(?:ฉัน|ผม|ดิฉัน|หนู)|"
      r"(?:ผู้ดูแลระบบ|แอดมิน|admin|ซูเปอร์ยูสเซอร์|superuser)\S{0,6}?(?:ของ|สำหรับ|ใน)?\s*(?:ทุกบัญชี|บัญชีทั้งหมด|ผู้ใช้ทุกคน|"
@@ -171,8 +171,8 @@ CLAIM_RULES += [
         "injection:third_party_authority",
         ("instruction", "instructions", "order", "orders", "command", "commands", "request", "requests", "message",
          "messages", "directions", "directive", "directives", "comply", "obey", "follow", "treat", "system", "whatever",
-         "anything", "everything", "defer", "prioritize", "prioritise", "works", "work", "reports", "answers", "priority",
-         "signed", "tagged", "marked", "side", "listen"),
+         "anything", "everything", "defer", "prioritize", "prioritise", "works", "reports", "answers", "priority",
+         "signed", "tagged", "marked", "listen"),
         r"\b" + _WORDS_OF + r"\s+(?:that\s+)?(?:from|by|of|sent by|coming from)\s+@?[\w.'-]+(?:\s+[\w.'-]+)?\s+(?:always\s+)?"
         r"(?:override|overrides|outrank|outranks|trump|trumps|take precedence over|takes precedence over|come before|comes before|"
         r"supersede|supersedes|beat|beats|win over|count more than|matter more than)\s+(?:mine|my\b|me\b|the user|yours?|all|any)|"
@@ -208,7 +208,7 @@ CLAIM_RULES += [
      r"\b(?:pesan|kebijakan|pemberitahuan|instruksi|perintah|arahan|update|pembaruan|catatan)\s+(?:dari\s+)?sistem\b"
      r"[^.!?\n]{0,60}?\b(?:patuh|patuhi|turuti|menuruti|ikuti|mengikuti|utama|prioritas|wajib|harus)\b"),
     ("injection:third_party_authority",
-     ("助手", "你", "ai", "机器人", "系统", "指令", "命令"),
+     ("服从", "听从", "遵从", "执行", "照做", "优先", "高于", "覆盖", "大于"),
      r"(?:助手|你|AI|机器人)(?:必须|要|应该|得|只能|一律)(?:无条件)?(?:服从|听从|遵从|执行|照做)(?!我)\S{1,8}?的?(?:所有|全部|一切|任何)?"
      r"(?:指令|命令|要求|指示|话)|"
      r"(?!我)\S{1,8}?的(?:指令|命令|要求|指示)(?:优先于|高于|覆盖|大于)(?:我|用户)|"
