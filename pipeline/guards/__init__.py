@@ -16,7 +16,7 @@ Modules, one job each (the arrows are imports):
 - save_requests: "please remember my phone" and the kinds it covers (never someone else's health)
 - injection_rules and claims (the tables: rules waived, rights granted, another person's word made law,
   answers copied to an address) and injection (running them)
-- policy: check_text, quote_rule, guard_decisions, scan_for_prompt
+- policy: check_text, quote_rule, guard_decisions, scan_for_prompt, hide_hostile (what a read gives a model)
 - redaction: what memroute may keep at rest (failure payloads, logs, quotes, caches), on all of the above
 
 The guards import nothing from core, engines or the store: they are called, never call back.
@@ -44,7 +44,7 @@ from pipeline.guards.kinds import (
     GuardPolicy,
     Verdict,
 )
-from pipeline.guards.policy import check_text, guard_decisions, quote_rule, scan_for_prompt
+from pipeline.guards.policy import check_text, guard_decisions, hide_hostile, quote_rule, scan_for_prompt
 from pipeline.guards.save_requests import explicit_save_request
 
 __all__ = [
@@ -71,6 +71,7 @@ __all__ = [
     "explicit_save_request",
     "find_sensitive",
     "guard_decisions",
+    "hide_hostile",
     "quote_rule",
     "redact",
     "scan_for_prompt",

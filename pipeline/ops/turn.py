@@ -25,7 +25,7 @@ from pipeline.ops.workspace import Workspace
 from pipeline.stages import candidates as cands
 from pipeline.stages.consolidate import ConsolidationError
 from pipeline.stages.order import TURN_TIME, later_keys, turn_time_payload
-from pipeline.stages.write import CONSOLIDATE_AT, WriteResult, apply_decisions, is_change_of_fact
+from pipeline.stages.write import CONSOLIDATE_AT, WriteResult, apply_decisions
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import MemoryStore, Tx
 from pipeline.turns import turn_payload
@@ -301,7 +301,6 @@ def purge_plan(written: WriteResult) -> Erased:
     for d in written.decisions:  # "forget that I use Vue": the words named are erased too
         if d.op == "remove" and d.outcome is Outcome.WRITTEN and d.match and not erased.keys:
             erased.add_needle(d.match)
-    written.changes = [purge_record(c) if c.op == "remove" and not is_change_of_fact(c.why) else c
-                       for c in written.changes]
-    written.archive = [a for a in written.archive if a.op != "removed" or is_change_of_fact(a.why)]
+    written.changes = [purge_record(c) if c.op == "remove" and not c.change_of_fact else c for c in written.changes]
+    written.archive = [a for a in written.archive if a.op != "removed" or a.change_of_fact]
     return erased
