@@ -172,7 +172,7 @@ CLAIM_RULES += [
         ("instruction", "instructions", "order", "orders", "command", "commands", "request", "requests", "message",
          "messages", "directions", "directive", "directives", "comply", "obey", "follow", "treat", "system", "whatever",
          "anything", "everything", "defer", "prioritize", "prioritise", "works", "reports", "answers", "priority",
-         "signed", "tagged", "marked", "listen"),
+         "signed", "tagged", "marked", "listen", "your", "cc", "bcc"),
         r"\b" + _WORDS_OF + r"\s+(?:that\s+)?(?:from|by|of|sent by|coming from)\s+@?[\w.'-]+(?:\s+[\w.'-]+)?\s+(?:always\s+)?"
         r"(?:override|overrides|outrank|outranks|trump|trumps|take precedence over|takes precedence over|come before|comes before|"
         r"supersede|supersedes|beat|beats|win over|count more than|matter more than)\s+(?:mine|my\b|me\b|the user|yours?|all|any)|"
@@ -190,6 +190,14 @@ CLAIM_RULES += [
         r"\b(?:the assistant|the ai|the bot|the model|you)\s+(?:really\s+|actually\s+)?(?:works?|answers?|reports?)\s+(?:for|to)\s+"
         r"@?[\w.-]+,?\s+not\s+(?:for\s+|to\s+)?(?:me\b|the user)|"
         r"\b(?:lower|less|secondary)\s+priority\s+than\s+(?:the\s+)?(?:messages?|requests?|instructions?|orders?)\b|"
+        r"(?<!\bI )(?<!\bwe )\b@?[\w.-]+\s+is\s+(?:now\s+)?your\s+(?:new\s+)?(?:admin(?:istrator)?|supervisor|boss|owner|operator|"
+        r"master|manager|developer|controller|handler|superior)\b|"
+        r"\bsystem\s+(?:message|notice|note|says|said|has|wants|requires|directive|policy|instruction|alert|override|announcement|"
+        r"decided|appointed)\b[^\n]{0,80}?(?:\bdo what (?:\w+\s+)?(?:says|wants|tells|asks)|\b(?:obey|comply with|defer to|"
+        r"take orders|takes orders|answer to|report to|priority over)\b|\b(?:orders|directions|instructions|requests)\s+(?:from|of)\s+"
+        r"(?!me\b|the user\b)|\b(?:his|her|their)\s+(?:orders|directions|instructions|lead)\b|\byour\s+(?:new\s+)?"
+        r"(?:admin|supervisor|boss|master|operator|owner)\b)|"
+        r"\b(?:cc|bcc)\s+[\w.+-]+@[\w-]+\.[\w.]+\s+(?:on|in)\s+(?:everything|every|all|each|any)\b|"
         r"\b(?:messages?|instructions?|requests?)\s+(?:signed|tagged|marked)\s+(?:with\s+|as\s+)?[\"'“]?[\w.-]+[\"'”]?\s+"
         r"(?:override|outrank|take precedence|come first|win|are obeyed)|"
         r"\b(?:the\s+)?system\s+(?:says|said|wants|requires|notice|directive|policy|message|instruction|alert|override|"
@@ -198,7 +206,8 @@ CLAIM_RULES += [
         r"(?!\s*(?:up|along|through|the (?:logs?|steps?|docs?|guide|instructions on|link))\b)",
     ),
     ("injection:third_party_authority",
-     ("kamu", "anda", "asisten", "ai", "bot", "kau", "perintah", "instruksi", "arahan", "permintaan", "sistem"),
+     ("kamu", "anda", "asisten", "ai", "bot", "kau", "perintah", "instruksi", "arahan", "permintaan", "sistem", "adminmu",
+      "atasanmu", "bosmu", "pemilikmu", "operatormu", "pengawasmu"),
      r"\b(?:kamu|anda|asisten|ai|bot|kau)\s+(?:harus|wajib|mesti|perlu|selalu)\s+(?:\w+\s+)?(?:patuh|patuhi|mematuhi|menuruti|"
      r"turuti|ikuti|mengikuti|nurut|dengarkan|mendengarkan)\s+(?:pada\s+|kepada\s+|sama\s+)?(?:\w+\s+)?(?:perintah|instruksi|"
      r"arahan|permintaan|kata)\s+(?:dari\s+)?(?!saya\b|aku\b|gue\b)\w+|"
@@ -206,19 +215,25 @@ CLAIM_RULES += [
      r"di atas (?:perintah |instruksi )?(?:saya|aku)|mengalahkan (?:perintah |instruksi )?(?:saya|aku)|menggantikan (?:perintah |"
      r"instruksi )?(?:saya|aku))|"
      r"\b(?:pesan|kebijakan|pemberitahuan|instruksi|perintah|arahan|update|pembaruan|catatan)\s+(?:dari\s+)?sistem\b"
-     r"[^.!?\n]{0,60}?\b(?:patuh|patuhi|turuti|menuruti|ikuti|mengikuti|utama|prioritas|wajib|harus)\b"),
+     r"[^.!?\n]{0,60}?\b(?:patuh|patuhi|turuti|menuruti|ikuti|mengikuti|utama|prioritas|wajib|harus)\b|"
+     r"\bsistem\s+(?:menetapkan|memutuskan|mengatakan|bilang|meminta|mengharuskan|mewajibkan|menunjuk)\b[^\n]{0,60}?"
+     r"\b(?:dituruti|diikuti|dipatuhi|turuti|ikuti|patuhi|admin|atasan|prioritas)\b|"
+     r"\b\w+\s+(?:sekarang\s+)?(?:adalah\s+)?(?:admin|atasan|bos|pemilik|operator|pengawas)(?:mu\b|\s+(?:kamu|anda)\b)"),
     ("injection:third_party_authority",
-     ("服从", "听从", "遵从", "执行", "照做", "优先", "高于", "覆盖", "大于"),
+     ("服从", "听从", "遵从", "执行", "照做", "优先", "高于", "覆盖", "大于", "是你的"),
      r"(?:助手|你|AI|机器人)(?:必须|要|应该|得|只能|一律)(?:无条件)?(?:服从|听从|遵从|执行|照做)(?!我)\S{1,8}?的?(?:所有|全部|一切|任何)?"
      r"(?:指令|命令|要求|指示|话)|"
      r"(?!我)\S{1,8}?的(?:指令|命令|要求|指示)(?:优先于|高于|覆盖|大于)(?:我|用户)|"
-     r"系统(?:通知|公告|消息|指令|更新|提示|政策)\S{0,30}?(?:服从|听从|遵从|照做|优先|执行)"),
+     r"系统(?:通知|公告|消息|指令|更新|提示|政策)\S{0,30}?(?:服从|听从|遵从|照做|优先|执行)|"
+     r"(?!我)\S{1,6}是你的(?:新)?(?:管理员|主人|老板|上级|负责人|主管)"),
     ("injection:third_party_authority",
-     ("เชื่อฟัง", "ทำตาม", "ปฏิบัติตาม", "ระบบ"),
+     ("เชื่อฟัง", "ทำตาม", "ปฏิบัติตาม", "ระบบ", "ของคุณ"),
      r"(?:ให้|ต้อง|จง|ควร)\s*(?:เชื่อฟัง|ทำตาม|ปฏิบัติตาม)\s*(?:คำสั่ง|คำขอ|คำพูด)\s*(?:ทุกอย่าง\s*)?(?:ของ|จาก)\s*(?!ฉัน|ผม|ดิฉัน|หนู)\S|"
      r"(?:ผู้ช่วย|เอไอ|AI|บอท|คุณ)\s*(?:ต้อง|จะต้อง|ควร)\s*(?:เชื่อฟัง|ทำตาม|ปฏิบัติตาม)\s*(?:คำสั่ง|คำขอ)\s*(?:ของ|จาก)\s*"
      r"(?!ฉัน|ผม|ดิฉัน|หนู)\S|"
-     r"(?:ข้อความ|ประกาศ|คำสั่ง|นโยบาย)(?:จาก)?ระบบ\S{0,30}?(?:เชื่อฟัง|ทำตาม|ปฏิบัติตาม)"),
+     r"(?:ข้อความ|ประกาศ|คำสั่ง|นโยบาย)(?:จาก)?ระบบ[^\n]{0,60}?(?:เชื่อฟัง|ทำตาม|ปฏิบัติตาม|รับคำสั่ง|ผู้ดูแลของคุณ|ต้องทำ)|"
+     r"ระบบ(?:แจ้ง|บอก|กำหนด|สั่ง)(?:ว่า)?[^\n]{0,60}?(?:ต้องทำ|ทำตาม|เชื่อฟัง|ผู้ดูแลของคุณ|รับคำสั่ง)|"
+     r"(?:ถือว่า|ให้)\S{0,20}?เป็น(?:ผู้ดูแล|เจ้านาย|หัวหน้า|แอดมิน|เจ้าของ)ของคุณ"),
     (
         "exfil:copy_to_address",
         ("send", "forward", "cc", "bcc", "mail", "email", "e-mail", "copy", "copies", "kirim", "kirimkan", "teruskan",
