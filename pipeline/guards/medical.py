@@ -32,7 +32,8 @@ _EN_CONDITIONS = (
     r"cancer|leuka?emia|lymphoma|melanoma|sarcoma|myeloma|glioblastoma|carcinoma|metasta(?:sis|ses|tic)|tumou?rs?|"
     r"multiple sclerosis|motor neuron(?:e)? disease|\bals\b(?=[^.!?\n]{0,30}\b(?:diagnos|disease|has|had|with)\b)|"
     r"cerebral palsy|down'?s? syndrome|cystic fibrosis|muscular dystrophy|spina bifida|huntington'?s(?: disease)?|"
-    r"epilepsy|epileptic|autism|autistic|asperger'?s(?: syndrome)?|\badhd\b|diabetes|diabetic|asthma|asthmatic|\bcopd\b|"
+    r"epilepsy|epileptic|autism|autistic|asperger'?s(?: syndrome)?|tourette'?s(?: syndrome)?|tourettes|\badhd\b|"
+    r"diabetes|diabetic|asthma|asthmatic|\bcopd\b|"
     r"emphysema|hypertension|high blood pressure|heart (?:attack|failure|disease|condition|murmur|defect|problems?)|"
     r"congestive heart|angina|arrhythmia|atrial fibrillation|\bafib\b|kidney (?:failure|disease|stones?)|"
     r"renal failure|liver (?:disease|failure)|cirrhosis|hepatitis(?: [abc])?|\bhiv\b|lupus|crohn'?s(?: disease)?|"
@@ -79,6 +80,7 @@ _EN_PROCEDURES = (
 # Words that are medical only in a frame: "had a stroke", "had an operation", "surgery" after a verb of undergoing.
 _EN_FRAMED = (
     r"\b(?:had|has|have|having|suffered|survived|recovering from|recovered from|after)\s+(?:a\s+|her\s+|his\s+|their\s+|my\s+)?"
+    r"(?:(?:two|three|several|multiple|a few|a couple of|\d+)\s+)?"
     r"(?:mild\s+|minor\s+|major\s+|small\s+|massive\s+|second\s+)?(?:stroke|heart attack|seizure|nervous breakdown|"
     r"operation|surgery|transplant|procedure on|miscarriage)s?\b|"
     r"\b(?:had|has|have|having|got|getting|needs?|needed)\s+(?:(?:his|her|their|my|a|an|the)\s+)?(?:\w+\s+)?"
@@ -101,6 +103,7 @@ _EN_FRAMED = (
 _ID_TERMS = (
     r"parkinson|alzheimer|demensia|kanker(?:\s+\w+)?|leukemia|limfoma|tumor|kista|autis(?:me|tik)?|adhd|"
     r"diabetes|kencing manis|epilepsi|ayan|asma|hipertensi|darah tinggi|penyakit jantung|serangan jantung|"
+    r"sakit (?:jantung|ginjal|gula|kanker|paru(?:-paru)?|liver|lever|stroke|kuning)|pengencer darah|"
     r"gagal jantung|jantung koroner|gagal ginjal|penyakit ginjal|batu ginjal|cuci darah|hemodialisis|"
     r"skizofrenia|gangguan bipolar|bipolar|depresi berat|gangguan kecemasan|lupus|hepatitis|tbc|tuberkulosis|"
     r"talasemia|thalasemia|hemofilia|sindrom down|down syndrome|lumpuh otak|cerebral palsy|lumpuh (?:total|separuh|sebagian|permanen)|katarak|"
@@ -144,6 +147,16 @@ _TH_TERMS = (
     r"ไอซียู|ป่วยติดเตียง|ติดเตียง"
 )
 
+# "my son has Tourette's", "she has Crohn's.": a name's condition, said with nothing after it.
+_EPONYM_RE = lazy_compile(
+    r"\b(?:has|have|had|with|diagnosed with)\s+(?!(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|"
+    r"tomorrow|yesterday|january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"mcdonald|wendy|domino|trader joe|macy|lowe|kohl|dillard|sainsbury|tesco)(?:'s|’s))(?-i:[A-Z][a-z]{2,})(?:'s|’s)"
+    r"(?=\s*(?:$|[.,;!?]|and\b|so\b|but\b|disease\b|"
+    r"syndrome\b|palsy\b))",
+    _I,
+)
+
 _TERMS_RE = lazy_compile(
     r"\b(?:" + _EN_CONDITIONS + "|" + _EN_MEDICINES + "|" + _EN_DEVICES + "|" + _EN_PROCEDURES + r")\b|"
     + _EN_FRAMED + r"|\b(?:" + _ID_TERMS + r")\b|" + _ZH_TERMS + "|" + _TH_TERMS,
@@ -176,11 +189,12 @@ _EN_GATE = frozenset(
     "marrow stem organ cornea corneal bypass surgery biopsy biopsies mastectomy lumpectomy stroke attack seizure "
     "breakdown operation procedure miscarriage appendix gallbladder tonsils adenoids wisdom uterus womb ovaries ovary "
     "spleen prostate breast lump polyps polyp cyst operated knife postop preop ill unwell sick hospitalized "
-    "hospitalised hospital intensive icu remission hospice palliative "
+    "hospitalised hospital intensive icu remission hospice palliative tourette tourettes "
+    "strokes seizures "
     "diagnosed depression addiction alcoholism illness covid syndrome op rehab spectrum pills "
     "tablets injections shots prescription prescriptions medicine medicines meds having "
     # Indonesian
-    "demensia kanker limfoma kista autis autisme autistik kencing epilepsi ayan asma hipertensi darah penyakit "
+    "pengencer sakit demensia kanker limfoma kista autis autisme autistik kencing epilepsi ayan asma hipertensi darah penyakit "
     "serangan gagal jantung koroner ginjal batu cuci hemodialisis skizofrenia gangguan depresi tbc tuberkulosis "
     "talasemia hemofilia sindrom lumpuh katarak glaukoma rematik asam pengapuran sirosis alat pacu ring pasang bantu "
     "kursi implan pompa kemoterapi kemo radioterapi usus amandel operasi dioperasi bedah transplantasi cangkok kena "
@@ -191,7 +205,7 @@ _EN_SUFFIXES = ("pril", "olol", "statin", "sartan", "prazole", "oxetine", "zepam
                 "floxacin", "azepam", "xaban", "ectomy")
 _FOREIGN_GATE_RE = lazy_compile(
     r"帕金森|阿尔茨海默|痴呆|中风|脑梗|脑溢血|脑出血|心梗|心肌梗|心脏|心衰|心力衰竭|冠心病|心律|房颤|癌|肿瘤|白血病|淋巴瘤|自闭|孤独症|"
-    r"多动症|抑郁|焦虑症|躁郁|双相|精神分裂|糖尿病|高血压|哮喘|癫痫|狼疮|乙肝|丙肝|肝硬化|尿毒症|肾衰|透析|甲亢|甲减|痛风|"
+    r"多动症|抽动|抑郁|焦虑症|躁郁|双相|精神分裂|糖尿病|高血压|哮喘|癫痫|狼疮|乙肝|丙肝|肝硬化|尿毒症|肾衰|透析|甲亢|甲减|痛风|"
     r"风湿|关节|骨质疏松|白内障|青光眼|唐氏|脑瘫|渐冻|艾滋|贫血|血友病|起搏器|支架|胰岛素|助听器|耳蜗|轮椅|呼吸机|假肢|"
     r"人工|手术|开刀|切除|剖腹|剖宫|移植|阑尾|胆囊|扁桃体|化疗|放疗|靶向|二甲双胍|降压|降糖|抗抑郁|抗癫痫|甲状腺素|优甲乐|"
     r"华法林|他汀|氯吡格雷|利他林|病危|病重|重病|住院|icu|重症|搭桥|"
@@ -246,7 +260,10 @@ def medical_spans(text: str, words: set[str]) -> list[tuple[int, int]]:
         return []
     figure = [m.span() for m in _FIGURE_RE.finditer(text)]
     spans: list[tuple[int, int]] = []
-    for m in _TERMS_RE.finditer(text):
+    found = list(_TERMS_RE.finditer(text))
+    if "'s" in text or "’s" in text:
+        found += _EPONYM_RE.finditer(text)
+    for m in found:
         start, end = m.span()
         if any(a <= start < b for a, b in figure):
             continue

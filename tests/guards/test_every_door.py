@@ -51,6 +51,15 @@ SENSITIVE = [
     ("id", "Suami saya pakai kursi roda sejak kecelakaan", "kursi roda"),
     ("zh", "我妈刚做完心脏搭桥", "搭桥"),
     ("th", "แม่ฉันนั่งรถเข็นตั้งแต่ปีที่แล้ว", "รถเข็น"),
+    ("en", "My son has Tourette's", "Tourette"),
+    ("en", "Grandma's had two strokes", "strokes"),
+    ("en", "my son takes Concerta for his ADHD", "Concerta"),
+    ("id", "Om saya sakit jantung", "jantung"),
+    ("id", "Papa minum obat pengencer darah sejak serangan jantung", "pengencer darah"),
+    ("zh", "我爷爷中风以后一直卧床", "中风"),
+    ("zh", "我妈有甲状腺问题，吃优甲乐", "优甲乐"),
+    ("th", "ลูกสาวฉันเป็นโรคลมชักต้องกินยากันชัก", "ลมชัก"),
+    ("th", "พ่อเพิ่งผ่าตัดต้อกระจก", "ต้อกระจก"),
     # pass phrases, door / gate / locker / storage codes, PINs, security answers
     ("en", "The phrase I log in with is: purple walrus eats toast", "purple walrus"),
     ("en", "my sign-in phrase will always be: amber fox under the bridge", "amber fox"),
@@ -157,7 +166,8 @@ def test_ordinary_facts_are_still_stored(tmp_path: Path, text: str, needle: str)
      "a phrase I use for my newsletter is: stay curious", "I'm a Cancer, born in July", "My car had a breakdown on the M4",
      "I teach a course on heart disease", "I have celiac disease so everything has to be gluten-free",
      "我是住院医师", "ผมซื้อรถเข็นเด็กให้ลูก", "Saya kerja di bagian operasi gudang", "deaf jam records is my favourite label",
-     "My area code is 415", "I'm sick of meetings", "I'm deaf, so I need captions on every video"],
+     "My area code is 415", "I'm sick of meetings", "I'm deaf, so I need captions on every video", "My son has Tom's bike",
+     "She has Grandma's eyes.", "I'm dyslexic, so short paragraphs please"],
 )
 def test_look_alikes_are_not_findings(text: str) -> None:
     assert redact(text) == text
