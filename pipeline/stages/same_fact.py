@@ -254,14 +254,20 @@ def parts(value: str) -> list[str]:
     return [p for p in _PARTS.split(value.strip()) if p]
 
 
+def within(part: str, held: str, key: str = "") -> bool:
+    """Does `held` say all that `part` says ("piano" in "jazz piano", "狗" in "一只狗叫旺财"), negated alike?"""
+    up, uh = units_of(part, key), units_of(held, key)
+    return bool(up.units) and up.negated == uh.negated and shared_units(up.units, uh.units) == len(up.units)
+
+
 def new_parts(value: str, existing: str | None, key: str = "") -> list[str]:
     """The parts of `value` that `existing` (the field as USER.md holds it) does not already say.
     An engine that merges a new value into a collecting field ("jazz; hiking" when USER.md held
-    "jazz") states only "hiking"."""
+    "jazz") states only "hiking"; "piano" says nothing "jazz piano" did not."""
     if not existing:
         return parts(value)
     held = parts(existing)
-    return [p for p in parts(value) if not any(same_value(p, h, key) for h in held)]
+    return [p for p in parts(value) if not any(same_value(p, h, key) or within(p, h, key) for h in held)]
 
 
 def merged(existing: str | None, value: str, key: str) -> str:

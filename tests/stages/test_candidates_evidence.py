@@ -118,6 +118,16 @@ def test_a_shorter_newer_wording_keeps_the_fuller_value(mem: Memory) -> None:
         assert "- Pets: 一只狗叫旺财" in user_md(mem)
 
 
+def test_a_candidate_the_field_already_says_in_full_is_not_kept(mem: Memory) -> None:
+    """"狗" when USER.md holds "一只狗叫旺财": nothing new to wait for, nothing to promote later."""
+    mem.seed("jo", "USER.md", "# USER\n\n## Identity\n- Pets: 一只狗叫旺财\n")
+    again = cand("我家狗旺财在旁边睡觉呢。", "Pets", "狗")
+    with mem.pipeline(ScriptEngine(again)) as pipe:
+        assert say(pipe, again.quote, "c1").outcome == "unchanged" and waiting(pipe) == []
+        assert say(pipe, again.quote, "c2", day=3).outcome == "unchanged"
+        assert "- Pets: 一只狗叫旺财\n" in user_md(mem)
+
+
 # ---- what is not the same fact ----------------------------------------------------------------
 
 # A different fact under the same key, kept as its own candidate; and statements that name the value but are
