@@ -184,6 +184,7 @@ OTHERS_OWN = "not kept as a candidate: the other speaker's own fact"
 SAID_AGAIN = "said again in a later conversation"
 OTHER_WORDS = "said again in other words in a later conversation"
 ASKED = "confirmed by the user when asked"
+RULES = {SAID_AGAIN: "candidate/said-again", OTHER_WORDS: "candidate/other-words", ASKED: "candidate/asked"}
 
 
 def not_kept(d: Decision, why: str = NOT_KEPT) -> Decision:
@@ -402,6 +403,7 @@ def promotion(d: Decision, row: dict[str, Any], held: UserField | None, why: str
             "reason": None,
             "candidate": False,
             "value": same_fact.merged(held.value if held else None, d.value or "", key),
+            "rule": RULES[why],
             "detail": f"promoted candidate: {why} "
             f"(first {str(row['first_seen_at'])[:10]}, seen {int(row['times_seen']) + 1} times)",
         }
@@ -419,6 +421,7 @@ def confirmation(row: dict[str, Any], held: UserField | None = None) -> Decision
         section=row.get("section"),
         key=key,
         value=same_fact.merged(held.value if held else None, str(row["value"]), key),
+        rule="candidate/confirmed",
         detail=f"promoted candidate: confirmed by the user (first {str(row['first_seen_at'])[:10]}, "
         f"seen {row['times_seen']} times)",
     )
