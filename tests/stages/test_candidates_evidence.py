@@ -299,3 +299,18 @@ def test_without_the_encoder_candidates_match_by_their_words_and_turns_go_on(mem
         say(pipe, first.quote, "c1")
         assert say(pipe, again, "c2", day=3).outcome == "skipped"  # other words: not recognised without it
         assert say(pipe, same_words.quote, "c3", day=5).outcome == "promoted"  # the same words still are
+
+
+# ---- the offline engine proposes no candidate from an event already logged -----------------------
+
+def test_an_event_said_again_is_no_candidate_of_the_offline_engine(mem: Memory) -> None:
+    """"Last week we decided to move billing-v2 to Postgres", said in one conversation after another: a
+    MEMORY.md entry once, never a "Usual stack" waiting (and so never promoted) however often it comes."""
+    said = "สัปดาห์ที่แล้วเราตัดสินใจย้ายbilling-v2ไปใช้ Postgres"
+    with mem.pipeline() as pipe:  # the offline engine
+        say(pipe, said, "c1")
+        assert "Postgres" in (mem.read("jo", "MEMORY.md") or "")
+        for n in range(2, 5):
+            d = say(pipe, said, f"c{n}", day=2 * n)
+            assert d.route == "skip" and not d.candidate, d
+        assert waiting(pipe) == [] and "Postgres" not in user_md(mem)
