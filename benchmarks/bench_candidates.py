@@ -21,17 +21,18 @@ other speaker's words), run on the same transcripts:
 
     $ python benchmarks/bench_candidates.py
     before: 100 kept, 79 promoted: right 44, wrong 17, thin 14, part 4
-    now:     80 kept, 68 promoted (45 said again, 15 by a firm statement, 8 said again in other words):
-             right 45, wrong 17, thin 4, part 2
+    now:     60 kept, 52 promoted (30 said again, 14 by a firm statement, 8 said again in other words):
+             right 44, thin 4, part 2, wrong 2
     $ python benchmarks/bench_candidates.py --asked
     before: 124 kept, 102 promoted: theirs 36, right 33, thin 15, wrong 14, part 4
-    now:     60 kept, 48 promoted (26 said again, 11 confirmed when asked, 6 said again in other words,
-             5 by a firm statement): right 29, wrong 14, part 3, thin 2, theirs 0
+    now:     42 kept, 33 promoted (13 said again, 11 confirmed when asked, 5 said again in other words,
+             4 by a firm statement): right 27, part 3, thin 2, wrong 1, theirs 0
 
 At the end every person's pet (80 of 80) and hobby (77 of 80) are in USER.md either way; the assistant's own
-pet was in 36 people's USER.md before and is in none now. The 17 and 14 wrong ones are all older than this
-benchmark's checks: a stack read from a project decision repeated word for word ("Usual stack: Postgres" from
-"last week we decided to move atlas to Postgres") and Thai name fragments, both values the engine proposes.
+pet was in 36 people's USER.md before and is in none now, "Usual stack: Postgres" (read from a project
+decision said again, 13-15 wrong promotions before) in none, and bare pet kinds or parts of a hobby in 14
+clauses of USER.md instead of 26. The wrong ones left are Thai name fragments ("Name: ล" from "ผมชื่อกมล"),
+values the engine proposes and the same word said again repeats.
 """
 
 from __future__ import annotations

@@ -309,6 +309,7 @@ def test_an_event_said_again_is_no_candidate_of_the_offline_engine(mem: Memory) 
     said = "สัปดาห์ที่แล้วเราตัดสินใจย้ายbilling-v2ไปใช้ Postgres"
     with mem.pipeline() as pipe:  # the offline engine
         say(pipe, said, "c1")
+        assert not say(pipe, said, "c1", day=2, before=[("user", said), ("assistant", "ok")]).candidate  # twice in one
         assert "Postgres" in (mem.read("jo", "MEMORY.md") or "")
         for n in range(2, 5):
             d = say(pipe, said, f"c{n}", day=2 * n)

@@ -319,9 +319,11 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
     return out
 
 
-# Statements whose words are no fact of the user's waiting to be confirmed: an event MEMORY.md already logs ("last week
-# we decided to move atlas to Postgres" said again is no usual stack) and the assistant's own words said back.
-_NO_CANDIDATE = ("repeat/memory-md", "repeat/assistant")
+# Statements that add nothing to wait for: an event MEMORY.md already logs and a sentence said earlier in the same
+# conversation ("last week we decided to move atlas to Postgres" said again is a logged decision, not a usual stack
+# waiting to be confirmed). What the assistant said about itself is refused later, whatever the engine
+# (stages/evidence.py).
+_NO_CANDIDATE = ("repeat/memory-md", "repeat/conversation")
 
 
 def _junk_clause(d: Decision, initial: dict[str, Field]) -> str | None:
