@@ -59,9 +59,16 @@ _ENDED = re.compile(
     r"|不再|已经不|早就不|戒了|以前|เลิก|เคย",
     re.IGNORECASE,
 )
-# The speaker themselves, and the one they speak to (English, Indonesian, Chinese, Thai).
-_FIRST_PERSON = re.compile(
-    r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|we|we're|we've|our|ours|aku|saya|gue|gw|kami|kita)\b|\w+ku\b|我|ฉัน|ผม|ดิฉัน|เรา",
+# The speaker stating something of their own: a first-person subject with a verb of having, being, living, doing or
+# liking, or a first-person possessive ("I have a cat", "my cat", "aku juga punya", "kucingku", "我也养了", "我的",
+# "ฉันก็มี", "ของฉัน"); "I think Mochi is a lovely name" states nothing of the speaker's.
+_SELF = re.compile(
+    r"\b(?:my|mine|our|ours)\b|\b(?:i|we)'(?:m|ve|re)\b|\b(?:i|we)(?:\s+(?:also|too|really|just|still|even|actually))*\s+"
+    r"(?:am|are|have|has|own|live|work|got|keep|raise|play|love|like|enjoy|study|teach)\b"
+    r"|\b(?:aku|saya|gue|gw|kami|kita)(?:\s+(?:juga|masih|sudah|udah|lagi|sih))*\s+(?:punya|pelihara|memelihara|tinggal|"
+    r"kerja|bekerja|suka|senang|main|adalah|seorang)\b|\b\w{2,}ku\b"
+    r"|我们?(?:也|还|都|一直|现在)*(?:有|是|养|住|在|喜欢|爱|做|当)|我们?的"
+    r"|(?:ฉัน|ผม|ดิฉัน|เรา)(?:ก็|ยัง|เอง)*(?:มี|เป็น|อยู่|ชอบ|เลี้ยง|ทำงาน|เล่น)|ของ(?:ฉัน|ผม|ดิฉัน|เรา)",
     re.IGNORECASE,
 )
 _SECOND_PERSON = re.compile(
@@ -162,7 +169,7 @@ def clauses(sentence: str) -> list[str]:
 
 def _self_statement(clause: str) -> bool:
     """A clause in which the speaker speaks of themselves, not to or of the one they speak to."""
-    return bool(_FIRST_PERSON.search(clause)) and not _SECOND_PERSON.search(clause)
+    return bool(_SELF.search(clause)) and not _SECOND_PERSON.search(clause)
 
 
 def asked_about(line: str, value: str, key: str, quote: str) -> bool:

@@ -235,6 +235,17 @@ def test_the_other_speakers_own_fact_is_never_kept_nor_promoted(mem: Memory, lan
         assert waiting(pipe) == [] and "Pets" not in user_md(mem)
 
 
+@pytest.mark.parametrize("remark, own", [
+    ("I think Mochi is a lovely name for a cat.", cand("I kind of have a cat named Mochi", "Pets", "cat named Mochi")),
+    ("我觉得麻薯这个名字很适合猫。", cand("我好像有一只猫叫麻薯", "Pets", "一只猫叫麻薯")),
+    ("Kucing namanya Mochi? Lucu sekali.", cand("Kayaknya aku punya kucing namanya Mochi", "Pets", "kucing namanya Mochi")),
+])
+def test_the_other_speaker_speaking_of_the_users_fact_takes_nothing_away(mem: Memory, remark: str, own: Decision) -> None:
+    with mem.pipeline(ScriptEngine(own)) as pipe:
+        say(pipe, own.quote, "c1", asked=remark)
+        assert waiting(pipe) == [("Pets", own.value or "")]
+
+
 def test_a_value_only_the_other_speaker_said_is_not_the_users(mem: Memory) -> None:
     """An engine that took the name from the other speaker's line ("Name: Sam") keeps nothing."""
     read_wrong = cand("nice to meet you!", "Name", "Sam")
