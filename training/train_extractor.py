@@ -162,12 +162,12 @@ def turn_of(messages: list[dict[str, Any]], timestamp: Any) -> Turn:
                 history=parsed[:start])
 
 
-def load(data: Path, real_train: Path | None) -> list[Item]:
+def load(data: Path, real_train: Path | None, pool: Path | None = None) -> list[Item]:
     xp = json.loads(XP_GROUPS.read_text(encoding="utf-8")) if XP_GROUPS.is_file() else {}
     engine = OfflineEngine(extractor=False)
     items: list[Item] = []
     unplaced = 0
-    for case in corpus.all_labeled_turns(real_train=real_train, data=data):
+    for case in corpus.all_labeled_turns(real_train=real_train, data=data, pool=pool):
         labels = case["labels"]
         ts = case.get("timestamp") or DEFAULT_TS
         turn = turn_of([*case.get("history", []), *case["messages"]], ts)
@@ -325,7 +325,7 @@ def key_examples(items: Sequence[Item], negatives: dict[int, list[tuple[int, int
     return xs, ys
 
 
-REAL_PREFIXES = ("xp-", "spc-")  # the shared real turns; everything else the project wrote
+REAL_PREFIXES = ("xp-", "spc-", "star-", "mwoz-", "kd-", "ccd-")  # the shared real turns; everything else the project wrote
 
 
 def is_real(item: Item) -> bool:
@@ -700,6 +700,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=corpus.DATA, help="corpus directory (default: training/data)")
     ap.add_argument("--real-train", type=Path, default=None, help="the shared real training turns (default: found "
                     "beside the checkout, ../shared/data/real_train_conv.jsonl)")
+    ap.add_argument("--pool", type=Path, default=None, help="the shared pool of real turns whose labels ship in "
+                    "training/data/labels/pool_*.labels.jsonl (../shared/data/real_pool.jsonl); without it they are not used")
     ap.add_argument("--cv-only", action="store_true", help="cross-validate and report, write nothing")
     ap.add_argument("--out", type=Path, default=X.WEIGHTS_PATH)
     ap.add_argument("--cache", type=Path, help="save the loaded turns and their cross-validated output here (pickle)")
@@ -716,7 +718,7 @@ def main(argv: list[str] | None = None) -> int:
         with args.from_cache.open("rb") as f:
             items, outs = pickle.load(f)
     else:
-        items = load(args.data, real)
+        items = load(args.data, real, args.pool)
         print(f"data: {args.data} + {real} ({time.time() - t0:.0f}s)")
     report(items)
     multi = frozenset(MULTI)
