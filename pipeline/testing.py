@@ -276,6 +276,7 @@ class ChatServer:
         self.kind, self.answer, self.runaway, self.delay, self.model = kind, answer, runaway, delay, model
         self.requests: list[dict[str, Any]] = []
         self.paths: list[str] = []
+        self.headers: list[dict[str, str]] = []  # each chat request's headers (names lower-cased)
         self.prompts: list[str] = []
         self.completions: list[dict[str, Any]] = []  # what each answer generated: tokens, finish
         self._lock = threading.Lock()
@@ -289,6 +290,8 @@ class ChatServer:
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                with server._lock:
+                    server.headers.append({k.lower(): v for k, v in self.headers.items()})
                 status, payload = server.reply(self.path, body)
                 data = json.dumps(payload).encode()
                 try:

@@ -180,6 +180,11 @@ def read_turn_messages(source: str, *, fmt: str | None = None, user_speaker: str
     return turn_messages(data, "stdin" if source == "-" else source, fmt=fmt, user_speaker=user_speaker)
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 user', '2 users', '1 entry', '3 entries' (`many`: the plural when it is not word + 's')."""
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
+
+
 def _aside(text: str | None) -> str:
     return f" ({text})" if text else ""
 

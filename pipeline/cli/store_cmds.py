@@ -53,8 +53,8 @@ def _copy(source: str, target: str, args: argparse.Namespace) -> int:
         print_json(report.as_dict())
     else:
         rows = sum(report.rows.values())
-        print(f"copied {report.users} user(s), {report.documents} document(s), {report.copies} kept copy(ies) "
-              f"and {rows:,} record(s) from {shown_url(source)} to {shown_url(target)}")
+        print(f"copied {report.users} user(s), {report.documents} document(s), {report.copies} kept copy(ies), "
+              f"{rows:,} record(s) and {report.keys} store key(s) from {shown_url(source)} to {shown_url(target)}")
     return 0
 
 

@@ -144,6 +144,12 @@ def purge_covers(table: str, columns: Sequence[str], values: Sequence[Any], keys
     return by_key or any(n in t for n in lowered for t in texts)
 
 
+def forgotten_rows(rows: Iterable[tuple[int, str]], keys: set[str], lowered: list[str]) -> list[int]:
+    """The ids of archived (id, text) rows a forget of these needles and keys covers: the archive rows an
+    erasure of the same request would delete."""
+    return [rid for rid, text in rows if purge_covers("archive", ("text",), (text,), keys, lowered)]
+
+
 def finish_usage(row: dict[str, Any]) -> dict[str, Any]:
     """A usage sum: cost_usd is None as soon as one row's price is unknown (Usage addition's rule)."""
     row["cost_usd"] = None if row["cost_unknown_rows"] else row["cost_usd_known"]
