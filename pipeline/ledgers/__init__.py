@@ -6,7 +6,7 @@ No SQLite, no locks, no LLM: the commit protocol (lock, re-read, temp file, rena
 from __future__ import annotations
 
 from pipeline.errors import CapExceeded, LedgerError, MatchError, UnparseableLedger, format_usage
-from pipeline.ledgers._text import names_key, norm_key, split_label
+from pipeline.ledgers._text import clean_entry_text, names_key, norm_key, split_label
 from pipeline.ledgers.errors import check_cap
 from pipeline.ledgers.hermes import (
     ENTRY_DELIMITER,
@@ -42,6 +42,7 @@ __all__ = [
     "UserProfile",
     "canonical_section",
     "check_cap",
+    "clean_entry_text",
     "empty_memory_md",
     "empty_user_md",
     "format_usage",

@@ -10,8 +10,7 @@ from typing import Any
 
 from pipeline import guards
 from pipeline.errors import CapExceeded, LedgerError, ToolUsageError
-from pipeline.ledgers import hermes
-from pipeline.ledgers import clean_entry_text
+from pipeline.ledgers import clean_entry_text, hermes
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserProfile, canonical_section, field_from_entry
 from pipeline.ops.workspace import Workspace
