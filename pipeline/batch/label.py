@@ -142,7 +142,7 @@ def label_conversations(
                 ],
                 "expect": json.loads(json.dumps(expect)) if sensitive else _clean_expect(expect, clean),
                 "source": "memroute-label",
-                "labeled_by": {"engine": getattr(engine, "name", None), "model": getattr(engine, "model", None)},
+                "labeled_by": {"engine": engine.name, "model": engine.model},
             }
             labels = {"skip": "sensitive"} if sensitive else labels_of(decisions, _clean_line(user.content, clean))
             if labels is not None:

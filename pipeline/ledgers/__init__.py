@@ -43,6 +43,7 @@ __all__ = [
     "UserProfile",
     "canonical_section",
     "check_cap",
+    "clean_entry_text",
     "empty_memory_md",
     "empty_user_md",
     "format_usage",

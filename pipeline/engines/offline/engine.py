@@ -26,7 +26,6 @@ from pipeline.engines.offline.lang import phrase
 from pipeline.engines.offline.pieces import pieces
 from pipeline.engines.offline.profile import Field, entries_of, fields_of
 from pipeline.engines.offline.rules import (
-    EN,
     HEDGED,
     LEXICONS,
     LOOSE_REMARKS,
@@ -203,8 +202,7 @@ class OfflineEngine(Engine):
         return hit or {-1: (0, len(text))}
 
     def _sensitive(self, st: Statement, hits: list[sensitive.Span], text: str, ctx: Context) -> Decision:
-        lex = LEXICONS[guess_language(st.quote, ctx.default_lang)]
-        asked = sensitive.asked_to_save(st.quote, lex.save_contact) or sensitive.asked_to_save(st.quote, EN.save_contact)
+        asked = sensitive.asked_to_save(st.quote)
         redacted = sensitive.redact(st.quote, hits, offset=st.start)
         if asked and all(sensitive.is_contact(h.kind) for h in hits):
             hit = hits[0]

@@ -78,7 +78,6 @@ class Lexicon:
     project_cue: re.Pattern[str]  # words of project work: deploy, release, bug, API, proyek, 项目
     decision_cue: re.Pattern[str]  # decided / agreed / let's go with
     done: re.Pattern[str]  # finished or ongoing project work: deployed, fixed, working on, sudah, 了, แล้ว
-    save_contact: re.Pattern[str]  # "save my email": explicit consent to keep a contact detail
     language_word: re.Pattern[str]  # names of languages, for "always reply in Indonesian"
     trailing: re.Pattern[str]  # trailing fillers removed from values: "now", "sekarang", ครับ
     no_longer: re.Pattern[str]  # "not ... anymore", "udah gak", "不再", "เลิก": a profile fact stops being true

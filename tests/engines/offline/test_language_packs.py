@@ -122,7 +122,7 @@ SPANISH = {
             phatic=rx(r"^(?:gracias|vale)\\W*$"),
             discourse=NEVER, question=rx(r"\\?\\s*$"), request=NEVER, remember=NEVER,
             standing=NEVER, forget=NEVER, hedge=NEVER, mood_state=NEVER, mood_emotion=NEVER, now_marker=NEVER,
-            moment=NEVER, temporary=NEVER, project_cue=NEVER, decision_cue=NEVER, done=NEVER, save_contact=NEVER,
+            moment=NEVER, temporary=NEVER, project_cue=NEVER, decision_cue=NEVER, done=NEVER,
             language_word=NEVER, trailing=NEVER, no_longer=NEVER, meant=NEVER, switched=NEVER,
             facts=(
                 FactRule("name", rx(r"^(?:me llamo|mi nombre es)\\s+(?P<v>[^,;]+)"), "Name", confidence=0.95),

@@ -236,7 +236,6 @@ LEXICON = Lexicon(
             r"set up|configured|upgraded|updated|added|removed|changed|switched|moved|renamed|wrote|built|created|opened|closed|resolved|"
             r"submitted|sent|hired|signed|scheduled|postponed|delayed|cancell?ed|bumped|broke|crashed|went down|ran out|"
             r"(?:am|'m|are|'re|was|were) (?:working on|building|migrating|rewriting|fixing|preparing|designing|developing))\b"),
-    save_contact=rx(r"\b(?:save|store|remember|keep|note down|record)\s+(?:my|this|these)\b.{0,20}\b(?:e-?mail|phone|number|address|contact)\b"),
     language_word=rx(r"\b(?:(?:simplified|traditional|british|american|plain|formal|casual) )?(?:english|indonesian|bahasa|chinese|mandarin|thai|japanese|spanish|french|german|korean)\b"),
     trailing=rx(r"[\s,;:]*(?:\b(?:now|these days|nowadays|actually|anymore|right now|at the moment|currently|too|as well|lol|btw|please|pls|though|haha)\b[\s,;:]*)+$"),
     # The user's own fact stops being true; "my album dropped" or "the meeting is off" is narration, not a removal.

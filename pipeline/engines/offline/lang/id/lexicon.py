@@ -138,7 +138,6 @@ LEXICON = Lexicon(
                     r"menggunakan|pakai|kita pakai|kami pakai|jadi pakai)\b"),
     done=rx(r"\b(?:sudah|udah|udh|telah|barusan|tadi|selesai|beres|kelar|lagi ngerjain|sedang mengerjakan|lagi bikin|sedang membuat|"
             r"di-deploy|dideploy|dirilis|diluncurkan|diperbaiki|diganti|diubah|dipindah|ditunda|dibatalkan)\b"),
-    save_contact=rx(r"\b(?:simpan|catat|ingat|tambahkan)\b.{0,30}\b(?:email|e-mail|surel|nomor|telepon|hp|wa|whatsapp|alamat|kontak)\b"),
     language_word=rx(r"\b(?:bahasa \w+|inggris|indonesia|mandarin|thai|jepang)\b"),
     trailing=rx(r"[\s,;:]*(?:\b(?:sekarang|skrg|saat ini|kok|sih|deh|dong|ya|lho|loh|kan|juga|aja|saja|banget|btw|lagi|lg|kok)\b[\s,;:]*)+$"),
     no_longer=rx(r"\b(?:(?:udah|sudah|udh)\s+(?:gak|nggak|tidak|tak|ga|enggak|bukan|berhenti)|tidak lagi|gak lagi|nggak lagi|ga lagi|berhenti|"
