@@ -25,7 +25,7 @@ from pipeline.ledgers._text import (
     take_continuation,
 )
 from pipeline.ledgers.errors import LedgerError, MatchError
-from pipeline.types import USER_SECTIONS
+from pipeline.sections import USER_SECTIONS
 from pipeline.vocabulary import section_of
 
 DEFAULT_USER_LIMIT = 1375
