@@ -21,19 +21,18 @@ from pipeline._util.keyed import ID_KEY
 from pipeline.engines import make_engine
 from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
-from pipeline.errors import ModelConfigError
+from pipeline.errors import ModelConfigError, UnreadableFile
 from pipeline.ledgers.entry_dates import is_stamp
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, entry_matches
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.ops import manual, review
 from pipeline.ops.edit import Edit, Ledgers
-from pipeline.ops.manual import CandidateNotFound
 from pipeline.ops.turn import WritePolicy, already_done, apply_turn, fail_turn
 from pipeline.ops.usage import usage_of
 from pipeline.ops.workspace import Workspace, usage_line
 from pipeline.stages import candidates as cands
 from pipeline.stages.write import CONSOLIDATE_AT
-from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
+from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
 from pipeline.store.location import Location, default_root
 from pipeline.store.private import make_private_dir
@@ -540,7 +539,7 @@ def _ttl_days(value: float | None) -> float:
     return float(value)
 
 
-__all__ = ["CandidateNotFound", "MemoryPipeline", "default_root", "usage_line"]
+__all__ = ["MemoryPipeline", "default_root", "usage_line"]
 
 
 @contextmanager

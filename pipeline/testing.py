@@ -22,22 +22,15 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from pipeline.engines.base import Engine
-from pipeline.engines.llm.network import (  # re-exported: the switch tests use
-    ModelRequestsDisabled as ModelRequestsDisabled,
-)
-from pipeline.engines.llm.network import TransportSetupError
 from pipeline.engines.llm.network import allow_model_requests as allow_model_requests
 from pipeline.engines.llm.network import check_model_request as check_model_request
 from pipeline.engines.llm.network import model_requests_allowed as model_requests_allowed
 from pipeline.engines.llm.transports import CallInfo, Transport
-from pipeline.errors import MemrouteError
+from pipeline.errors import FakeQueueEmpty
+from pipeline.errors import ModelRequestsDisabled as ModelRequestsDisabled
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion
-
-
-class FakeQueueEmpty(TransportSetupError, MemrouteError, AssertionError):
-    """The engine asked a FakeModel for more answers than the test enqueued."""
 
 
 @dataclass

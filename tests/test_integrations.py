@@ -38,7 +38,7 @@ def test_pydantic_ai_example_remembers_across_runs(tmp_path: Path) -> None:
     pytest.importorskip("pydantic_ai")
     out = run_example("pydantic_ai_agent.py", tmp_path)
     assert "run 1: I know: nothing yet" in out
-    assert "run 2: I know: Role: nurse; Location: Lyon; Communication style: short answers" in out
+    assert "run 2: I know: Role: nurse; Location: Lyon; Response style: short answers" in out
 
 
 def test_pydantic_ai_toolset_and_history_processor(tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ def test_pydantic_ai_toolset_and_history_processor(tmp_path: Path) -> None:
         agent = Agent(FunctionModel(model), toolsets=[memory.toolset()], capabilities=[memory.capability()])
         result = agent.run_sync("please remember this")
         answer = json.loads(returns[0])
-        assert [s["key"] for s in answer["stored"]] == ["Role", "Location", "Communication style"]
+        assert [s["key"] for s in answer["stored"]] == ["Role", "Location", "Response style"]
         assert answer["skipped"][0]["reason"] == "one_off"
         assert to_openai_messages(result.new_messages()) == [
             {"role": "user", "content": "please remember this"}, {"role": "assistant", "content": "Saved."}]
@@ -84,7 +84,7 @@ def test_langgraph_example_remembers_across_runs(tmp_path: Path) -> None:
     pytest.importorskip("langchain.agents")
     out = run_example("langgraph_agent.py", tmp_path)
     system = out.split("run 2, the model's system message:", 1)[1]
-    assert "Role: nurse" in system and "Location: Lyon" in system and "Communication style: short answers" in system
+    assert "Role: nurse" in system and "Location: Lyon" in system and "Response style: short answers" in system
     assert system.lstrip().startswith("You are a helpful assistant.")  # the agent's own prompt stays first
 
 
@@ -160,7 +160,7 @@ def test_openai_agents_example_remembers_across_runs(tmp_path: Path) -> None:
     pytest.importorskip("agents")
     out = run_example("openai_agents_agent.py", tmp_path)
     assert "run 1: I know: nothing yet" in out
-    assert "run 2: I know: Role: nurse; Location: Lyon; Communication style: short answers" in out
+    assert "run 2: I know: Role: nurse; Location: Lyon; Response style: short answers" in out
 
 
 def test_openai_agents_tools_through_a_fake_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -194,7 +194,7 @@ def test_openai_agents_tools_through_a_fake_model(tmp_path: Path, monkeypatch: p
                       model=ToolThenText())
         result = asyncio.run(Runner.run(agent, "remember me", hooks=memory.hooks()))
         assert result.final_output == "Saved."
-        assert [s["key"] for s in json.loads(outputs[0])["stored"]] == ["Role", "Location", "Communication style"]
+        assert [s["key"] for s in json.loads(outputs[0])["stored"]] == ["Role", "Location", "Response style"]
         assert "Location: Lyon" in pipe.show("nina")["user_md"]
         history = pipe.history("nina")
         assert history  # the tool's turn, then the run's own turn ("remember me": nothing to keep)

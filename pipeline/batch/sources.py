@@ -43,9 +43,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from pipeline._util.jsonl import read_lines
-from pipeline.batch.transcripts import FORMATS, BadInput, InputError, detect_format, parse_line
-from pipeline.store.files import InvalidUserId, validate_user_id
-from pipeline.turns import BadTurn, parse_timestamp
+from pipeline.batch.transcripts import FORMATS, detect_format, parse_line
+from pipeline.errors import BadInput, BadTurn, InputError, InvalidUserId, NoFormat
+from pipeline.store.files import validate_user_id
+from pipeline.turns import parse_timestamp
 
 FILE_FORMATS: tuple[str, ...] = (*FORMATS, "chatgpt", "text")
 FORMATS_TEXT = (
@@ -68,10 +69,6 @@ class InputFile:
     fmt: str | None  # the line format forced with --format (None: detected per line)
     user: str | None  # the user id of records that carry none
     kind: str  # what was found: jsonl, json, chatgpt or text
-
-
-class NoFormat(InputError):
-    """A file that fits no supported format."""
 
 
 def no_format(name: str, line: int, why: str) -> NoFormat:

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from pipeline.cli import admin, batch, evals, imports, label, memory, review, serve, store_cmds
 from pipeline.cli.common import Handler, add_common
-from pipeline.cli.errors import CommandFailed, UsageError, exit_code, report_error
+from pipeline.cli.errors import UsageError, exit_code, report_error
+from pipeline.errors import CommandFailed
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.cli.errors import CommandFailed, UsageError
+from pipeline.cli.errors import UsageError
+from pipeline.errors import CommandFailed
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.limits import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S

@@ -53,9 +53,9 @@ def api_key_check(settings: Settings) -> Check:
     except ImportError:
         return Check("API key", False, f"{model} goes through litellm, which is not installed",
                      fix="pip install 'memroute[litellm]' (or use an openai/ model)")
-    from pipeline.engines.llm.pricing import _litellm
+    from pipeline.engines.llm.pricing import load_litellm
 
-    missing = _litellm().validate_environment(model=model).get("missing_keys") or []
+    missing = load_litellm().validate_environment(model=model).get("missing_keys") or []
     if missing and not settings.api_base:
         return Check("API key", False, f"{model} needs {', '.join(missing)}", fix=f"export {missing[0]}=...")
     return Check("API key", True, f"{model}: the provider's key is set" if not missing else

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline import observe
 from pipeline._util.keyed import ID_KEY
-from pipeline.errors import Busy
+from pipeline.errors import HookClosed, HookQueueFull
 from pipeline.hook.runner import (
     GroupSettle,
     RetryPolicy,
@@ -75,18 +75,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("memroute.hook")
 
 ADOPT_INTERVAL_S = 1.0  # how often a running hook looks for turns of a process that is gone
-
-
-class HookQueueFull(Busy, RuntimeError):
-    """submit() found no room in the in-memory queue within full_timeout_s; the turn was not stored."""
-
-    api_code = "queue_full"
-
-
-class HookClosed(Busy, RuntimeError):
-    """submit() after close()."""
-
-    api_code = "shutting_down"
 
 
 @dataclass

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline import UsageError
 from pipeline._util.keyed import ID_KEY, keyed_id
+from pipeline.errors import ImportFormatError
 from pipeline.integrations.remember import answer
 from pipeline.types import Classification, Decision, Turn
 from pipeline.vocabulary import CONTACT_KEYS, SECTION_OF, canonical
@@ -52,10 +52,6 @@ KEPT_OUT = frozenset({"sensitive", "blocked"})
 _NOTE_TO_SELF_RE = re.compile(r"\b(?:what I know (?:so far )?about|I should (?:expand|update|add)|as I learn more)\b",
                               re.I)
 UNKNOWN_VALUES = frozenset({"", "?", "unknown", "n/a", "na", "none", "-", "tbd"})
-
-
-class ImportFormatError(UsageError):
-    """An export that is not what the command reads (a usage error: exit code 2)."""
 
 
 @dataclass
@@ -209,8 +205,9 @@ def check_items(items: Iterable[Item], *, source: str, user_id: str | None = Non
     """The whole export, checked before anything is written (an import is all or nothing): every
     item's user id (unless `user_id` names the user for all) and date (ISO 8601, not ahead of this
     clock). ImportFormatError (exit 2) names the first bad item."""
-    from pipeline.store.files import InvalidUserId, validate_user_id
-    from pipeline.turns import BadTurn, turn_time
+    from pipeline.errors import BadTurn, InvalidUserId
+    from pipeline.store.files import validate_user_id
+    from pipeline.turns import turn_time
 
     checked = list(items)
     if user_id is not None:

@@ -9,24 +9,19 @@ from typing import Any
 
 from pipeline import guards, observe
 from pipeline.engines.base import Engine
-from pipeline.errors import NotFound
-from pipeline.ledgers.errors import LedgerError
+from pipeline.errors import CandidateNotFound, ConsolidationError, LedgerError
 from pipeline.ops.edit import committed_check, now_iso, refuse_unsafe_rewrites
 from pipeline.ops.erasure import erase_from_ledgers, purge_record
 from pipeline.ops.pins import pinned_bodies
 from pipeline.ops.usage import record_usage, total, usage_of
 from pipeline.ops.workspace import Workspace, usage_line
 from pipeline.stages import candidates as cands
-from pipeline.stages.consolidate import ConsolidationError, consolidate_log
+from pipeline.stages.consolidate import consolidate_log
 from pipeline.stages.write import Change, WriteResult, apply_decisions
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import Tx
 from pipeline.store.rules import norm
 from pipeline.types import FORGOTTEN, Outcome, Usage, outcome_text
-
-
-class CandidateNotFound(NotFound):
-    """confirm_candidate: no candidate, or more than one, answers to the reference."""
 
 
 def forget(ws: Workspace, user_id: str, key_or_text: str, *, purge: bool = False) -> dict[str, Any]:

@@ -9,10 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import guards
-from pipeline.errors import UsageError
-from pipeline.ledgers import hermes
-from pipeline.ledgers._text import clean_entry_text
-from pipeline.ledgers.errors import CapExceeded, LedgerError
+from pipeline.errors import CapExceeded, LedgerError, ToolUsageError
+from pipeline.ledgers import clean_entry_text, hermes
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserProfile, canonical_section, field_from_entry
 from pipeline.ops.workspace import Workspace
@@ -22,12 +20,6 @@ from pipeline.types import USER_SECTIONS
 
 ACTIONS = ("add", "replace", "remove")
 TARGETS = ("user", "memory")
-
-
-class ToolUsageError(UsageError):
-    """A tool call whose words are off (unknown action/target, missing content): exit code 2."""
-
-    api_code = "invalid_tool_call"
 
 
 def _entry_from_text(content: str) -> MemoryEntry:

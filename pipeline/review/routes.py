@@ -12,11 +12,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from pipeline.errors import Conflict, MemrouteError, UsageError
+from pipeline.errors import Conflict, InvalidUserId, MemrouteError, UsageError
 from pipeline.ops.review import TEAM_PREFIX
 from pipeline.review import security
 from pipeline.review.view import PEOPLE_SHOWN, human_time, people, shown_quote, user_view
-from pipeline.store.files import InvalidUserId, validate_user_id
+from pipeline.store.files import validate_user_id
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline

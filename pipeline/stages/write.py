@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pipeline.ledgers._text import names_key, norm_key
-from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
+from pipeline.errors import CapExceeded, LedgerError, MatchError
+from pipeline.ledgers import names_key, norm_key
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
 from pipeline.stages import clauses

@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pipeline.ledgers._text import names_key
+from pipeline.ledgers import names_key
 
 if TYPE_CHECKING:  # annotations only: the store opens without the pydantic types
     from pipeline.types import Decision

@@ -29,8 +29,9 @@ OLD = '{"id": "an earlier run", "kept": true}\n'
 
 def writes_everything(body: dict[str, Any]) -> dict[str, Any]:
     """A model that stores whatever it is told, health included."""
-    said = body["messages"][-1]["content"].rsplit("user: ", 1)[-1].strip()
-    return {"statements": [{"quote": said, "route": "user", "section": "Identity", "key": "Note", "value": said}]}
+    prompt = next(m["content"] for m in body["messages"] if "TURN:" in str(m.get("content")))
+    said = prompt.rsplit("TURN:", 1)[-1].split("user: ", 1)[-1].split("\n", 1)[0].strip()
+    return {"statements": [{"quote": said, "route": "user", "section": "Identity", "key": "Role", "value": said}]}
 
 
 def transcripts(tmp_path: Path, lines: list[str]) -> Path:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.core import MemoryPipeline
-from pipeline.ops.erasure import NothingToForget
+from pipeline.errors import NothingToForget
 from pipeline.testing import UnreachableEngine
 
 EMAIL_OLD = "lintang.old@example.org"

@@ -12,7 +12,8 @@ import pytest
 
 from pipeline import MemoryPipeline
 from pipeline.cli import main
-from pipeline.integrations.imports import ImportFormatError, first_person, import_letta, import_mem0, read_mem0
+from pipeline.errors import ImportFormatError
+from pipeline.integrations.imports import first_person, import_letta, import_mem0, read_mem0
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "imports"
 MEM0 = FIXTURES / "mem0_get_all.json"
@@ -68,7 +69,7 @@ def test_mem0_export_routes_each_memory_and_reimporting_changes_nothing(
     assert password["stored"] == [] and password["skipped"][0]["reason"] == "sensitive"
 
     user_md = (root / "priya" / "USER.md").read_text("utf-8")
-    for line in ("Name: Priya", "Location: Toronto", "Communication style: short answers", "Diet: vegetarian"):
+    for line in ("Name: Priya", "Location: Toronto", "Response style: short answers", "Diet: vegetarian"):
         assert line in user_md
     assert "[2026-02-04]" in (root / "priya" / "MEMORY.md").read_text("utf-8")
     assert b"hunter2" not in files_bytes(root)  # the guards held: not in the files, history or the log

@@ -81,7 +81,7 @@ test("a turn is applied and the next session's context holds it", async () => {
   const context = await client.context("nina");
   assert.match(context, /Role: nurse\n/);
   assert.match(context, /Location: Lyon/);
-  assert.match(context, /Communication style: short answers/);
+  assert.match(context, /Response style: short answers/);
 });
 
 test("a turn submitted without waiting is in the context read right after it", async () => {

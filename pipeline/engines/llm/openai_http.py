@@ -20,28 +20,11 @@ from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.errors import ModelConfigError, ModelError
+from pipeline.errors import ModelAnswerError, ModelConfigError, ModelConnectionError, ModelHTTPError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # Enough for any concurrency we run; a safety net against an unbounded caller, not a throttle.
 MAX_CONNECTIONS = 256
-
-
-class ModelHTTPError(ModelError):
-    """The server answered with an error status."""
-
-    def __init__(self, status_code: int, message: str, headers: Mapping[str, str]) -> None:
-        super().__init__(f"HTTP {status_code}: {message}")
-        self.status_code = status_code
-        self.headers = dict((k.lower(), v) for k, v in headers.items())
-
-
-class ModelConnectionError(ModelError, ConnectionError):
-    """The request never got an answer: refused, reset, DNS, TLS."""
-
-
-class ModelAnswerError(ModelError):
-    """The server answered 2xx with nothing to read (no `choices`): says what it sent."""
 
 
 @dataclass(frozen=True)

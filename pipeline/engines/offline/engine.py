@@ -40,10 +40,10 @@ from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
 from pipeline.stages.clauses import entry_junk_reason, junk_reason, split_clauses
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Message, Turn, Usage
-from pipeline.vocabulary import MULTI, SECTION_OF
+from pipeline.vocabulary import CONTACT_KEYS, MULTI, SECTION_OF
 
 RULES_VERSION = "offline-2"
-_CONTACT_KEYS = {"email": "Email", "phone": "Phone", "address": "Address"}
+_CONTACT_KEYS = {key.casefold(): key for key in CONTACT_KEYS}  # email -> Email, phone, address (the vocabulary's)
 WEAK = 0.7  # decisions below this confidence give way to the sentence's stronger reading
 
 
@@ -210,7 +210,8 @@ class OfflineEngine(Engine):
             hit = hits[0]
             kind = next((k for k in _CONTACT_KEYS if k in hit.kind.lower()), "email")
             value = re.sub(r"\s+", " ", text[hit.start:hit.end]).strip()
-            return Decision(quote=st.quote, route="user", op="upsert", section="Identity", key=_CONTACT_KEYS[kind], value=value,
+            return Decision(quote=st.quote, route="user", op="upsert", section=SECTION_OF[_CONTACT_KEYS[kind]], key=_CONTACT_KEYS[kind],
+                            value=value,
                             confidence=0.8, rule="contact/asked", asked=True,
                             detail=f"contact detail the user asked to save ({kind})")
         return Decision(quote=redacted, route="skip", reason="sensitive", confidence=0.95, rule="guard/sensitive",

@@ -4,9 +4,14 @@
 Every row of every table keeps its id, its timestamps and its text exactly (JSON payloads are
 copied as the text they are, never re-encoded); USER.md and MEMORY.md move byte for byte between
 files and the `documents` table, and the kept copies of documents memroute refused to rewrite
-(USER.md.bak, MEMORY.md.bak) between files and `document_copies`. The target must be empty
-(nothing is merged or overwritten), and the copy into PostgreSQL is one transaction. Other files
-in a user's folder (hand-made notes) are not part of the store and do not move.
+(USER.md.bak, MEMORY.md.bak) between files and `document_copies`. The store's own keys
+(`store_keys`: the key of turn ids and imported memories' ids, the key of the decision log's
+digests) move with it, in the same transaction, so the moved store makes the same ids and still
+recognises a replayed turn, a re-import or a resumed batch; a key is never printed and on a root it
+lives in the 0600 database. The target must be empty (nothing is merged or overwritten; a key an
+empty target made for itself is replaced, since nothing in it was made with it), and the copy into
+PostgreSQL is one transaction. Other files in a user's folder (hand-made notes) are not part of the
+store and do not move.
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import StoreError
+from pipeline.errors import TransferError
 from pipeline.store.files import MEMORY_FILE, USER_FILE, UserDir, validate_user_id
 from pipeline.store.postgres.records import now_iso
+from pipeline.store.private import make_private_dir
 
 # Copy order: a provenance row names its history row.
 TABLES: dict[str, str] = {
@@ -40,19 +46,17 @@ COPIES = tuple(f"{name}.bak" for name in DOCUMENTS)
 BATCH = 1000
 
 
-class TransferError(StoreError):
-    """The copy cannot be made (target not empty, a value PostgreSQL cannot hold, ...); nothing was written."""
-
-
 @dataclass
 class TransferReport:
     rows: dict[str, int] = field(default_factory=dict)
     documents: int = 0
     copies: int = 0
     users: int = 0
+    keys: int = 0  # how many of the store's keys moved (never the keys themselves)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"rows": self.rows, "documents": self.documents, "copies": self.copies, "users": self.users}
+        return {"rows": self.rows, "documents": self.documents, "copies": self.copies, "users": self.users,
+                "keys": self.keys}
 
 
 # ---- reading ------------------------------------------------------------------------------
@@ -72,6 +76,34 @@ def _sqlite_rows(root: Path, table: str) -> Iterator[list[dict[str, Any]]]:
             yield [dict(r) for r in batch]
     finally:
         conn.close()
+
+
+def _sqlite_keys(root: Path) -> list[tuple[str, bytes]]:
+    """The root's store keys (name, key); none in a root that never made one (or predates them)."""
+    from pipeline.store import DB_NAME
+
+    path = root / DB_NAME
+    if not path.exists():
+        return []
+    conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+    try:
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_keys'").fetchone() is None:
+            return []
+        return [(str(name), bytes(key)) for name, key in conn.execute("SELECT name, key FROM store_keys ORDER BY name")]
+    finally:
+        conn.close()
+
+
+def _pg_keys(store: Any) -> list[tuple[str, bytes]]:
+    return [(row["name"], bytes(row["key"])) for row in store.db.rows("SELECT name, key FROM store_keys ORDER BY name")]
+
+
+def _forget_cached_keys(store: Any) -> None:
+    """The target's keys were just replaced: drop any it had read before, so it uses the moved ones."""
+    for holder in (store, getattr(store, "db", None)):
+        if holder is not None:
+            holder.__dict__.pop("_key_cache", None)
+            holder.__dict__.pop("_digest_key_cache", None)
 
 
 def _root_documents(root: Path) -> Iterator[tuple[str, str, str]]:
@@ -163,6 +195,11 @@ def root_to_postgres(root: Path, store: Any) -> TransferReport:
                 (user_id, name, raw, now_iso()),
             )
             report.copies += 1
+        for name, secret in _sqlite_keys(root):
+            conn.execute("INSERT INTO store_keys (name, key) VALUES (%s, %s) "
+                         "ON CONFLICT (name) DO UPDATE SET key = EXCLUDED.key", (name, secret))
+            report.keys += 1
+    _forget_cached_keys(store)
     report.users = len(users)
     return report
 
@@ -187,6 +224,11 @@ def postgres_to_root(store: Any, root: Path) -> TransferReport:
                     )
                     count += len(batch)
                 report.rows[table] = count
+            for name, secret in _pg_keys(store):
+                conn.execute("INSERT INTO store_keys (name, key) VALUES (?, ?) "
+                             "ON CONFLICT (name) DO UPDATE SET key = excluded.key", (name, secret))
+                report.keys += 1
+        _forget_cached_keys(target)
     users: dict[str, dict[str, str]] = {}
     for user_id, name, text in _pg_documents(store):
         users.setdefault(user_id, {})[name] = text
@@ -196,9 +238,9 @@ def postgres_to_root(store: Any, root: Path) -> TransferReport:
             udir.commit("import-store", files, lambda: None)
         report.documents += len(files)
     for row in store.db.rows("SELECT user_id, name, raw FROM document_copies ORDER BY user_id, name"):
-        folder = UserDir(root, row["user_id"]).path
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / row["name"]).write_bytes(bytes(row["raw"]))
+        udir = UserDir(root, row["user_id"])
+        make_private_dir(udir.path)
+        udir.backup(udir.path / row["name"].removesuffix(".bak"), bytes(row["raw"]))  # 0600, as memroute keeps it
         report.copies += 1
     report.users = len(users)
     return report
