@@ -25,9 +25,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from pipeline.types import Decision, Usage
+if TYPE_CHECKING:  # annotations only: opening a store (and the CLI's start) need not load the pydantic types
+    from pipeline.types import Decision, Usage
 
 # An open transaction, as yielded by MemoryStore.transaction(): a sqlite3.Connection for SQLite,
 # a psycopg connection for PostgreSQL. Only the store that made it knows what it is.

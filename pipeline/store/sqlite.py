@@ -22,7 +22,7 @@ import secrets
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.store.hook_queue import SQLiteHookQueue, queue_status
 from pipeline.store.interface import TARGETS, TURN_STATUSES, HookQueue, MemoryStore
@@ -51,7 +51,9 @@ from pipeline.store.sqlite_db import (
     SQLiteDatabase,
     utc_now,
 )
-from pipeline.types import Decision, Usage
+
+if TYPE_CHECKING:  # annotations only: the store opens without the pydantic types
+    from pipeline.types import Decision, Usage
 
 __all__ = ["DB_NAME", "MIGRATIONS", "SQLITE_VERSION", "TARGETS", "TURN_STATUSES", "DatabaseError", "SQLiteStore"]
 
