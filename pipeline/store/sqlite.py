@@ -122,6 +122,15 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         with self.transaction() as conn:
             return self._store_key(conn, name)
 
+    def holds_unkeyed_ids(self) -> bool:
+        if "_unkeyed_ids" not in self.__dict__:
+            try:
+                row = self.conn.execute("SELECT 1 FROM store_facts WHERE name = 'unkeyed_ids'").fetchone()
+            except sqlite3.OperationalError:  # a read-only root of an older version: assume it may
+                row = (1,)
+            self.__dict__["_unkeyed_ids"] = row is not None
+        return bool(self.__dict__["_unkeyed_ids"])
+
     def _r(self, text: str | None) -> str | None:
         return None if text is None else self.redact(text)
 
