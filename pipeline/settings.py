@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
-from pipeline.errors import UsageError
+from pipeline.errors import SettingsError
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.store.location import ROOT_ENV, Location, default_root, shown_url
@@ -70,10 +70,6 @@ ENV_NAMES: dict[str, str] = {
     "cache_dir": "MEMROUTE_CACHE",
 }
 FILE_KEYS = tuple(name for name in ENV_NAMES if name != "root")
-
-
-class SettingsError(UsageError):
-    """A setting that cannot be used (bad value, unreadable or malformed config file): exit code 2."""
 
 
 class Settings(BaseModel):

@@ -7,15 +7,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from pipeline._util.keyed import keyed_id, unkeyed_id
-from pipeline.errors import UsageError
+from pipeline.errors import BadTurn
 from pipeline.types import Message, Turn
-
-
-class BadTurn(UsageError):
-    """Messages or a timestamp that cannot be a turn; the message says what is wrong."""
-
-    api_code = "invalid_turn"
-
 
 # How far ahead of this machine's clock a turn's timestamp may be (another machine's clock skew).
 MAX_FUTURE_SKEW = timedelta(minutes=10)

@@ -59,6 +59,9 @@ class Turn(BaseModel):
         return self.timestamp.astimezone(zone).date()
 
 
+# Why a value a forget took out of the files is archived (a forget without --purge): recall never returns it.
+FORGOTTEN = "forgotten at the user's request"
+
 # How a change of fact ("I don't drink coffee anymore", Decision.removal "change_of_fact") is worded for people.
 CHANGE_OF_FACT = "no longer true"
 

@@ -206,7 +206,7 @@ def test_an_outcome_is_an_enum_with_a_detail_and_one_stored_form(mem: Memory) ->
 
 @pytest.mark.parametrize("bad", [[], [{"role": "assistant", "content": "hi"}], [{"content": "x"}], "text"])
 def test_bad_messages_raise_a_clear_error(mem: Memory, bad: object) -> None:
-    from pipeline.turns import BadTurn
+    from pipeline.errors import BadTurn
 
     with mem.pipeline(ScriptedEngine()) as pipe, pytest.raises(BadTurn):
         pipe.process_turn("jasmin", bad)

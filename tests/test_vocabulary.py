@@ -101,3 +101,43 @@ def test_memroute_keys_prints_the_vocabulary(capsys: pytest.CaptureFixture[str])
     assert text.startswith("Identity\n  Name ") and re.search(r"^  Likes +several values +lasting tastes", text, re.M)
     assert main(["keys", "--markdown"]) == 0
     assert capsys.readouterr().out.strip() == V.markdown_table()
+
+
+def test_no_engine_writes_a_key_outside_the_vocabulary(tmp_path: Path) -> None:
+    """The offline engine over every eval suite, and the LLM engine's schema and validator: every key a decision
+    writes (or keeps as a candidate) is the vocabulary's, or one the user's USER.md already has."""
+    from pipeline.engines.llm import Statements
+    from pipeline.engines.offline.engine import OfflineEngine
+    from pipeline.evals.cases import load_cases
+    from pipeline.turns import build_turn
+
+    engine = OfflineEngine()
+    outside: set[tuple[str, str]] = set()
+    written: set[str] = set()
+    for case in load_cases(sorted((REPO / "evals").glob("*.jsonl"))):
+        held = {V.fold(k) for k in re.findall(r"^- ([^:\n]+):", case.initial_user_md or "", re.M)}
+        turn = build_turn(case.user_id, case.all_messages, timestamp=case.timestamp, turn_id=case.id)
+        for d in engine.classify(turn, case.initial_user_md or "", case.initial_memory_md or "").decisions:
+            if d.key and ((d.route == "user" and d.op == "upsert") or d.candidate):
+                written.add(d.key)
+                if not V.is_key(d.key) and V.fold(d.key) not in held:
+                    outside.add((case.id, d.key))
+    assert outside == set()
+    assert {"Name", "Role", "Location", "Response style", "Usual stack", "Routine", "Favorites"} <= written
+    enum = Statements.model_json_schema()["$defs"]["key"]["enum"]
+    assert set(enum) <= set(V.KEY_NAMES)
+
+
+def test_a_language_pack_naming_a_key_outside_the_vocabulary_is_refused(tmp_path: Path) -> None:
+    import shutil
+
+    from pipeline.engines.offline.lang import LANG_DIR, load_pack
+    from pipeline.errors import PackError
+
+    folder = tmp_path / "xx"
+    shutil.copytree(LANG_DIR / "en", folder)
+    lexicon = folder / "lexicon.py"
+    lexicon.write_text(lexicon.read_text("utf-8").replace('lang="en"', 'lang="xx"').replace(
+        '"Usual stack"),', '"Tech stack"),', 1), "utf-8")
+    with pytest.raises(PackError, match="'Tech stack', which is not in the key vocabulary"):
+        load_pack(folder)

@@ -81,7 +81,7 @@ export class MemrouteClient {
   async profile(user) {
     return this.request("GET", this.#user(user) + "/profile");
   }
-  /** The block for a system prompt. */
+  /** The block for a system prompt; the server applies the user's turns it has accepted first (up to 10 s). */
   async context(user) {
     return (await this.request("GET", this.#user(user) + "/context")).context;
   }

@@ -35,14 +35,9 @@ from pipeline.batch.options import (
     TokenBucket,
 )
 from pipeline.batch.report import MAX_REPORTED_BAD_LINES, BatchReport
-from pipeline.batch.transcripts import (
-    BadInput,
-    BadLine,
-    Conversation,
-    read_at,
-    read_conversations,
-)
+from pipeline.batch.transcripts import BadLine, Conversation, read_at, read_conversations
 from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.errors import BadInput
 from pipeline.settings import build_pipeline
 from pipeline.store.batch_index import ConversationIndex
 from pipeline.types import Decision, Outcome, TurnResult

@@ -36,7 +36,7 @@ def register(add: AddCommand, sub: Any, parser: argparse.ArgumentParser) -> None
                     '~/.config/fish/completions/memroute.fish)',
     )
     p.add_argument("shell", choices=["bash", "zsh", "fish"], help="the shell to complete in")
-    p.set_defaults(handler=lambda args: _cmd_completion(args, parser))
+    p.set_defaults(handler=lambda args: _cmd_completion(args, parser), command_parser=p)
 
 
 def _cmd_keys(args: argparse.Namespace) -> int:

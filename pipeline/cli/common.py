@@ -11,8 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.cli.errors import CommandFailed, UsageError
+from pipeline.cli.errors import UsageError
 from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+from pipeline.errors import CommandFailed
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.store.location import ROOT_ENV
@@ -177,6 +178,11 @@ def read_turn_messages(source: str, *, fmt: str | None = None, user_speaker: str
     except OSError as e:
         raise UsageError(f"cannot read messages from {source}: {e.strerror}") from None
     return turn_messages(data, "stdin" if source == "-" else source, fmt=fmt, user_speaker=user_speaker)
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 user', '2 users', '1 entry', '3 entries' (`many`: the plural when it is not word + 's')."""
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
 
 
 def _aside(text: str | None) -> str:

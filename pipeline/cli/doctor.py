@@ -39,19 +39,23 @@ def api_key_check(settings: Settings) -> Check:
     """Whether the model's provider key is set (never its value)."""
     model = settings.model or ""
     if model.startswith("openai/"):
+        from pipeline.engines.llm.openai_http import base_url, on_this_machine
+
+        base = base_url(settings.api_base)
         if os.environ.get("OPENAI_API_KEY"):
             return Check("API key", True, "OPENAI_API_KEY is set")
-        if settings.api_base:
-            return Check("API key", True, f"no OPENAI_API_KEY; {shown_url(settings.api_base)} may not need one")
+        if on_this_machine(base):
+            return Check("API key", True,
+                         f"no OPENAI_API_KEY: none is needed for a server on this machine ({shown_url(base)})")
         return Check("API key", False, f"{model} needs OPENAI_API_KEY", fix="export OPENAI_API_KEY=...")
     try:
         import litellm  # noqa: F401 - only doctor and non-OpenAI models pay for this import
     except ImportError:
         return Check("API key", False, f"{model} goes through litellm, which is not installed",
                      fix="pip install 'memroute[litellm]' (or use an openai/ model)")
-    from pipeline.engines.llm.pricing import _litellm
+    from pipeline.engines.llm.pricing import load_litellm
 
-    missing = _litellm().validate_environment(model=model).get("missing_keys") or []
+    missing = load_litellm().validate_environment(model=model).get("missing_keys") or []
     if missing and not settings.api_base:
         return Check("API key", False, f"{model} needs {', '.join(missing)}", fix=f"export {missing[0]}=...")
     return Check("API key", True, f"{model}: the provider's key is set" if not missing else

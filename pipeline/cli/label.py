@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from pipeline.cli.common import AddCommand, resolve_settings
-from pipeline.cli.errors import CommandFailed, UsageError
+from pipeline.cli.errors import UsageError
+from pipeline.errors import CommandFailed
 
 if TYPE_CHECKING:
     from pipeline.batch.transcripts import Conversation
@@ -33,7 +34,8 @@ def register(add: AddCommand) -> None:
 
 def _cmd_label(args: argparse.Namespace) -> int:
     from pipeline.batch.label import LabelReport, label_conversations
-    from pipeline.batch.transcripts import BadLine, InputError, expand_inputs, read_conversations
+    from pipeline.batch.transcripts import BadLine, expand_inputs, read_conversations
+    from pipeline.errors import InputError
     from pipeline.settings import build_engine
 
     settings = resolve_settings(args)

@@ -9,7 +9,8 @@ import threading
 from typing import Any
 
 from pipeline.cli.common import AddCommand, note, open_pipeline, print_json, resolve_settings
-from pipeline.cli.errors import CommandFailed, UsageError
+from pipeline.cli.errors import UsageError
+from pipeline.errors import CommandFailed
 
 
 def register(add: AddCommand) -> None:
@@ -35,7 +36,8 @@ def _copy(source: str, target: str, args: argparse.Namespace) -> int:
     from pipeline.store.location import shown_url
 
     try:
-        from pipeline.store.postgres.transfer import TransferError, copy_store
+        from pipeline.errors import TransferError
+        from pipeline.store.postgres.transfer import copy_store
     except ImportError:  # pragma: no cover - psycopg missing
         raise CommandFailed("export-store/import-store need psycopg: pip install 'memroute[postgres]'") from None
     try:

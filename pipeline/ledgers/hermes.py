@@ -13,7 +13,7 @@ import copy
 from collections.abc import Iterable
 from pathlib import Path
 
-from pipeline.ledgers.errors import LedgerError
+from pipeline.errors import LedgerError
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryEntry, MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import (
     DEFAULT_USER_LIMIT,

@@ -12,6 +12,7 @@ import copy
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeVar
 
+from pipeline.errors import LedgerError, MatchError
 from pipeline.ledgers._document import LedgerDocument
 from pipeline.ledgers._text import (
     bullet_body,
@@ -24,7 +25,6 @@ from pipeline.ledgers._text import (
     split_text,
     take_continuation,
 )
-from pipeline.ledgers.errors import LedgerError, MatchError
 from pipeline.types import USER_SECTIONS
 from pipeline.vocabulary import section_of
 

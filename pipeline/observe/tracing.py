@@ -12,14 +12,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pipeline import observe
-from pipeline.errors import MemrouteError
+from pipeline.errors import TracingUnavailable
 
 OTEL_EXTRA = "pip install 'memroute[otel]'"
 TRACES_PATH = "/v1/traces"
-
-
-class TracingUnavailable(MemrouteError):
-    """Tracing was asked for without the opentelemetry packages."""
 
 
 def traces_url(endpoint: str) -> str:

@@ -11,20 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.errors import UsageError
-from pipeline.ledgers._text import names_key
+from pipeline.errors import NothingToForget
+from pipeline.ledgers import names_key
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserProfile
 from pipeline.stages.write import Change, WriteResult
 
 # Text shorter than this matches too much to erase by ("a", "42"); a key of any length is fine.
 MIN_TEXT_CHARS = 3
-
-
-class NothingToForget(UsageError):
-    """The request is empty or too short to match safely."""
-
-    api_code = "nothing_to_forget"
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline import guards
-from pipeline.errors import Conflict, MemrouteError, NotFound, UsageError
+from pipeline.errors import ReviewConflict, ReviewNotFound, ReviewRefused
 from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.ledgers.user_md import guess_section
 from pipeline.ops.edit import Ledgers
@@ -29,22 +29,6 @@ MAX_TAG_CHARS = 60
 MAX_REF_CHARS = 2_000  # a field's key, or a keyless note's text (USER.md's whole cap is smaller)
 TARGETS = ("user", "memory")
 _ENTRY_ID_CHARS = frozenset("0123456789abcdef")
-
-
-class ReviewError(MemrouteError):
-    """A review action that cannot be done; each kind in its family (pipeline/errors.py)."""
-
-
-class ReviewNotFound(ReviewError, NotFound):
-    """No such field, entry or candidate (exit 1, HTTP 404)."""
-
-
-class ReviewRefused(ReviewError, UsageError):
-    """A value or tag the guards refuse, an empty one, an unknown annotation (exit 2, HTTP 422)."""
-
-
-class ReviewConflict(ReviewError, Conflict):
-    """The memory's state refuses it: a document that may not be rewritten, nothing to undo (exit 1, HTTP 409)."""
 
 
 def team_user_id(team: str) -> str:

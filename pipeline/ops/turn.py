@@ -16,14 +16,14 @@ from typing import Any
 
 from pipeline import guards, observe
 from pipeline.engines.base import Engine
+from pipeline.errors import CompactionError, ConsolidationError
 from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ops.edit import Edit, Ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.ops.erasure import Erased, erased_by_turn, purge_record
-from pipeline.ops.room import COMPACT_AT, CompactionError, compactor, consolidator
+from pipeline.ops.room import COMPACT_AT, compactor, consolidator
 from pipeline.ops.usage import record_usage, total, usage_of
 from pipeline.ops.workspace import Workspace
 from pipeline.stages import candidates as cands
-from pipeline.stages.consolidate import ConsolidationError
 from pipeline.stages.order import TURN_TIME, later_keys, turn_time_payload
 from pipeline.stages.write import CONSOLIDATE_AT, WriteResult, apply_decisions
 from pipeline.store.files import MEMORY_FILE, USER_FILE

@@ -125,7 +125,12 @@ def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str, limits: Limit
     @server.tool(description="The user's profile: both files with their usage against the caps, and each field "
                              "and entry with where it came from.")
     async def profile() -> Answer:
-        view = await call(lambda: profile_view(pipe_of(), user_id).model_dump())
+        def view_of() -> dict[str, Any]:
+            pipe = pipe_of()
+            pipe.wait_for_turns(user_id)  # the turns this server accepted for the user are in the answer
+            return profile_view(pipe, user_id).model_dump()
+
+        view = await call(view_of)
         return _answer(dict(view))
 
     @server.tool(description="Forget a USER.md key (e.g. 'Email') or any text in USER.md and MEMORY.md. "

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from pipeline.ledgers._text import norm_key, split_label
+from pipeline.ledgers import norm_key, split_label
 from pipeline.ledgers.memory_md import MemoryLog
 from pipeline.ledgers.user_md import UserProfile
 from pipeline.ops.pins import entry_id

@@ -87,6 +87,7 @@ async def post_turn(request: Request, response: Response, body: TurnIn, user: Te
 @router.get(USER + "/profile", response_model=ProfileView, responses=ERRORS,
             summary="Both files, their usage, and each field and entry with its provenance")
 def get_profile(request: Request, user: Tenant) -> ProfileView:
+    _pipe(request).wait_for_turns(user)  # a turn this server accepted a moment ago is in the answer
     _existing(request, user)
     return profile_view(_pipe(request), user)
 
@@ -95,6 +96,7 @@ def get_profile(request: Request, user: Tenant) -> ProfileView:
             summary="Full-text search over both files, waiting candidates and the archive")
 def recall(request: Request, user: Tenant, q: str = Query(min_length=1, max_length=500),
            k: int = Query(5, ge=1, le=100)) -> Hits:
+    _pipe(request).wait_for_turns(user)
     _existing(request, user)
     return Hits(hits=_pipe(request).recall(user, q, k=k))
 
@@ -102,12 +104,13 @@ def recall(request: Request, user: Tenant, q: str = Query(min_length=1, max_leng
 @router.get(USER + "/history", response_model=Changes, responses=ERRORS,
             summary="Every change to the user's files, old -> new, with its source")
 def history(request: Request, user: Tenant) -> Changes:
+    _pipe(request).wait_for_turns(user)
     _existing(request, user)
     return Changes(changes=_pipe(request).history(user))
 
 
 @router.get(USER + "/context", response_model=ContextOut, responses=ERRORS,
-            summary="The block a chat app puts in its system prompt")
+            summary="The block a chat app puts in its system prompt (the user's accepted turns applied first, up to 10 s)")
 def context(request: Request, user: Tenant) -> ContextOut:
     return ContextOut(context=_pipe(request).context(user))
 

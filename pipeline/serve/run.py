@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import uvicorn
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import ServeError
 from pipeline.serve.app import create_app
 from pipeline.serve.config import ServeConfig
 from pipeline.store.location import shown_url
@@ -48,10 +48,6 @@ def serve(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipeline], *
     finally:
         sock.close()
     return 0 if server.started else 1
-
-
-class ServeError(MemrouteError):
-    """The server cannot start (its port is taken, the address is not this host's): exit 1."""
 
 
 def listen(host: str, port: int) -> socket.socket:

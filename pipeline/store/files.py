@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import Conflict, UsageError
+from pipeline.errors import InvalidUserId, UnreadableFile
 from pipeline.store.interface import LedgerTexts
 from pipeline.store.private import FILE_MODE, make_private_dir
 from pipeline.store.rules import scrubbed_copy
@@ -68,12 +68,6 @@ def move_server_file(root: Path, old_name: str) -> None:
         return  # a read-only root: left where it is (a read finds no folder there)
     with contextlib.suppress(OSError):
         old.unlink(missing_ok=True)
-
-
-class InvalidUserId(UsageError):
-    """A user id that is empty, too long, could escape the root, or collides with the store's files."""
-
-    api_code = "invalid_user_id"
 
 
 def validate_user_id(user_id: str) -> str:
@@ -127,10 +121,6 @@ def _read_if_there(path: Path) -> bytes | None:
             return f.read()
     except (FileNotFoundError, NotADirectoryError):  # no folder, or a file where the folder would be
         return None
-
-
-class UnreadableFile(Conflict):
-    """A ledger file that is not valid UTF-8: it is backed up and never overwritten."""
 
 
 @functools.lru_cache(maxsize=4096)

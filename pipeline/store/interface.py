@@ -369,7 +369,8 @@ class MemoryStore(ABC):
         """Archived values matching the query in any script (3+ character words as substrings), best first."""
 
     @abstractmethod
-    def archive(self, user_id: str) -> list[dict[str, Any]]: ...
+    def archive(self, user_id: str, why: str | None = None) -> list[dict[str, Any]]:
+        """The user's archived values, oldest first (only those archived for `why`, when given)."""
 
     @abstractmethod
     def decisions(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]: ...
@@ -388,6 +389,11 @@ class MemoryStore(ABC):
 
     @abstractmethod
     def purge_user(self, tx: Tx, user_id: str) -> int: ...
+
+    @abstractmethod
+    def forget_archived(self, tx: Tx, user_id: str, needles: Sequence[str], keys: Sequence[str], why: str) -> int:
+        """Mark the user's archived rows a forget of `needles` / `keys` covers (those purge_text would delete
+        from the archive) as archived for `why`; how many. Recall leaves them out; history keeps them."""
 
     @abstractmethod
     def purge_text(self, tx: Tx, user_id: str, needles: Sequence[str], keys: Sequence[str] = ()) -> int: ...

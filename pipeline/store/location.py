@@ -13,15 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import StoreError, StoreUnreachable
+from pipeline.errors import StoreOpenError, StoreUnreachable
 from pipeline.store.interface import DocumentStore, MemoryStore
 
 ROOT_ENV = "MEMROUTE_HOME"
-
-
-class StoreOpenError(StoreError):
-    """The store cannot be opened: psycopg missing, the server unreachable, bad credentials (one line,
-    never the password)."""
 
 
 def default_root(environ: Mapping[str, str] | None = None) -> Path:

@@ -14,16 +14,11 @@ import secrets
 import stat
 from pathlib import Path
 
-from pipeline.errors import UsageError
+from pipeline.errors import BadKeyFile
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
 KEY_BYTES = 32
-
-
-class BadKeyFile(UsageError):
-    """A server key file that is empty, too short or not a file: refused at start (exit 2), never used
-    as a key (an empty HMAC key lets anyone sign)."""
 
 
 def make_private_dir(path: Path) -> None:

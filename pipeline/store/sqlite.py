@@ -34,6 +34,7 @@ from pipeline.store.rules import (
     USER_TABLES,
     decision_rows,
     finish_usage,
+    forgotten_rows,
     matches,
     needles_of_keys,
     norm,
@@ -358,7 +359,9 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         rows.sort(key=lambda r: -sum(w in r["text"].lower() for w in words))
         return rows[:k]
 
-    def archive(self, user_id: str) -> list[dict[str, Any]]:
+    def archive(self, user_id: str, why: str | None = None) -> list[dict[str, Any]]:
+        if why is not None:
+            return self._rows("SELECT * FROM archive WHERE user_id = ? AND why = ? ORDER BY id", (user_id, why))
         return self._rows("SELECT * FROM archive WHERE user_id = ? ORDER BY id", (user_id,))
 
     def decisions(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
@@ -435,15 +438,12 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         )
         return deleted + self.purge_candidates(conn, user_id)
 
-    def purge_text(
-        self, conn: sqlite3.Connection, user_id: str, needles: Sequence[str], keys: Sequence[str] = ()
-    ) -> int:
-        """Delete every row of the user holding one of `needles` (case-insensitive) in any text
-        column, or recording one of the USER.md `keys` (whose every past value goes too).
-        Inside transaction(); then compact() so the bytes leave the file and its WAL."""
+    def _needles(self, conn: sqlite3.Connection, user_id: str, needles: Sequence[str],
+                 keys: Sequence[str]) -> tuple[set[str], list[str]]:
+        """The keys (case-folded) and the needles of a forget: the texts, and every value the keys ever had."""
         wanted_keys = {k.casefold() for k in keys}
         found = [n for n in needles if n]
-        if wanted_keys:  # every value the key ever had is a needle too
+        if wanted_keys:
             found += needles_of_keys(
                 conn.execute(
                     """SELECT key, old_value, new_value FROM history WHERE user_id = ?
@@ -452,6 +452,23 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
                 ),
                 wanted_keys,
             )
+        return wanted_keys, found
+
+    def forget_archived(self, conn: sqlite3.Connection, user_id: str, needles: Sequence[str], keys: Sequence[str],
+                        why: str) -> int:
+        wanted_keys, found = self._needles(conn, user_id, needles, keys)
+        rows = conn.execute("SELECT id, text FROM archive WHERE user_id = ? AND why IS NOT ?", (user_id, why))
+        ids = forgotten_rows(rows.fetchall(), wanted_keys, [n.casefold() for n in found])
+        conn.executemany("UPDATE archive SET why = ? WHERE id = ?", [(why, i) for i in ids])
+        return len(ids)
+
+    def purge_text(
+        self, conn: sqlite3.Connection, user_id: str, needles: Sequence[str], keys: Sequence[str] = ()
+    ) -> int:
+        """Delete every row of the user holding one of `needles` (case-insensitive) in any text
+        column, or recording one of the USER.md `keys` (whose every past value goes too).
+        Inside transaction(); then compact() so the bytes leave the file and its WAL."""
+        wanted_keys, found = self._needles(conn, user_id, needles, keys)
         lowered = [n.casefold() for n in found]
         deleted = 0
         for table, columns in self.USER_TABLES.items():

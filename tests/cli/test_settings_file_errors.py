@@ -11,7 +11,8 @@ import pytest
 
 import pipeline.settings as settings_module
 from pipeline.cli import main
-from pipeline.settings import Settings, SettingsError, read_config, resolve
+from pipeline.errors import SettingsError
+from pipeline.settings import Settings, read_config, resolve
 
 CASES: dict[str, tuple[bytes, str | None, str]] = {
     # name: (file bytes, the setting the message names, a phrase of the message)

@@ -13,8 +13,9 @@ import pytest
 
 from pipeline import MemoryPipeline
 from pipeline.cli import main
+from pipeline.errors import ImportFormatError
 from pipeline.integrations import imports
-from pipeline.integrations.imports import ImportFormatError, import_mem0
+from pipeline.integrations.imports import import_mem0
 
 GOOD = [
     {"id": "m1", "memory": "Works as a pharmacist", "user_id": "ivy", "created_at": "2026-01-10T10:00:00Z"},

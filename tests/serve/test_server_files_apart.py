@@ -19,11 +19,11 @@ from servers import MEMROUTE, env, free_port, running, serve_argv
 pytest.importorskip("fastapi")
 
 from pipeline import MemoryPipeline  # noqa: E402
+from pipeline.errors import BadKeyFile, InvalidUserId  # noqa: E402
 from pipeline.review import security  # noqa: E402
 from pipeline.review.security import Secrets, stored_key  # noqa: E402
 from pipeline.store import private  # noqa: E402
-from pipeline.store.files import InvalidUserId, validate_user_id  # noqa: E402
-from pipeline.store.private import BadKeyFile  # noqa: E402
+from pipeline.store.files import validate_user_id  # noqa: E402
 
 TS = "2026-07-30T10:00:00Z"
 

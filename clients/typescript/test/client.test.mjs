@@ -81,7 +81,18 @@ test("a turn is applied and the next session's context holds it", async () => {
   const context = await client.context("nina");
   assert.match(context, /Role: nurse\n/);
   assert.match(context, /Location: Lyon/);
-  assert.match(context, /Communication style: short answers/);
+  assert.match(context, /Response style: short answers/);
+});
+
+test("a turn submitted without waiting is in the context read right after it", async () => {
+  const client = new MemrouteClient({ baseUrl, token: TOKEN });
+  for (const user of ["rosa", "sami", "tess"]) {  // a new user each time: the first turn creates the memory
+    await client.submitTurn(user, { messages: [{ role: "user", content: "I'm a nurse in Lyon." }] });
+    const context = await client.context(user);
+    assert.match(context, /Role: nurse\n/, context);
+    assert.match(context, /Location: Lyon/, context);
+    assert.equal((await client.profile(user)).fields.find((f) => f.key === "Location").value, "Lyon");
+  }
 });
 
 test("profile, recall, corrections, the memory tool and history", async () => {

@@ -20,7 +20,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from pipeline.engines.offline.text import tokens
-from pipeline.ledgers._text import norm_key
+from pipeline.ledgers import norm_key
 from pipeline.ledgers.user_md import UserField, UserProfile
 from pipeline.stages.clauses import join_clauses, junk_reason, split_clauses
 from pipeline.vocabulary import kept_spellings

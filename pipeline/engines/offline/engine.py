@@ -23,6 +23,7 @@ from pipeline.engines.offline.extractor import (
     strong_rule,
 )
 from pipeline.engines.offline.lang import phrase
+from pipeline.engines.offline.pieces import pieces
 from pipeline.engines.offline.profile import Field, entries_of, fields_of
 from pipeline.engines.offline.rules import (
     EN,
@@ -38,11 +39,11 @@ from pipeline.engines.offline.rules import (
 from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
 from pipeline.stages.clauses import entry_junk_reason, junk_reason, split_clauses
-from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
-from pipeline.vocabulary import MULTI, SECTION_OF
+from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Message, Turn, Usage
+from pipeline.vocabulary import CONTACT_KEYS, MULTI, SECTION_OF
 
 RULES_VERSION = "offline-2"
-_CONTACT_KEYS = {"email": "Email", "phone": "Phone", "address": "Address"}
+_CONTACT_KEYS = {key.casefold(): key for key in CONTACT_KEYS}  # email -> Email, phone, address (the vocabulary's)
 WEAK = 0.7  # decisions below this confidence give way to the sentence's stronger reading
 
 
@@ -63,8 +64,29 @@ class OfflineEngine(Engine):
         return self.reading(turn, user_md, memory_md)[0]
 
     def reading(self, turn: Turn, user_md: str = "", memory_md: str = "") -> tuple[Classification, Reading | None]:
-        """The classification and what the extractor's models said of the turn (None without the extractor)."""
+        """The classification and what the extractor's models said of the turn (None without the extractor).
+
+        A message longer than PIECE_CHARS is read piece by piece (pieces.py), so a turn's cost is linear in
+        its length; a guard rule a multi-line message breaks only when read whole still refuses it whole."""
         text = turn.user_text
+        cuts = pieces(text)
+        if len(cuts) == 1 or ("\n" in text.strip() and sensitive.injection_rule(text) is not None):
+            return self._reading(turn, text, user_md, memory_md)
+        material = _work_material_start(text)
+        decisions: list[Decision] = []
+        best: Reading | None = None
+        for a, b in cuts:
+            part = turn.model_copy(update={"messages": [Message(role="user", content=text[a:b])]})
+            result, reading = self._reading(part, text[a:b], user_md, memory_md,
+                                            material_from=0 if material is not None and material <= a else None)
+            decisions.extend(result.decisions)
+            if reading is not None and (best is None or reading.p_write > best.p_write):
+                best = reading  # hybrid asks the surest piece whether the turn may hold something to keep
+        return Classification(decisions=decisions, usage=Usage(calls=0, cost_usd=0.0), engine=self.name,
+                              model=None, prompt_version=RULES_VERSION), best
+
+    def _reading(self, turn: Turn, text: str, user_md: str, memory_md: str, *,
+                 material_from: int | None = None) -> tuple[Classification, Reading | None]:
         reading: Reading | None = None
         entries = entries_of(memory_md)  # no second parse: the pipeline passes parsed views
         history = [m.content for m in turn.history if m.content]
@@ -81,7 +103,7 @@ class OfflineEngine(Engine):
             default_lang=guess_language(text),
         )
         statements = split_statements(text)
-        content_from = _work_material_start(text)
+        content_from = material_from if material_from is not None else _work_material_start(text)
         spans = sensitive.find_spans(text) if text else []
         blocked = self._blocked_sentences(text, statements)
         decisions: list[Decision] = []
@@ -188,11 +210,12 @@ class OfflineEngine(Engine):
             hit = hits[0]
             kind = next((k for k in _CONTACT_KEYS if k in hit.kind.lower()), "email")
             value = re.sub(r"\s+", " ", text[hit.start:hit.end]).strip()
-            return Decision(quote=st.quote, route="user", op="upsert", section="Identity", key=_CONTACT_KEYS[kind], value=value,
+            return Decision(quote=st.quote, route="user", op="upsert", section=SECTION_OF[_CONTACT_KEYS[kind]], key=_CONTACT_KEYS[kind],
+                            value=value,
                             confidence=0.8, rule="contact/asked", asked=True,
                             detail=f"contact detail the user asked to save ({kind})")
         return Decision(quote=redacted, route="skip", reason="sensitive", confidence=0.95, rule="guard/sensitive",
-                        detail="sensitive: " + ", ".join(sorted({h.kind.lower() for h in hits})))
+                        detail=", ".join(sorted({h.kind.lower() for h in hits})))
 
     def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
         entries, archived = plan_consolidation(items, target_chars=target_chars, today=today)
@@ -377,7 +400,9 @@ def _replay(d: Decision, ctx: Context) -> None:
 
 def _field_decision(quote: str, text: str, g: FieldGuess, ctx: Context) -> Decision:
     end = g.end
-    phrase = dates.find_phrase(text[g.start:], ctx.today)
+    # Only a phrase that straddles the value's end matters, so the search reads no further than a phrase can
+    # reach past it: searching the whole rest of a long sentence for every value made a turn quadratic.
+    phrase = dates.find_phrase(text[g.start:end + dates.PHRASE_REACH], ctx.today)
     if phrase is not None and phrase.start < end - g.start < phrase.end:
         end = g.start + phrase.end  # a date in a value stays whole: "born on May 3", never "born on May"
     value = text[g.start:end]

@@ -44,6 +44,7 @@ from pipeline.engines.offline.extractor_inputs import (
     cue_marks,
     cue_matches,
     first_key,
+    key_read_as,
     rule_class,
     span_features,
     token_local_features,
@@ -375,7 +376,7 @@ def gate_features(user_text: str, assistant: str, lex: Lexicon, decisions: Seque
             out.append("r:" + d.route + ":" + (d.reason or d.op))
             out.append("r:d=" + rule_class(d))
             if d.key:
-                out.append("r:key=" + d.key.casefold())
+                out.append("r:key=" + key_read_as(d))
     if cue:  # the first key the turn's cue words name (key_cues.key_for, from `cue_matches`)
         out.append("kc=" + cue)
     return list(dict.fromkeys(out))

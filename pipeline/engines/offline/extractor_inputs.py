@@ -135,6 +135,22 @@ def rule_class(d: Decision) -> str:
     return _head(words)
 
 
+# Keys some fact rules wrote under other names when the shipped weights were trained; the vocabulary
+# (pipeline/vocabulary.py) gives those facts these keys now, and the models read them by the names they learned.
+_KEY_LEARNED_AS: dict[str, str] = {
+    "fact/comm-style": "communication style", "fact/tools": "tools", "fact/habits": "habits", "fact/prefers": "prefers",
+    "fact/birthplace": "birthplace", "fact/born-when": "born", "fact/born-on": "born", "fact/studying-to-be": "studying",
+    "fact/working-on": "working on", "fact/work-status": "work status", "fact/former-role": "former role",
+    "fact/availability": "availability", "fact/shift": "work schedule",
+}
+
+
+def key_read_as(d: Decision) -> str:
+    """The rules' key as the models read it (the features `r:key=` and `st:rk=`)."""
+    learned = _KEY_LEARNED_AS.get((d.rule or "").partition("+")[0]) if d.route == "user" and d.op == "upsert" else None
+    return learned or (d.key or "").casefold()
+
+
 def clauses_of(text: str, toks: Sequence[Token], decisions: Sequence[Decision], lexicons: dict[str, Lexicon],
                default_lang: str, guess: Any, asked: str | None, matches: Sequence[tuple[int, str, int, int]] = ()
                ) -> list[Clause]:
@@ -169,7 +185,7 @@ def clauses_of(text: str, toks: Sequence[Token], decisions: Sequence[Decision], 
         rule_key = rule_value = None
         if d.route == "user" and d.op == "upsert" and d.key:
             rule_key = d.key
-            feats.append("st:rk=" + d.key.casefold())
+            feats.append("st:rk=" + key_read_as(d))
             v = (d.value or "").split(";")[-1].strip()
             pos = quote.casefold().find(v.casefold()) if v else -1
             if pos >= 0:

@@ -26,6 +26,7 @@ from pipeline.engines.offline.split import Statement, script_of
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
 from pipeline.ledgers.field_concepts import concepts_named
 from pipeline.types import CHANGE_OF_FACT, Decision
+from pipeline.vocabulary import aliases, named_by, same_fact_keys
 
 LEXICONS: dict[str, Lexicon] = lexicons()  # each language pack's (lang/<code>/lexicon.py), by rank
 # English's shapes are read beside every language's: users mix in English words ("deploy", "you").
@@ -59,6 +60,7 @@ _EVALUATIVE = lazy_compile(rf"^(?:(?:{phrase('evaluative_lead')})\s+)?(?:{phrase
 _SHARING = lazy_compile(phrase("sharing"), re.I)
 _POINTER = lazy_compile(rf"^(?:{phrase('pointer')})?[\s:：,]*$", re.I)
 _STOP = word_set("stop_words")
+COLOR = "Favorite color"  # the one kind of favourite with a key of its own (pipeline/vocabulary.py)
 
 
 # Skips the engine reads when it settles one sentence: a hedge makes the whole sentence vague; a loose remark next
@@ -169,24 +171,23 @@ def _fact_as_written(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | Non
         m = rule.pattern.match(text)
         if m is None:
             continue
-        groups = m.groupdict()
         if rule.whole:
             value = lex.subject.sub("", text, count=1)
         else:
-            value = groups.get("v") or groups.get("v2") or groups.get("v3") or ""
+            group = next((g for g in ("v", "v2", "v3") if m.groupdict().get(g)), None)
+            value = m.group(group) if group is not None else ""
+            if group is not None and m.groupdict().get("k"):
+                kind = clean_value(m.group("k"), lex)
+                if COLOR in (named_by(kind, lex.lang), named_by(kind, FALLBACK)):
+                    return rule, COLOR, clean_value(value, lex)  # "my favourite colour is blue": Favorite color
+                # Any other favourite keeps its kind in the value, in the user's words: "season is autumn"
+                start, end = min(m.start("k"), m.start(group)), max(m.end("k"), m.end(group))
+                value = text[start:m.start(group)] + clean_value(value, lex) if m.start("k") < m.start(group) \
+                    else text[start:end]
         value = clean_value(value, lex)
         if not value:
             continue
-        key = rule.key
-        if "{k}" in key:
-            raw = clean_value(groups.get("k") or "", lex).casefold()
-            mapped = lex.key_words.get(raw)
-            if mapped is None and lex.lang == FALLBACK and raw and len(raw) <= 24:  # an English key word is a key
-                mapped = raw
-            if mapped is None:  # a favourite we cannot name in English: keep it under one collecting field
-                return FactRule(rule.name, rule.pattern, rule.section, "Favorites", multi=True), "Favorites", f"{raw}: {value}"
-            key = key.replace("{k}", mapped)
-        return rule, key, value
+        return rule, rule.key, value
     return None
 
 
@@ -315,29 +316,19 @@ def _content_words(text: str) -> set[str]:
     return {t for t in toks if t not in _STOP and (len(t) > 2 or not t.isascii())}
 
 
-# Fields that hold the same fact under other keys: "forget where I live" removes them all.
-FIELD_FAMILIES = {
-    "location": ("location", "address", "city", "neighborhood", "home"),
-    "role": ("role", "job", "occupation"),
-    "employer": ("employer", "company", "workplace"),
-    "diet": ("diet",),
-    "age": ("age", "born"),
-}
-
-
 def _field_named_by(target: str, lex: Lexicon) -> set[str]:
-    """USER.md keys the words of `target` name: "my diet stuff" -> Diet, "我吃素" -> Diet (via the fact rules)."""
+    """USER.md keys (folded) the words of `target` name: "my diet stuff" -> Diet, "我吃素" -> Diet (via the fact
+    rules), with the keys that hold the same fact under other names ("forget where I live" removes them all)."""
     t_fold = target.casefold()
-    keys = {k for k in (lex.field_words.get(t_fold), EN.field_words.get(t_fold)) if k}
-    for table in (lex.field_words, EN.field_words):
-        for words, key in table.items():  # "where i live", "alamat", "住址": words anywhere in the request
+    keys: set[str] = set()
+    for lang in dict.fromkeys((lex.lang, FALLBACK)):
+        for words, key in aliases(lang).items():  # "where i live", "alamat", "住址": words anywhere in the request
             if re.search(rf"(?<!\w){re.escape(words)}(?!\w)" if words.isascii() else re.escape(words), t_fold):
                 keys.add(key)
     found = _fact(target, lex) if lex.subject.match(target) else _fact(SUBJECT_OF[lex.lang] + target, lex)
     if found is not None and found[0].name not in ("about",):
         keys.add(found[1])
-    named = {k.casefold() for k in keys}
-    return named | {k for key in named for k in FIELD_FAMILIES.get(key, ())}
+    return {k for key in keys for k in same_fact_keys(key)}
 
 
 _FORGET_LEAD = lazy_compile(rf"^(?:{phrase('forget_lead')})\s*", re.I)  # "my", "saya" before what to forget
@@ -551,7 +542,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         key = "Response language" if language else "Response style"
         # "reply in Indonesian from now on" -> Indonesian; "from now on, keep answers short" -> keep answers short
         value = clean_value(language.group(0) if language else _instruction(text, lex), lex)
-        rule = FactRule("standing", lex.standing, "Preferences", key)
+        rule = FactRule("standing", lex.standing, key)
         return [_user_decision(st, ctx, rule, key, value, 0.8, "standing instruction -> preference", "instruction/standing")]
 
     if lex.temporary.search(text):
@@ -607,9 +598,9 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if fact is not None:
         rule, key, value = fact
         if implied and rule.name in WEAK_FACTS:
-            rule = FactRule(rule.name, rule.pattern, rule.section, rule.key, rule.multi, 0.7)
+            rule = FactRule(rule.name, rule.pattern, rule.key, 0.7)
         if rule.name == "habits" and project and _HABITUAL.search(plain):
-            rule, key = FactRule("work-habits", rule.pattern, "Working style", "Work habits", multi=True), "Work habits"
+            rule, key = FactRule("work-habits", rule.pattern, "Work habits"), "Work habits"
         if not (work and (rule.name in WEAK_FACTS or plural)):
             detail = f"profile fact ({rule.name})" + (", explicit" if explicit else "") + (", implied subject" if implied else "")
             conf = max(0.0, min(1.0, rule.confidence - (0.1 if implied else 0) + (0.05 if explicit else 0)))
@@ -617,7 +608,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
             if where is None:
                 return [_user_decision(st, ctx, rule, key, value, conf, detail, rule.rule_id, explicit)]
             role, place_key, place = where
-            place_rule = FactRule(f"{rule.name}-place", rule.pattern, "Identity", place_key, confidence=conf)
+            place_rule = FactRule(f"{rule.name}-place", rule.pattern, place_key, confidence=conf)
             return [_user_decision(st, ctx, rule, key, role, conf, detail, rule.rule_id, explicit),
                     _user_decision(st, ctx, place_rule, place_key, place, conf, f"profile fact ({place_rule.name})",
                                    place_rule.rule_id)]

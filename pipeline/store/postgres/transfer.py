@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import StoreError
+from pipeline.errors import TransferError
 from pipeline.store.files import MEMORY_FILE, USER_FILE, UserDir, validate_user_id
 from pipeline.store.postgres.records import now_iso
 from pipeline.store.private import make_private_dir
@@ -44,10 +44,6 @@ IDENTITY = {t: k for t, k in TABLES.items() if k in ("id", "seq")}
 DOCUMENTS = (USER_FILE, MEMORY_FILE)
 COPIES = tuple(f"{name}.bak" for name in DOCUMENTS)
 BATCH = 1000
-
-
-class TransferError(StoreError):
-    """The copy cannot be made (target not empty, a value PostgreSQL cannot hold, ...); nothing was written."""
 
 
 @dataclass
