@@ -18,7 +18,6 @@ and reason and only a digest of its quote, unless `log_quotes` (debugging) is on
 from __future__ import annotations
 
 import json
-import secrets
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -29,8 +28,6 @@ from pipeline.store.interface import TARGETS, TURN_STATUSES, HookQueue, MemorySt
 from pipeline.store.migrations import MIGRATIONS
 from pipeline.store.rules import (
     DECISION_COLUMNS,
-    DIGEST_KEY_BYTES,
-    DIGEST_KEY_NAME,
     USER_TABLES,
     decision_rows,
     finish_usage,
@@ -103,27 +100,6 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
 
 
     # ---- writes (inside transaction()) -------------------------------------------------
-
-    def _store_key(self, conn: sqlite3.Connection, name: str) -> bytes:
-        """The root's key `name` in store_keys, made at first use (the first writer's wins)."""
-        cache: dict[str, bytes] = self.__dict__.setdefault("_key_cache", {})
-        if name not in cache:
-            conn.execute("INSERT OR IGNORE INTO store_keys (name, key) VALUES (?, ?)",
-                         (name, secrets.token_bytes(DIGEST_KEY_BYTES)))
-            row = conn.execute("SELECT key FROM store_keys WHERE name = ?", (name,)).fetchone()
-            cache[name] = bytes(row[0])
-        return cache[name]
-
-    def _digest_key(self, conn: sqlite3.Connection) -> bytes:
-        """The root's key for decision-log digests (rules.DIGEST_KEY_NAME)."""
-        return self._store_key(conn, DIGEST_KEY_NAME)
-
-    def secret_key(self, name: str) -> bytes:
-        cache: dict[str, bytes] = self.__dict__.setdefault("_key_cache", {})
-        if name in cache:
-            return cache[name]
-        with self.transaction() as conn:
-            return self._store_key(conn, name)
 
     def _r(self, text: str | None) -> str | None:
         return None if text is None else self.redact(text)
