@@ -8,6 +8,7 @@ notice config over the network). What it spends is counted on its own OpenAI cli
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -39,6 +40,8 @@ def _import_mem0() -> Any:
     # Imported earlier with telemetry on: switch it off where Mem0 reads the flag.
     telemetry.MEM0_TELEMETRY = False
     mem0_main.MEM0_TELEMETRY = False
+    # Its per-instance warnings about optional extras (spaCy, fastembed) would print once a case.
+    logging.getLogger("mem0").setLevel(logging.ERROR)
     return mem0
 
 
@@ -82,6 +85,8 @@ class Mem0System(SystemUnderTest):
         "Mem0 OSS add(turn messages, user_id); earlier conversation is put in its message store first, "
         "where its extraction reads the last messages as context",
         "Mem0 OSS takes no timestamp (add(timestamp=...) is platform-only): it dates memories by the clock",
+        "as `pip install mem0ai` installs it: without its nlp/extras packages (spaCy, fastembed), so no entity "
+        "links and no BM25 keyword search (neither changes what add() extracts from a fresh store)",
     )
 
     def __init__(self, spec: SystemSpec, workdir: Path) -> None:
