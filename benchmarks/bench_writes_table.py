@@ -1,5 +1,5 @@
 """The write benchmark's published table, from one or more `memroute eval --system ... --json` reports
-(a slow system can run on its own and still land in the same table):
+(a slow system can run on its own, even one language at a time, and still land in one row):
 
     python benchmarks/bench_writes_table.py r_offline.json r_mem0.json r_llm.json > table.md
 
@@ -23,13 +23,16 @@ def num(x: float | None, fmt: str = "{:,.0f}") -> str:
 
 
 def systems(paths: list[str]) -> list[dict[str, Any]]:
+    """The system blocks of the reports, those of one system (run in parts) put together."""
+    from pipeline.evals.bench_scores import merge_blocks
+
     out: list[dict[str, Any]] = []
     for path in paths:
         report = json.loads(Path(path).read_text(encoding="utf-8"))
         if report.get("kind") != "memroute-write-benchmark":
             raise SystemExit(f"{path}: not a write-benchmark report (run memroute eval with --system)")
         out += report["systems"]
-    return out
+    return merge_blocks(out)
 
 
 def table(blocks: list[dict[str, Any]]) -> str:

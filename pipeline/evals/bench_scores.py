@@ -14,6 +14,7 @@ A turn that failed counts in the rates as a turn that stored nothing it could sh
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -115,3 +116,45 @@ def build_bench_report(
         "wall_s": wall_s,
         "systems": list(blocks),
     }
+
+
+def records_from_report(block: dict[str, Any]) -> list[TurnRecord]:
+    """A saved system block's turns as records again, so saved reports can be re-scored or put
+    together (cases run alone, so reports of parts of a suite add up to the whole)."""
+    from pipeline.evals.cases import parse_case
+    from pipeline.evals.systems import StoredItem, SystemUsage
+
+    def items(rows: list[dict[str, Any]]) -> list[StoredItem]:
+        return [StoredItem(text=r["text"], where=r.get("where", ""), turn=r.get("turn")) for r in rows]
+
+    out = []
+    for t in block["turns"]:
+        case = parse_case({k: t.get(k) for k in ("id", "lang", "timestamp", "history", "messages", "expect")},
+                          t.get("file") or "<report>", t.get("line") or 0)
+        after = items(t["held"])
+        made = Counter(items(t["made"]))
+        before = []
+        for item in after:  # held after the turn, less what it made, plus what it removed
+            if made[item] > 0:
+                made[item] -= 1
+            else:
+                before.append(item)
+        before += items(t["removed"])
+        record = TurnRecord(case=case, system=block["label"], before=before, after=after,
+                            usage=SystemUsage(**t["usage"]), seconds=t.get("seconds"), error=t.get("error"),
+                            seeded=t.get("seeded"), leaks=list(t.get("leaks") or []), notes=tuple(block.get("notes", [])))
+        out.append(record)
+    return out
+
+
+def merge_blocks(blocks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """System blocks of several reports, one per label (the turns of same-labelled blocks together)."""
+    by_label: dict[str, list[dict[str, Any]]] = {}
+    for b in blocks:
+        by_label.setdefault(b["label"], []).append(b)
+    merged = []
+    for parts in by_label.values():
+        first = parts[0]
+        spec = SystemSpec(first["system"], model=first.get("model"), api_base=first.get("api_base"))
+        merged.append(system_block(spec, [r for b in parts for r in records_from_report(b)]))
+    return merged

@@ -76,6 +76,19 @@ def test_the_bounds_frame_every_score(sandbox: Path) -> None:
     assert report["systems"][1]["by_lang"]["zh"]["examples"]["user_facts_missed"] == [["b-zh", "林晓梅"]]
 
 
+def test_saved_reports_in_parts_add_up_to_the_whole(sandbox: Path) -> None:
+    from pipeline.evals.bench_scores import merge_blocks
+
+    whole = _run(sandbox, "keep-everything")["systems"][0]
+    parts = [_run(sandbox, "keep-everything", cases=[c])["systems"][0] for c in CASES]
+    merged = merge_blocks(json.loads(json.dumps(parts)))
+    assert len(merged) == 1
+    strip = {"seconds", "seconds_per_turn", "seconds_p50", "seconds_p95"}
+    assert {k: v for k, v in merged[0]["totals"].items() if k not in strip} == {
+        k: v for k, v in whole["totals"].items() if k not in strip}
+    assert merged[0]["by_lang"]["zh"]["examples"] == whole["by_lang"]["zh"]["examples"]
+
+
 def test_memroute_offline_through_the_public_api(sandbox: Path) -> None:
     report = _run(sandbox, "memroute-offline")
     block = report["systems"][0]
