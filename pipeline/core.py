@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import guards, observe
+from pipeline._util.keyed import ID_KEY
 from pipeline.engines import make_engine
 from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
@@ -241,7 +242,9 @@ class MemoryPipeline:
         turn_id: str | None,
     ) -> tuple[Turn, UserDocuments, TurnResult | None]:
         """Validate the input and build the turn; a turn already applied comes back as done."""
-        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
+        key = self.store.secret_key(ID_KEY) if turn_id is None else None
+        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id,
+                          id_key=key)
         docs = self.documents.documents(user_id)
         done = already_done(turn, self.engine) if self.store.turn_status(user_id, turn.turn_id) == "done" else None
         return turn, docs, done
@@ -327,9 +330,15 @@ class MemoryPipeline:
         blocks.append(("MEMORY", prompt_view(shown["memory_md"], self.memory_limit, MEMORY_FILE), shown["memory_usage"]))
         parts = []
         for title, text, usage in blocks:
-            safe = _without_hostile_lines(text, self.guard_policy)
+            safe = self.for_model(text)
             parts.append(f"══ {title} [{usage} chars] ══\n" + safe.strip())
         return "\n\n".join(parts) + "\n"
+
+    def for_model(self, value: Any) -> Any:
+        """What a read hands to a model: `value` (text, or JSON-like data) with every line the load scan
+        flags (an injection, forged structure, a secret: a poisoned hand edit) replaced by a marker.
+        `context()` and `recall()` pass through it; so do the MCP resources and profile tool."""
+        return guards.hide_hostile(value, self.guard_policy)
 
     def history(self, user_id: str) -> list[dict[str, Any]]:
         self.documents.documents(user_id)  # validates the id
@@ -337,7 +346,8 @@ class MemoryPipeline:
 
     def recall(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
         """Full-text search over both files (current lines) and the archive of what left them. A date in the
-        query finds the entries whose date overlaps it: "2026-07-14" finds "[2026-07]" and "[2026]" too."""
+        query finds the entries whose date overlaps it: "2026-07-14" finds "[2026-07]" and "[2026]" too.
+        A hit the load scan flags (a hostile hand edit, a secret) comes back as a marker (`for_model`)."""
         current = self.load(user_id, reader=True)
         terms = [t for t in query.lower().split() if t]
         hits: list[dict[str, Any]] = []
@@ -353,7 +363,10 @@ class MemoryPipeline:
                          **_candidate_view(cand)})
         for row in self._recall_archive(user_id, query, terms, k):
             hits.append({"source": "archive", **row})
-        return hits[:k]
+        hits = hits[:k]
+        # Hits reach agents (recall tools) and prompts: a hostile line comes back as a marker.
+        blocked: list[dict[str, Any]] = self.for_model(hits)
+        return blocked
 
     def _recall_archive(self, user_id: str, query: str, terms: list[str], k: int) -> list[dict[str, Any]]:
         """The archive's hits. A date in the query is matched by overlap, not as words: the archive is searched
@@ -426,9 +439,12 @@ class MemoryPipeline:
         old_text: str | None = None,
         section: str | None = None,
     ) -> dict[str, Any]:
+        """The Hermes Agent memory tool. Its answer goes to an agent: the entries it lists pass the load scan."""
         from pipeline.ops.tool import run_tool
 
-        return run_tool(self.workspace, user_id, action, target, content=content, old_text=old_text, section=section)
+        answer = run_tool(self.workspace, user_id, action, target, content=content, old_text=old_text, section=section)
+        shown: dict[str, Any] = self.for_model(answer)
+        return shown
 
     def consolidate(self, user_id: str) -> dict[str, Any]:
         """Rewrite MEMORY.md below its cap now (nothing lost: what leaves goes to the archive)."""
@@ -462,14 +478,6 @@ class MemoryPipeline:
     def undo(self, user_id: str) -> dict[str, Any]:
         """Put the files back as they were before the last change, through the write path."""
         return review.undo(self.workspace, user_id)
-
-
-def _without_hostile_lines(text: str, policy: guards.GuardPolicy) -> str:
-    """`text` with each line the load scan flags replaced by a marker (the file keeps it)."""
-    lines = text.splitlines()
-    for number, rule in guards.scan_for_prompt(text, policy):  # numbered from 1
-        lines[number - 1] = f"[blocked by memroute: {rule}]"
-    return "\n".join(lines)
 
 
 def _candidate_view(row: dict[str, Any], ttl_days: float | None = None) -> dict[str, Any]:

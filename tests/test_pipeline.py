@@ -54,7 +54,7 @@ def jasmin_decisions() -> list[Decision]:
     return [
         user("Name", "Jasmin", quote="I'm Jasmin"),
         user("Role", "Frontend engineer", quote="a frontend engineer"),
-        user("Communication style", "conclusion first", "Preferences", quote="I like conclusion-first communication"),
+        user("Response style", "conclusion first", "Preferences", quote="I like conclusion-first communication"),
         user("Usual stack", "Next.js", "Preferences", quote="with Next.js"),
         memory("hero section on the global site changed to an animated gradient.", "2026-07-30", "agent-demo"),
         memory("Related project: agent-demo / global site (global region)", "2026-07-30"),

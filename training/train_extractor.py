@@ -50,6 +50,8 @@ from pipeline.engines.offline.rules import LEXICONS  # noqa: E402
 from pipeline.engines.offline.text import guess_language  # noqa: E402
 from pipeline.turns import parse_messages, parse_timestamp  # noqa: E402
 from pipeline.types import Decision, Turn  # noqa: E402
+from pipeline.vocabulary import MULTI as VOCABULARY_MULTI  # noqa: E402
+from pipeline.vocabulary import SECTION_OF  # noqa: E402
 
 FOLDS = 5
 DEFAULT_TS = datetime(2026, 7, 30, 9, 0, tzinfo=timezone.utc)
@@ -64,10 +66,8 @@ MIN_PRECISION = 0.95
 MIN_PRECISION_ALL = 0.90
 CANDIDATE_PRECISION = 0.7  # share of candidate turns a curator writes (a candidate is written only when said again)
 HYBRID_RECALL = 0.96  # share of the turns a curator writes that hybrid must send to the model (the bar: 0.95)
-# Keys whose section the vocabulary does not fix get it from KEYS.md; a few keys collect several values.
-MULTI = ("Likes", "Dislikes", "Hobbies", "Music", "Food", "Sports", "Reading", "Shows", "Favorites", "Family", "Pets",
-         "Languages", "Background", "Owns", "Allergies", "Goal", "Routine", "Work habits", "Fears", "Usual stack",
-         "Work", "Education", "Diet", "Accessibility", "Appearance")
+# The keys that collect several values (the vocabulary's, pipeline/vocabulary.py).
+MULTI = tuple(sorted(VOCABULARY_MULTI))
 
 
 @dataclass
@@ -752,7 +752,7 @@ def main(argv: list[str] | None = None) -> int:
     negatives = oof_negatives(items, [o.tag_probs or [[1.0, 0.0, 0.0]] * len(items[n].toks) for n, o in enumerate(outs)])
     models = Models(train_gate(items, everything, hyper), tagger, train_keyer(items, everything, negatives, classes, hyper))
     stacker = fit_stacker([o.stack for o in outs], [wants_field(it) for it in items])
-    sections = {k: corpus.KEYS.get(k, "Identity") for k in classes if k != X.NONE_KEY}
+    sections = {k: SECTION_OF.get(k, "Identity") for k in classes if k != X.NONE_KEY}
     ex = X.Extractor(models.gate, models.tagger, models.keyer, stacker, th, sections, sorted(multi), X.GATE_TEXT,
                      hyper.gate_rules)
     args.out.write_text(json.dumps(ex.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")

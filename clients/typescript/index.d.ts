@@ -22,6 +22,10 @@ export declare class MemrouteError extends Error {
   readonly details: unknown;
 }
 
+/** One path segment, percent-encoded; throws MemrouteError (422 invalid_request) for "", "." and "..",
+ * which URL parsing would remove together with the segment before them. */
+export declare function segment(value: string, what?: string): string;
+
 export declare class MemrouteClient {
   constructor(options?: ClientOptions);
   readonly baseUrl: string;

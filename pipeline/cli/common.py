@@ -179,6 +179,10 @@ def read_turn_messages(source: str, *, fmt: str | None = None, user_speaker: str
     return turn_messages(data, "stdin" if source == "-" else source, fmt=fmt, user_speaker=user_speaker)
 
 
+def _aside(text: str | None) -> str:
+    return f" ({text})" if text else ""
+
+
 def format_decision(d: Any) -> str:
     if d.route == "user":
         what = f"{d.section} / {d.key}: {d.value}" if d.op == "upsert" else f"forget {quoted(d.match)}"
@@ -186,7 +190,7 @@ def format_decision(d: Any) -> str:
         what = f"[{d.date}] {d.topic + ': ' if d.topic else ''}{d.entry}" if d.op == "append" else f"forget {quoted(d.match)}"
     else:
         what = f"reason={d.reason}" + (f", candidate {d.section} / {d.key}: {d.value}" if d.candidate else "")
-    why = f" ({d.detail})" if d.detail else ""
+    why = _aside(d.detail)
     outcome = f" -> {d.outcome_text}" if d.outcome else ""
     return f"  {d.route.upper():6} {quoted(d.quote)}\n         {what}{why}{outcome}"
 

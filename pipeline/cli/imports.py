@@ -32,27 +32,24 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def _cmd_mem0(args: argparse.Namespace) -> int:
-    from pipeline.integrations.imports import import_mem0, read_mem0
-    from pipeline.store.files import validate_user_id
+    from pipeline.integrations.imports import check_items, import_mem0, read_mem0
 
     data = _load(args)
-    items = read_mem0(data)  # a wrong file is refused before the pipeline opens
-    if args.user:
-        validate_user_id(args.user)
-    elif any(item.user_id is None for item in items):
-        raise UsageError(f"{args.file}: some memories name no user_id: give --user")
+    # The whole file is checked before the pipeline opens: a bad memory anywhere writes nothing.
+    try:
+        check_items(read_mem0(data), source="mem0", user_id=args.user or None)
+    except UsageError as e:
+        raise UsageError(f"{args.file}: {e}") from None
     with open_pipeline(args, write=True) as pipe:
         report = import_mem0(pipe, data, args.user)
     return _print(args, report)
 
 
 def _cmd_letta(args: argparse.Namespace) -> int:
-    from pipeline.integrations.imports import import_letta, read_letta
-    from pipeline.store.files import validate_user_id
+    from pipeline.integrations.imports import check_items, import_letta, read_letta
 
     data = _load(args)
-    read_letta(data)
-    validate_user_id(args.user)
+    check_items(read_letta(data), source="letta", user_id=args.user)
     with open_pipeline(args, write=True) as pipe:
         report = import_letta(pipe, data, args.user)
     return _print(args, report)

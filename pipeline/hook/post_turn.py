@@ -51,6 +51,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pipeline import observe
+from pipeline._util.keyed import ID_KEY
 from pipeline.errors import Busy
 from pipeline.hook.runner import (
     GroupSettle,
@@ -215,7 +216,8 @@ class PostTurnHook:
         """
         if self._closed:
             raise HookClosed("PostTurnHook is closed")
-        turn, payload = queueable(user_id, messages, timestamp, conversation_id, turn_id)
+        turn, payload = queueable(user_id, messages, timestamp, conversation_id, turn_id,
+                                  lambda: self.pipeline.store.secret_key(ID_KEY))
         deadline = time.monotonic() + self.full_timeout_s
         if not self._submit_lock.acquire(timeout=self.full_timeout_s):
             raise self._full()

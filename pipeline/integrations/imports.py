@@ -8,14 +8,15 @@ Nothing is copied verbatim: each memory (each line of a block) is said again in 
 routed by the engine as one chat turn of the user, dated by its `created_at`: the classifier, the
 guards, the caps and the write path apply exactly as to a chat turn. A Letta `persona` block
 describes the agent, not the user, and is not routed. Every item's turn id derives from its
-source and id, so importing the same export again changes nothing.
+source and id, so importing the same export again changes nothing; ids made from an item's text
+(its turn id, a Mem0 memory's id when the export has none) are keyed by the store's own key
+(pipeline/_util/keyed.py), so they never give the text back.
 
 The report lists, per item, what was stored where, what was skipped and why, and what was refused.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterable
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline import UsageError
+from pipeline._util.keyed import ID_KEY, keyed_id
 from pipeline.integrations.remember import answer
 
 if TYPE_CHECKING:
@@ -41,7 +43,7 @@ class ImportFormatError(UsageError):
 class Item:
     """One thing to route: a Mem0 memory, or a line of a Letta block."""
 
-    source_id: str
+    source_id: str | None  # None: the export gives no id (one is made from the text, keyed, at import)
     text: str  # as it was in the export
     user_id: str | None = None
     created_at: str | None = None
@@ -61,11 +63,15 @@ def read_mem0(data: Any) -> list[Item]:
         if not isinstance(row, dict) or not isinstance(row.get("memory"), str):
             raise ImportFormatError(f"not a Mem0 export: memory {n} has no 'memory' text")
         user = row.get("user_id")
+        created = row.get("created_at")
+        if created not in (None, "") and not isinstance(created, str):
+            raise ImportFormatError(f"memory {n}: created_at {created!r} is not a date (ISO 8601 text); "
+                                    "nothing was imported")
         items.append(Item(
-            source_id=str(row.get("id") or _digest(row["memory"])),
+            source_id=str(row["id"]) if row.get("id") not in (None, "") else None,
             text=row["memory"],
             user_id=str(user) if user not in (None, "") else None,
-            created_at=row.get("created_at") if isinstance(row.get("created_at"), str) else None,
+            created_at=created or None,
         ))
     return items
 
@@ -93,10 +99,6 @@ def read_letta(data: Any) -> list[Item]:
 
 def _lines(value: str) -> list[str]:
     return [line.strip(" \t-*•") for line in value.splitlines() if line.strip(" \t-*•")]
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 # ---- saying it again in the first person ----------------------------------------------------
@@ -164,20 +166,51 @@ def first_person(text: str) -> str:
 # ---- the import -----------------------------------------------------------------------------
 
 
+def check_items(items: Iterable[Item], *, source: str, user_id: str | None = None) -> list[Item]:
+    """The whole export, checked before anything is written (an import is all or nothing): every
+    item's user id (unless `user_id` names the user for all) and date (ISO 8601, not ahead of this
+    clock). ImportFormatError (exit 2) names the first bad item."""
+    from pipeline.store.files import InvalidUserId, validate_user_id
+    from pipeline.turns import BadTurn, turn_time
+
+    checked = list(items)
+    if user_id is not None:
+        validate_user_id(user_id)
+    for n, item in enumerate(checked, 1):
+        where = f"{source} memory {n}" + (f" (id {item.source_id[:40]!r})" if item.source_id else "")
+        if user_id is None:
+            if item.user_id is None:
+                raise ImportFormatError(f"{where} names no user: give --user; nothing was imported")
+            try:
+                validate_user_id(item.user_id)
+            except InvalidUserId as e:
+                raise ImportFormatError(f"{where}: {e}; nothing was imported") from None
+        if item.created_at is not None:
+            try:
+                turn_time(item.created_at)
+            except BadTurn as e:
+                raise ImportFormatError(f"{where}: created_at: {e}; nothing was imported") from None
+    return checked
+
+
 def import_items(
     pipe: MemoryPipeline, items: Iterable[Item], *, source: str, user_id: str | None = None
 ) -> dict[str, Any]:
-    """Route every item as a chat turn of its user (`user_id`, else the item's own); the report."""
+    """Route every item as a chat turn of its user (`user_id`, else the item's own); the report.
+    The whole export is checked first (`check_items`): a bad item anywhere writes nothing."""
+    items = check_items(items, source=source, user_id=user_id)
+    key = pipe.store.secret_key(ID_KEY)
     rows: list[dict[str, Any]] = []
     totals = {"items": 0, "user_md": 0, "memory_md": 0, "skipped": 0, "refused": 0, "not_about_the_user": 0}
     users: set[str] = set()
     for item in items:
         totals["items"] += 1
+        item_id = item.source_id or "k-" + keyed_id(key, item.text, 16)
         user = user_id or item.user_id
         if user is None:
-            raise ImportFormatError(f"{source} memory {item.source_id} names no user: give --user")
+            raise ImportFormatError(f"{source} memory {item_id} names no user: give --user")
         users.add(user)
-        row: dict[str, Any] = {"id": item.source_id, "user_id": user, "text": item.text}
+        row: dict[str, Any] = {"id": item_id, "user_id": user, "text": item.text}
         if item.label is not None:
             row["label"] = item.label
         if item.label is not None and item.label.lower() in AGENT_BLOCKS:
@@ -192,7 +225,7 @@ def import_items(
             rows.append(row)
             continue
         said = first_person(item.text)
-        turn_id = f"import-{source}-" + _digest(f"{user}\x00{item.source_id}\x00{item.text}")[:20]
+        turn_id = f"import-{source}-" + keyed_id(key, f"{user}\x00{item_id}\x00{item.text}")
         result = pipe.process_turn(
             user, [{"role": "user", "content": said}], timestamp=item.created_at,
             conversation_id=f"import-{source}", turn_id=turn_id,

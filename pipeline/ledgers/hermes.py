@@ -92,8 +92,8 @@ def profile_from_entries(
 
     `base` (a profile, left untouched, or USER.md text) is what to import into; default an empty file.
     Returns the profile and the entries that did not fit (or were not valid text). Every entry is
-    kept as its own field, even when two share a key. Sections are guessed (Identity for keys like
-    Name/Role, else Preferences) but never out of order, so exporting gives the same entry order.
+    kept as its own field, even when two share a key. Sections are guessed (the vocabulary's section for a
+    key it lists, pipeline/vocabulary.py; else Preferences) but never out of order, so exporting gives the same entry order.
     """
     profile = copy.deepcopy(base) if isinstance(base, UserProfile) else UserProfile.parse(base or empty_user_md())
     profile.limit = limit

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pipeline import guards, observe
@@ -25,7 +25,7 @@ from pipeline.ops.workspace import Workspace
 from pipeline.stages import candidates as cands
 from pipeline.stages.consolidate import ConsolidationError
 from pipeline.stages.order import TURN_TIME, later_keys, turn_time_payload
-from pipeline.stages.write import CONSOLIDATE_AT, WriteResult, apply_decisions, is_change_of_fact
+from pipeline.stages.write import CONSOLIDATE_AT, WriteResult, apply_decisions
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import MemoryStore, Tx
 from pipeline.turns import turn_payload
@@ -52,6 +52,18 @@ class WritePolicy:
                    candidate_ttl_days=candidate_ttl_days)
 
 
+# The conversation of an imported memory (import-mem0, import-letta: "import-<source>"). What an
+# export says is no request, in this turn, to keep a contact or a health detail: those are refused.
+IMPORTED_CONVERSATION_PREFIX = "import-"
+
+
+def turn_guard_policy(ws: Workspace, turn: Turn) -> guards.GuardPolicy:
+    """The guard policy for `turn`: the workspace's, without requests to keep for an imported memory."""
+    if (turn.conversation_id or "").startswith(IMPORTED_CONVERSATION_PREFIX):
+        return replace(ws.guard_policy, store_contacts_on_request=False, store_health_on_request=False)
+    return ws.guard_policy
+
+
 def apply_turn(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, classification: Classification,
                seen: Ledgers) -> TurnResult:
     """Guard and write the decisions under the user's lock. `seen` is what the engine was shown; it is
@@ -68,8 +80,9 @@ def apply_turn(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, c
 def _apply(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, classification: Classification,
            seen: Ledgers) -> TurnResult:
     store = ws.store
+    policy_of_turn = turn_guard_policy(ws, turn)
     with observe.stage("guards", engine.name):
-        decisions = guards.guard_decisions(classification.decisions, turn.user_text, ws.guard_policy)
+        decisions = guards.guard_decisions(classification.decisions, turn.user_text, policy_of_turn)
         decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
     observe.count_guard_blocks(decisions)
     usage_parts: list[Usage] = [classification.usage.tagged("classify")]
@@ -85,7 +98,7 @@ def _apply(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, class
             store.candidates(turn.user_id),
             turn,
             current.profile.fields(),
-            ws.guard_policy,
+            policy_of_turn,
         )
         # a late turn (retry, replay) never undoes a newer one; asked only when it touches USER.md
         later = later_keys(store, turn) if any(d.route == "user" for d in plan.decisions) else None
@@ -288,7 +301,6 @@ def purge_plan(written: WriteResult) -> Erased:
     for d in written.decisions:  # "forget that I use Vue": the words named are erased too
         if d.op == "remove" and d.outcome is Outcome.WRITTEN and d.match and not erased.keys:
             erased.add_needle(d.match)
-    written.changes = [purge_record(c) if c.op == "remove" and not is_change_of_fact(c.why) else c
-                       for c in written.changes]
-    written.archive = [a for a in written.archive if a.op != "removed" or is_change_of_fact(a.why)]
+    written.changes = [purge_record(c) if c.op == "remove" and not c.change_of_fact else c for c in written.changes]
+    written.archive = [a for a in written.archive if a.op != "removed" or a.change_of_fact]
     return erased

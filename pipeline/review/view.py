@@ -13,6 +13,7 @@ from pipeline.ledgers.entry_dates import stamps_in
 from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.ops.pins import by_ref, field_ref
 from pipeline.serve.profile import Provenance, profile_view
+from pipeline.vocabulary import section_rank
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -95,6 +96,16 @@ class UserView:
     memory_usage: Usage
     candidates: list[dict[str, Any]]
     warnings: list[str]
+
+    @property
+    def sections(self) -> list[tuple[str, list[FieldRow]]]:
+        """The fields by section, in USER.md's canonical order (Identity first; pipeline/vocabulary.py), then
+        hand-made sections as the file has them, then the notes before any section. File order within each."""
+        groups: dict[str, list[FieldRow]] = {}
+        for f in self.fields:
+            groups.setdefault(f.section, []).append(f)
+        order = {name: i for i, name in enumerate(groups)}
+        return sorted(groups.items(), key=lambda kv: (not kv[0], section_rank(kv[0]), order[kv[0]]))
 
 
 def _notes(rows: list[dict[str, Any]] | None) -> Annotated:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
+from pipeline.ops.review import check_ref
 from pipeline.serve.auth import Caller, Tenant
 from pipeline.serve.config import ServeConfig
 from pipeline.serve.errors import ApiError, ErrorBody
@@ -128,7 +129,8 @@ def _tool_result(result: dict[str, Any]) -> dict[str, Any]:
 
 @router.put(USER + "/fields/{key}", responses=ERRORS, summary="Set or correct a USER.md field (guards and cap apply)")
 def put_field(request: Request, key: str, body: FieldIn, user: Tenant) -> dict[str, Any]:
-    if ": " in key or "\n" in key or not key.strip():
+    check_ref("user", key)  # 422 for "", ".", "..", control characters
+    if ": " in key:
         raise ApiError(422, "invalid_request", "a field key is a short label without ': ' or line breaks")
     value = " ".join(body.value.split())
     result = _pipe(request).tool(user, "add", "user", f"{key.strip()}: {value}", None, body.section)
@@ -138,12 +140,14 @@ def put_field(request: Request, key: str, body: FieldIn, user: Tenant) -> dict[s
 @router.delete(USER + "/fields/{key}", responses=ERRORS, summary=DELETE_FIELD)
 def delete_field(request: Request, key: str, user: Tenant, purge: bool = False) -> dict[str, Any]:
     """The review page's delete (pipeline/ops/review.py): one field, by its key in any case."""
+    check_ref("user", key)  # an invalid key is 422 before the user is looked up
     return _existing(request, user).delete(user, "user", key, purge=purge)
 
 
 @router.delete(USER + "/entries/{entry_id}", responses=ERRORS, summary=DELETE_ENTRY)
 def delete_entry(request: Request, entry_id: str, user: Tenant, purge: bool = False) -> dict[str, Any]:
     """The review page's delete: one entry, by the id `profile` shows (it changes with the text)."""
+    check_ref("memory", entry_id)
     return _existing(request, user).delete(user, "memory", entry_id, purge=purge)
 
 

@@ -254,6 +254,7 @@ def promotion(d: Decision, row: dict[str, Any], held: UserField | None) -> Decis
             "reason": None,
             "candidate": False,
             "value": same_fact.merged(held.value if held else None, d.value or "", key),
+            "rule": "candidate/said-again",
             "detail": f"promoted candidate: said again in a later conversation "
             f"(first {str(row['first_seen_at'])[:10]}, seen {int(row['times_seen']) + 1} times)",
         }
@@ -271,6 +272,7 @@ def confirmation(row: dict[str, Any], held: UserField | None = None) -> Decision
         section=row.get("section"),
         key=key,
         value=same_fact.merged(held.value if held else None, str(row["value"]), key),
+        rule="candidate/confirmed",
         detail=f"promoted candidate: confirmed by the user (first {str(row['first_seen_at'])[:10]}, "
         f"seen {row['times_seen']} times)",
     )

@@ -32,19 +32,14 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from pipeline.stages.clauses import join_clauses
+from pipeline.vocabulary import single_valued_spellings
 
 SAME_VALUE = 0.75  # Dice overlap of two values' units from which they state one fact
 _FUZZY_WORD = 0.85  # two long Latin words this alike are one word spelled two ways
 
-# Keys whose field holds one value: a new value replaces the old one (training/KEYS.md, plus the
-# names model engines commonly give the same fields). Any other key collects values.
-SINGLE_VALUED = frozenset({
-    "name", "preferred name", "nickname", "age", "gender", "pronoun", "location", "city", "country",
-    "home", "hometown", "origin", "nationality", "role", "job", "job title", "occupation", "profession",
-    "title", "employer", "company", "workplace", "relationship", "relationship status", "marital status",
-    "partner", "spouse", "color", "colour", "response language", "language preference", "time zone",
-    "timezone", "budget", "learning style",
-})
+# Keys whose field holds one value: a new value replaces the old one (the vocabulary's single-valued keys with
+# their spellings, pipeline/vocabulary.py). Any other key collects values.
+SINGLE_VALUED = single_valued_spellings()
 # Words a key may carry that do not change which field it is ("Favorite music" is Music).
 _KEY_FILLER = frozenset({"favorite", "favourite", "fav", "preferred", "usual", "current", "my", "the"})
 _SINGLE_PREFIXES = ("favorite ", "favourite ", "fav ", "preferred ")

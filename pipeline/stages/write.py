@@ -22,11 +22,6 @@ CONSOLIDATE_AT = 0.9  # MEMORY.md is consolidated once it reaches this share of 
 Settled = tuple[Outcome, "str | None"]
 
 
-def is_change_of_fact(why: str | None) -> bool:
-    """A removal the user's own news caused ("I'm no longer a nurse"), not a request to forget."""
-    return (why or "").startswith(CHANGE_OF_FACT)
-
-
 @dataclass
 class Change:
     """One line of history: what changed in which file, and why."""
@@ -36,8 +31,11 @@ class Change:
     key: str | None
     old: str | None
     new: str | None
-    why: str
+    why: str  # for people (history shows it); nothing reads it to decide
     quote: str | None = None
+    # op remove: the user's own news ("I'm no longer a nurse", Decision.removal), kept in history and the archive
+    # like any overwritten value; any other removal answers a forget request, and a forget erases every copy.
+    change_of_fact: bool = False
 
 
 @dataclass
@@ -260,9 +258,10 @@ def _forget_field(result: WriteResult, d: Decision) -> Settled:
         target = hits[0]
     label = target.key if target.key else target.value
     old = result.profile.remove(target.key) if target.key else result.profile.remove_entry(target.value)
-    result.changes.append(Change("user", "remove", label, old, None, d.detail or "forget requested", d.quote))
-    why = f"{CHANGE_OF_FACT}, the user said" if is_change_of_fact(d.detail) else "forgotten at the user's request"
-    result.archive.append(Change("user", "removed", label, old, None, why))
+    changed = d.removal == "change_of_fact"
+    result.changes.append(Change("user", "remove", label, old, None, d.detail or "forget requested", d.quote, changed))
+    why = f"{CHANGE_OF_FACT}, the user said" if changed else "forgotten at the user's request"
+    result.archive.append(Change("user", "removed", label, old, None, why, change_of_fact=changed))
     return Outcome.WRITTEN, None
 
 

@@ -246,6 +246,11 @@ class MemoryStore(ABC):
         """One atomic write; nested use on the same thread joins the outer transaction."""
 
     @abstractmethod
+    def secret_key(self, name: str) -> bytes:
+        """The store's own secret `name` (32 random bytes, never about a user), made at first use and the
+        same for every process on this store: the key of ids made from user text (pipeline/_util/keyed.py)."""
+
+    @abstractmethod
     def quick_check(self) -> str:
         """"ok", or the first consistency problem found (`memroute doctor`)."""
 

@@ -101,16 +101,26 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
 
     # ---- writes (inside transaction()) -------------------------------------------------
 
-    _digest_key_cache: bytes | None = None
+    def _store_key(self, conn: sqlite3.Connection, name: str) -> bytes:
+        """The root's key `name` in store_keys, made at first use (the first writer's wins)."""
+        cache: dict[str, bytes] = self.__dict__.setdefault("_key_cache", {})
+        if name not in cache:
+            conn.execute("INSERT OR IGNORE INTO store_keys (name, key) VALUES (?, ?)",
+                         (name, secrets.token_bytes(DIGEST_KEY_BYTES)))
+            row = conn.execute("SELECT key FROM store_keys WHERE name = ?", (name,)).fetchone()
+            cache[name] = bytes(row[0])
+        return cache[name]
 
     def _digest_key(self, conn: sqlite3.Connection) -> bytes:
-        """The root's key for decision-log digests, made at first use (rules.DIGEST_KEY_NAME)."""
-        if self._digest_key_cache is None:
-            conn.execute("INSERT OR IGNORE INTO store_keys (name, key) VALUES (?, ?)",
-                         (DIGEST_KEY_NAME, secrets.token_bytes(DIGEST_KEY_BYTES)))
-            row = conn.execute("SELECT key FROM store_keys WHERE name = ?", (DIGEST_KEY_NAME,)).fetchone()
-            self._digest_key_cache = bytes(row[0])
-        return self._digest_key_cache
+        """The root's key for decision-log digests (rules.DIGEST_KEY_NAME)."""
+        return self._store_key(conn, DIGEST_KEY_NAME)
+
+    def secret_key(self, name: str) -> bytes:
+        cache: dict[str, bytes] = self.__dict__.setdefault("_key_cache", {})
+        if name in cache:
+            return cache[name]
+        with self.transaction() as conn:
+            return self._store_key(conn, name)
 
     def _r(self, text: str | None) -> str | None:
         return None if text is None else self.redact(text)

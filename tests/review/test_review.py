@@ -290,7 +290,7 @@ def test_a_form_rendered_before_a_restart_still_works(tmp_path: Path, page: Any)
         act(page, field(page, "Role"), 'button[data-act="correct"]')
         assert "Corrected." in page.locator(".flash.ok").inner_text()
     assert "- Role: staff engineer" in user_md(root)
-    assert oct((root / "review.key").stat().st_mode & 0o777) == "0o600"
+    assert oct((root / "memroute.review.key").stat().st_mode & 0o777) == "0o600"
 
 
 def test_a_form_from_one_server_process_works_on_another_of_the_same_root(tmp_path: Path) -> None:

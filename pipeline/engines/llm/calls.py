@@ -328,6 +328,7 @@ def _decisions(result: BaseModel) -> list[Decision]:
                 topic=(s.topic or "").strip() or None if s.route == "memory" else None,
                 match=s.match,
                 confidence=s.confidence,
+                rule="model/llm",
             )
         )
     return out

@@ -40,6 +40,11 @@ class FactRule:
     confidence: float = 0.85
     whole: bool = False  # value is the whole statement (minus the leading subject), not group `v`
 
+    @property
+    def rule_id(self) -> str:
+        """The stable id its decisions carry (Decision.rule): "fact/role-noun"."""
+        return "fact/" + self.name
+
 
 @dataclass(frozen=True)
 class Lexicon:

@@ -76,6 +76,9 @@ class PostgresStore(Records, MemoryStore):
         self.scrubber.close()
         self.db.close()
 
+    def secret_key(self, name: str) -> bytes:
+        return self.db.secret_key(name)
+
     def __enter__(self) -> PostgresStore:
         return self
 
