@@ -4,7 +4,8 @@
     python benchmarks/bench_writes_table.py r_offline.json r_mem0.json r_llm.json > table.md
 
 Prints Markdown: one row per system over all turns, then USER-fact recall and the false-write rate
-per language."""
+per language. `--same-turns` scores every system on the turns all of them ran (when a run was
+stopped early, its report holds the turns that finished)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ def num(x: float | None, fmt: str = "{:,.0f}") -> str:
     return "—" if x is None else fmt.format(x)
 
 
-def systems(paths: list[str]) -> list[dict[str, Any]]:
-    """The system blocks of the reports, those of one system (run in parts) put together."""
+def systems(paths: list[str], *, same_turns: bool = False) -> list[dict[str, Any]]:
+    """The system blocks of the reports, those of one system (run in parts) put together; with
+    `same_turns`, every system scored on the turns all of them ran (a run stopped early)."""
     from pipeline.evals.bench_scores import merge_blocks
 
     out: list[dict[str, Any]] = []
@@ -32,7 +34,13 @@ def systems(paths: list[str]) -> list[dict[str, Any]]:
         if report.get("kind") != "memroute-write-benchmark":
             raise SystemExit(f"{path}: not a write-benchmark report (run memroute eval with --system)")
         out += report["systems"]
-    return merge_blocks(out)
+    merged = merge_blocks(out)
+    if same_turns:
+        common = set.intersection(*({t["id"] for t in b["turns"]} for b in merged))
+        for b in merged:
+            b["turns"] = [t for t in b["turns"] if t["id"] in common]
+        merged = merge_blocks(merged)
+    return merged
 
 
 def table(blocks: list[dict[str, Any]]) -> str:
@@ -68,6 +76,9 @@ def table(blocks: list[dict[str, Any]]) -> str:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    same = "--same-turns" in args
+    paths = [a for a in args if a != "--same-turns"]
+    if not paths:
         raise SystemExit(__doc__)
-    sys.stdout.write(table(systems(sys.argv[1:])))
+    sys.stdout.write(table(systems(paths, same_turns=same)))

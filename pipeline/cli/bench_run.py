@@ -1,14 +1,19 @@
 """`memroute eval SUITE --system NAME...`: the write benchmark. Checks the options, runs every case
 on every system (pipeline.evals.bench) with a progress bar on stderr, prints the tables, writes the
 JSON (--json) and HTML (--report) reports. It measures and does not gate: exit 0 when the run
-finished (leaks and failed turns are figures of the report), 2 for bad input."""
+finished (leaks and failed turns are figures of the report), 1 when it was stopped (Ctrl-C or
+SIGTERM: the reports hold the turns that finished and list those not run), 2 for bad input."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any
 
@@ -87,9 +92,18 @@ def run_bench_cli(args: argparse.Namespace, settings: Settings) -> int:
             failed += r.error is not None
             progress.update(task, advance=1, failed=failed, system=r.system)
 
-        records = run_bench(cases, specs, concurrency=args.concurrency, on_done=on_done)
-    blocks = [system_block(spec, records[spec.label]) for spec in specs]
-    report = build_bench_report(blocks, args.files, started, time.perf_counter() - t0)
+        with _stop_on_signal() as stop:
+            records = run_bench(cases, specs, concurrency=args.concurrency, on_done=on_done, stop=stop)
+    ran = [spec for spec in specs if records.get(spec.label)]
+    not_run = {
+        spec.label: [c.id for c in cases if c.id not in {r.case.id for r in records.get(spec.label, [])}]
+        for spec in specs
+    }
+    blocks = [system_block(spec, records[spec.label]) for spec in ran]
+    report = build_bench_report(blocks, args.files, started, time.perf_counter() - t0, not_run=not_run)
+    if not report["complete"]:
+        shown = ", ".join(f"{label}: {len(ids)}" for label, ids in report["not_run"].items())
+        print(f"{PROG}: stopped; the report holds the turns that finished (turns not run: {shown})", file=sys.stderr)
     json_out = args.json_out
     print_bench_table(report, err if json_out == "-" else Console())
     try:
@@ -102,4 +116,27 @@ def run_bench_cli(args: argparse.Namespace, settings: Settings) -> int:
             write_bench_html(report, args.report)
     except OSError as exc:
         raise UsageError(f"cannot write the report: {exc}") from None
-    return 0
+    return 0 if report["complete"] else 1
+
+
+@contextmanager
+def _stop_on_signal() -> Iterator[threading.Event]:
+    """Ctrl-C or SIGTERM: the turns running finish, no other starts, and the report of what
+    finished is written (a second signal stops at once)."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def handle(signum: int, frame: Any) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        print(f"{PROG}: stopping after the turns running now (again to stop at once)", file=sys.stderr)
+
+    old = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous)

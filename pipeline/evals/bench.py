@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import logging
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,9 +120,12 @@ def run_bench(
     concurrency: int = 1,
     factories: dict[str, SystemFactory] | None = None,
     on_done: Callable[[TurnRecord], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> dict[str, list[TurnRecord]]:
     """Every case on every system, system after system (so they do not compete for one model
-    server); within a system, `concurrency` cases at once. Records per system label, in case order."""
+    server); within a system, `concurrency` cases at once. Records per system label, in case order.
+    When `stop` is set, turns running finish and no other starts: the result holds the turns that
+    finished (a system not reached has none)."""
     labels = [s.label for s in specs]
     if len(set(labels)) != len(labels):
         from pipeline.evals.cases import EvalInputError
@@ -130,19 +134,30 @@ def run_bench(
     out: dict[str, list[TurnRecord]] = {}
     with capture_memroute_logs() as capture:
         for spec in specs:
+            if stop is not None and stop.is_set():
+                break
             factory = (factories or {}).get(spec.system) or system_factory(spec.system)
             records: list[TurnRecord | None] = [None] * len(cases)
             with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-                futures = {pool.submit(run_turn, case, spec, factory): i for i, case in enumerate(cases)}
-                for fut in as_completed(futures):
-                    i = futures[fut]
-                    try:
-                        record = fut.result()
-                    except Exception as exc:  # a bug in the runner itself (e.g. temp cleanup)
-                        record = TurnRecord(case=cases[i], system=spec.label, error=f"benchmark runner: {exc}")
-                    records[i] = record
-                    if on_done is not None:
-                        on_done(record)
+                todo = list(enumerate(cases))[::-1]
+                running: dict[Future[TurnRecord], int] = {}
+                while todo or running:
+                    # A turn starts only while no stop was asked: the ones running finish.
+                    while todo and len(running) < max(1, concurrency) and not (stop and stop.is_set()):
+                        i, case = todo.pop()
+                        running[pool.submit(run_turn, case, spec, factory)] = i
+                    if not running:
+                        break
+                    done, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        i = running.pop(fut)
+                        try:
+                            record = fut.result()
+                        except Exception as exc:  # a bug in the runner itself (e.g. temp cleanup)
+                            record = TurnRecord(case=cases[i], system=spec.label, error=f"benchmark runner: {exc}")
+                        records[i] = record
+                        if on_done is not None:
+                            on_done(record)
             out[spec.label] = [r for r in records if r is not None]
     if capture.unattributed:  # records from threads the systems started: checked against every case
         stray = {"log (unattributed thread)": "\n".join(capture.unattributed)}

@@ -153,6 +153,10 @@ def render_bench_html(report: dict[str, Any]) -> str:
         f"<li><b>{_e(s['label'])}</b>{''.join(f'<div class=notes>{_e(n)}</div>' for n in s['notes'])}</li>"
         for s in systems
     )
+    stopped = "".join(
+        f'<p class="missed">Stopped early: {_e(label)} did not run {len(ids)} turn(s).</p>'
+        for label, ids in (report.get("not_run") or {}).items()
+    )
     tables = "".join(_table_html(report, scope) for scope in _scopes(report))
     examples = "".join(
         _examples_html(i, s, key, scope, m)
@@ -167,7 +171,7 @@ def render_bench_html(report: dict[str, Any]) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>memroute write benchmark · {_e(report.get('date', ''))}</title><style>{CSS}{BENCH_CSS}</style></head><body>"
         f'<header><h1>memroute write benchmark</h1><p class="meta">{_e(report.get("date", ""))} · {_e(suites)} · '
-        f"{turns} turns · {len(systems)} system(s). Click a figure to see the turns behind it.</p></header>"
+        f"{turns} turns · {len(systems)} system(s). Click a figure to see the turns behind it.</p>{stopped}</header>"
         f'<section id="systems"><h2>Systems</h2><ul>{notes}</ul></section>'
         f"{tables}<section id=\"examples\"><h2>Turns behind the figures</h2>"
         '<p class="meta">Click a figure above; its turns appear here.</p>'

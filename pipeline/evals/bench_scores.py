@@ -105,15 +105,24 @@ def system_block(spec: SystemSpec, records: Sequence[TurnRecord]) -> dict[str, A
 
 
 def build_bench_report(
-    blocks: Sequence[dict[str, Any]], files: Sequence[str], started: datetime, wall_s: float
+    blocks: Sequence[dict[str, Any]],
+    files: Sequence[str],
+    started: datetime,
+    wall_s: float,
+    *,
+    not_run: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
-    """The benchmark's JSON report: one block per system, side by side, in the order given."""
+    """The benchmark's JSON report: one block per system, side by side, in the order given.
+    `not_run`: per system, the cases a stopped run did not reach (the report is then incomplete)."""
+    missing = {label: ids for label, ids in (not_run or {}).items() if ids}
     return {
         "kind": REPORT_KIND,
         "version": 1,
         "date": started.isoformat(timespec="seconds"),
         "suites": [str(f) for f in files],
         "wall_s": wall_s,
+        "complete": not missing,
+        "not_run": missing,
         "systems": list(blocks),
     }
 

@@ -118,6 +118,24 @@ def test_a_turn_that_raises_is_a_failure_and_the_run_goes_on(sandbox: Path) -> N
     assert totals["turns"] == 4 and totals["items_made"] == 4
 
 
+def test_a_stopped_run_keeps_the_turns_that_finished(sandbox: Path) -> None:
+    import threading
+
+    stop = threading.Event()
+    suite = write_suite(sandbox / "suite.jsonl")
+    specs = [SystemSpec("keep-everything"), SystemSpec("keep-nothing")]
+    records = run_bench(load_cases([suite]), specs, on_done=lambda r: stop.set(), stop=stop)
+    assert [r.case.id for r in records["keep-everything"]] == ["b-user"]
+    assert "keep-nothing" not in records  # not reached
+    from datetime import datetime, timezone
+
+    report = build_bench_report([system_block(specs[0], records["keep-everything"])], [str(suite)],
+                                datetime.now(timezone.utc), 0.0,
+                                not_run={"keep-everything": ["b-skip", "b-secret", "b-zh"], "keep-nothing": ["b-user"]})
+    assert report["complete"] is False and report["systems"][0]["totals"]["turns"] == 1
+    assert "Stopped early: keep-nothing did not run 1 turn(s)." in render_bench_html(report)
+
+
 # ---- the leak search: every place a system keeps data -----------------------------------------
 
 
