@@ -33,7 +33,7 @@ def run_bench_cli(args: argparse.Namespace, settings: Settings) -> int:
     from pipeline.evals.bench import TurnRecord, run_bench
     from pipeline.evals.bench_render import print_bench_table, write_bench_html
     from pipeline.evals.bench_scores import build_bench_report, system_block
-    from pipeline.evals.systems import MODEL_FREE, NEEDS_MODEL, SystemSpec, check_system
+    from pipeline.evals.systems import MODEL_FREE, SystemSpec, check_system
 
     if args.engine:
         raise UsageError("--engine does not go with --system: name memroute-offline, memroute-llm or memroute-hybrid as systems")
@@ -62,8 +62,7 @@ def run_bench_cli(args: argparse.Namespace, settings: Settings) -> int:
     }
     specs = []
     for name in args.system:
-        wants_model = name in NEEDS_MODEL or name not in MODEL_FREE
-        specs.append(SystemSpec(system=name, model=model if wants_model else None, api_base=settings.api_base,
+        specs.append(SystemSpec(system=name, model=None if name in MODEL_FREE else model, api_base=settings.api_base,
                                 options=options))
     for spec in specs:
         check_system(spec)  # unknown name, no model, package missing: exit 2 before any turn

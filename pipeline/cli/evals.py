@@ -38,6 +38,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         from pipeline.cli.bench_run import run_bench_cli
 
         return run_bench_cli(args, settings)
+    if args.embed_model or args.embed_api_base or args.embed_dims is not None:
+        raise UsageError("--embed-model, --embed-api-base and --embed-dims go with --system (the write benchmark)")
     if args.engine or args.model:
         runs = eval_runs(args.engine or [], args.model or [])
     else:  # env and memroute.toml name one engine

@@ -258,6 +258,7 @@ def test_html_escapes_what_systems_store(sandbox: Path) -> None:
         (["--system", "keep-nothing", "--engine", "offline"], "--engine does not go with --system"),
         (["--system", "keep-nothing", "--min-accuracy", "0.5"], "--min-accuracy does not go with --system"),
         (["--system", "keep-nothing", "--model", "a", "--model", "b"], "give --model once"),
+        (["--embed-dims", "8"], "go with --system"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(
