@@ -128,7 +128,7 @@ def run_bench(
     finished (a system not reached has none)."""
     labels = [s.label for s in specs]
     if len(set(labels)) != len(labels):
-        from pipeline.evals.cases import EvalInputError
+        from pipeline.errors import EvalInputError
 
         raise EvalInputError(f"the same system is listed twice: {', '.join(labels)}")
     out: dict[str, list[TurnRecord]] = {}
