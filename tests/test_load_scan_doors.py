@@ -46,8 +46,8 @@ def plant(root: Path) -> None:
     (folder / "USER.md").write_text(f"# USER\n\n## Identity\n- Role: pilot\n{user_lines}\n", "utf-8")
     (folder / "MEMORY.md").write_text(
         f"# MEMORY\n\n- [2026-07-02] flight: first solo flight\n{memory_lines}\n{ARCHIVED[1]}\n", "utf-8")
-    with MemoryPipeline(root=root) as pipe:  # an ordinary removal: the line goes to the archive
-        assert pipe.forget(USER, ARCHIVED[1][2:])["removed"]
+    with MemoryPipeline(root=root) as pipe:  # an ordinary removal (not a forget, which no read returns): archived
+        assert pipe.tool(USER, "remove", "memory", old_text=ARCHIVED[1][2:])["success"]
         assert any(ARCHIVED[0] in str(r["text"]) for r in pipe.store.recall_archive(USER, ARCHIVED[0], k=5))
 
 
