@@ -37,7 +37,7 @@ from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
 from pipeline.store.location import Location, default_root
 from pipeline.store.private import make_private_dir
 from pipeline.store.sqlite import SQLiteStore
-from pipeline.turns import build_turn
+from pipeline.turns import build_turn, made_turn_id, unkeyed_turn_id
 from pipeline.types import FORGOTTEN, Classification, Turn, TurnResult, Usage
 
 log = logging.getLogger("memroute.pipeline")
@@ -186,17 +186,24 @@ class MemoryPipeline:
         turn_id: str | None = None,
         *,
         amend: Callable[[Turn, Classification], Classification] | None = None,
+        legacy_turn_id: str | None = None,
     ) -> TurnResult:
-        """Classify the turn, guard the decisions and write them. `amend(turn, classification)`, for an importer
-        of memory that was curated elsewhere: changes the engine's decisions before the guards and the write."""
+        """Classify the turn, guard the decisions and write them. A turn applied before (the same turn id)
+        comes back as `duplicate_turn`, nothing written twice. `amend(turn, classification)`, for an
+        importer of memory that was curated elsewhere: changes the engine's decisions before the guards
+        and the write. `legacy_turn_id`: for a caller that makes its own ids from what the user wrote
+        (memroute's batch and imports), the plain id an older version gave this turn; a store that
+        recorded turns then treats a turn applied under it as a duplicate too (looked up, never written)."""
         with _turn_clock(), _observed_turn(self.engine.name, turn_id) as seen:
-            return seen(self._process_turn(user_id, messages, timestamp, conversation_id, turn_id, amend))
+            return seen(self._process_turn(user_id, messages, timestamp, conversation_id, turn_id, amend,
+                                           legacy_turn_id))
 
     def _process_turn(
         self, user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
         turn_id: str | None, amend: Callable[[Turn, Classification], Classification] | None = None,
+        legacy_turn_id: str | None = None,
     ) -> TurnResult:
-        turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
+        turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id, legacy_turn_id)
         if done is not None:
             return done
         try:
@@ -221,19 +228,22 @@ class MemoryPipeline:
         timestamp: datetime | str | None = None,
         conversation_id: str | None = None,
         turn_id: str | None = None,
+        *,
+        legacy_turn_id: str | None = None,
     ) -> TurnResult:
         """process_turn for asyncio apps: the model call is awaited; the two small files are read
         inline, and the write and commit (locks, fsyncs, SQLite) run in a thread."""
         with _turn_clock(), _observed_turn(self.engine.name, turn_id) as seen:  # threads started below copy them
-            return seen(await self._aprocess_turn(user_id, messages, timestamp, conversation_id, turn_id))
+            return seen(await self._aprocess_turn(user_id, messages, timestamp, conversation_id, turn_id,
+                                                  legacy_turn_id))
 
     async def _aprocess_turn(
         self, user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
-        turn_id: str | None,
+        turn_id: str | None, legacy_turn_id: str | None,
     ) -> TurnResult:
         import asyncio  # here, not at the top: asyncio costs a CLI start ~60 ms
 
-        turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
+        turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id, legacy_turn_id)
         if done is not None:
             return done
         # Read inline: two capped files of a few KB cost less to read than a thread hop does.
@@ -258,14 +268,28 @@ class MemoryPipeline:
         timestamp: datetime | str | None,
         conversation_id: str | None,
         turn_id: str | None,
+        legacy_turn_id: str | None = None,
     ) -> tuple[Turn, UserDocuments, TurnResult | None]:
         """Validate the input and build the turn; a turn already applied comes back as done."""
         key = self.store.secret_key(ID_KEY) if turn_id is None else None
         turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id,
                           id_key=key)
         docs = self.documents.documents(user_id)
-        done = already_done(turn, self.engine) if self.store.turn_status(user_id, turn.turn_id) == "done" else None
-        return turn, docs, done
+        applied = self.store.turn_status(user_id, turn.turn_id) == "done" or self._applied_unkeyed(
+            turn, made=turn_id is None, legacy_turn_id=legacy_turn_id)
+        return turn, docs, already_done(turn, self.engine) if applied else None
+
+    def _applied_unkeyed(self, turn: Turn, *, made: bool, legacy_turn_id: str | None) -> bool:
+        """Whether the store applied this turn before ids were keyed, under the plain id it had then:
+        the caller's `legacy_turn_id`, else, when the turn's id is the one made from the turn (here,
+        or by the hook or a queue, which make it the same way), the plain id made from it. Asked only
+        of a store that recorded turns then; the plain id is looked up, never written or returned
+        (the result carries the keyed id)."""
+        if not self.store.holds_unkeyed_ids():
+            return False
+        if legacy_turn_id is None and (made or turn.turn_id == made_turn_id(self.store.secret_key(ID_KEY), turn)):
+            legacy_turn_id = unkeyed_turn_id(turn)
+        return legacy_turn_id is not None and self.store.turn_status(turn.user_id, legacy_turn_id) == "done"
 
     def retry(self, user_id: str | None = None) -> list[TurnResult]:
         """Run failed turns again, oldest first (their payloads were stored redacted)."""

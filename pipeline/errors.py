@@ -57,6 +57,11 @@ class Busy(MemrouteError):
     """No room now (a full queue, a server shutting down); nothing was stored, retry later: exit 1, HTTP 503."""
 
 
+class EncoderError(MemrouteError):
+    """The offline engine's encoder is missing, of another version, damaged or cannot load on this platform:
+    a broken install (exit 1, HTTP 500), named in one line with the command that mends it."""
+
+
 class ModelConfigError(UsageError):
     """The model cannot be called as configured (no API key): a usage error. The turn is not kept
     for retry (retrying cannot help); the CLI exits 2."""
@@ -432,6 +437,7 @@ __all__ = [
     "Conflict",
     "ConsolidationError",
     "DeadlinePassed",
+    "EncoderError",
     "EngineConfigError",
     "EvalInputError",
     "FakeQueueEmpty",

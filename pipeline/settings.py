@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
 from pipeline.errors import SettingsError
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
+from pipeline.limits import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
 from pipeline.store.location import ROOT_ENV, Location, default_root, shown_url
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ import json
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from pipeline._util.keyed import keyed_id
+from pipeline._util.keyed import keyed_id, unkeyed_id
 from pipeline.errors import BadTurn
 from pipeline.types import Message, Turn
 
@@ -119,9 +119,7 @@ def build_turn(
         if id_key is None:
             raise TypeError("a turn id made from the turn is keyed: pass id_key (store.secret_key(ID_KEY))")
         # Deterministic, so a resubmitted turn is recognised and never applied twice.
-        material = json.dumps([conversation_id, when.isoformat(), [(m.role, m.content) for m in turn_messages]],
-                              ensure_ascii=False)
-        turn_id = "t-" + keyed_id(id_key, material)
+        turn_id = "t-" + keyed_id(id_key, _material(conversation_id, when, turn_messages))
     return Turn(
         user_id=user_id,
         turn_id=turn_id,
@@ -130,6 +128,22 @@ def build_turn(
         history=history,
         conversation_id=conversation_id,
     )
+
+
+def _material(conversation_id: str | None, when: datetime, messages: list[Message]) -> str:
+    """What a turn id made from the turn is made of."""
+    return json.dumps([conversation_id, when.isoformat(), [(m.role, m.content) for m in messages]], ensure_ascii=False)
+
+
+def made_turn_id(id_key: bytes, turn: Turn) -> str:
+    """The id build_turn makes from `turn` when it is given none (keyed by the store's `id_key`)."""
+    return "t-" + keyed_id(id_key, _material(turn.conversation_id, turn.timestamp, turn.messages))
+
+
+def unkeyed_turn_id(turn: Turn) -> str:
+    """The id older versions made from the same turn (a plain sha256): only looked up, on a store that
+    recorded turns then (MemoryStore.holds_unkeyed_ids), never written."""
+    return "t-" + unkeyed_id(_material(turn.conversation_id, turn.timestamp, turn.messages), 20)
 
 
 def turn_payload(turn: Turn) -> dict[str, Any]:

@@ -23,8 +23,8 @@ Op = Literal["upsert", "append", "remove", "none"]
 # archived like any overwritten one. A removal says which it is; anything that does not say is a forget.
 Removal = Literal["forget", "change_of_fact"]
 
-# USER.md sections, in canonical order.
-USER_SECTIONS: tuple[str, ...] = ("Identity", "Preferences", "Constraints", "Working style", "Goals")
+# USER.md sections, in canonical order (pipeline/sections.py, re-exported here).
+from pipeline.sections import USER_SECTIONS as USER_SECTIONS  # noqa: E402
 
 
 class Message(BaseModel):

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from pipeline.types import USER_SECTIONS
+from pipeline.sections import USER_SECTIONS
 
 LANGUAGES: tuple[str, ...] = ("en", "id", "zh", "th")
 

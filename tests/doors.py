@@ -189,13 +189,23 @@ def pipeline_for(root: Path, engine: Engine | None = None) -> MemoryPipeline:
     return MemoryPipeline(root=root, engine=engine if engine is not None else KeepsEverything())
 
 
-def at_rest(root: Path, needle: str) -> list[str]:
-    """Files under `root` whose bytes hold `needle` (any case for Latin letters). A number counts only
-    standing alone: "5150" inside a hex turn id ("t-12aaecd9034e5150391b") is not the code."""
+def _needle_re(needle: str) -> re.Pattern[bytes]:
+    """`needle`, any case; a number only standing alone: "5150" inside a hex turn id ("t-12aaecd9034e5150391b")
+    or a timestamp's microseconds is not the code."""
     pattern = re.escape(needle.encode("utf-8"))
     if needle.isdigit():
         pattern = rb"(?<![0-9a-f])" + pattern + rb"(?![0-9a-f])"
-    rx = re.compile(pattern, re.IGNORECASE)
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def holds(text: str | bytes, needle: str) -> bool:
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    return _needle_re(needle).search(data) is not None
+
+
+def at_rest(root: Path, needle: str) -> list[str]:
+    """Files under `root` whose bytes hold `needle` (see holds)."""
+    rx = _needle_re(needle)
     return [str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and rx.search(p.read_bytes())]
 
 

@@ -12,7 +12,7 @@ MAX_LINES = 650
 MAX_TOP_LEVEL = 12
 # What the store may import besides itself: the foundations, which import nothing of memroute's
 # above them either (types, errors, small utilities, the ledgers' text rules, the guards' detectors).
-BELOW_THE_STORE = ("pipeline.types", "pipeline.vocabulary", "pipeline.errors", "pipeline._util", "pipeline.ledgers", "pipeline.guards")
+BELOW_THE_STORE = ("pipeline.types", "pipeline.sections", "pipeline.limits", "pipeline.vocabulary", "pipeline.errors", "pipeline._util", "pipeline.ledgers", "pipeline.guards")
 
 
 def _modules() -> dict[str, Path]:

@@ -34,7 +34,12 @@ V2 = DATA / "v2"
 LABELS = DATA / "labels"
 # The shared real training turns (read at training time, never shipped): ../shared/data beside the checkout.
 # $MEMROUTE_SHARED_DATA names that folder elsewhere. Without it, the labels of those turns are not checked or used.
-REAL_TRAIN = Path(os.environ.get("MEMROUTE_SHARED_DATA", ROOT.parent / "shared" / "data")) / "real_train_conv.jsonl"
+SHARED = Path(os.environ.get("MEMROUTE_SHARED_DATA", ROOT.parent / "shared" / "data"))
+REAL_TRAIN = SHARED / "real_train_conv.jsonl"
+# Unlabeled real turns (user-to-assistant task dialogue and person-to-person chat) labeled by the project: the labels
+# ship in training/data/labels/pool_*.labels.jsonl, the turns are read from this file at training time.
+REAL_POOL = SHARED / "real_pool.jsonl"
+SHARED_TURNS = (REAL_TRAIN, REAL_POOL)
 SKIP_REASONS = ("mood", "one_off", "vague", "inferable", "sensitive")
 SECTIONS = USER_SECTIONS
 LANGS = ("en", "id", "zh", "th")
@@ -161,7 +166,7 @@ _TEXTS: dict[str, str] = {}
 def case_texts() -> dict[str, str]:
     """The user text of every per-turn case a sidecar may label (the project's and the shared real ones)."""
     if not _TEXTS:
-        paths = [p for p in DATA.glob("*.jsonl")] + ([REAL_TRAIN] if REAL_TRAIN.exists() else [])
+        paths = [p for p in DATA.glob("*.jsonl")] + [p for p in SHARED_TURNS if p.exists()]
         for path in paths:
             for _, row in read_jsonl(path):
                 _TEXTS[row["id"]] = user_text_of(row)
@@ -186,7 +191,8 @@ def check_file(path: Path) -> tuple[Counter[str], list[str]]:
             text = case_texts().get(row.get("id", ""))
             counts["turns"] += 1
             if text is None:
-                if not REAL_TRAIN.exists() and path.name.startswith("real_train"):
+                if (not REAL_TRAIN.exists() and path.name.startswith("real_train")) or (
+                        not REAL_POOL.exists() and path.name.startswith("pool_")):
                     counts["not checked: the shared real turns are not here"] += 1
                 else:
                     problems.append(f"{path.name}:{n}: no case with id {row.get('id')!r}")
@@ -227,14 +233,15 @@ def sidecar_labels(data: Path = DATA) -> dict[str, dict[str, Any]]:
 
 
 def all_labeled_turns(paths: Iterable[Path] | None = None, *, real_train: Path | None = REAL_TRAIN,
-                      data: Path = DATA) -> Iterator[dict[str, Any]]:
+                      data: Path = DATA, pool: Path | None = None) -> Iterator[dict[str, Any]]:
     """Every labeled turn as an eval case with `labels`: written conversations expanded, per-turn cases joined
-    to their sidecar labels (the shared real training turns too, when that file is there). `data` is the corpus
-    directory (default: the repository's training/data)."""
+    to their sidecar labels (the shared real training turns too, when that file is there, and the labeled turns of
+    the shared pool when `pool` names it). `data` is the corpus directory (default: the repository's training/data)."""
     side = sidecar_labels(data)
     sources = list(paths or [p for p in corpus_files(data) if (data / "labels") not in p.parents])
-    if paths is None and real_train is not None and real_train.exists():
-        sources.append(real_train)
+    if paths is None:
+        # the shared real turns: only those a sidecar labels are read (the pool's unlabeled turns are left out)
+        sources.extend(p for p in (real_train, pool) if p is not None and p.exists())
     for path in sources:
         for _, row in read_jsonl(path):
             if "conv" in row:

@@ -162,12 +162,12 @@ def turn_of(messages: list[dict[str, Any]], timestamp: Any) -> Turn:
                 history=parsed[:start])
 
 
-def load(data: Path, real_train: Path | None) -> list[Item]:
+def load(data: Path, real_train: Path | None, pool: Path | None = None) -> list[Item]:
     xp = json.loads(XP_GROUPS.read_text(encoding="utf-8")) if XP_GROUPS.is_file() else {}
     engine = OfflineEngine(extractor=False)
     items: list[Item] = []
     unplaced = 0
-    for case in corpus.all_labeled_turns(real_train=real_train, data=data):
+    for case in corpus.all_labeled_turns(real_train=real_train, data=data, pool=pool):
         labels = case["labels"]
         ts = case.get("timestamp") or DEFAULT_TS
         turn = turn_of([*case.get("history", []), *case["messages"]], ts)
@@ -325,7 +325,7 @@ def key_examples(items: Sequence[Item], negatives: dict[int, list[tuple[int, int
     return xs, ys
 
 
-REAL_PREFIXES = ("xp-", "spc-")  # the shared real turns; everything else the project wrote
+REAL_PREFIXES = ("xp-", "spc-", "star-", "mwoz-", "kd-", "ccd-")  # the shared real turns; everything else the project wrote
 
 
 def is_real(item: Item) -> bool:
@@ -459,7 +459,25 @@ def wants_field(item: Item) -> bool:
     return item.route in ("user", "mixed")
 
 
+def source_of(item: Item) -> str:
+    """The corpus a turn comes from: each real source by its id prefix (Xpersona by language), else the written one."""
+    if item.id.startswith("xp-"):
+        return item.id[:5]
+    head = item.id.split("-", 1)[0]
+    return head if is_real(item) else "written"
+
+
+FOLDING = "group"  # "group": FOLDS folds by conversation; "source": leave one real source out (main's --folds)
+
+
 def folds_of(items: Sequence[Item]) -> list[int]:
+    """Each turn's cross-validation fold. By group: its conversation's hash (translations and personas grouped).
+    By source: one fold per real source, so each real turn is scored by models that never saw its source (the
+    honest estimate of what users of another kind of traffic get); written turns are spread over the folds."""
+    if FOLDING == "source":
+        real = sorted({source_of(it) for it in items if is_real(it)})
+        return [real.index(source_of(it)) if is_real(it) else zlib.crc32(it.group.encode("utf-8")) % len(real)
+                for it in items]
     return [zlib.crc32(it.group.encode("utf-8")) % FOLDS for it in items]
 
 
@@ -693,6 +711,9 @@ def print_cv(items: Sequence[Item], outs: Sequence[Out], th: X.Thresholds, multi
         sub = [(it, o) for it, o in zip(items, outs, strict=True) if it.lang == lang and is_real(it)]
         if sub:
             print(f"CV real [{lang}] ({len(sub)}):", fmt(metrics([a for a, _ in sub], [b for _, b in sub], th, multi)))
+    for source in sorted({source_of(it) for it in items if is_real(it)}):
+        sub = [(it, o) for it, o in zip(items, outs, strict=True) if source_of(it) == source]
+        print(f"CV source {source} ({len(sub)}):", fmt(metrics([a for a, _ in sub], [b for _, b in sub], th, multi)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -700,7 +721,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=corpus.DATA, help="corpus directory (default: training/data)")
     ap.add_argument("--real-train", type=Path, default=None, help="the shared real training turns (default: found "
                     "beside the checkout, ../shared/data/real_train_conv.jsonl)")
+    ap.add_argument("--pool", type=Path, default=None, help="the shared pool of real turns whose labels ship in "
+                    "training/data/labels/pool_*.labels.jsonl (../shared/data/real_pool.jsonl); without it they are not used")
     ap.add_argument("--cv-only", action="store_true", help="cross-validate and report, write nothing")
+    ap.add_argument("--folds", choices=("group", "source"), default="group", help="group: 5 folds by conversation "
+                    "(chooses the shipped operating point); source: leave one real source out (reports transfer)")
     ap.add_argument("--out", type=Path, default=X.WEIGHTS_PATH)
     ap.add_argument("--cache", type=Path, help="save the loaded turns and their cross-validated output here (pickle)")
     ap.add_argument("--from-cache", type=Path, help="read them back instead of loading and cross-validating again")
@@ -710,13 +735,15 @@ def main(argv: list[str] | None = None) -> int:
                                     if p.is_file()), None)
     if real is not None and "real_dev" in real.name:
         raise SystemExit("real_dev_conv.jsonl is the measure: never trained on")
+    global FOLDING
+    FOLDING = args.folds
     t0 = time.time()
     hyper = Hyper()
     if args.from_cache:
         with args.from_cache.open("rb") as f:
             items, outs = pickle.load(f)
     else:
-        items = load(args.data, real)
+        items = load(args.data, real, args.pool)
         print(f"data: {args.data} + {real} ({time.time() - t0:.0f}s)")
     report(items)
     multi = frozenset(MULTI)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pipeline import guards
-from pipeline._util.keyed import ID_KEY, keyed_id
+from pipeline._util.keyed import ID_KEY, keyed_id, unkeyed_id
 from pipeline.batch.options import (
     EXTRA_USERS_PER_MODEL_SLOT,
     FILE_THREADS,
@@ -55,6 +55,13 @@ def turn_id_for(id_key: bytes, user_id: str, conversation_key: str, index: int) 
     return f"b-{keyed_id(id_key, material)}-{index}"
 
 
+def unkeyed_turn_id_for(conv: Conversation, index: int) -> str:
+    """The id older versions gave that turn (a plain sha256 of the user and the unkeyed conversation
+    key): passed as process_turn's legacy_turn_id, looked up on a store that recorded turns then."""
+    material = conv.user_id + "\x00" + (conv.unkeyed_key or conv.key)
+    return f"b-{unkeyed_id(material, 20)}-{index}"
+
+
 def keyed_conversation(id_key: bytes, conv: Conversation) -> Conversation:
     """`conv` with an id made from its text (a plain digest of the line: a short secret in it could be
     found by trying) replaced by a keyed one, before anything is stored under it; other ids are kept."""
@@ -66,7 +73,17 @@ def keyed_conversation(id_key: bytes, conv: Conversation) -> Conversation:
     conversation_id, key = keyed(conv.conversation_id), keyed(conv.key)
     if (conversation_id, key) == (conv.conversation_id, conv.key):
         return conv
-    return dataclasses.replace(conv, conversation_id=conversation_id, key=key)
+    unkeyed_key = conv.key if key != conv.key else None
+    return dataclasses.replace(conv, conversation_id=conversation_id, key=key, unkeyed_key=unkeyed_key)
+
+
+def checkpointed_done(store: Any, conv: Conversation) -> bool:
+    """Whether a run finished this conversation: under its key, or, on a store that recorded batches
+    before ids were keyed, under the plain key it had then (looked up, never written)."""
+    if store.batch_status(conv.user_id, conv.key) == "done":
+        return True
+    return (conv.unkeyed_key is not None and store.holds_unkeyed_ids()
+            and store.batch_status(conv.user_id, conv.unkeyed_key) == "done")
 
 
 class BatchRunner:
@@ -125,8 +142,7 @@ class BatchRunner:
                     self._bad(item)
                 else:
                     item = keyed_conversation(self.id_key, item)
-                    done = store.batch_status(item.user_id, item.key) == "done"
-                    self._add(index, file_no, item, done=done)
+                    self._add(index, file_no, item, done=checkpointed_done(store, item))
                 if self.stop:
                     break
             if self.stop:
@@ -288,6 +304,7 @@ class BatchRunner:
                     timestamp=conv.turn_timestamp(start),
                     conversation_id=conv.conversation_id,
                     turn_id=turn_id,
+                    legacy_turn_id=unkeyed_turn_id_for(conv, k),
                 )
             except Exception as e:  # a bug or a disk error: count it, keep the batch going
                 log.warning("turn %s of user %s raised %s", turn_id, conv.user_id, type(e).__name__)

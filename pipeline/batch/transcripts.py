@@ -56,6 +56,9 @@ class Conversation:
     offset: int
     fmt: str
     turn_starts: list[int] = field(default_factory=list)  # index of each turn's user message
+    # The key older versions used when `key` is keyed (runner.keyed_conversation): a plain digest of the
+    # text, only looked up to recognise what a store recorded then; never written.
+    unkeyed_key: str | None = None
 
     @property
     def source(self) -> str:

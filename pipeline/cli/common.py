@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.cli.errors import UsageError
-from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
 from pipeline.errors import CommandFailed
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
+from pipeline.limits import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
 from pipeline.store.location import ROOT_ENV
 
 if TYPE_CHECKING:

@@ -109,7 +109,8 @@ _ACCESS_CODE_RE = lazy_compile(
     r"(?:\b(?:door|gate|alarm|garage|lockbox|lock box|key ?safe|key box|safe|front door|back door|entry|entrance|"
     r"access|keypad|padlock|locker|bike lock|unlock|intercom|buzzer|atm|bank|card|debit|phone|sim|storage unit|storage|"
     r"self-storage|shed|mailbox|post ?box|lobby|building|elevator|lift|parking|car park|apartment|flat|house|home|office|"
-    r"vault|cabinet|suitcase|luggage|cage)(?:'s)?\s+(?:door\s+|gate\s+|access\s+|entry\s+)?(?:code|combination|combo|pin)s?\b|"
+    r"vault|cabinet|suitcase|luggage|cage)(?:'s)?\s+(?:(?!area|zip|post(?:al)?|country|promo|dress|source|discount|bar|qr|"
+    r"colou?r|error|status|tax|sort|swift|routing|branch)[\w-]+\s+)?(?:code|combination|combo|pin)s?\b|"
     r"\b(?:code|combination|combo|pin|passcode)s?\s+(?:for|to|of|on|at|into)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+)?"
     r"(?:[\w-]+\s+){0,2}?(?:storage(?: unit)?|unit|locker|door|gate|garage|safe|shed|building|house|flat|apartment|office|"
     r"lobby|mailbox|cage|vault|padlock|lock|alarm|keypad|entrance|lockbox|key ?safe)s?\b|"
@@ -129,7 +130,8 @@ _ACCESS_CODE_RE = lazy_compile(
 )
 # "PIN 5820", "kode PIN 1234": the digits right after the word.
 _PIN_RE = lazy_compile(
-    r"(?<![a-z])(?:kode\s+)?pin(?:\s+code|\s+number)?\s*(?:is|:|：|=|#|adalah|是|为|คือ)?\s*(\d{4,8})(?![\d.,:/-]\d)", _I)
+    r"(?:(?<![a-z])(?:kode\s+)?pin|พิน|รหัสพิน)(?:\s+code|\s+number)?(?:'s|’s)?\s*(?:is|:|：|=|#|adalah|是|为|คือ)?\s*(\d{4,8})"
+    r"(?![\d.,:/-]\d)|(?:พิน|รหัสพิน)\S{0,20}?(?:คือ)?\s*(\d{4,8})(?!\d)", _I)
 # "Login: bob / Hunter2024!", "username jdoe password Winter2025": the second value is the password.
 _LOGIN_PAIR_RE = lazy_compile(
     r"(?:\b(?:login|log-in|log in|sign-?in|username|user name|user|akun|account|credentials?|creds)|账号|用户名|ชื่อผู้ใช้|ล็อกอิน)"
@@ -176,7 +178,7 @@ _CODE_GATE = Gate(
     "house", "home", "office", "vault", "cabinet", "suitcase", "luggage", "cage", "code", "codes", "combination", "combo",
     "passcode", "disarm", "disarms", "disarmed", "arm", "arms", "open", "opens", "punch", "key", "type", "enter", "tap", "dial",
     "门禁", "大门", "门锁", "密码锁", "保险", "车库", "报警", "防盗门", "储物柜", "仓库", "储物间", "储藏室", "柜子", "信箱",
-    "车位", "电梯", "单元门", "家门", "房门", "รหัส",
+    "车位", "电梯", "单元门", "家门", "房门", "รหัส", "พิน",
 )
 _LOGIN_GATE = Gate(
     "login", "log", "sign", "signin", "username", "user", "akun", "account", "credential", "credentials", "creds",
@@ -248,7 +250,9 @@ def credential_findings(s: str, t: Text) -> list[Span]:
         for m in _ACCESS_CODE_RE.finditer(s):
             group = next(g for g in (1, 2, 3) if m.group(g) is not None)
             add((m.start(group), m.end(group), PASSWORD))
-        out += matches(_PIN_RE, s, PASSWORD, group=1)
+        for m in _PIN_RE.finditer(s):
+            group = 1 if m.group(1) is not None else 2
+            add((m.start(group), m.end(group), PASSWORD))
     if _LOGIN_GATE.hit(t):
         for m in _LOGIN_PAIR_RE.finditer(s):
             val = m.group(2).rstrip(".,;")

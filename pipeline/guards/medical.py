@@ -32,7 +32,8 @@ _EN_CONDITIONS = (
     r"cancer|leuka?emia|lymphoma|melanoma|sarcoma|myeloma|glioblastoma|carcinoma|metasta(?:sis|ses|tic)|tumou?rs?|"
     r"multiple sclerosis|motor neuron(?:e)? disease|\bals\b(?=[^.!?\n]{0,30}\b(?:diagnos|disease|has|had|with)\b)|"
     r"cerebral palsy|down'?s? syndrome|cystic fibrosis|muscular dystrophy|spina bifida|huntington'?s(?: disease)?|"
-    r"epilepsy|epileptic|autism|autistic|asperger'?s(?: syndrome)?|\badhd\b|diabetes|diabetic|asthma|asthmatic|\bcopd\b|"
+    r"epilepsy|epileptic|autism|autistic|asperger'?s(?: syndrome)?|tourette'?s(?: syndrome)?|tourettes|\badhd\b|"
+    r"diabetes|diabetic|asthma|asthmatic|\bcopd\b|"
     r"emphysema|hypertension|high blood pressure|heart (?:attack|failure|disease|condition|murmur|defect|problems?)|"
     r"congestive heart|angina|arrhythmia|atrial fibrillation|\bafib\b|kidney (?:failure|disease|stones?)|"
     r"renal failure|liver (?:disease|failure)|cirrhosis|hepatitis(?: [abc])?|\bhiv\b|lupus|crohn'?s(?: disease)?|"
@@ -79,16 +80,20 @@ _EN_PROCEDURES = (
 # Words that are medical only in a frame: "had a stroke", "had an operation", "surgery" after a verb of undergoing.
 _EN_FRAMED = (
     r"\b(?:had|has|have|having|suffered|survived|recovering from|recovered from|after)\s+(?:a\s+|her\s+|his\s+|their\s+|my\s+)?"
+    r"(?:(?:two|three|several|multiple|a few|a couple of|\d+)\s+)?"
     r"(?:mild\s+|minor\s+|major\s+|small\s+|massive\s+|second\s+)?(?:stroke|heart attack|seizure|nervous breakdown|"
     r"operation|surgery|transplant|procedure on|miscarriage)s?\b|"
-    r"\b(?:had|has|have|got|getting|needs?|needed)\s+(?:(?:his|her|their|my|a|an|the)\s+)?(?:\w+\s+)?"
+    r"\b(?:had|has|have|having|got|getting|needs?|needed)\s+(?:(?:his|her|their|my|a|an|the)\s+)?(?:\w+\s+)?"
     r"(?:appendix|gallbladder|tonsils|adenoids|wisdom teeth|thyroid|uterus|womb|ovaries|ovary|spleen|kidney|prostate|breast|"
     r"lump|tumou?r|polyps?|cyst)\s+(?:removed|taken out|out|cut out)\b|"
     r"\b(?:operated on|under the knife|in surgery|out of surgery|post-?op|pre-?op|(?:undergo|undergoing|underwent|"
     r"scheduled for|booked for|waiting for|recovering from)\s+(?:an?\s+|his\s+|her\s+|my\s+)?(?:\w+\s+)?(?:surgery|operation))\b|"
-    r"\b(?:is|are|was|were|'s|be|been|being|got|get|gets)\s+(?:very\s+|really\s+|seriously\s+|terminally\s+|chronically\s+|"
+    r"\b(?:is|are|was|were|'s|am|'m|be|been|being|got|get|gets)\s+(?:very\s+|really\s+|seriously\s+|terminally\s+|chronically\s+|"
     r"critically\s+|gravely\s+)?(?:ill|unwell|sick(?!\s+(?:of|and tired|day|leave|note|pay|burn|beat|trick|joke))|hospitali[sz]ed|in (?:the )?hospital|in intensive care|in the icu|"
-    r"on (?:a )?ventilator|on oxygen|on dialysis|on chemo|in remission|in hospice|in palliative care)\b|"
+    r"on (?:a )?ventilator|on oxygen|on dialysis|on chemo|in remission|in hospice|in palliative care|in rehab|"
+    r"on the (?:autism )?spectrum)\b|"
+    r"\b(?:pills|meds|medications?|medicines?|tablets|injections|shots|prescriptions?)\s+for\s+(?:his|her|my|their|our)\s+"
+    r"(?!(?:\w+\s+)?(?:dog|cat|pet|horse|plants?|garden|lawn)\b)\w+(?:\s+\w+)?|"
     r"\b(?:suffers|suffered|suffering|struggles|struggled|lives|living|diagnosed|battling|fighting|treated|being treated)\s+"
     r"(?:from|with|for)\s+(?:severe\s+|chronic\s+|clinical\s+|mild\s+)?(?:depression|anxiety|cancer|an illness|a disease|"
     r"addiction|alcoholism|insomnia)\b"
@@ -98,6 +103,7 @@ _EN_FRAMED = (
 _ID_TERMS = (
     r"parkinson|alzheimer|demensia|kanker(?:\s+\w+)?|leukemia|limfoma|tumor|kista|autis(?:me|tik)?|adhd|"
     r"diabetes|kencing manis|epilepsi|ayan|asma|hipertensi|darah tinggi|penyakit jantung|serangan jantung|"
+    r"sakit (?:jantung|ginjal|gula|kanker|paru(?:-paru)?|liver|lever|stroke|kuning)|pengencer darah|"
     r"gagal jantung|jantung koroner|gagal ginjal|penyakit ginjal|batu ginjal|cuci darah|hemodialisis|"
     r"skizofrenia|gangguan bipolar|bipolar|depresi berat|gangguan kecemasan|lupus|hepatitis|tbc|tuberkulosis|"
     r"talasemia|thalasemia|hemofilia|sindrom down|down syndrome|lumpuh otak|cerebral palsy|lumpuh (?:total|separuh|sebagian|permanen)|katarak|"
@@ -123,7 +129,7 @@ _ZH_TERMS = (
     r"心脏起搏器|起搏器|心脏支架|(?:放|装|安|植入)(?:了)?(?:个|一个|两个)?支架|胰岛素泵|胰岛素|助听器|人工耳蜗|轮椅|呼吸机|"
     r"假肢|人工(?:关节|髋关节|膝关节|心脏瓣膜)|"
     r"(?:做|动|接受|进行|安排|刚做完|做完)(?:了|过|完)?\S{0,8}?手术|开刀|\S{1,4}切除|剖腹产|剖宫产|"
-    r"(?:肾|肝|心脏|骨髓|器官|眼角膜|肺)移植|阑尾炎?|胆囊|扁桃体|化疗|放疗|靶向药|"
+    r"(?:肾|肝|心脏|骨髓|器官|眼角膜|肺)移植|(?:心脏)?搭桥(?:手术)?|阑尾炎?|胆囊|扁桃体|化疗|放疗|靶向药|"
     r"二甲双胍|降压药|降糖药|抗抑郁药|抗癫痫药|左甲状腺素|优甲乐|华法林|他汀|氯吡格雷|利他林|"
     r"(?:病危|病重|重病|住院|进了?icu|进了?重症监护)"
 )
@@ -139,6 +145,16 @@ _TH_TERMS = (
     r"อินซูลิน|เมตฟอร์มิน|ลิเทียม|วาร์ฟาริน|(?:กิน|ทาน|ใช้|ฉีด)ยา\S{0,10}|ผ่าตัด\S{0,8}|ไส้ติ่ง|ถุงน้ำดี|ต่อมทอนซิล|ผ่าคลอด|ปลูกถ่าย(?:ไต|ตับ|ไขกระดูก|อวัยวะ|หัวใจ|ปอด)|"
     r"ฟอกไต|ล้างไต|เคมีบำบัด|ฉายแสง|ยา(?:ต้าน|รักษา|ลด)\S{0,12}|ป่วยหนัก|ป่วยเป็น\S{0,12}|นอนโรงพยาบาล|เข้าไอซียู|"
     r"ไอซียู|ป่วยติดเตียง|ติดเตียง"
+)
+
+# "my son has Tourette's", "she has Crohn's.": a name's condition, said with nothing after it.
+_EPONYM_RE = lazy_compile(
+    r"\b(?:has|have|had|with|diagnosed with)\s+(?!(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|"
+    r"tomorrow|yesterday|january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"mcdonald|wendy|domino|trader joe|macy|lowe|kohl|dillard|sainsbury|tesco)(?:'s|’s))(?-i:[A-Z][a-z]{2,})(?:'s|’s)"
+    r"(?=\s*(?:$|[.,;!?]|and\b|so\b|but\b|disease\b|"
+    r"syndrome\b|palsy\b))",
+    _I,
 )
 
 _TERMS_RE = lazy_compile(
@@ -173,10 +189,12 @@ _EN_GATE = frozenset(
     "marrow stem organ cornea corneal bypass surgery biopsy biopsies mastectomy lumpectomy stroke attack seizure "
     "breakdown operation procedure miscarriage appendix gallbladder tonsils adenoids wisdom uterus womb ovaries ovary "
     "spleen prostate breast lump polyps polyp cyst operated knife postop preop ill unwell sick hospitalized "
-    "hospitalised hospital intensive icu remission hospice palliative "
-    "diagnosed depression addiction alcoholism illness covid syndrome op "
+    "hospitalised hospital intensive icu remission hospice palliative tourette tourettes "
+    "strokes seizures "
+    "diagnosed depression addiction alcoholism illness covid syndrome op rehab spectrum pills "
+    "tablets injections shots prescription prescriptions medicine medicines meds having "
     # Indonesian
-    "demensia kanker limfoma kista autis autisme autistik kencing epilepsi ayan asma hipertensi darah penyakit "
+    "pengencer sakit demensia kanker limfoma kista autis autisme autistik kencing epilepsi ayan asma hipertensi darah penyakit "
     "serangan gagal jantung koroner ginjal batu cuci hemodialisis skizofrenia gangguan depresi tbc tuberkulosis "
     "talasemia hemofilia sindrom lumpuh katarak glaukoma rematik asam pengapuran sirosis alat pacu ring pasang bantu "
     "kursi implan pompa kemoterapi kemo radioterapi usus amandel operasi dioperasi bedah transplantasi cangkok kena "
@@ -187,10 +205,10 @@ _EN_SUFFIXES = ("pril", "olol", "statin", "sartan", "prazole", "oxetine", "zepam
                 "floxacin", "azepam", "xaban", "ectomy")
 _FOREIGN_GATE_RE = lazy_compile(
     r"帕金森|阿尔茨海默|痴呆|中风|脑梗|脑溢血|脑出血|心梗|心肌梗|心脏|心衰|心力衰竭|冠心病|心律|房颤|癌|肿瘤|白血病|淋巴瘤|自闭|孤独症|"
-    r"多动症|抑郁|焦虑症|躁郁|双相|精神分裂|糖尿病|高血压|哮喘|癫痫|狼疮|乙肝|丙肝|肝硬化|尿毒症|肾衰|透析|甲亢|甲减|痛风|"
+    r"多动症|抽动|抑郁|焦虑症|躁郁|双相|精神分裂|糖尿病|高血压|哮喘|癫痫|狼疮|乙肝|丙肝|肝硬化|尿毒症|肾衰|透析|甲亢|甲减|痛风|"
     r"风湿|关节|骨质疏松|白内障|青光眼|唐氏|脑瘫|渐冻|艾滋|贫血|血友病|起搏器|支架|胰岛素|助听器|耳蜗|轮椅|呼吸机|假肢|"
     r"人工|手术|开刀|切除|剖腹|剖宫|移植|阑尾|胆囊|扁桃体|化疗|放疗|靶向|二甲双胍|降压|降糖|抗抑郁|抗癫痫|甲状腺素|优甲乐|"
-    r"华法林|他汀|氯吡格雷|利他林|病危|病重|重病|住院|icu|重症|"
+    r"华法林|他汀|氯吡格雷|利他林|病危|病重|重病|住院|icu|重症|搭桥|"
     r"พาร์|อัลไซเมอร์|สมองเสื่อม|หลอดเลือดสมอง|สโตรก|อัมพ|มะเร็ง|เนื้องอก|ลูคีเมีย|ออทิ|สมาธิสั้น|ซึมเศร้า|ไบโพลาร์|จิตเภท|"
     r"เบาหวาน|ความดัน|หอบหืด|ลมชัก|หัวใจ|ไต|ตับ|เอชไอวี|เอดส์|เก๊าต์|ข้อ|กระดูกพรุน|ต้อ|ดาวน์ซินโดรม|ธาลัสซีเมีย|ไทรอยด์|"
     r"ขดลวด|เครื่องช่วย|ประสาทหูเทียม|รถเข็น|วีลแชร์|เทียม|อินซูลิน|ผ่า|ไส้ติ่ง|ถุงน้ำดี|ทอนซิล|ปลูกถ่าย|เคมีบำบัด|"
@@ -205,6 +223,7 @@ _NOT_AFTER_RE = lazy_compile(
     r"fundraiser|fun ?run|walk|marathon|patients|care (?:home|worker|assistant)|drugs? (?:company|development|discovery)|"
     r"prevention|screening|vaccine|app|apps|model|dataset|detection|classifier|centre|center|hospital|team|project|"
     r"manufacturer|company|startup|industry|market|sales|conference|journal|textbook|course|module|lecture|[- ]?accessible|access|ramps?|"
+    r"cafeteria|canteen|car ?park|parking|gift shop|lobby|"
     r"peneliti(?:an)?|riset|yayasan|bangsal|klinik|perawat|pasien|dokter|spesialis|研究|医院|科室|病房|护士|医生|患者|病人|"
     r"协会|基金会|筛查|项目|医师|部|วิจัย|มูลนิธิ|โรงพยาบาล|พยาบาล|แพทย์|ผู้ป่วย|คลินิก|วอร์ด)(?![a-z])",
     _I,
@@ -241,7 +260,10 @@ def medical_spans(text: str, words: set[str]) -> list[tuple[int, int]]:
         return []
     figure = [m.span() for m in _FIGURE_RE.finditer(text)]
     spans: list[tuple[int, int]] = []
-    for m in _TERMS_RE.finditer(text):
+    found = list(_TERMS_RE.finditer(text))
+    if "'s" in text or "’s" in text:
+        found += _EPONYM_RE.finditer(text)
+    for m in found:
         start, end = m.span()
         if any(a <= start < b for a, b in figure):
             continue

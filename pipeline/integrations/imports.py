@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline._util.keyed import ID_KEY, keyed_id
+from pipeline._util.keyed import ID_KEY, keyed_id, unkeyed_id
 from pipeline.errors import ImportFormatError
 from pipeline.integrations.remember import answer
 from pipeline.types import Classification, Decision, Turn
@@ -273,6 +273,7 @@ def import_items(
         result = pipe.process_turn(
             user, [{"role": "user", "content": said}], timestamp=item.created_at,
             conversation_id=f"import-{source}", turn_id=turn_id, amend=curated(item.text, source),
+            legacy_turn_id=_unkeyed_turn_id(source, user, item),
         )
         routed = answer(result)
         row["said_as"] = said
@@ -292,6 +293,13 @@ def import_items(
             totals["stored" if routed["stored"] else "skipped"] += 1
         rows.append(row)
     return {"success": totals["refused"] == 0, "source": source, "users": sorted(users), **totals, "report": rows}
+
+
+def _unkeyed_turn_id(source: str, user: str, item: Item) -> str:
+    """The turn id older versions gave this item (plain sha256s of its id and text): an item imported
+    then is recognised on a store that recorded turns then (looked up, never written)."""
+    item_id = item.source_id or unkeyed_id(item.text, 16)
+    return f"import-{source}-" + unkeyed_id(f"{user}\x00{item_id}\x00{item.text}", 16)
 
 
 def curated(text: str, source: str) -> Callable[[Turn, Classification], Classification]:

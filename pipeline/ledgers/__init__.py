@@ -38,6 +38,7 @@ __all__ = [
     "MemoryEntry",
     "MemoryLog",
     "UnparseableLedger",
+    "clean_entry_text",
     "UserField",
     "UserProfile",
     "canonical_section",

@@ -23,7 +23,7 @@ from pipeline.ledgers.user_md import (
     field_from_entry,
     guess_section,
 )
-from pipeline.types import USER_SECTIONS
+from pipeline.sections import USER_SECTIONS
 
 ENTRY_DELIMITER = "\n§\n"
 USER_FILE = "USER.md"

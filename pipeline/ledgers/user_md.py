@@ -25,7 +25,7 @@ from pipeline.ledgers._text import (
     split_text,
     take_continuation,
 )
-from pipeline.types import USER_SECTIONS
+from pipeline.sections import USER_SECTIONS
 from pipeline.vocabulary import section_of
 
 DEFAULT_USER_LIMIT = 1375

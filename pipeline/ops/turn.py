@@ -34,6 +34,14 @@ from pipeline.types import Classification, Decision, Outcome, Turn, TurnResult, 
 log = logging.getLogger("memroute.pipeline")
 
 
+def sentence_similarity(a: str, b: str) -> float:
+    """The offline engine's sentence encoder's cosine of two texts, loaded on the first comparison (only a
+    user with a waiting candidate and a statement naming its value ever asks)."""
+    from pipeline.engines.offline.encoder import similarity
+
+    return similarity(a, b)
+
+
 @dataclass(frozen=True)
 class WritePolicy:
     """How a turn's writes make room and keep candidates."""
@@ -43,6 +51,9 @@ class WritePolicy:
     # only when a write does not fit. Proactive compaction suits a free (rule-based) compaction only.
     compact_at: float | None = COMPACT_AT
     candidate_ttl_days: float = float(cands.DEFAULT_TTL_DAYS)
+    # Whether a statement says a waiting candidate's fact in other words: the sentence encoder's cosine
+    # (None: candidates match by their words only).
+    meaning: Callable[[str, str], float] | None = sentence_similarity
 
     @classmethod
     def for_engine(cls, engine: Engine, *, consolidate_at: float = CONSOLIDATE_AT,
@@ -99,6 +110,7 @@ def _apply(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, class
             turn,
             current.profile.fields(),
             policy_of_turn,
+            policy.meaning,
         )
         # a late turn (retry, replay) never undoes a newer one; asked only when it touches USER.md
         later = later_keys(store, turn) if any(d.route == "user" for d in plan.decisions) else None

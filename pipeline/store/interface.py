@@ -25,9 +25,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from pipeline.types import Decision, Usage
+if TYPE_CHECKING:  # annotations only: opening a store (and the CLI's start) need not load the pydantic types
+    from pipeline.types import Decision, Usage
 
 # An open transaction, as yielded by MemoryStore.transaction(): a sqlite3.Connection for SQLite,
 # a psycopg connection for PostgreSQL. Only the store that made it knows what it is.
@@ -127,6 +128,11 @@ class HookQueue(Protocol):
     def prune_done(self, older_than_s: float) -> int: ...
 
     def parked_count(self) -> int: ...
+
+    def settled_done(self, user_id: str, turn_id: str) -> bool:
+        """Whether (user, turn id) is done here: applied, or found applied before (under the plain id an
+        older version gave it, when the turn log holds nothing under this one)."""
+        ...
 
     def scrub(self) -> bool:
         """Remove what finished turns left in the queue's storage (WAL frames, old row versions)."""
@@ -249,6 +255,12 @@ class MemoryStore(ABC):
     def secret_key(self, name: str) -> bytes:
         """The store's own secret `name` (32 random bytes, never about a user), made at first use and the
         same for every process on this store: the key of ids made from user text (pipeline/_util/keyed.py)."""
+
+    @abstractmethod
+    def holds_unkeyed_ids(self) -> bool:
+        """Whether the store recorded turns before ids made from user text were keyed (store_facts
+        'unkeyed_ids', set by the migration that added the table): only then is a turn also looked up
+        under the plain id it had then (pipeline/ops/turn.py applied_before). Never true of a new store."""
 
     @abstractmethod
     def quick_check(self) -> str:

@@ -8,10 +8,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.ledgers import names_key
-from pipeline.types import Decision
+
+if TYPE_CHECKING:  # annotations only: the store opens without the pydantic types
+    from pipeline.types import Decision
 
 # Every table that holds rows of one user, and the text columns of each (what a purge searches).
 USER_TABLES: dict[str, tuple[str, ...]] = {

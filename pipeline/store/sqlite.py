@@ -18,19 +18,16 @@ and reason and only a digest of its quote, unless `log_quotes` (debugging) is on
 from __future__ import annotations
 
 import json
-import secrets
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.store.hook_queue import SQLiteHookQueue, queue_status
 from pipeline.store.interface import TARGETS, TURN_STATUSES, HookQueue, MemoryStore
 from pipeline.store.migrations import MIGRATIONS
 from pipeline.store.rules import (
     DECISION_COLUMNS,
-    DIGEST_KEY_BYTES,
-    DIGEST_KEY_NAME,
     USER_TABLES,
     decision_rows,
     finish_usage,
@@ -51,7 +48,9 @@ from pipeline.store.sqlite_db import (
     SQLiteDatabase,
     utc_now,
 )
-from pipeline.types import Decision, Usage
+
+if TYPE_CHECKING:  # annotations only: the store opens without the pydantic types
+    from pipeline.types import Decision, Usage
 
 __all__ = ["DB_NAME", "MIGRATIONS", "SQLITE_VERSION", "TARGETS", "TURN_STATUSES", "DatabaseError", "SQLiteStore"]
 
@@ -101,27 +100,6 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
 
 
     # ---- writes (inside transaction()) -------------------------------------------------
-
-    def _store_key(self, conn: sqlite3.Connection, name: str) -> bytes:
-        """The root's key `name` in store_keys, made at first use (the first writer's wins)."""
-        cache: dict[str, bytes] = self.__dict__.setdefault("_key_cache", {})
-        if name not in cache:
-            conn.execute("INSERT OR IGNORE INTO store_keys (name, key) VALUES (?, ?)",
-                         (name, secrets.token_bytes(DIGEST_KEY_BYTES)))
-            row = conn.execute("SELECT key FROM store_keys WHERE name = ?", (name,)).fetchone()
-            cache[name] = bytes(row[0])
-        return cache[name]
-
-    def _digest_key(self, conn: sqlite3.Connection) -> bytes:
-        """The root's key for decision-log digests (rules.DIGEST_KEY_NAME)."""
-        return self._store_key(conn, DIGEST_KEY_NAME)
-
-    def secret_key(self, name: str) -> bytes:
-        cache: dict[str, bytes] = self.__dict__.setdefault("_key_cache", {})
-        if name in cache:
-            return cache[name]
-        with self.transaction() as conn:
-            return self._store_key(conn, name)
 
     def _r(self, text: str | None) -> str | None:
         return None if text is None else self.redact(text)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from doors import DOORS, FRAMEWORK, at_rest, everything_kept, pipeline_for
+from doors import DOORS, FRAMEWORK, at_rest, everything_kept, holds, pipeline_for
 
 import pipeline.guards.detectors as detectors
 import pipeline.guards.policy as policy
@@ -44,6 +44,22 @@ SENSITIVE = [
     ("th", "แม่ผมใส่เครื่องกระตุ้นหัวใจเมื่อปีที่แล้ว", "เครื่องกระตุ้นหัวใจ"),
     ("th", "ลูกสาวฉันถูกวินิจฉัยว่าเป็นสมาธิสั้น", "สมาธิสั้น"),
     ("th", "สามีฉันเพิ่งผ่าตัดเปลี่ยนข้อเข่า", "ข้อเข่า"),
+    ("en", "Our son is on the spectrum and starts school in September", "spectrum"),
+    ("en", "my brother is in rehab for alcohol until March", "rehab"),
+    ("en", "My mum takes pills for her blood pressure", "blood pressure"),
+    ("en", "I'm having my tonsils out next week", "tonsils"),
+    ("id", "Suami saya pakai kursi roda sejak kecelakaan", "kursi roda"),
+    ("zh", "我妈刚做完心脏搭桥", "搭桥"),
+    ("th", "แม่ฉันนั่งรถเข็นตั้งแต่ปีที่แล้ว", "รถเข็น"),
+    ("en", "My son has Tourette's", "Tourette"),
+    ("en", "Grandma's had two strokes", "strokes"),
+    ("en", "my son takes Concerta for his ADHD", "Concerta"),
+    ("id", "Om saya sakit jantung", "jantung"),
+    ("id", "Papa minum obat pengencer darah sejak serangan jantung", "pengencer darah"),
+    ("zh", "我爷爷中风以后一直卧床", "中风"),
+    ("zh", "我妈有甲状腺问题，吃优甲乐", "优甲乐"),
+    ("th", "ลูกสาวฉันเป็นโรคลมชักต้องกินยากันชัก", "ลมชัก"),
+    ("th", "พ่อเพิ่งผ่าตัดต้อกระจก", "ต้อกระจก"),
     # pass phrases, door / gate / locker / storage codes, PINs, security answers
     ("en", "The phrase I log in with is: purple walrus eats toast", "purple walrus"),
     ("en", "my sign-in phrase will always be: amber fox under the bridge", "amber fox"),
@@ -64,6 +80,10 @@ SENSITIVE = [
     ("th", "รหัสล็อกเกอร์ที่ฟิตเนสของฉันคือ 8142", "8142"),
     ("th", "PIN บัตรเดบิตของฉัน 6403", "6403"),
     ("th", "คำตอบคำถามกันลืมรหัสคือ ปลาทูทอด", "ปลาทูทอด"),
+    ("en", "garage opener code 5566", "5566"),
+    ("en", "my PIN's 0917, don't lose it", "0917"),
+    ("id", "PIN untuk kartu ATM ku 2233", "2233"),
+    ("th", "พินบัตรของฉันคือ 8899", "8899"),
 ]
 
 
@@ -82,7 +102,7 @@ def test_no_door_keeps_a_health_detail_a_pass_phrase_or_a_code(tmp_path: Path, d
             DOORS[door](pipe, f"u{n}", text)
         kept = {n: everything_kept(pipe, f"u{n}") for n in range(len(SENSITIVE))}
     leaks = [(text, found) for n, (_, text, needle) in enumerate(SENSITIVE)
-             if (found := at_rest(root, needle)) or needle.lower() in kept[n].lower()]
+             if (found := at_rest(root, needle)) or holds(kept[n], needle)]
     assert not leaks, leaks
 
 
@@ -145,7 +165,9 @@ def test_ordinary_facts_are_still_stored(tmp_path: Path, text: str, needle: str)
      "The code for our project lives in GitLab", "our parking spot is number 114 in the garage",
      "a phrase I use for my newsletter is: stay curious", "I'm a Cancer, born in July", "My car had a breakdown on the M4",
      "I teach a course on heart disease", "I have celiac disease so everything has to be gluten-free",
-     "我是住院医师", "ผมซื้อรถเข็นเด็กให้ลูก", "Saya kerja di bagian operasi gudang"],
+     "我是住院医师", "ผมซื้อรถเข็นเด็กให้ลูก", "Saya kerja di bagian operasi gudang", "deaf jam records is my favourite label",
+     "My area code is 415", "I'm sick of meetings", "I'm deaf, so I need captions on every video", "My son has Tom's bike",
+     "She has Grandma's eyes.", "I'm dyslexic, so short paragraphs please"],
 )
 def test_look_alikes_are_not_findings(text: str) -> None:
     assert redact(text) == text

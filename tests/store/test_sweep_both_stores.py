@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from doors import KeepsEverything
+from doors import KeepsEverything, holds
 from memory_fixture import Memory
 
 from pipeline.testing import UnreachableEngine
@@ -50,8 +50,8 @@ def _seed(mem: Memory) -> None:
 
 
 def _held(mem: Memory, *needles: str) -> list[str]:
-    blob = mem.bytes_at_rest().lower()
-    return [n for n in needles if n.lower().encode("utf-8") in blob]
+    blob = mem.bytes_at_rest()
+    return [n for n in needles if holds(blob, n)]
 
 
 def _ivo_files_aside(mem: Memory) -> bytes | None:

@@ -320,6 +320,7 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
                                     detail=f"{why_not}: the rules' {d.key} value is no value"))
                 continue
         elif d.route == "skip" and not d.candidate and d.reason not in ("sensitive", "blocked") and (
+                d.rule not in _NO_CANDIDATE) and (
                 guess := next((g for g in candidates if w[0] <= g.start < w[1]), None)) is not None:
             out.append(Decision(quote=d.quote, route="skip", reason=d.reason, confidence=round(1 - reading.p_field, 2),
                                 candidate=True, section=SECTION_OF.get(guess.key, "Identity"), key=guess.key,
@@ -337,6 +338,13 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
         out.append(d)
         _replay(d, ctx)
     return out
+
+
+# Statements that add nothing to wait for: an event MEMORY.md already logs and a sentence said earlier in the same
+# conversation ("last week we decided to move atlas to Postgres" said again is a logged decision, not a usual stack
+# waiting to be confirmed). What the assistant said about itself is refused later, whatever the engine
+# (stages/evidence.py).
+_NO_CANDIDATE = ("repeat/memory-md", "repeat/conversation")
 
 
 def _junk_clause(d: Decision, initial: dict[str, Field]) -> str | None:

@@ -79,6 +79,12 @@ class PostgresStore(Records, MemoryStore):
     def secret_key(self, name: str) -> bytes:
         return self.db.secret_key(name)
 
+    def holds_unkeyed_ids(self) -> bool:
+        if "_unkeyed_ids" not in self.__dict__:
+            row = self.db.one("SELECT 1 AS x FROM store_facts WHERE name = 'unkeyed_ids'")
+            self.__dict__["_unkeyed_ids"] = row is not None
+        return bool(self.__dict__["_unkeyed_ids"])
+
     def __enter__(self) -> PostgresStore:
         return self
 

@@ -6,12 +6,12 @@ copied as the text they are, never re-encoded); USER.md and MEMORY.md move byte 
 files and the `documents` table, and the kept copies of documents memroute refused to rewrite
 (USER.md.bak, MEMORY.md.bak) between files and `document_copies`. The store's own keys
 (`store_keys`: the key of turn ids and imported memories' ids, the key of the decision log's
-digests) move with it, in the same transaction, so the moved store makes the same ids and still
-recognises a replayed turn, a re-import or a resumed batch; a key is never printed and on a root it
-lives in the 0600 database. The target must be empty (nothing is merged or overwritten; a key an
-empty target made for itself is replaced, since nothing in it was made with it), and the copy into
-PostgreSQL is one transaction. Other files in a user's folder (hand-made notes) are not part of the
-store and do not move.
+digests) and the facts about it (`store_facts`) move with it, in the same transaction, so the
+moved store makes the same ids and still recognises a replayed turn, a re-import or a resumed
+batch; a key is never printed and on a root it lives in the 0600 database. The target must be
+empty (nothing is merged or overwritten; a key an empty target made for itself is replaced, since
+nothing in it was made with it), and the copy into PostgreSQL is one transaction. Other files in a
+user's folder (hand-made notes) are not part of the store and do not move.
 """
 
 from __future__ import annotations
@@ -78,8 +78,14 @@ def _sqlite_rows(root: Path, table: str) -> Iterator[list[dict[str, Any]]]:
         conn.close()
 
 
-def _sqlite_keys(root: Path) -> list[tuple[str, bytes]]:
-    """The root's store keys (name, key); none in a root that never made one (or predates them)."""
+# The store's own rows, never about a user (name -> value column): its keys and the facts about it.
+OWN = {"store_keys": "key", "store_facts": "value"}
+_LEGACY_FACT = ("unkeyed_ids", "yes")  # as the migration that made store_facts records it
+
+
+def _sqlite_own(root: Path, table: str) -> list[tuple[str, Any]]:
+    """The root's rows of `table` (OWN), in name order. A root of an older version has no
+    store_facts yet: it gets the fact its migration would record (turns kept before ids were keyed)."""
     from pipeline.store import DB_NAME
 
     path = root / DB_NAME
@@ -87,23 +93,28 @@ def _sqlite_keys(root: Path) -> list[tuple[str, bytes]]:
         return []
     conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
     try:
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_keys'").fetchone() is None:
-            return []
-        return [(str(name), bytes(key)) for name, key in conn.execute("SELECT name, key FROM store_keys ORDER BY name")]
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone() is None:
+            if table != "store_facts":
+                return []
+            (kept,) = conn.execute("SELECT EXISTS (SELECT 1 FROM turns) OR EXISTS (SELECT 1 FROM batch_conversations) "
+                                   "OR EXISTS (SELECT 1 FROM hook_queue)").fetchone()
+            return [_LEGACY_FACT] if kept else []
+        return [(str(n), v) for n, v in conn.execute(f"SELECT name, {OWN[table]} FROM {table} ORDER BY name")]
     finally:
         conn.close()
 
 
-def _pg_keys(store: Any) -> list[tuple[str, bytes]]:
-    return [(row["name"], bytes(row["key"])) for row in store.db.rows("SELECT name, key FROM store_keys ORDER BY name")]
+def _pg_own(store: Any, table: str) -> list[tuple[str, Any]]:
+    rows = store.db.rows(f"SELECT name, {OWN[table]} AS value FROM {table} ORDER BY name")
+    return [(r["name"], r["value"] if isinstance(r["value"], str) else bytes(r["value"])) for r in rows]
 
 
-def _forget_cached_keys(store: Any) -> None:
-    """The target's keys were just replaced: drop any it had read before, so it uses the moved ones."""
+def _forget_cached_own(store: Any) -> None:
+    """The target's keys and facts were just replaced: drop any it had read before."""
     for holder in (store, getattr(store, "db", None)):
         if holder is not None:
-            holder.__dict__.pop("_key_cache", None)
-            holder.__dict__.pop("_digest_key_cache", None)
+            for name in ("_key_cache", "_digest_key_cache", "_unkeyed_ids"):
+                holder.__dict__.pop(name, None)
 
 
 def _root_documents(root: Path) -> Iterator[tuple[str, str, str]]:
@@ -195,11 +206,12 @@ def root_to_postgres(root: Path, store: Any) -> TransferReport:
                 (user_id, name, raw, now_iso()),
             )
             report.copies += 1
-        for name, secret in _sqlite_keys(root):
-            conn.execute("INSERT INTO store_keys (name, key) VALUES (%s, %s) "
-                         "ON CONFLICT (name) DO UPDATE SET key = EXCLUDED.key", (name, secret))
-            report.keys += 1
-    _forget_cached_keys(store)
+        for table, column in OWN.items():
+            for name, value in _sqlite_own(root, table):
+                conn.execute(f"INSERT INTO {table} (name, {column}) VALUES (%s, %s) "
+                             f"ON CONFLICT (name) DO UPDATE SET {column} = EXCLUDED.{column}", (name, value))
+                report.keys += table == "store_keys"
+    _forget_cached_own(store)
     report.users = len(users)
     return report
 
@@ -224,11 +236,12 @@ def postgres_to_root(store: Any, root: Path) -> TransferReport:
                     )
                     count += len(batch)
                 report.rows[table] = count
-            for name, secret in _pg_keys(store):
-                conn.execute("INSERT INTO store_keys (name, key) VALUES (?, ?) "
-                             "ON CONFLICT (name) DO UPDATE SET key = excluded.key", (name, secret))
-                report.keys += 1
-        _forget_cached_keys(target)
+            for table, column in OWN.items():
+                for name, value in _pg_own(store, table):
+                    conn.execute(f"INSERT INTO {table} (name, {column}) VALUES (?, ?) "
+                                 f"ON CONFLICT (name) DO UPDATE SET {column} = excluded.{column}", (name, value))
+                    report.keys += table == "store_keys"
+        _forget_cached_own(target)
     users: dict[str, dict[str, str]] = {}
     for user_id, name, text in _pg_documents(store):
         users.setdefault(user_id, {})[name] = text
