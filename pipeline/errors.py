@@ -165,6 +165,10 @@ class BadKeyFile(UsageError):
     """A server key file that is empty, too short or not a file: refused at start (exit 2), never used
     as a key (an empty HMAC key lets anyone sign)."""
 
+
+class SystemUnavailable(UsageError):
+    """A system that cannot be built as asked (unknown name, no model, its package not installed)."""
+
 # --- Not found (exit 1, HTTP 404).
 
 
@@ -473,6 +477,7 @@ __all__ = [
     "StoreError",
     "StoreOpenError",
     "StoreUnreachable",
+    "SystemUnavailable",
     "ToolUsageError",
     "TracingUnavailable",
     "TransferError",

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import UsageError
+from pipeline.errors import SystemUnavailable
 
 
 @dataclass(frozen=True)
@@ -123,10 +123,6 @@ NEEDS_MODEL = frozenset({"memroute-llm", "memroute-hybrid", "mem0"})
 # Systems that never take one (--model is not passed to them).
 MODEL_FREE = frozenset({"memroute-offline", "keep-everything", "keep-nothing"})
 ENTRY_POINT_GROUP = "memroute.systems"
-
-
-class SystemUnavailable(UsageError):
-    """A system that cannot be built as asked (unknown name, no model, its package not installed)."""
 
 
 def _entry_points() -> dict[str, Any]:

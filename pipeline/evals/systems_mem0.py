@@ -15,14 +15,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pipeline.evals.systems import (
-    StoredItem,
-    SystemSpec,
-    SystemUnavailable,
-    SystemUnderTest,
-    SystemUsage,
-    message_text,
-)
+from pipeline.errors import SystemUnavailable
+from pipeline.evals.systems import StoredItem, SystemSpec, SystemUnderTest, SystemUsage, message_text
 
 INSTALL = "pip install 'memroute[bench-mem0]'"
 DEFAULT_EMBED_DIMS = 1536  # Mem0's own default (OpenAI text-embedding-3-small)

@@ -10,9 +10,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pipeline.errors import SystemUnavailable
 from pipeline.evals.cases import EngineSpec
 from pipeline.evals.scorers import content_lines
-from pipeline.evals.systems import StoredItem, SystemSpec, SystemUnavailable, SystemUnderTest, SystemUsage
+from pipeline.evals.systems import StoredItem, SystemSpec, SystemUnderTest, SystemUsage
 
 
 class MemrouteSystem(SystemUnderTest):
