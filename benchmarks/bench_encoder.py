@@ -107,12 +107,16 @@ def ms(seconds: float) -> str:
 
 # ---- the parts that run inside a child process (one thread setting each) ---------------------------------------
 
-def child_turn(rounds: int, turns_per_round: int) -> None:
+ASSISTANT_SETS = {"short": ("short assistant lines", SHORT_ASSISTANT),
+                  "paragraph": ("paragraph assistant lines", PARAGRAPH_ASSISTANT)}
+
+
+def child_turn(rounds: int, turns_per_round: int, sets: list[str]) -> None:
     encoder = shared_encoder()
     engine = OfflineEngine()
     head = random_head()
     print(f"  OpenMP threads: {omp_threads(encoder)}")
-    for label, lines in (("short assistant lines", SHORT_ASSISTANT), ("paragraph assistant lines", PARAGRAPH_ASSISTANT)):
+    for label, lines in (ASSISTANT_SETS[name] for name in sets):
         turns = make_turns(lines)
         pairs = [(t.user_text, t.history[-1].content) for t in turns]
         tokens = statistics.median(encoder.token_count(u) + encoder.token_count(a) for u, a in pairs)
@@ -232,7 +236,7 @@ def in_child(part: str, setting: str, args: argparse.Namespace) -> None:
     shown = {"default": "OMP_NUM_THREADS unset", "passive": "OMP_NUM_THREADS unset, OMP_WAIT_POLICY=passive"}
     print(f"[{part}] {shown.get(setting, f'OMP_NUM_THREADS={setting}')}", flush=True)
     command = [sys.executable, __file__, "--child", part, "--rounds", str(args.rounds),
-               "--turns", str(args.turns), "--rss-turns", str(args.rss_turns)]
+               "--turns", str(args.turns), "--rss-turns", str(args.rss_turns), "--assistant", args.assistant]
     subprocess.run(command, env=thread_env(setting), check=True)
 
 
@@ -323,10 +327,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="repeats; figures are medians over them")
     parser.add_argument("--turns", type=int, default=110, help="turns per round in the turn part")
     parser.add_argument("--rss-turns", type=int, default=1000, help="turns the rss part's process runs")
+    parser.add_argument("--assistant", default="short,paragraph",
+                        help="the turn part's assistant lines: short, paragraph (a chat answer of ~90 tokens) or both")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child == "turn":
-        return child_turn(args.rounds, args.turns)
+        return child_turn(args.rounds, args.turns, [a for a in args.assistant.split(",") if a in ASSISTANT_SETS])
     if args.child == "length":
         return child_length(args.rounds)
     if args.child == "rss":
@@ -335,6 +341,8 @@ def main() -> None:
     unknown = set(parts) - {"turn", "load", "rss", "length", "install"}
     if unknown:
         parser.error(f"unknown part(s): {', '.join(sorted(unknown))}")
+    if not args.assistant or set(args.assistant.split(",")) - set(ASSISTANT_SETS):
+        parser.error(f"--assistant takes {' and/or '.join(ASSISTANT_SETS)}, comma-separated")
     print(f"bench_encoder {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} CPUs, "
           f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
     for part in parts:
