@@ -72,6 +72,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -327,17 +328,21 @@ def report(turns: dict[tuple[str, int], Turn], root: Path, outcomes: Counter[str
 
 
 def candidate_rows(turns: list[Turn], sample: int = 12) -> list[str]:
-    """Candidates kept, seen again and promoted, and a sample of the promoted fields with why."""
+    """Candidates kept, seen again and promoted (by what), and a sample of the promoted fields with why."""
     decisions = [d for t in turns for d in t.decisions]
     outcomes = [str(d.get("outcome")) for d in decisions]
-    promoted = [(t.user_id, d) for t in turns for d in t.decisions if d.get("outcome") == "promoted"]
+    promoted = [(t.user_id, d) for t in turns for d in t.decisions if str(d.get("outcome")).startswith("promoted")]
+    why = Counter(str(d.get("detail", "")).removeprefix("promoted candidate: ").split(" (first")[0] for _, d in promoted)
     rows = [
         f"candidates: {outcomes.count('candidate')} kept, "
-        f"{sum(o.startswith('candidate: seen again') for o in outcomes)} seen again, {len(promoted)} promoted "
-        f"({sum('said again' in str(d.get('detail')) for _, d in promoted)} said again in a later conversation, "
-        f"{sum('firm statement' in str(d.get('detail')) for _, d in promoted)} by a firm statement)"
+        f"{sum(o.startswith('seen_again') for o in outcomes)} seen again, {len(promoted)} promoted"
+        + (" (" + ", ".join(f"{n} {w}" for w, n in why.most_common()) + ")" if why else "")
     ]
-    for user_id, d in promoted[:sample]:
+    kinds: dict[str, list[tuple[str, dict[str, Any]]]] = defaultdict(list)  # the sample takes each kind in turn
+    for user_id, d in promoted:
+        kinds[str(d.get("detail", "")).split(" (first")[0]].append((user_id, d))
+    shown = [p for group in zip_longest(*kinds.values()) for p in group if p is not None][:sample]
+    for user_id, d in shown:
         rows.append(f"  {user_id}: {d.get('key')}: {d.get('value')}  <- {str(d.get('quote'))[:70]!r}  "
                     f"[{str(d.get('detail', '')).removeprefix('promoted candidate: ')}]")
     return rows

@@ -112,9 +112,9 @@ def measure(name: str, turns: list[tuple[list[dict[str, str]], str]], tokens: An
 
 
 def main() -> None:
-    from pipeline.engines.llm import _litellm  # litellm offline: bundled tokenizer, no telemetry
+    from pipeline.engines.llm import load_litellm  # litellm offline: bundled tokenizer, no telemetry
 
-    litellm = _litellm()
+    litellm = load_litellm()
 
     def tokens(text: str) -> int:
         return int(litellm.token_counter(model="gpt-4o-mini", text=text))

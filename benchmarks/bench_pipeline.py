@@ -136,9 +136,9 @@ def full_files() -> tuple[str, str]:
 def classify_prompt_tokens(user_md: str, memory_md: str, said: str = "x") -> tuple[int, int]:
     """(message tokens besides the turn, tool schema tokens) of one classify call (gpt-4o-mini's
     tokenizer, litellm's bundled copy)."""
-    from pipeline.engines.llm import _litellm  # imports litellm offline (bundled cost map, no telemetry)
+    from pipeline.engines.llm import load_litellm  # imports litellm offline (bundled cost map, no telemetry)
 
-    litellm = _litellm()
+    litellm = load_litellm()
     engine = LLMEngine("openai/gpt-4o-mini")
     turn = build_turn("u", [{"role": "user", "content": said}], timestamp="2026-07-30T09:00:00Z")
     messages = engine.classify_messages(turn, user_md, memory_md)

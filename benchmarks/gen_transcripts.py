@@ -23,7 +23,12 @@ benchmarks/bench_dates.py can check every entry's date against it (`expected_dat
 With --restate each person also has a pet and a hobby, which come up again and again over their
 conversations in different words, plainly or in passing, hedged or not ("I have a dog named Rex, I
 think you know", "Rex, my dog, says hi"): the long-conversation case where a fact said too weakly
-to write the first time (a candidate) should be recognised when it comes back.
+to write the first time (a candidate) should be recognised when it comes back. With --asked as well, the
+assistant sometimes asks back about the pet or hobby ("So you have a dog named Rex?") and the person's next
+message is only a yes (four in five) or a no; and sometimes the assistant speaks of its own pet ("I have a cat
+named Tofu too") and the person answers about it: a fact that is never the person's.
+
+    python benchmarks/gen_transcripts.py A.jsonl --users 80 --conversations 1000 --restate --asked --format turns --seed 5
 """
 
 from __future__ import annotations
@@ -211,6 +216,26 @@ RESTATE: dict[str, list[tuple[str, str]]] = {
         ("restate", "ฉันชอบ{hobby}"),
     ],
 }
+# --asked (with --restate): after the person mentions their pet or hobby the assistant sometimes asks back
+# ("So you have a dog named Rex?") and the person's next message is only a yes or a no; and sometimes the
+# assistant speaks of its own pet, and the person answers about that pet (a fact that is never theirs).
+ASK_BACK: dict[str, dict[str, list[str]]] = {
+    "en": {"pet": ["So you have a {pet} named {petname}?"], "hobby": ["So you're into {hobby}?"],
+           "yes": ["yes", "yep", "yeah, I do"], "no": ["no", "nope"]},
+    "id": {"pet": ["Jadi kamu punya {pet} namanya {petname}?"], "hobby": ["Jadi kamu suka {hobby}?"],
+           "yes": ["iya", "ya betul"], "no": ["bukan", "nggak"]},
+    "zh": {"pet": ["所以你有一只{pet}叫{petname}吗？"], "hobby": ["所以你喜欢{hobby}吗？"],
+           "yes": ["对", "是的"], "no": ["不是"]},
+    "th": {"pet": ["คุณมี{pet}ชื่อ{petname}เหรอคะ"], "hobby": ["คุณชอบ{hobby}เหรอคะ"],
+           "yes": ["ใช่ค่ะ", "ใช่ครับ"], "no": ["ไม่ใช่ค่ะ"]},
+}
+THEIR_PET: dict[str, list[tuple[str, str]]] = {  # (the assistant's own pet, the person's answer)
+    "en": [("I have a {otherpet} named {othername} too, asleep on my desk.", "Aww, a {otherpet} named {othername}, cute!"),
+           ("My {otherpet} {othername} says hi!", "haha hi {othername}")],
+    "id": [("Aku juga punya {otherpet} namanya {othername}, lagi tidur di mejaku.", "Lucu banget {otherpet} namanya {othername}!")],
+    "zh": [("我也有一只{otherpet}叫{othername}，正在我桌上睡觉。", "一只{otherpet}叫{othername}，好可爱！")],
+    "th": [("ฉันก็มี{otherpet}ชื่อ{othername}นะ กำลังนอนบนโต๊ะฉัน", "{otherpet}ชื่อ{othername}น่ารักจัง")],
+}
 REPLIES = {
     "en": ["Got it.", "Noted, thanks!", "Done.", "Sounds good."],
     "id": ["Siap.", "Oke, dicatat.", "Sudah.", "Baik."],
@@ -269,7 +294,7 @@ def parse_size(text: str) -> int:
     return int(text)
 
 
-def persona(rng: random.Random, n: int, restate: bool = False) -> dict[str, Any]:
+def persona(rng: random.Random, n: int, restate: bool = False, asked: bool = False) -> dict[str, Any]:
     lang = LANGS[n % len(LANGS)]
     person = {
         "user_id": f"user-{n:05d}",
@@ -283,11 +308,28 @@ def persona(rng: random.Random, n: int, restate: bool = False) -> dict[str, Any]
     if restate:  # drawn after the rest, so a set made without --restate stays as it was
         pet, names = rng.choice(PETS[lang])
         person.update(pet=pet, petname=rng.choice(names), hobby=rng.choice(HOBBIES[lang]), restate=True)
+    if restate and asked:  # the assistant's own pet: never the same name as the person's
+        other, names = rng.choice(PETS[lang])
+        person.update(otherpet=other, othername=rng.choice([x for x in names if x != person["petname"]]), asked=True)
     return person
 
 
+def asked_back(rng: random.Random, p: dict[str, Any], kind: str, template: str, reply: str) -> tuple[str, str | None]:
+    """--asked: the assistant's line after the person's message, and the person's answer to it (or None)."""
+    lang, names = p["lang"], {k: p[k] for k in ("pet", "petname", "hobby", "otherpet", "othername")}
+    roll = rng.random()
+    if kind == "restate" and roll < 0.5:
+        about = "pet" if "{pet" in template else "hobby"
+        question = rng.choice(ASK_BACK[lang][about]).format(**names)
+        return question, rng.choice(ASK_BACK[lang]["yes" if rng.random() < 0.8 else "no"])
+    if kind != "answer" and roll > 0.9:
+        theirs, said = rng.choice(THEIR_PET[lang])
+        return theirs.format(**names), said.format(**names)
+    return reply, None
+
+
 def conversation(
-    rng: random.Random, p: dict[str, Any], index: int, fmt: str, turns: int, pad: int, dated: bool = False
+    rng: random.Random, p: dict[str, Any], index: int, fmt: str, turns: int, pad: int, dated: bool = False,
 ) -> dict[str, Any]:
     """The index-th conversation of a user: later conversations are later in time. With `dated`, the
     templates include DATED and each turn of the turns format says what its words say about the date."""
@@ -297,14 +339,20 @@ def conversation(
     pool += RESTATE[lang] if p.get("restate") else []
     pairs = []
     saids: list[str | None] = []
+    answer: str | None = None  # with --asked: the person's next message answers the assistant's last line
     for t in range(turns):
-        kind, template = rng.choice(pool)
+        if answer is not None:
+            kind, template, text, answer = "answer", "", answer, None
+        else:
+            kind, template = rng.choice(pool)
+            text = template.format(
+                name=p["name"], role=p["role"], city=p["city"], project=p["project"], thing=rng.choice(THINGS[lang]),
+                pet=p.get("pet", ""), petname=p.get("petname", ""), hobby=p.get("hobby", ""),
+            )
         saids.append(WHEN.get(template) if dated else None)
-        text = template.format(
-            name=p["name"], role=p["role"], city=p["city"], project=p["project"], thing=rng.choice(THINGS[lang]),
-            pet=p.get("pet", ""), petname=p.get("petname", ""), hobby=p.get("hobby", ""),
-        )
         reply = rng.choice(REPLIES[lang])
+        if p.get("asked") and t + 1 < turns:
+            reply, answer = asked_back(rng, p, kind, template, reply)
         if pad:
             reply += "\n" + (FILLER * (pad // len(FILLER) + 1))[:pad]
         ts = start + timedelta(minutes=3 * t)
@@ -344,12 +392,13 @@ def generate_lines(
     repeat: bool = False,
     dated: bool = False,
     restate: bool = False,
+    asked: bool = False,
 ) -> Iterator[str]:
     """JSONL lines. Conversations are dealt round-robin over users; with shuffle, in blocks of
     3 x `users` lines (at most 16 MB) the order is shuffled (so per user the file is mostly, not strictly, in time order).
     With repeat, the stream never ends (conversation indexes keep growing)."""
     rng = random.Random(seed)
-    people = [persona(rng, n, restate) for n in range(users)]
+    people = [persona(rng, n, restate, asked) for n in range(users)]
     count = [0] * users
     block: list[str] = []
     block_bytes = 0
@@ -400,6 +449,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target-bytes", help="keep writing until the file has this size, e.g. 1G")
     ap.add_argument("--dated", action="store_true", help="add time phrases at every precision (bench_dates.py)")
     ap.add_argument("--restate", action="store_true", help="each person's pet and hobby come up again in other words")
+    ap.add_argument("--asked", action="store_true", help="with --restate: the assistant asks back about the pet or "
+                    "hobby (the next message is a yes or a no) or speaks of its own pet")
     args = ap.parse_args(argv)
     target = parse_size(args.target_bytes) if args.target_bytes else None
     lines = generate_lines(
@@ -414,6 +465,7 @@ def main(argv: list[str] | None = None) -> int:
         repeat=target is not None,
         dated=args.dated,
         restate=args.restate,
+        asked=args.asked,
     )
     stats = write(Path(args.out), lines, target)
     print(json.dumps({"out": args.out, **stats}), file=sys.stderr)

@@ -36,31 +36,44 @@ _EXPORTS: dict[str, str] = {
     "ModelError": "pipeline.errors",
     "StoreError": "pipeline.errors",
     "Busy": "pipeline.errors",
-    "BadTurn": "pipeline.turns",
-    "InvalidUserId": "pipeline.store.files",
-    "CandidateNotFound": "pipeline.core",
-    "NothingToForget": "pipeline.ops.erasure",
-    "ToolUsageError": "pipeline.ops.tool",
-    "HookQueueFull": "pipeline.hook.post_turn",
-    "HookClosed": "pipeline.hook.post_turn",
-    "EngineConfigError": "pipeline.engines",
-    "SettingsError": "pipeline.settings",
-    "LedgerError": "pipeline.ledgers.errors",
-    "CapExceeded": "pipeline.ledgers.errors",
+    "BadTurn": "pipeline.errors",
+    "InvalidUserId": "pipeline.errors",
+    "CandidateNotFound": "pipeline.errors",
+    "NothingToForget": "pipeline.errors",
+    "ToolUsageError": "pipeline.errors",
+    "HookQueueFull": "pipeline.errors",
+    "HookClosed": "pipeline.errors",
+    "EngineConfigError": "pipeline.errors",
+    "SettingsError": "pipeline.errors",
+    "LedgerError": "pipeline.errors",
+    "CapExceeded": "pipeline.errors",
 }
 
 if TYPE_CHECKING:
-    from pipeline.core import CandidateNotFound, MemoryPipeline
-    from pipeline.engines import EngineConfigError
-    from pipeline.errors import Busy, Conflict, MemrouteError, ModelError, NotFound, StoreError, UsageError
-    from pipeline.hook.post_turn import HookClosed, HookQueueFull, PostTurnHook
+    from pipeline.core import MemoryPipeline
+    from pipeline.errors import (
+        BadTurn,
+        Busy,
+        CandidateNotFound,
+        CapExceeded,
+        Conflict,
+        EngineConfigError,
+        HookClosed,
+        HookQueueFull,
+        InvalidUserId,
+        LedgerError,
+        MemrouteError,
+        ModelError,
+        NotFound,
+        NothingToForget,
+        SettingsError,
+        StoreError,
+        ToolUsageError,
+        UsageError,
+    )
+    from pipeline.hook.post_turn import PostTurnHook
     from pipeline.hook.runner import RetryPolicy
-    from pipeline.ledgers.errors import CapExceeded, LedgerError
-    from pipeline.ops.erasure import NothingToForget
-    from pipeline.ops.tool import ToolUsageError
-    from pipeline.settings import Settings, SettingsError
-    from pipeline.store.files import InvalidUserId
-    from pipeline.turns import BadTurn
+    from pipeline.settings import Settings
     from pipeline.types import Decision, Message, Outcome, Turn, TurnResult, Usage
 
 __all__ = [

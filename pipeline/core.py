@@ -8,38 +8,49 @@ writes is in pipeline/ops/turn.py, the other writes in pipeline/ops/manual.py.
 from __future__ import annotations
 
 import logging
+import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pipeline import guards, observe
+from pipeline._util.keyed import ID_KEY
 from pipeline.engines import make_engine
 from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, TURN_STARTED, Engine
 from pipeline.engines.views import MemoryView, UserView
-from pipeline.errors import ModelConfigError
+from pipeline.errors import ModelConfigError, UnreadableFile
 from pipeline.ledgers.entry_dates import is_stamp
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, entry_matches
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
 from pipeline.ops import manual, review
 from pipeline.ops.edit import Edit, Ledgers
-from pipeline.ops.manual import CandidateNotFound
 from pipeline.ops.turn import WritePolicy, already_done, apply_turn, fail_turn
 from pipeline.ops.usage import usage_of
 from pipeline.ops.workspace import Workspace, usage_line
 from pipeline.stages import candidates as cands
 from pipeline.stages.write import CONSOLIDATE_AT
-from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments, UnreadableFile
+from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
 from pipeline.store.location import Location, default_root
 from pipeline.store.private import make_private_dir
 from pipeline.store.sqlite import SQLiteStore
-from pipeline.turns import build_turn
-from pipeline.types import Turn, TurnResult, Usage
+from pipeline.turns import build_turn, made_turn_id, unkeyed_turn_id
+from pipeline.types import FORGOTTEN, Classification, Turn, TurnResult, Usage
 
 log = logging.getLogger("memroute.pipeline")
 
+
+class TurnQueue(Protocol):
+    """What reads wait for: a queue of this pipeline's turns in this process (PostTurnHook)."""
+
+    def flush(self, user_id: str | None = None, timeout: float | None = 10.0) -> bool: ...
+
+
+# How long a read (context, recall) waits for the user's turns still queued in this process's hooks.
+READ_WAIT_S = 10.0
 
 # A file may exceed its cap (hand edits, imports); what goes into a prompt never exceeds this many caps.
 PROMPT_CAP_FACTOR = 2
@@ -91,6 +102,8 @@ class MemoryPipeline:
         `log_quotes=True` (the CLI's MEMROUTE_LOG_QUOTES / --log-quotes) keeps the redacted words of skipped
         statements in the decision log, for debugging; by default only a digest of them is kept."""
         self.root = Path(root) if root is not None else default_root()
+        # The PostTurnHooks built on this pipeline (each adds itself): reads wait for their turns of the user.
+        self.hooks: weakref.WeakSet[TurnQueue] = weakref.WeakSet()
         if not read_only and documents is None:  # documents kept elsewhere (a database) need no folder
             make_private_dir(self.root)
         if engine is None:  # no env lookup here (MEMROUTE_ENGINE/MODEL): the CLI resolves its settings
@@ -171,15 +184,26 @@ class MemoryPipeline:
         timestamp: datetime | str | None = None,
         conversation_id: str | None = None,
         turn_id: str | None = None,
+        *,
+        amend: Callable[[Turn, Classification], Classification] | None = None,
+        legacy_turn_id: str | None = None,
     ) -> TurnResult:
+        """Classify the turn, guard the decisions and write them. A turn applied before (the same turn id)
+        comes back as `duplicate_turn`, nothing written twice. `amend(turn, classification)`, for an
+        importer of memory that was curated elsewhere: changes the engine's decisions before the guards
+        and the write. `legacy_turn_id`: for a caller that makes its own ids from what the user wrote
+        (memroute's batch and imports), the plain id an older version gave this turn; a store that
+        recorded turns then treats a turn applied under it as a duplicate too (looked up, never written)."""
         with _turn_clock(), _observed_turn(self.engine.name, turn_id) as seen:
-            return seen(self._process_turn(user_id, messages, timestamp, conversation_id, turn_id))
+            return seen(self._process_turn(user_id, messages, timestamp, conversation_id, turn_id, amend,
+                                           legacy_turn_id))
 
     def _process_turn(
         self, user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
-        turn_id: str | None,
+        turn_id: str | None, amend: Callable[[Turn, Classification], Classification] | None = None,
+        legacy_turn_id: str | None = None,
     ) -> TurnResult:
-        turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
+        turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id, legacy_turn_id)
         if done is not None:
             return done
         try:
@@ -193,6 +217,8 @@ class MemoryPipeline:
             raise  # a missing API key: the caller must fix it; retrying the turn cannot help
         except Exception as e:
             return fail_turn(self.store, self.engine, turn, e, usage_of(e))
+        if amend is not None:
+            classification = amend(turn, classification)
         return apply_turn(self.workspace, self.engine, self.policy, turn, classification, current)
 
     async def aprocess_turn(
@@ -202,19 +228,22 @@ class MemoryPipeline:
         timestamp: datetime | str | None = None,
         conversation_id: str | None = None,
         turn_id: str | None = None,
+        *,
+        legacy_turn_id: str | None = None,
     ) -> TurnResult:
         """process_turn for asyncio apps: the model call is awaited; the two small files are read
         inline, and the write and commit (locks, fsyncs, SQLite) run in a thread."""
         with _turn_clock(), _observed_turn(self.engine.name, turn_id) as seen:  # threads started below copy them
-            return seen(await self._aprocess_turn(user_id, messages, timestamp, conversation_id, turn_id))
+            return seen(await self._aprocess_turn(user_id, messages, timestamp, conversation_id, turn_id,
+                                                  legacy_turn_id))
 
     async def _aprocess_turn(
         self, user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
-        turn_id: str | None,
+        turn_id: str | None, legacy_turn_id: str | None,
     ) -> TurnResult:
         import asyncio  # here, not at the top: asyncio costs a CLI start ~60 ms
 
-        turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id)
+        turn, docs, done = self._start(user_id, messages, timestamp, conversation_id, turn_id, legacy_turn_id)
         if done is not None:
             return done
         # Read inline: two capped files of a few KB cost less to read than a thread hop does.
@@ -239,12 +268,28 @@ class MemoryPipeline:
         timestamp: datetime | str | None,
         conversation_id: str | None,
         turn_id: str | None,
+        legacy_turn_id: str | None = None,
     ) -> tuple[Turn, UserDocuments, TurnResult | None]:
         """Validate the input and build the turn; a turn already applied comes back as done."""
-        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
+        key = self.store.secret_key(ID_KEY) if turn_id is None else None
+        turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id,
+                          id_key=key)
         docs = self.documents.documents(user_id)
-        done = already_done(turn, self.engine) if self.store.turn_status(user_id, turn.turn_id) == "done" else None
-        return turn, docs, done
+        applied = self.store.turn_status(user_id, turn.turn_id) == "done" or self._applied_unkeyed(
+            turn, made=turn_id is None, legacy_turn_id=legacy_turn_id)
+        return turn, docs, already_done(turn, self.engine) if applied else None
+
+    def _applied_unkeyed(self, turn: Turn, *, made: bool, legacy_turn_id: str | None) -> bool:
+        """Whether the store applied this turn before ids were keyed, under the plain id it had then:
+        the caller's `legacy_turn_id`, else, when the turn's id is the one made from the turn (here,
+        or by the hook or a queue, which make it the same way), the plain id made from it. Asked only
+        of a store that recorded turns then; the plain id is looked up, never written or returned
+        (the result carries the keyed id)."""
+        if not self.store.holds_unkeyed_ids():
+            return False
+        if legacy_turn_id is None and (made or turn.turn_id == made_turn_id(self.store.secret_key(ID_KEY), turn)):
+            legacy_turn_id = unkeyed_turn_id(turn)
+        return legacy_turn_id is not None and self.store.turn_status(turn.user_id, legacy_turn_id) == "done"
 
     def retry(self, user_id: str | None = None) -> list[TurnResult]:
         """Run failed turns again, oldest first (their payloads were stored redacted)."""
@@ -308,13 +353,26 @@ class MemoryPipeline:
             "field_count": len(current.profile.fields()),
         }
 
-    def context(self, user_id: str, team: str | None = None) -> str:
+    def wait_for_turns(self, user_id: str, timeout: float = READ_WAIT_S) -> bool:
+        """Wait, at most `timeout` seconds, until the turns of `user_id` submitted so far to the PostTurnHooks
+        built on this pipeline (in this process) are applied, or have failed once and wait for a retry.
+        True when none is left. context() and recall() call it, so what a user said is in the next read."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        settled = True
+        for hook in list(self.hooks):
+            settled = hook.flush(user_id, timeout=max(0.0, deadline - time.monotonic())) and settled
+        return settled
+
+    def context(self, user_id: str, team: str | None = None, *, wait: float = READ_WAIT_S) -> str:
         """The block a chat app puts in its system prompt at session start: USER, then MEMORY
         (with `team`, the team profile "team+TEAM" after the user's own, when it exists).
 
-        It is a snapshot: keep the string for the whole session. Lines that the guards would
-        block (for example a poisoned hand edit) are shown as blocked, and kept in the file.
+        Turns of this user submitted to a PostTurnHook on this pipeline are applied first: the read waits
+        for them, at most `wait` seconds (0: read at once). It is a snapshot: keep the string for the whole
+        session. Lines that the guards would block (for example a poisoned hand edit) are shown as blocked,
+        and kept in the file.
         """
+        self.wait_for_turns(user_id, wait)
         shown = self.show(user_id)
         blocks = [  # each file capped like an engine prompt (a 1 MB hand edit is cut)
             ("USER PROFILE", prompt_view(shown["user_md"], self.user_limit, USER_FILE), shown["user_usage"]),
@@ -327,17 +385,26 @@ class MemoryPipeline:
         blocks.append(("MEMORY", prompt_view(shown["memory_md"], self.memory_limit, MEMORY_FILE), shown["memory_usage"]))
         parts = []
         for title, text, usage in blocks:
-            safe = _without_hostile_lines(text, self.guard_policy)
+            safe = self.for_model(text)
             parts.append(f"══ {title} [{usage} chars] ══\n" + safe.strip())
         return "\n\n".join(parts) + "\n"
+
+    def for_model(self, value: Any) -> Any:
+        """What a read hands to a model: `value` (text, or JSON-like data) with every line the load scan
+        flags (an injection, forged structure, a secret: a poisoned hand edit) replaced by a marker.
+        `context()` and `recall()` pass through it; so do the MCP resources and profile tool."""
+        return guards.hide_hostile(value, self.guard_policy)
 
     def history(self, user_id: str) -> list[dict[str, Any]]:
         self.documents.documents(user_id)  # validates the id
         return self.store.history(user_id) if self.store.exists() else []
 
-    def recall(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
+    def recall(self, user_id: str, query: str, k: int = 5, *, wait: float = READ_WAIT_S) -> list[dict[str, Any]]:
         """Full-text search over both files (current lines) and the archive of what left them. A date in the
-        query finds the entries whose date overlaps it: "2026-07-14" finds "[2026-07]" and "[2026]" too."""
+        query finds the entries whose date overlaps it: "2026-07-14" finds "[2026-07]" and "[2026]" too.
+        A hit the load scan flags (a hostile hand edit, a secret) comes back as a marker (`for_model`).
+        Like context(), it first waits (at most `wait` seconds) for the user's turns queued in this process."""
+        self.wait_for_turns(user_id, wait)
         current = self.load(user_id, reader=True)
         terms = [t for t in query.lower().split() if t]
         hits: list[dict[str, Any]] = []
@@ -353,18 +420,24 @@ class MemoryPipeline:
                          **_candidate_view(cand)})
         for row in self._recall_archive(user_id, query, terms, k):
             hits.append({"source": "archive", **row})
-        return hits[:k]
+        hits = hits[:k]
+        # Hits reach agents (recall tools) and prompts: a hostile line comes back as a marker.
+        blocked: list[dict[str, Any]] = self.for_model(hits)
+        return blocked
 
     def _recall_archive(self, user_id: str, query: str, terms: list[str], k: int) -> list[dict[str, Any]]:
         """The archive's hits. A date in the query is matched by overlap, not as words: the archive is searched
         for the other words (or the date's year) and an archived entry kept when its date overlaps."""
+        def hidden(row: dict[str, Any]) -> bool:  # what a forget took out is never recalled (--purge erases it)
+            return row.get("why") == FORGOTTEN
+
         days = [t for t in terms if is_stamp(t)]
         if not days:
-            return self.store.recall_archive(user_id, query, k=k)
+            return [r for r in self.store.recall_archive(user_id, query, k=20 * k) if not hidden(r)][:k]
         words = " ".join(t for t in terms if not is_stamp(t)) or days[0][:4]
         rows = self.store.recall_archive(user_id, words, k=20 * k)
-        return [r for r in rows if all(t in str(r["text"]).lower() for t in terms)
-                or (r["target"] == "memory" and entry_matches(str(r["text"]), terms))][:k]
+        return [r for r in rows if not hidden(r) and (all(t in str(r["text"]).lower() for t in terms)
+                or (r["target"] == "memory" and entry_matches(str(r["text"]), terms)))][:k]
 
     # ---- candidates: facts waiting for confirmation (never in USER.md until promoted) ----
 
@@ -398,8 +471,9 @@ class MemoryPipeline:
     def forget(self, user_id: str, key_or_text: str, *, purge: bool = False) -> dict[str, Any]:
         """Take a key ("Email", "phone number") or a text out of USER.md and MEMORY.md.
 
-        Without `purge` it is an ordinary removal: the old value goes to the archive and history
-        (recall can still find it). With `purge` every copy held for this user is erased: history,
+        Without `purge` the value leaves the files and every read: recall (Python, CLI, HTTP, MCP) never
+        returns it again, nor an older archived copy of it; history and `export --all` still record the
+        change. With `purge` every copy held for this user is erased: history,
         provenance, archive (and its full-text index), decision log, failed turns, hook queue,
         candidates and the .bak copies; then the database and its WAL are compacted, so a byte
         search of the root no longer finds the value. A forget request in a turn purges too.
@@ -426,9 +500,12 @@ class MemoryPipeline:
         old_text: str | None = None,
         section: str | None = None,
     ) -> dict[str, Any]:
+        """The Hermes Agent memory tool. Its answer goes to an agent: the entries it lists pass the load scan."""
         from pipeline.ops.tool import run_tool
 
-        return run_tool(self.workspace, user_id, action, target, content=content, old_text=old_text, section=section)
+        answer = run_tool(self.workspace, user_id, action, target, content=content, old_text=old_text, section=section)
+        shown: dict[str, Any] = self.for_model(answer)
+        return shown
 
     def consolidate(self, user_id: str) -> dict[str, Any]:
         """Rewrite MEMORY.md below its cap now (nothing lost: what leaves goes to the archive)."""
@@ -464,14 +541,6 @@ class MemoryPipeline:
         return review.undo(self.workspace, user_id)
 
 
-def _without_hostile_lines(text: str, policy: guards.GuardPolicy) -> str:
-    """`text` with each line the load scan flags replaced by a marker (the file keeps it)."""
-    lines = text.splitlines()
-    for number, rule in guards.scan_for_prompt(text, policy):  # numbered from 1
-        lines[number - 1] = f"[blocked by memroute: {rule}]"
-    return "\n".join(lines)
-
-
 def _candidate_view(row: dict[str, Any], ttl_days: float | None = None) -> dict[str, Any]:
     """A stored candidate as users see it (API, --json, recall): no matching internals."""
     view = {
@@ -494,7 +563,7 @@ def _ttl_days(value: float | None) -> float:
     return float(value)
 
 
-__all__ = ["CandidateNotFound", "MemoryPipeline", "default_root", "usage_line"]
+__all__ = ["MemoryPipeline", "default_root", "usage_line"]
 
 
 @contextmanager

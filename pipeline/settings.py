@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
-from pipeline.errors import UsageError
+from pipeline.errors import SettingsError
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
+from pipeline.limits import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
 from pipeline.store.location import ROOT_ENV, Location, default_root, shown_url
 
 if TYPE_CHECKING:
@@ -70,10 +70,6 @@ ENV_NAMES: dict[str, str] = {
     "cache_dir": "MEMROUTE_CACHE",
 }
 FILE_KEYS = tuple(name for name in ENV_NAMES if name != "root")
-
-
-class SettingsError(UsageError):
-    """A setting that cannot be used (bad value, unreadable or malformed config file): exit code 2."""
 
 
 class Settings(BaseModel):
@@ -121,6 +117,14 @@ class Settings(BaseModel):
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if value == "" else value
 
+    @field_validator("user_limit", "memory_limit", "max_retries", "timeout", "deadline", "candidate_ttl_days",
+                     mode="before")
+    @classmethod
+    def _a_bool_is_no_number(cls, value: Any) -> Any:
+        if isinstance(value, bool):  # True would be a cap of 1 character
+            raise ValueError("expected a number, not true or false")
+        return value
+
     @field_validator("store")
     @classmethod
     def _a_database_url(cls, value: str | None) -> str | None:
@@ -147,8 +151,8 @@ class Settings(BaseModel):
             source = self.sources.get(name, "default")
             if name == "engine" and value is None:
                 value = f"{self.engine_name} (llm when a model is set, else offline)"
-            if name == "store" and value:
-                value = shown_url(value)  # never a password on screen or in a bug report
+            if isinstance(value, str):
+                value = shown_url(value)  # never a password on screen or in a bug report (store, api_base)
             where = {"env": f"env {ENV_NAMES[name]}", "file": f"file {self.config_file}"}.get(source, source)
             rows.append((name, "" if value is None else str(value), where))
         return rows
@@ -281,12 +285,48 @@ def read_config(path: Path) -> dict[str, Any]:
             data = tomllib.load(fh)
     except OSError as e:
         raise SettingsError(f"cannot read config file {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise SettingsError(f"config file {path} is not UTF-8 text (byte {e.start}): save it as UTF-8") from None
+    except RecursionError:
+        raise SettingsError(f"config file {path} is not a settings file: its values are nested too deeply") from None
     except tomllib.TOMLDecodeError as e:
         raise SettingsError(f"config file {path} is not valid TOML: {e}") from None
     unknown = sorted(set(data) - set(FILE_KEYS))
     if unknown:
         raise SettingsError(f"config file {path}: unknown setting {unknown[0]!r} (known: {', '.join(FILE_KEYS)})")
+    for name, value in data.items():
+        expected, what = FILE_TYPES[name]
+        # bool is an int to Python, not to a person: `user_limit = true` is no cap of 1 character.
+        if not isinstance(value, expected) or (isinstance(value, bool) and bool not in expected):
+            raise SettingsError(f"config file {path}: setting {name} = {_shown_value(value)} is not {what}")
     return dict(data)
+
+
+# What each setting of the file must be (TOML's types), and how a message names it.
+FILE_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "engine": ((str,), "text (offline, llm, hybrid)"),
+    "model": ((str,), "text (a model name)"),
+    "api_base": ((str,), "text (a URL)"),
+    "user_limit": ((int,), "a whole number of characters"),
+    "memory_limit": ((int,), "a whole number of characters"),
+    "timeout": ((int, float), "a number of seconds"),
+    "deadline": ((int, float), "a number of seconds"),
+    "max_retries": ((int,), "a whole number"),
+    "structured": ((str,), "text (auto, tools, json_schema, json)"),
+    "slow_model": ((bool,), "true or false"),
+    "store": ((str,), "text (a postgresql:// URL)"),
+    "log_quotes": ((bool,), "true or false"),
+    "candidate_ttl_days": ((int, float), "a number of days"),
+    "cache_dir": ((str,), "text (a folder path)"),
+}
+
+
+def _shown_value(value: Any) -> str:
+    """A value as TOML spells it (true, 5, "text"), short, and never a URL's password."""
+    import json
+
+    text = shown_url(json.dumps(value, ensure_ascii=False, default=str))
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 __all__ = [

@@ -22,22 +22,15 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from pipeline.engines.base import Engine
-from pipeline.engines.llm.network import (  # re-exported: the switch tests use
-    ModelRequestsDisabled as ModelRequestsDisabled,
-)
-from pipeline.engines.llm.network import TransportSetupError
 from pipeline.engines.llm.network import allow_model_requests as allow_model_requests
 from pipeline.engines.llm.network import check_model_request as check_model_request
 from pipeline.engines.llm.network import model_requests_allowed as model_requests_allowed
 from pipeline.engines.llm.transports import CallInfo, Transport
-from pipeline.errors import MemrouteError
+from pipeline.errors import FakeQueueEmpty
+from pipeline.errors import ModelRequestsDisabled as ModelRequestsDisabled
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion
-
-
-class FakeQueueEmpty(TransportSetupError, MemrouteError, AssertionError):
-    """The engine asked a FakeModel for more answers than the test enqueued."""
 
 
 @dataclass
@@ -283,6 +276,7 @@ class ChatServer:
         self.kind, self.answer, self.runaway, self.delay, self.model = kind, answer, runaway, delay, model
         self.requests: list[dict[str, Any]] = []
         self.paths: list[str] = []
+        self.headers: list[dict[str, str]] = []  # each chat request's headers (names lower-cased)
         self.prompts: list[str] = []
         self.completions: list[dict[str, Any]] = []  # what each answer generated: tokens, finish
         self._lock = threading.Lock()
@@ -296,6 +290,8 @@ class ChatServer:
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                with server._lock:
+                    server.headers.append({k.lower(): v for k, v in self.headers.items()})
                 status, payload = server.reply(self.path, body)
                 data = json.dumps(payload).encode()
                 try:

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from pipeline.errors import UsageError
+from pipeline._util.keyed import keyed_id, unkeyed_id
+from pipeline.errors import BadTurn
 from pipeline.types import Message, Turn
-
-
-class BadTurn(UsageError):
-    """Messages or a timestamp that cannot be a turn; the message says what is wrong."""
-
-    api_code = "invalid_turn"
-
 
 # How far ahead of this machine's clock a turn's timestamp may be (another machine's clock skew).
 MAX_FUTURE_SKEW = timedelta(minutes=10)
@@ -35,6 +28,16 @@ def parse_timestamp(value: datetime | str | None) -> datetime:
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
     return value
+
+
+def turn_time(value: datetime | str | None) -> datetime:
+    """A turn's time: parse_timestamp's, refused when it is ahead of this clock (BadTurn)."""
+    when = parse_timestamp(value)
+    if when > datetime.now(timezone.utc) + MAX_FUTURE_SKEW:
+        # A turn dated ahead would count as the newest forever: no later turn could change what it set.
+        raise BadTurn(f"timestamp {when.isoformat()} is in the future (more than "
+                      f"{int(MAX_FUTURE_SKEW.total_seconds() // 60)} minutes ahead of this clock)")
+    return when
 
 
 USER_ROLES = frozenset({"user", "human"})
@@ -99,28 +102,24 @@ def build_turn(
     timestamp: datetime | str | None = None,
     conversation_id: str | None = None,
     turn_id: str | None = None,
+    id_key: bytes | None = None,
 ) -> Turn:
-    """The last user message and what follows it is the turn; earlier messages are context."""
+    """The last user message and what follows it is the turn; earlier messages are context.
+    Without `turn_id` the id is made from the turn, keyed by `id_key` (the store's
+    `secret_key(ID_KEY)`): the same turn gets the same id on this store, and the id never gives back
+    what was said (an unkeyed hash of "my PIN is 4417" is undone by trying the 10,000 PINs)."""
     parsed = parse_messages(messages)
     user_positions = [i for i, m in enumerate(parsed) if m.role == "user"]
     if not user_positions:
         raise BadTurn("messages hold no user message")
     start = user_positions[-1]
     turn_messages, history = parsed[start:], parsed[:start]
-    when = parse_timestamp(timestamp if timestamp is not None else turn_messages[0].timestamp)
-    if when > datetime.now(timezone.utc) + MAX_FUTURE_SKEW:
-        # A turn dated ahead would count as the newest forever: no later turn could change what it set.
-        raise BadTurn(f"timestamp {when.isoformat()} is in the future (more than "
-                      f"{int(MAX_FUTURE_SKEW.total_seconds() // 60)} minutes ahead of this clock)")
+    when = turn_time(timestamp if timestamp is not None else turn_messages[0].timestamp)
     if turn_id is None:
+        if id_key is None:
+            raise TypeError("a turn id made from the turn is keyed: pass id_key (store.secret_key(ID_KEY))")
         # Deterministic, so a resubmitted turn is recognised and never applied twice.
-        digest = hashlib.sha256(
-            json.dumps(
-                [conversation_id, when.isoformat(), [(m.role, m.content) for m in turn_messages]],
-                ensure_ascii=False,
-            ).encode("utf-8")
-        ).hexdigest()
-        turn_id = "t-" + digest[:20]
+        turn_id = "t-" + keyed_id(id_key, _material(conversation_id, when, turn_messages))
     return Turn(
         user_id=user_id,
         turn_id=turn_id,
@@ -129,6 +128,22 @@ def build_turn(
         history=history,
         conversation_id=conversation_id,
     )
+
+
+def _material(conversation_id: str | None, when: datetime, messages: list[Message]) -> str:
+    """What a turn id made from the turn is made of."""
+    return json.dumps([conversation_id, when.isoformat(), [(m.role, m.content) for m in messages]], ensure_ascii=False)
+
+
+def made_turn_id(id_key: bytes, turn: Turn) -> str:
+    """The id build_turn makes from `turn` when it is given none (keyed by the store's `id_key`)."""
+    return "t-" + keyed_id(id_key, _material(turn.conversation_id, turn.timestamp, turn.messages))
+
+
+def unkeyed_turn_id(turn: Turn) -> str:
+    """The id older versions made from the same turn (a plain sha256): only looked up, on a store that
+    recorded turns then (MemoryStore.holds_unkeyed_ids), never written."""
+    return "t-" + unkeyed_id(_material(turn.conversation_id, turn.timestamp, turn.messages), 20)
 
 
 def turn_payload(turn: Turn) -> dict[str, Any]:

@@ -13,14 +13,18 @@ from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 Route = Literal["user", "memory", "skip"]
 # The five skip reasons of the domain, plus "blocked": a guard refused the content
-# (prompt injection, forged file structure, privilege claims). The rule is in Decision.detail.
+# (prompt injection, forged file structure, privilege claims). The rule is Decision.rule ("guard/...").
 SkipReason = Literal["mood", "one_off", "vague", "inferable", "sensitive", "blocked"]
 SKIP_REASONS: tuple[str, ...] = ("mood", "one_off", "vague", "inferable", "sensitive", "blocked")
 # upsert: set a USER.md field; append: add a MEMORY.md entry; remove: forget a field/entry.
 Op = Literal["upsert", "append", "remove", "none"]
+# What a removal is (Decision.removal): "forget", the user asked to forget, and every copy is erased (the files,
+# the archive, the history); "change_of_fact", the user's own news ("I'm no longer a nurse"), and the old value is
+# archived like any overwritten one. A removal says which it is; anything that does not say is a forget.
+Removal = Literal["forget", "change_of_fact"]
 
-# USER.md sections, in canonical order.
-USER_SECTIONS: tuple[str, ...] = ("Identity", "Preferences", "Constraints", "Working style", "Goals")
+# USER.md sections, in canonical order (pipeline/sections.py, re-exported here).
+from pipeline.sections import USER_SECTIONS as USER_SECTIONS  # noqa: E402
 
 
 class Message(BaseModel):
@@ -55,8 +59,10 @@ class Turn(BaseModel):
         return self.timestamp.astimezone(zone).date()
 
 
-# The detail that marks a removal as a change of fact ("I don't drink coffee anymore"): the old value is archived
-# like any overwritten one. Every other removal answers a forget request, and a forget request purges.
+# Why a value a forget took out of the files is archived (a forget without --purge): recall never returns it.
+FORGOTTEN = "forgotten at the user's request"
+
+# How a change of fact ("I don't drink coffee anymore", Decision.removal "change_of_fact") is worded for people.
 CHANGE_OF_FACT = "no longer true"
 
 
@@ -109,7 +115,16 @@ class Decision(BaseModel):
     # op=remove: the key (user) or a substring of the entry (memory) to forget.
     match: str | None = None
     confidence: float = 1.0
-    detail: str | None = None  # a short why; for guard blocks, the rule that fired
+    # The stable id of what decided: a rule of an engine ("fact/role-noun", "memory/project-work", "skip/greeting"),
+    # a model ("model/extractor", "model/llm"), a guard ("guard/sensitive", "guard/<rule>"). Code that must know why a
+    # decision was made reads this (ids are listed where they are made: engines/offline/rules.py, engine.py, ...);
+    # "+sentence" after an id: the rule's entry took in the rest of its sentence.
+    rule: str | None = None
+    # op=remove: a forget request (erased everywhere) or a change of fact (archived); see Removal.
+    removal: Removal = "forget"
+    # The user asked in so many words to keep this ("remember that ..."): no model overrides it.
+    asked: bool = False
+    detail: str | None = None  # a short why, for people only: nothing reads it to decide
     # A skip that looks durable but falls under the write threshold (section/key/value filled): kept in the
     # store's candidate list, never in USER.md, and promoted when the user says it again in a later
     # conversation or confirms it. Never set for sensitive data.

@@ -7,7 +7,7 @@ JASMIN_USER_MD = """# USER
 - Role: Frontend engineer
 
 ## Preferences
-- Communication style: conclusion first
+- Response style: conclusion first
 - Usual stack: Next.js
 """
 

@@ -14,16 +14,18 @@ import pytest
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BLOCK = re.compile(r"^```(bash|python)\n(.*?)^```$", re.S | re.M)
 PAGES = sorted(DOCS.glob("*.md"))
+# Pages whose examples run (the reference pages, such as figures.md and guarantees.md, show commands as text).
+RUNNABLE = [p for p in PAGES if BLOCK.search(p.read_text("utf-8"))]
 
 
-def test_the_four_pages_exist() -> None:
-    assert {p.name for p in PAGES} >= {"layout.md", "batch-formats.md", "eval-cases.md", "python-api.md"}
+def test_the_pages_with_examples_exist() -> None:
+    assert {p.name for p in RUNNABLE} >= {"layout.md", "batch-formats.md", "eval-cases.md", "python-api.md",
+                                           "http-api.md", "operations.md", "cli.md"}
 
 
-@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+@pytest.mark.parametrize("page", RUNNABLE, ids=[p.name for p in RUNNABLE])
 def test_every_example_on_the_page_runs(page: Path, tmp_path: Path) -> None:
     blocks = BLOCK.findall(page.read_text("utf-8"))
-    assert blocks, f"{page.name} has no runnable example"
     bin_dir = Path(sys.executable).parent
     env = {
         **os.environ,

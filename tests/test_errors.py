@@ -39,6 +39,16 @@ def _name(c: type[BaseException]) -> str:
     return f"{c.__module__}.{c.__qualname__}"
 
 
+# Signals a module raises and catches itself, never out of it (they are no error a caller sees).
+PRIVATE_SIGNALS = {"pipeline.serve.limits._TooLarge", "pipeline.engines.llm.schemas._Untranslated"}
+
+
+def test_every_error_is_defined_in_pipeline_errors_in_its_family() -> None:
+    elsewhere = [_name(c) for c in _exception_classes() if c.__module__ != "pipeline.errors"
+                 and _name(c) not in NOT_LIBRARY_ERRORS | PRIVATE_SIGNALS]
+    assert elsewhere == []
+
+
 def test_every_library_exception_derives_from_memroute_error() -> None:
     classes = _exception_classes()
     assert len(classes) >= 20  # the walk really found the library's exceptions
@@ -73,16 +83,16 @@ def test_every_error_type_has_one_exit_code_and_one_http_status_that_agree() -> 
 @pytest.mark.parametrize(
     ("error", "status"),
     [
-        ("pipeline.ops.review:ReviewNotFound", 404),
-        ("pipeline.ops.manual:CandidateNotFound", 404),
-        ("pipeline.ops.review:ReviewConflict", 409),
-        ("pipeline.ops.review:ReviewRefused", 422),
-        ("pipeline.ledgers.errors:CapExceeded", 409),
-        ("pipeline.ledgers.errors:UnparseableLedger", 409),
-        ("pipeline.store.files:UnreadableFile", 409),
-        ("pipeline.hook.post_turn:HookQueueFull", 503),
-        ("pipeline.engines.llm.calls:LLMError", 502),
-        ("pipeline.store.location:StoreOpenError", 503),
+        ("pipeline.errors:ReviewNotFound", 404),
+        ("pipeline.errors:CandidateNotFound", 404),
+        ("pipeline.errors:ReviewConflict", 409),
+        ("pipeline.errors:ReviewRefused", 422),
+        ("pipeline.errors:CapExceeded", 409),
+        ("pipeline.errors:UnparseableLedger", 409),
+        ("pipeline.errors:UnreadableFile", 409),
+        ("pipeline.errors:HookQueueFull", 503),
+        ("pipeline.errors:LLMError", 502),
+        ("pipeline.errors:StoreOpenError", 503),
     ],
 )
 def test_errors_the_two_hand_kept_lists_disagreed_on(error: str, status: int) -> None:
@@ -96,9 +106,7 @@ def test_errors_the_two_hand_kept_lists_disagreed_on(error: str, status: int) ->
 
 
 def test_builtin_bases_are_kept_for_existing_except_clauses() -> None:
-    from pipeline.core import CandidateNotFound
-    from pipeline.store.files import InvalidUserId
-    from pipeline.turns import BadTurn
+    from pipeline.errors import BadTurn, CandidateNotFound, InvalidUserId
 
     assert issubclass(BadTurn, ValueError)
     assert issubclass(InvalidUserId, ValueError)
@@ -108,11 +116,11 @@ def test_builtin_bases_are_kept_for_existing_except_clauses() -> None:
 @pytest.mark.parametrize(
     ("error", "code"),
     [
-        ("pipeline.turns:BadTurn", 2),
-        ("pipeline.store.files:InvalidUserId", 2),
-        ("pipeline.settings:SettingsError", 2),
-        ("pipeline.ledgers.errors:UnparseableLedger", 1),
-        ("pipeline.stages.consolidate:ConsolidationError", 1),
+        ("pipeline.errors:BadTurn", 2),
+        ("pipeline.errors:InvalidUserId", 2),
+        ("pipeline.errors:SettingsError", 2),
+        ("pipeline.errors:UnparseableLedger", 1),
+        ("pipeline.errors:ConsolidationError", 1),
     ],
 )
 def test_one_mapping_to_exit_codes(error: str, code: int) -> None:
@@ -127,15 +135,15 @@ def test_one_mapping_to_exit_codes(error: str, code: int) -> None:
 @pytest.mark.parametrize(
     ("error", "code"),
     [
-        ("pipeline.turns:BadTurn", "invalid_turn"),
-        ("pipeline.store.files:InvalidUserId", "invalid_user_id"),
-        ("pipeline.ops.tool:ToolUsageError", "invalid_tool_call"),
-        ("pipeline.ops.erasure:NothingToForget", "nothing_to_forget"),
-        ("pipeline.ledgers.errors:CapExceeded", "over_cap"),
-        ("pipeline.ledgers.errors:MatchError", "conflict"),
-        ("pipeline.hook.post_turn:HookQueueFull", "queue_full"),
-        ("pipeline.hook.post_turn:HookClosed", "shutting_down"),
-        ("pipeline.ops.review:ReviewNotFound", "not_found"),
+        ("pipeline.errors:BadTurn", "invalid_turn"),
+        ("pipeline.errors:InvalidUserId", "invalid_user_id"),
+        ("pipeline.errors:ToolUsageError", "invalid_tool_call"),
+        ("pipeline.errors:NothingToForget", "nothing_to_forget"),
+        ("pipeline.errors:CapExceeded", "over_cap"),
+        ("pipeline.errors:MatchError", "conflict"),
+        ("pipeline.errors:HookQueueFull", "queue_full"),
+        ("pipeline.errors:HookClosed", "shutting_down"),
+        ("pipeline.errors:ReviewNotFound", "not_found"),
     ],
 )
 def test_the_api_codes_clients_branch_on_stay(error: str, code: str) -> None:

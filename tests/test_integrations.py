@@ -38,7 +38,7 @@ def test_pydantic_ai_example_remembers_across_runs(tmp_path: Path) -> None:
     pytest.importorskip("pydantic_ai")
     out = run_example("pydantic_ai_agent.py", tmp_path)
     assert "run 1: I know: nothing yet" in out
-    assert "run 2: I know: Role: nurse; Location: Lyon; Communication style: short answers" in out
+    assert "run 2: I know: Role: nurse; Location: Lyon; Response style: short answers" in out
 
 
 def test_pydantic_ai_toolset_and_history_processor(tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ def test_pydantic_ai_toolset_and_history_processor(tmp_path: Path) -> None:
         agent = Agent(FunctionModel(model), toolsets=[memory.toolset()], capabilities=[memory.capability()])
         result = agent.run_sync("please remember this")
         answer = json.loads(returns[0])
-        assert [s["key"] for s in answer["stored"]] == ["Role", "Location", "Communication style"]
+        assert [s["key"] for s in answer["stored"]] == ["Role", "Location", "Response style"]
         assert answer["skipped"][0]["reason"] == "one_off"
         assert to_openai_messages(result.new_messages()) == [
             {"role": "user", "content": "please remember this"}, {"role": "assistant", "content": "Saved."}]
@@ -81,10 +81,51 @@ def test_pydantic_ai_toolset_and_history_processor(tmp_path: Path) -> None:
 
 
 def test_langgraph_example_remembers_across_runs(tmp_path: Path) -> None:
-    pytest.importorskip("langgraph")
+    pytest.importorskip("langchain.agents")
     out = run_example("langgraph_agent.py", tmp_path)
     system = out.split("run 2, the model's system message:", 1)[1]
-    assert "Role: nurse" in system and "Location: Lyon" in system and "Communication style: short answers" in system
+    assert "Role: nurse" in system and "Location: Lyon" in system and "Response style: short answers" in system
+    assert system.lstrip().startswith("You are a helpful assistant.")  # the agent's own prompt stays first
+
+
+def test_the_langgraph_example_uses_no_deprecated_api(tmp_path: Path) -> None:
+    """LangGraph 1.x deprecates create_react_agent: the recipe is LangChain's create_agent, warning-free."""
+    pytest.importorskip("langchain.agents")
+    env = {**os.environ, "MEMROUTE_ENGINE": "offline"}
+    done = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", str(EXAMPLES / "langgraph_agent.py"),
+                           "--root", str(tmp_path / "memory")], capture_output=True, text=True, timeout=180, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "create_react_agent" not in (EXAMPLES / "langgraph_agent.py").read_text("utf-8").split('"""', 2)[2]
+
+
+def test_langgraph_middleware_for_create_agent_sync_and_async(tmp_path: Path) -> None:
+    pytest.importorskip("langchain.agents")
+    from langchain.agents import create_agent
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    from pipeline.integrations.langgraph import LangGraphMemory
+
+    class Scripted(GenericFakeChatModel):
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+            return self
+
+    with MemoryPipeline(root=tmp_path) as pipe:
+        memory = LangGraphMemory(pipe, "nina")
+        tool_call = AIMessage(content="", tool_calls=[{"name": "recall", "args": {"query": "Lyon"}, "id": "c1"}])
+        model = Scripted(messages=iter([tool_call, AIMessage(content="Noted."), AIMessage(content="Hi Nina.")]))
+        agent = create_agent(model, tools=memory.tools(), middleware=[memory.middleware()])
+        out = agent.invoke({"messages": [{"role": "user", "content": NURSE}]})
+        assert out["messages"][-1].content == "Noted."
+        assert not any(m.type == "system" for m in out["messages"])  # the memory is not stored in the state
+        assert "Location: Lyon" in pipe.show("nina")["user_md"]  # one turn, submitted after the final answer
+        assert len({h["turn_id"] for h in pipe.history("nina")}) == 1  # the tool-calling step submitted nothing
+
+        async def second() -> Any:
+            return await agent.ainvoke({"messages": [{"role": "user", "content": "Yesterday we opened the new ward."}]})
+
+        assert asyncio.run(second())["messages"][-1].content == "Hi Nina."
+        assert "new ward" in pipe.show("nina")["memory_md"]
 
 
 def test_langgraph_hooks_and_tools(tmp_path: Path) -> None:
@@ -119,7 +160,7 @@ def test_openai_agents_example_remembers_across_runs(tmp_path: Path) -> None:
     pytest.importorskip("agents")
     out = run_example("openai_agents_agent.py", tmp_path)
     assert "run 1: I know: nothing yet" in out
-    assert "run 2: I know: Role: nurse; Location: Lyon; Communication style: short answers" in out
+    assert "run 2: I know: Role: nurse; Location: Lyon; Response style: short answers" in out
 
 
 def test_openai_agents_tools_through_a_fake_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -153,7 +194,7 @@ def test_openai_agents_tools_through_a_fake_model(tmp_path: Path, monkeypatch: p
                       model=ToolThenText())
         result = asyncio.run(Runner.run(agent, "remember me", hooks=memory.hooks()))
         assert result.final_output == "Saved."
-        assert [s["key"] for s in json.loads(outputs[0])["stored"]] == ["Role", "Location", "Communication style"]
+        assert [s["key"] for s in json.loads(outputs[0])["stored"]] == ["Role", "Location", "Response style"]
         assert "Location: Lyon" in pipe.show("nina")["user_md"]
         history = pipe.history("nina")
         assert history  # the tool's turn, then the run's own turn ("remember me": nothing to keep)

@@ -12,7 +12,7 @@ MAX_LINES = 650
 MAX_TOP_LEVEL = 12
 # What the store may import besides itself: the foundations, which import nothing of memroute's
 # above them either (types, errors, small utilities, the ledgers' text rules, the guards' detectors).
-BELOW_THE_STORE = ("pipeline.types", "pipeline.errors", "pipeline._util", "pipeline.ledgers", "pipeline.guards")
+BELOW_THE_STORE = ("pipeline.types", "pipeline.sections", "pipeline.limits", "pipeline.vocabulary", "pipeline.errors", "pipeline._util", "pipeline.ledgers", "pipeline.guards")
 
 
 def _modules() -> dict[str, Path]:
@@ -137,3 +137,26 @@ def test_no_module_is_over_650_lines_and_the_top_level_is_short() -> None:
     assert long == {}
     top = [p.name for p in PACKAGE.glob("*.py")]
     assert len(top) <= MAX_TOP_LEVEL, top
+
+
+def test_a_private_module_is_imported_only_inside_its_package() -> None:
+    """`ledgers/_text.py` is the ledgers' own: other packages import what they need of it from `pipeline.ledgers`."""
+    crossing = sorted(
+        (module, dep)
+        for module, deps in GRAPH.items()
+        for dep in deps
+        if dep.rpartition(".")[2].startswith("_") and not dep.rpartition(".")[2].startswith("__")
+        and not (module == dep.rpartition(".")[0] or module.startswith(dep.rpartition(".")[0] + "."))
+    )
+    assert crossing == []
+
+
+def test_no_package_exports_a_private_name() -> None:
+    exported = {}
+    for module, path in MODULES.items():
+        if path.name != "__init__.py":
+            continue
+        for node in ast.parse(path.read_text("utf-8")).body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+                exported[module] = [n for n in ast.literal_eval(node.value) if n.startswith("_") and not n.endswith("__")]
+    assert "pipeline.engines.llm" in exported and {m: n for m, n in exported.items() if n} == {}

@@ -54,7 +54,7 @@ def jasmin_decisions() -> list[Decision]:
     return [
         user("Name", "Jasmin", quote="I'm Jasmin"),
         user("Role", "Frontend engineer", quote="a frontend engineer"),
-        user("Communication style", "conclusion first", "Preferences", quote="I like conclusion-first communication"),
+        user("Response style", "conclusion first", "Preferences", quote="I like conclusion-first communication"),
         user("Usual stack", "Next.js", "Preferences", quote="with Next.js"),
         memory("hero section on the global site changed to an animated gradient.", "2026-07-30", "agent-demo"),
         memory("Related project: agent-demo / global site (global region)", "2026-07-30"),
@@ -206,7 +206,7 @@ def test_an_outcome_is_an_enum_with_a_detail_and_one_stored_form(mem: Memory) ->
 
 @pytest.mark.parametrize("bad", [[], [{"role": "assistant", "content": "hi"}], [{"content": "x"}], "text"])
 def test_bad_messages_raise_a_clear_error(mem: Memory, bad: object) -> None:
-    from pipeline.turns import BadTurn
+    from pipeline.errors import BadTurn
 
     with mem.pipeline(ScriptedEngine()) as pipe, pytest.raises(BadTurn):
         pipe.process_turn("jasmin", bad)

@@ -42,3 +42,14 @@ def test_import_pipeline_and_its_api_never_imports_litellm() -> None:
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         pipeline.Nope  # noqa: B018
+
+
+def test_the_package_says_it_is_typed() -> None:
+    """PEP 561: py.typed ships in the wheel (every file under pipeline/ does), so a type checker reads memroute's
+    annotations in the caller's code."""
+    from pathlib import Path
+
+    root = Path(pipeline.__file__).parent
+    assert (root / "py.typed").is_file()
+    pyproject = (root.parent / "pyproject.toml").read_text("utf-8")
+    assert 'packages = ["pipeline"]' in pyproject and "exclude" not in pyproject.split("[tool.hatch.build")[1]

@@ -6,7 +6,8 @@ Run from the repository root:
   python training/corpus.py stats              # turns, routes, keys and languages over the whole corpus
   python training/corpus.py agree A B          # agreement of two labelings of the same turns ({"id", "labels"} lines)
 
-The label format, the closed key vocabulary and the values guide are in training/KEYS.md.
+The label format and the values guide are in training/KEYS.md; the closed key vocabulary is pipeline/vocabulary.py
+(KEYS.md's table is checked against it).
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pipeline.types import USER_SECTIONS  # noqa: E402
+from pipeline.vocabulary import SECTION_OF  # noqa: E402
+
 DATA = ROOT / "training" / "data"
 V2 = DATA / "v2"
 LABELS = DATA / "labels"
@@ -34,24 +40,14 @@ REAL_TRAIN = SHARED / "real_train_conv.jsonl"
 # ship in training/data/labels/pool_*.labels.jsonl, the turns are read from this file at training time.
 REAL_POOL = SHARED / "real_pool.jsonl"
 SHARED_TURNS = (REAL_TRAIN, REAL_POOL)
-KEYS_DOC = ROOT / "training" / "KEYS.md"
 SKIP_REASONS = ("mood", "one_off", "vague", "inferable", "sensitive")
-SECTIONS = ("Identity", "Preferences", "Constraints", "Working style", "Goals")
+SECTIONS = USER_SECTIONS
 LANGS = ("en", "id", "zh", "th")
 HISTORY = 6  # lines of history kept before the assistant message, as in the shared real turns
 
 
-def key_sections() -> dict[str, str]:
-    """The closed key vocabulary, read from KEYS.md's table, so the doc is the one place it is written."""
-    keys: dict[str, str] = {}
-    for line in KEYS_DOC.read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 2 and cells[0] in SECTIONS:
-            keys[cells[1]] = cells[0]
-    return keys
-
-
-KEYS = key_sections()
+# The closed key vocabulary: key -> section (pipeline/vocabulary.py, the one place a key is defined).
+KEYS: dict[str, str] = dict(SECTION_OF)
 
 
 def _fold(text: str) -> str:

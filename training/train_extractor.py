@@ -50,6 +50,8 @@ from pipeline.engines.offline.rules import LEXICONS  # noqa: E402
 from pipeline.engines.offline.text import guess_language  # noqa: E402
 from pipeline.turns import parse_messages, parse_timestamp  # noqa: E402
 from pipeline.types import Decision, Turn  # noqa: E402
+from pipeline.vocabulary import MULTI as VOCABULARY_MULTI  # noqa: E402
+from pipeline.vocabulary import SECTION_OF  # noqa: E402
 
 FOLDS = 5
 DEFAULT_TS = datetime(2026, 7, 30, 9, 0, tzinfo=timezone.utc)
@@ -64,10 +66,8 @@ MIN_PRECISION = 0.95
 MIN_PRECISION_ALL = 0.90
 CANDIDATE_PRECISION = 0.7  # share of candidate turns a curator writes (a candidate is written only when said again)
 HYBRID_RECALL = 0.96  # share of the turns a curator writes that hybrid must send to the model (the bar: 0.95)
-# Keys whose section the vocabulary does not fix get it from KEYS.md; a few keys collect several values.
-MULTI = ("Likes", "Dislikes", "Hobbies", "Music", "Food", "Sports", "Reading", "Shows", "Favorites", "Family", "Pets",
-         "Languages", "Background", "Owns", "Allergies", "Goal", "Routine", "Work habits", "Fears", "Usual stack",
-         "Work", "Education", "Diet", "Accessibility", "Appearance")
+# The keys that collect several values (the vocabulary's, pipeline/vocabulary.py).
+MULTI = tuple(sorted(VOCABULARY_MULTI))
 
 
 @dataclass
@@ -459,7 +459,25 @@ def wants_field(item: Item) -> bool:
     return item.route in ("user", "mixed")
 
 
+def source_of(item: Item) -> str:
+    """The corpus a turn comes from: each real source by its id prefix (Xpersona by language), else the written one."""
+    if item.id.startswith("xp-"):
+        return item.id[:5]
+    head = item.id.split("-", 1)[0]
+    return head if is_real(item) else "written"
+
+
+FOLDING = "group"  # "group": FOLDS folds by conversation; "source": leave one real source out (main's --folds)
+
+
 def folds_of(items: Sequence[Item]) -> list[int]:
+    """Each turn's cross-validation fold. By group: its conversation's hash (translations and personas grouped).
+    By source: one fold per real source, so each real turn is scored by models that never saw its source (the
+    honest estimate of what users of another kind of traffic get); written turns are spread over the folds."""
+    if FOLDING == "source":
+        real = sorted({source_of(it) for it in items if is_real(it)})
+        return [real.index(source_of(it)) if is_real(it) else zlib.crc32(it.group.encode("utf-8")) % len(real)
+                for it in items]
     return [zlib.crc32(it.group.encode("utf-8")) % FOLDS for it in items]
 
 
@@ -693,6 +711,9 @@ def print_cv(items: Sequence[Item], outs: Sequence[Out], th: X.Thresholds, multi
         sub = [(it, o) for it, o in zip(items, outs, strict=True) if it.lang == lang and is_real(it)]
         if sub:
             print(f"CV real [{lang}] ({len(sub)}):", fmt(metrics([a for a, _ in sub], [b for _, b in sub], th, multi)))
+    for source in sorted({source_of(it) for it in items if is_real(it)}):
+        sub = [(it, o) for it, o in zip(items, outs, strict=True) if source_of(it) == source]
+        print(f"CV source {source} ({len(sub)}):", fmt(metrics([a for a, _ in sub], [b for _, b in sub], th, multi)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -703,6 +724,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pool", type=Path, default=None, help="the shared pool of real turns whose labels ship in "
                     "training/data/labels/pool_*.labels.jsonl (../shared/data/real_pool.jsonl); without it they are not used")
     ap.add_argument("--cv-only", action="store_true", help="cross-validate and report, write nothing")
+    ap.add_argument("--folds", choices=("group", "source"), default="group", help="group: 5 folds by conversation "
+                    "(chooses the shipped operating point); source: leave one real source out (reports transfer)")
     ap.add_argument("--out", type=Path, default=X.WEIGHTS_PATH)
     ap.add_argument("--cache", type=Path, help="save the loaded turns and their cross-validated output here (pickle)")
     ap.add_argument("--from-cache", type=Path, help="read them back instead of loading and cross-validating again")
@@ -712,6 +735,8 @@ def main(argv: list[str] | None = None) -> int:
                                     if p.is_file()), None)
     if real is not None and "real_dev" in real.name:
         raise SystemExit("real_dev_conv.jsonl is the measure: never trained on")
+    global FOLDING
+    FOLDING = args.folds
     t0 = time.time()
     hyper = Hyper()
     if args.from_cache:
@@ -754,7 +779,7 @@ def main(argv: list[str] | None = None) -> int:
     negatives = oof_negatives(items, [o.tag_probs or [[1.0, 0.0, 0.0]] * len(items[n].toks) for n, o in enumerate(outs)])
     models = Models(train_gate(items, everything, hyper), tagger, train_keyer(items, everything, negatives, classes, hyper))
     stacker = fit_stacker([o.stack for o in outs], [wants_field(it) for it in items])
-    sections = {k: corpus.KEYS.get(k, "Identity") for k in classes if k != X.NONE_KEY}
+    sections = {k: SECTION_OF.get(k, "Identity") for k in classes if k != X.NONE_KEY}
     ex = X.Extractor(models.gate, models.tagger, models.keyer, stacker, th, sections, sorted(multi), X.GATE_TEXT,
                      hyper.gate_rules)
     args.out.write_text(json.dumps(ex.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")

@@ -22,12 +22,17 @@ export declare class MemrouteError extends Error {
   readonly details: unknown;
 }
 
+/** One path segment, percent-encoded; throws MemrouteError (422 invalid_request) for "", "." and "..",
+ * which URL parsing would remove together with the segment before them. */
+export declare function segment(value: string, what?: string): string;
+
 export declare class MemrouteClient {
   constructor(options?: ClientOptions);
   readonly baseUrl: string;
   request(method: string, path: string, options?: { query?: Record<string, unknown>; body?: unknown }): Promise<unknown>;
   submitTurn(user: string, turn: TurnIn, options?: { wait?: boolean }): Promise<Answer<"POST /v1/users/{user}/turns">>;
   profile(user: string): Promise<Answer<"GET /v1/users/{user}/profile">>;
+  /** The block for a system prompt; the server applies the user's turns it has accepted first (up to 10 s). */
   context(user: string): Promise<string>;
   recall(user: string, q: string, k?: number): Promise<Answer<"GET /v1/users/{user}/recall">>;
   history(user: string): Promise<Answer<"GET /v1/users/{user}/history">>;

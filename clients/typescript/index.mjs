@@ -12,6 +12,23 @@ export class MemrouteError extends Error {
   }
 }
 
+// "." and ".." (also written %2E) are dot segments: URL parsing removes them with the segment before,
+// so DELETE .../fields/.. would reach DELETE /v1/users/USER, the whole user. They are never sent.
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+function invalid(message) {
+  return new MemrouteError(422, "invalid_request", message);
+}
+
+/** One path segment, percent-encoded; "", "." and ".." are refused (they name no field, entry or user). */
+export function segment(value, what = "a path segment") {
+  const text = String(value ?? "");
+  if (text.trim() === "" || /^\.+$/.test(text.trim())) {
+    throw invalid(`${what} cannot be empty, "." or ".."`);
+  }
+  return encodeURIComponent(text);
+}
+
 export class MemrouteClient {
   /** @param {{baseUrl?: string, token?: string, fetch?: typeof fetch, timeoutMs?: number}} [options] */
   constructor(options = {}) {
@@ -22,6 +39,10 @@ export class MemrouteClient {
   }
 
   async request(method, path, { query, body } = {}) {
+    const pathOnly = String(path).split(/[?#]/, 1)[0];
+    if (pathOnly.split(/[\\/]/).some((part) => DOT_SEGMENT.test(part))) {
+      throw invalid(`the path ${JSON.stringify(pathOnly)} has a "." or ".." segment: encode each segment (segment())`);
+    }
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(query ?? {})) {
       if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
@@ -50,46 +71,46 @@ export class MemrouteClient {
   }
 
   #user(user) {
-    return "/v1/users/" + encodeURIComponent(user);
+    return "/v1/users/" + segment(user, "a user id");
   }
 
   /** Queue a chat turn (202, durable); with `wait: true`, 200 with its decisions once applied. */
-  submitTurn(user, turn, { wait = false } = {}) {
+  async submitTurn(user, turn, { wait = false } = {}) {
     return this.request("POST", this.#user(user) + "/turns", { body: turn, query: wait ? { wait: "true" } : {} });
   }
-  profile(user) {
+  async profile(user) {
     return this.request("GET", this.#user(user) + "/profile");
   }
-  /** The block for a system prompt. */
+  /** The block for a system prompt; the server applies the user's turns it has accepted first (up to 10 s). */
   async context(user) {
     return (await this.request("GET", this.#user(user) + "/context")).context;
   }
-  recall(user, q, k) {
+  async recall(user, q, k) {
     return this.request("GET", this.#user(user) + "/recall", { query: { q, k } });
   }
-  history(user) {
+  async history(user) {
     return this.request("GET", this.#user(user) + "/history");
   }
-  setField(user, key, value, section) {
-    return this.request("PUT", this.#user(user) + "/fields/" + encodeURIComponent(key), { body: { value, section } });
+  async setField(user, key, value, section) {
+    return this.request("PUT", this.#user(user) + "/fields/" + segment(key, "a field key"), { body: { value, section } });
   }
-  deleteField(user, key, { purge = false } = {}) {
-    return this.request("DELETE", this.#user(user) + "/fields/" + encodeURIComponent(key), { query: purge ? { purge: "true" } : {} });
+  async deleteField(user, key, { purge = false } = {}) {
+    return this.request("DELETE", this.#user(user) + "/fields/" + segment(key, "a field key"), { query: purge ? { purge: "true" } : {} });
   }
-  deleteEntry(user, entryId, { purge = false } = {}) {
-    return this.request("DELETE", this.#user(user) + "/entries/" + encodeURIComponent(entryId), { query: purge ? { purge: "true" } : {} });
+  async deleteEntry(user, entryId, { purge = false } = {}) {
+    return this.request("DELETE", this.#user(user) + "/entries/" + segment(entryId, "an entry id"), { query: purge ? { purge: "true" } : {} });
   }
-  deleteUser(user) {
+  async deleteUser(user) {
     return this.request("DELETE", this.#user(user));
   }
   /** The Hermes Agent memory tool: add / replace / remove on user or memory. */
-  memoryTool(user, call) {
+  async memoryTool(user, call) {
     return this.request("POST", this.#user(user) + "/memory", { body: call });
   }
-  status() {
+  async status() {
     return this.request("GET", "/v1/status");
   }
-  health() {
+  async health() {
     return this.request("GET", "/healthz");
   }
 }

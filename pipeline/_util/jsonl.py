@@ -13,14 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from pipeline.errors import UsageError
+from pipeline.errors import JSONLError
 
 MAX_LINE_BYTES = 8 * 1024 * 1024  # a longer line is reported and skipped unread
 _CHUNK = 1024 * 1024
-
-
-class JSONLError(UsageError):
-    """A line that is not one JSON value; the message names the file and the line."""
 
 
 def read_lines(fh: IO[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, int, bytes | None]]:

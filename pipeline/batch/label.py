@@ -17,9 +17,12 @@ reads: `{"skip": reason}`, or the fields (`[key, value]`, a key outside the voca
 section) whose value is the user's own words, and the entries. A write whose values are none of
 the user's words has no `labels` (the tagger learns spans of the user's line; `expect` stays).
 
-Nothing is written to any memory root: the model only classifies. What the guards would redact
-at rest (secrets, contact details) is redacted in the labeled text too, and a turn the model
-calls sensitive keeps only its label. A turn whose model call fails is left out and counted.
+Nothing is written to any memory root: the model only classifies. The model's decisions pass the
+guards a chat turn's decisions pass (`guards.guard_decisions`); what the guards would redact at rest
+(secrets, contact details, health details) is redacted in the labeled text too; and a turn the
+model or the guards call sensitive, or whose user message holds a health detail
+(`guards.find_sensitive`, the shared detectors), keeps only its label: a sensitive skip with the
+message replaced by a marker. A turn whose model call fails is left out and counted.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from pipeline import guards
 from pipeline.batch.transcripts import Conversation
 from pipeline.engines.base import Engine
 from pipeline.types import Decision, Message, Turn
@@ -70,9 +74,8 @@ def expect_of(decisions: Iterable[Decision]) -> dict[str, Any]:
 
 def labels_of(decisions: Iterable[Decision], user_text: str) -> dict[str, Any] | None:
     """training/KEYS.md's label of a turn from its decisions, or None when what it writes is none of the user's words."""
-    from pipeline.engines.llm.keys import KEYS
+    from pipeline.vocabulary import BY_NAME as vocabulary
 
-    vocabulary = dict(KEYS)
     said = " ".join(user_text.split()).casefold()
     fields: list[list[str]] = []
     for d in decisions:
@@ -123,28 +126,47 @@ def label_conversations(
                 report.failed += 1
                 report.errors.append(f"{conv.source} message {start}: {type(exc).__name__}: {str(exc)[:200]}")
                 continue
-            expect = expect_of(decisions)
-            sensitive = expect.get("reason") == "sensitive"
+            decisions = guards.guard_decisions(decisions, user.content)  # the turn path's guards
+            sensitive = holds_health(user.content)
+            expect = SENSITIVE_SKIP if sensitive else expect_of(decisions)
+            sensitive = sensitive or expect.get("reason") == "sensitive"
             case = {
                 "id": f"{conv.user_id}-{conv.key}-{start}",
                 "lang": _lang(user.content),
                 "timestamp": when.isoformat(),
-                "history": [_line(Message(role=m.role, content=clean(m.content))) for m in history],
+                "history": [_line(Message(role=m.role, content=_clean_line(m.content, clean))) for m in history],
                 "messages": [
-                    _line(Message(role=m.role, content="[REDACTED:sensitive]" if sensitive and m is user else clean(m.content)))
+                    _line(Message(role=m.role, content=SENSITIVE_TEXT if sensitive and m is user
+                                  else _clean_line(m.content, clean)))
                     for m in said
                 ],
                 "expect": json.loads(json.dumps(expect)) if sensitive else _clean_expect(expect, clean),
                 "source": "memroute-label",
-                "labeled_by": {"engine": getattr(engine, "name", None), "model": getattr(engine, "model", None)},
+                "labeled_by": {"engine": engine.name, "model": engine.model},
             }
-            labels = labels_of(decisions, "[REDACTED:sensitive]" if sensitive else clean(user.content))
+            labels = {"skip": "sensitive"} if sensitive else labels_of(decisions, _clean_line(user.content, clean))
             if labels is not None:
                 case["labels"] = labels
             report.labeled += 1
             label = str(expect.get("route") or "mixed")
             report.routes[label] = report.routes.get(label, 0) + 1
             yield case
+
+
+SENSITIVE_SKIP: dict[str, Any] = {"route": "skip", "reason": "sensitive"}
+SENSITIVE_TEXT = "[REDACTED:sensitive]"
+
+
+def _clean_line(text: str, clean: Callable[[str], str]) -> str:
+    """A line of the labeled file: redacted as at rest, and a line holding a health detail replaced
+    whole (a detector's span may not cover the whole condition: "[REDACTED:HEALTH] for my ...")."""
+    return SENSITIVE_TEXT if holds_health(text) else clean(text)
+
+
+def holds_health(text: str) -> bool:
+    """Whether the shared detectors find a health detail in `text` (a turn that is then labeled only
+    as a sensitive skip: no word of it reaches the labeled file)."""
+    return any(f.kind == guards.HEALTH for f in guards.find_sensitive(text))
 
 
 def _clean_expect(expect: dict[str, Any], clean: Callable[[str], str]) -> dict[str, Any]:

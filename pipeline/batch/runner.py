@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import gc
-import hashlib
 import json
 import logging
 import multiprocessing
 import os
 import queue
+import re
 import tempfile
 import threading
 import time
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pipeline import guards
+from pipeline._util.keyed import ID_KEY, keyed_id, unkeyed_id
 from pipeline.batch.options import (
     EXTRA_USERS_PER_MODEL_SLOT,
     FILE_THREADS,
@@ -33,14 +35,9 @@ from pipeline.batch.options import (
     TokenBucket,
 )
 from pipeline.batch.report import MAX_REPORTED_BAD_LINES, BatchReport
-from pipeline.batch.transcripts import (
-    BadInput,
-    BadLine,
-    Conversation,
-    read_at,
-    read_conversations,
-)
+from pipeline.batch.transcripts import BadLine, Conversation, read_at, read_conversations
 from pipeline.engines.base import REQUEST_SLOTS
+from pipeline.errors import BadInput
 from pipeline.settings import build_pipeline
 from pipeline.store.batch_index import ConversationIndex
 from pipeline.types import Decision, Outcome, TurnResult
@@ -48,9 +45,45 @@ from pipeline.types import Decision, Outcome, TurnResult
 log = logging.getLogger("memroute.batch")
 
 
-def turn_id_for(user_id: str, conversation_key: str, index: int) -> str:
-    digest = hashlib.sha256(f"{user_id}\x00{conversation_key}".encode()).hexdigest()[:20]
-    return f"b-{digest}-{index}"
+# Ids the inputs' parsers make from a conversation's own text when it has none (transcripts.py, sources.py).
+_MADE_ID = re.compile(r"(line|json|text)-[0-9a-f]{16}")
+
+
+def turn_id_for(id_key: bytes, user_id: str, conversation_key: str, index: int) -> str:
+    """A batch turn's id: keyed (the store's ID_KEY), stable for this store, so a rerun finds it."""
+    material = user_id + "\x00" + conversation_key
+    return f"b-{keyed_id(id_key, material)}-{index}"
+
+
+def unkeyed_turn_id_for(conv: Conversation, index: int) -> str:
+    """The id older versions gave that turn (a plain sha256 of the user and the unkeyed conversation
+    key): passed as process_turn's legacy_turn_id, looked up on a store that recorded turns then."""
+    material = conv.user_id + "\x00" + (conv.unkeyed_key or conv.key)
+    return f"b-{unkeyed_id(material, 20)}-{index}"
+
+
+def keyed_conversation(id_key: bytes, conv: Conversation) -> Conversation:
+    """`conv` with an id made from its text (a plain digest of the line: a short secret in it could be
+    found by trying) replaced by a keyed one, before anything is stored under it; other ids are kept."""
+
+    def keyed(value: str) -> str:
+        made = _MADE_ID.fullmatch(value)
+        return value if made is None else f"{made.group(1)}-{keyed_id(id_key, value, 16)}"
+
+    conversation_id, key = keyed(conv.conversation_id), keyed(conv.key)
+    if (conversation_id, key) == (conv.conversation_id, conv.key):
+        return conv
+    unkeyed_key = conv.key if key != conv.key else None
+    return dataclasses.replace(conv, conversation_id=conversation_id, key=key, unkeyed_key=unkeyed_key)
+
+
+def checkpointed_done(store: Any, conv: Conversation) -> bool:
+    """Whether a run finished this conversation: under its key, or, on a store that recorded batches
+    before ids were keyed, under the plain key it had then (looked up, never written)."""
+    if store.batch_status(conv.user_id, conv.key) == "done":
+        return True
+    return (conv.unkeyed_key is not None and store.holds_unkeyed_ids()
+            and store.batch_status(conv.user_id, conv.unkeyed_key) == "done")
 
 
 class BatchRunner:
@@ -67,6 +100,12 @@ class BatchRunner:
         self._stop_event: Any = None  # worker process: the parent's stop signal
         self._parent_pid: int | None = None  # worker process: stop when the parent is gone
         self._emit_decisions: Any = None  # worker process: where audit lines go
+
+    @functools.cached_property
+    def id_key(self) -> bytes:
+        """The store's key for ids made from what users wrote (pipeline/_util/keyed.py)."""
+        key: bytes = self.pipe.store.secret_key(ID_KEY)
+        return key
 
     # -- entry point --
 
@@ -102,8 +141,8 @@ class BatchRunner:
                 if isinstance(item, BadLine):
                     self._bad(item)
                 else:
-                    done = store.batch_status(item.user_id, item.key) == "done"
-                    self._add(index, file_no, item, done=done)
+                    item = keyed_conversation(self.id_key, item)
+                    self._add(index, file_no, item, done=checkpointed_done(store, item))
                 if self.stop:
                     break
             if self.stop:
@@ -242,7 +281,7 @@ class BatchRunner:
             fh = files.get(file_no)
             if fh is None:
                 fh = files[file_no] = path.open("rb")
-            return read_at(fh, offset, path=name, line=line, fmt=fmt, user=user)
+            return keyed_conversation(self.id_key, read_at(fh, offset, path=name, line=line, fmt=fmt, user=user))
         except (OSError, BadInput) as e:  # the file changed under us since the index pass
             self.report.unreadable += 1
             self._bad(BadLine(name, line, f"could not be read again: {e}"))
@@ -257,7 +296,7 @@ class BatchRunner:
                 return False
             if self._bucket is not None:
                 await self._bucket.acquire()
-            turn_id = turn_id_for(conv.user_id, conv.key, k)
+            turn_id = turn_id_for(self.id_key, conv.user_id, conv.key, k)
             try:
                 result = await self.pipe.aprocess_turn(
                     conv.user_id,
@@ -265,6 +304,7 @@ class BatchRunner:
                     timestamp=conv.turn_timestamp(start),
                     conversation_id=conv.conversation_id,
                     turn_id=turn_id,
+                    legacy_turn_id=unkeyed_turn_id_for(conv, k),
                 )
             except Exception as e:  # a bug or a disk error: count it, keep the batch going
                 log.warning("turn %s of user %s raised %s", turn_id, conv.user_id, type(e).__name__)
@@ -514,6 +554,7 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "match": r(d.match),
         "quote": r(d.quote),
         "confidence": d.confidence,
+        "rule": d.rule,
         "detail": r(d.detail),
         "outcome": r(d.outcome_text),
         "evicted": list(d.evicted),

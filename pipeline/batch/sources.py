@@ -43,9 +43,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from pipeline._util.jsonl import read_lines
-from pipeline.batch.transcripts import FORMATS, BadInput, InputError, detect_format, parse_line
-from pipeline.store.files import InvalidUserId, validate_user_id
-from pipeline.turns import BadTurn, parse_timestamp
+from pipeline.batch.transcripts import FORMATS, detect_format, parse_line
+from pipeline.errors import BadInput, BadTurn, InputError, InvalidUserId, NoFormat
+from pipeline.store.files import validate_user_id
+from pipeline.turns import parse_timestamp
 
 FILE_FORMATS: tuple[str, ...] = (*FORMATS, "chatgpt", "text")
 FORMATS_TEXT = (
@@ -68,10 +69,6 @@ class InputFile:
     fmt: str | None  # the line format forced with --format (None: detected per line)
     user: str | None  # the user id of records that carry none
     kind: str  # what was found: jsonl, json, chatgpt or text
-
-
-class NoFormat(InputError):
-    """A file that fits no supported format."""
 
 
 def no_format(name: str, line: int, why: str) -> NoFormat:
@@ -269,10 +266,31 @@ def _json_why(e: Exception) -> str:
 
 def _record_why(obj: dict[str, Any], fmt: str | None) -> str:
     keys = ", ".join(repr(k) for k in list(obj)[:6]) or "none"
+    wanted: tuple[str, ...] = ("messages", "conversations", "turns", "mapping")
     if fmt in FORMATS:
-        want = {"openai": "messages", "sharegpt": "conversations", "turns": "turns"}[fmt]
-        return f"not {fmt} format: no {want!r} list (keys: {keys})"
+        wanted = ({"openai": "messages", "sharegpt": "conversations", "turns": "turns"}[fmt],)
+    for key in wanted:  # the key is there but holds something else: say what it holds
+        expected = dict if key == "mapping" else list
+        if key in obj and not isinstance(obj[key], expected):
+            shape = "an object (mapping of ids)" if key == "mapping" else "a list of messages"
+            return f"{key!r} is {_kind(obj[key])}, not {shape}"
+    if fmt in FORMATS:
+        return f"not {fmt} format: no {wanted[0]!r} list (keys: {keys})"
     return f"no 'messages', 'conversations', 'turns' or 'mapping' (keys: {keys})"
+
+
+def _kind(value: Any) -> str:
+    """What a JSON value is, for an error message: 'a string ("hi")', 'a number', 'null', 'an object'."""
+    if isinstance(value, str):
+        shown = value if len(value) <= 20 else value[:20] + "..."
+        return f"a string ({json.dumps(shown, ensure_ascii=False)})"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "an object" if isinstance(value, dict) else "a list"
 
 
 def _whole_json(path: Path) -> bool:

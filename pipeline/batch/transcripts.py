@@ -25,22 +25,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from pipeline._util.jsonl import MAX_LINE_BYTES, read_lines
-from pipeline.errors import UsageError
-from pipeline.store.files import InvalidUserId, validate_user_id
-from pipeline.turns import BadTurn, message_role, message_text, parse_timestamp
+from pipeline.errors import BadInput, BadTurn, InputError, InvalidUserId
+from pipeline.store.files import validate_user_id
+from pipeline.turns import message_role, message_text, parse_timestamp
 from pipeline.types import Message
 
 FORMATS: tuple[str, ...] = ("openai", "sharegpt", "turns")
 MAX_MESSAGE_CHARS = 1_000_000  # a longer message (a pasted log, a dump) spoils its line
-
-
-
-class InputError(UsageError):
-    """An input path that cannot be read at all (a usage error, not a bad line)."""
-
-
-class BadInput(UsageError):
-    """What is wrong with one line; the reader turns it into a BadLine."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +56,9 @@ class Conversation:
     offset: int
     fmt: str
     turn_starts: list[int] = field(default_factory=list)  # index of each turn's user message
+    # The key older versions used when `key` is keyed (runner.keyed_conversation): a plain digest of the
+    # text, only looked up to recognise what a store recorded then; never written.
+    unkeyed_key: str | None = None
 
     @property
     def source(self) -> str:

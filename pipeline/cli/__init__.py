@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from pipeline.cli import admin, batch, evals, imports, label, memory, review, serve, store_cmds
 from pipeline.cli.common import Handler, add_common
-from pipeline.cli.errors import CommandFailed, UsageError, exit_code, report_error
+from pipeline.cli.errors import UsageError, exit_code, report_error
+from pipeline.errors import CommandFailed
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         """A command with the options every command takes; `engine`: it runs one (model options too)."""
         p = sub.add_parser(name, help=help_text, description=help_text)
         add_common(p, side_by_side=side_by_side, engine=engine or side_by_side)
-        p.set_defaults(handler=handler)
+        p.set_defaults(handler=handler, command_parser=p)
         return p
 
     memory.register(add)
@@ -58,7 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # when a long job such as eval or batch starts).
     gc.disable()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    owner: argparse.ArgumentParser = vars(args).pop("command_parser", parser)
+    if unknown:  # said by the command's own parser, with its usage, not the top-level one
+        owner.error(f"unrecognized arguments: {' '.join(unknown)}{_did_you_mean(owner, unknown)}")
     try:
         code: int = args.handler(args)
         return code
@@ -72,6 +76,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report_error(e)
     finally:
         gc.enable()
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:
+    """' (did you mean --json?)' for a misspelt option of this command, else ''."""
+    import difflib
+
+    options = [o for action in parser._actions for o in action.option_strings if o.startswith("--")]
+    for word in unknown:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.split("=", 1)[0], options, n=1, cutoff=0.6)
+            if close:
+                return f" (did you mean {close[0]}?)"
+    return ""
 
 
 __all__ = ["CommandFailed", "UsageError", "build_parser", "exit_code", "main"]

@@ -18,6 +18,16 @@ def register(add: AddCommand, sub: Any, parser: argparse.ArgumentParser) -> None
     add("users", "list the users under the root: file sizes and last change", _cmd_users)
     add("doctor", "check the root, store, migrations, model and key, and show versions and settings (for bug reports)",
         _cmd_doctor, engine=True)
+    k = sub.add_parser(
+        "keys",
+        help="list the USER.md key vocabulary: each key's section, meaning and whether it holds one value or several",
+        description="list the USER.md key vocabulary, the keys every engine writes: each key's section, what it "
+                    "holds, whether it holds one value or collects several, and the words that name it",
+    )
+    shape = k.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", dest="as_json", help="print the vocabulary as JSON")
+    shape.add_argument("--markdown", action="store_true", help="print the table of the labeling guide (training/KEYS.md)")
+    k.set_defaults(handler=_cmd_keys)
     p = sub.add_parser(
         "completion",
         help="print a shell completion script",
@@ -26,7 +36,26 @@ def register(add: AddCommand, sub: Any, parser: argparse.ArgumentParser) -> None
                     '~/.config/fish/completions/memroute.fish)',
     )
     p.add_argument("shell", choices=["bash", "zsh", "fish"], help="the shell to complete in")
-    p.set_defaults(handler=lambda args: _cmd_completion(args, parser))
+    p.set_defaults(handler=lambda args: _cmd_completion(args, parser), command_parser=p)
+
+
+def _cmd_keys(args: argparse.Namespace) -> int:
+    from pipeline import vocabulary
+
+    if args.as_json:
+        print(vocabulary.as_json())
+        return 0
+    if args.markdown:
+        print(vocabulary.markdown_table())
+        return 0
+    width = max(len(k.name) for k in vocabulary.VOCABULARY)
+    for section, keys in vocabulary.by_section():
+        print(section)
+        for key in keys:
+            how = "several values" if key.multi else "one value"
+            tags = "".join(f" [{t}]" for t, on in (("always kept", key.kept), ("contact, on request", key.contact)) if on)
+            print(f"  {key.name:<{width}}  {how:<14}  {key.meaning}{tags}")
+    return 0
 
 
 def _cmd_status(args: argparse.Namespace) -> int:

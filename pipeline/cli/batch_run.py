@@ -13,6 +13,7 @@ from typing import IO, Any
 from pipeline.batch import BatchOptions, BatchReport, BatchRunner, Hooks, holds_foreign_memory, move_aside
 from pipeline.batch.sources import FILE_FORMATS, InputFile, prepare
 from pipeline.batch.transcripts import BadLine
+from pipeline.cli.common import plural
 from pipeline.cli.errors import UsageError, report_error
 from pipeline.errors import MemrouteError
 from pipeline.settings import Settings, build_pipeline
@@ -152,7 +153,7 @@ def format_summary(report: BatchReport) -> str:
     cost = "unknown (model not priced)" if r.cost_usd is None else f"${r.cost_usd:.4f}"
     skips = ", ".join(f"{k} {v}" for k, v in sorted(r.skips.items())) or "none"
     lines = [
-        f"memroute batch: {r.users} users, {r.conversations} conversations "
+        f"memroute batch: {plural(r.users, 'user')}, {plural(r.conversations, 'conversation')} "
         f"({r.conversations_done} done, {r.conversations_skipped} already done, {r.conversations_failed} failed, "
         f"{r.conversations_deferred} deferred)",
         f"  turns: {r.turns_done} done, {r.turns_duplicate} already applied, {r.turns_failed} failed "
@@ -166,7 +167,7 @@ def format_summary(report: BatchReport) -> str:
         f"  bad input lines: {r.bad_lines}",
     ]
     if r.untimed_conversations:
-        lines.append(f"  {r.untimed_conversations} conversations had no timestamp: their turns are dated today")
+        lines.append(f"  {plural(r.untimed_conversations, 'conversation')} had no timestamp: their turns are dated today")
     for error in r.turn_errors[:5]:
         lines.append(f"  failed: {error}")
     if len(r.turn_errors) > 5:

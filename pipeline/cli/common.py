@@ -11,10 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.cli.errors import CommandFailed, UsageError
-from pipeline.engines.base import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+from pipeline.cli.errors import UsageError
+from pipeline.errors import CommandFailed
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT
 from pipeline.ledgers.user_md import DEFAULT_USER_LIMIT
+from pipeline.limits import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
 from pipeline.store.location import ROOT_ENV
 
 if TYPE_CHECKING:
@@ -179,6 +180,15 @@ def read_turn_messages(source: str, *, fmt: str | None = None, user_speaker: str
     return turn_messages(data, "stdin" if source == "-" else source, fmt=fmt, user_speaker=user_speaker)
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 user', '2 users', '1 entry', '3 entries' (`many`: the plural when it is not word + 's')."""
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
+
+
+def _aside(text: str | None) -> str:
+    return f" ({text})" if text else ""
+
+
 def format_decision(d: Any) -> str:
     if d.route == "user":
         what = f"{d.section} / {d.key}: {d.value}" if d.op == "upsert" else f"forget {quoted(d.match)}"
@@ -186,7 +196,7 @@ def format_decision(d: Any) -> str:
         what = f"[{d.date}] {d.topic + ': ' if d.topic else ''}{d.entry}" if d.op == "append" else f"forget {quoted(d.match)}"
     else:
         what = f"reason={d.reason}" + (f", candidate {d.section} / {d.key}: {d.value}" if d.candidate else "")
-    why = f" ({d.detail})" if d.detail else ""
+    why = _aside(d.detail)
     outcome = f" -> {d.outcome_text}" if d.outcome else ""
     return f"  {d.route.upper():6} {quoted(d.quote)}\n         {what}{why}{outcome}"
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from pipeline.settings import Settings
 from pipeline.store import SQLITE_VERSION
-from pipeline.store.location import Check
+from pipeline.store.location import Check, shown_url
 
 PACKAGES = ("memroute", "pydantic", "litellm", "instructor", "httpx", "aiohttp", "rich")
 MODEL_PROBE_TIMEOUT_S = 5.0
@@ -39,23 +39,27 @@ def api_key_check(settings: Settings) -> Check:
     """Whether the model's provider key is set (never its value)."""
     model = settings.model or ""
     if model.startswith("openai/"):
+        from pipeline.engines.llm.openai_http import base_url, on_this_machine
+
+        base = base_url(settings.api_base)
         if os.environ.get("OPENAI_API_KEY"):
             return Check("API key", True, "OPENAI_API_KEY is set")
-        if settings.api_base:
-            return Check("API key", True, f"no OPENAI_API_KEY; {settings.api_base} may not need one")
+        if on_this_machine(base):
+            return Check("API key", True,
+                         f"no OPENAI_API_KEY: none is needed for a server on this machine ({shown_url(base)})")
         return Check("API key", False, f"{model} needs OPENAI_API_KEY", fix="export OPENAI_API_KEY=...")
     try:
         import litellm  # noqa: F401 - only doctor and non-OpenAI models pay for this import
     except ImportError:
         return Check("API key", False, f"{model} goes through litellm, which is not installed",
                      fix="pip install 'memroute[litellm]' (or use an openai/ model)")
-    from pipeline.engines.llm.pricing import _litellm
+    from pipeline.engines.llm.pricing import load_litellm
 
-    missing = _litellm().validate_environment(model=model).get("missing_keys") or []
+    missing = load_litellm().validate_environment(model=model).get("missing_keys") or []
     if missing and not settings.api_base:
         return Check("API key", False, f"{model} needs {', '.join(missing)}", fix=f"export {missing[0]}=...")
     return Check("API key", True, f"{model}: the provider's key is set" if not missing else
-                 f"{model}: no provider key; {settings.api_base} may not need one")
+                 f"{model}: no provider key; {shown_url(settings.api_base or '')} may not need one")
 
 
 def model_base_url(settings: Settings) -> str | None:
@@ -80,9 +84,9 @@ def probe_model(settings: Settings) -> Check:
     try:
         answer = httpx.get(f"{base}/models", timeout=MODEL_PROBE_TIMEOUT_S, follow_redirects=True)
     except httpx.HTTPError as e:
-        return Check("model endpoint", False, f"{settings.model} at {base}: {type(e).__name__}: {e}",
+        return Check("model endpoint", False, shown_url(f"{settings.model} at {base}: {type(e).__name__}: {e}"),
                      fix="start the model server, or correct --api-base / MEMROUTE_API_BASE")
-    return Check("model endpoint", True, f"{settings.model} at {base}: HTTP {answer.status_code}")
+    return Check("model endpoint", True, f"{settings.model} at {shown_url(base)}: HTTP {answer.status_code}")
 
 
 def versions() -> dict[str, str]:

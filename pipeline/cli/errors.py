@@ -8,11 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import ParamSpec
 
-from pipeline.errors import MemrouteError, UsageError, exit_code
-
-
-class CommandFailed(MemrouteError):
-    """The command could not do its work (an unknown user, a read-only root): exit code 1."""
+from pipeline.errors import CommandFailed, MemrouteError, UsageError, exit_code
 
 
 def report_error(e: BaseException, prog: str = "memroute") -> int:

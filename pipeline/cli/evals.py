@@ -19,6 +19,13 @@ def register(add: AddCommand) -> None:
     p.add_argument("--min-accuracy", type=float, metavar="FRACTION", help="exit 1 below this route accuracy, e.g. 0.85")
     p.add_argument("--concurrency", type=int, default=4, help="cases run at once (default 4)")
     p.add_argument("--no-cache", action="store_true", help="do not reuse cached model answers")
+    b = p.add_argument_group("write benchmark (docs/write-benchmark.md): other memory systems beside memroute's engines")
+    b.add_argument("--system", action="append", metavar="NAME",
+                   help="memroute-offline, memroute-llm, memroute-hybrid, mem0, keep-everything, keep-nothing "
+                   "or an installed system; may repeat. Scores what each system stores per turn instead of routes")
+    b.add_argument("--embed-model", metavar="NAME", help="the embedding model of systems that embed (default: --model)")
+    b.add_argument("--embed-api-base", metavar="URL", help="the embedder's OpenAI-compatible endpoint (default: --api-base)")
+    b.add_argument("--embed-dims", type=int, metavar="N", help="the embedder's vector size (default: the system's own)")
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -27,6 +34,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if args.root:
         raise UsageError("eval takes no --root: every case runs in its own temporary root, so no memory root is read or written")
     settings = resolve_settings(args)
+    if args.system:
+        from pipeline.cli.bench_run import run_bench_cli
+
+        return run_bench_cli(args, settings)
+    if args.embed_model or args.embed_api_base or args.embed_dims is not None:
+        raise UsageError("--embed-model, --embed-api-base and --embed-dims go with --system (the write benchmark)")
     if args.engine or args.model:
         runs = eval_runs(args.engine or [], args.model or [])
     else:  # env and memroute.toml name one engine

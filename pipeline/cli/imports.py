@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from pipeline.cli.common import AddCommand, open_pipeline, print_json, quoted
+from pipeline.cli.common import AddCommand, open_pipeline, plural, print_json, quoted
 from pipeline.cli.errors import UsageError
 
 
@@ -26,45 +26,54 @@ def _load(args: argparse.Namespace) -> Any:
     from pipeline.integrations.imports import load_export
 
     path = Path(args.file)
+    if not path.exists():
+        raise UsageError(f"{path}: no such file")
     if not path.is_file():
-        raise UsageError(f"{path} is not a file")
+        raise UsageError(f"{path} is a directory, not an export file" if path.is_dir() else f"{path} is not a file")
     return load_export(path)
 
 
 def _cmd_mem0(args: argparse.Namespace) -> int:
-    from pipeline.integrations.imports import import_mem0, read_mem0
-    from pipeline.store.files import validate_user_id
+    from pipeline.integrations.imports import check_items, import_mem0, read_mem0
 
     data = _load(args)
-    items = read_mem0(data)  # a wrong file is refused before the pipeline opens
-    if args.user:
-        validate_user_id(args.user)
-    elif any(item.user_id is None for item in items):
-        raise UsageError(f"{args.file}: some memories name no user_id: give --user")
+    # The whole file is checked before the pipeline opens: a bad memory anywhere writes nothing.
+    try:
+        check_items(read_mem0(data), source="mem0", user_id=args.user or None)
+    except UsageError as e:
+        raise UsageError(f"{args.file}: {e}") from None
     with open_pipeline(args, write=True) as pipe:
         report = import_mem0(pipe, data, args.user)
     return _print(args, report)
 
 
 def _cmd_letta(args: argparse.Namespace) -> int:
-    from pipeline.integrations.imports import import_letta, read_letta
-    from pipeline.store.files import validate_user_id
+    from pipeline.integrations.imports import check_items, import_letta, read_letta
 
     data = _load(args)
-    read_letta(data)
-    validate_user_id(args.user)
+    check_items(read_letta(data), source="letta", user_id=args.user)
     with open_pipeline(args, write=True) as pipe:
         report = import_letta(pipe, data, args.user)
     return _print(args, report)
+
+
+def _summary(report: dict[str, Any]) -> str:
+    """The item counts, which add up to the items: '8 items: 6 stored (USER.md 5 fields, MEMORY.md 1 entry), ...'."""
+    parts = [f"{report['stored']} stored (USER.md {plural(report['user_md'], 'field')}, "
+             f"MEMORY.md {plural(report['memory_md'], 'entry', 'entries')})",
+             f"{report['skipped']} skipped", f"{report['refused']} refused"]
+    if report["not_about_the_user"]:
+        parts.append(f"{report['not_about_the_user']} not about the user")
+    if report["already_imported"]:
+        parts.append(f"{report['already_imported']} already imported")
+    return f"{plural(report['items'], 'item')}: " + ", ".join(parts)
 
 
 def _print(args: argparse.Namespace, report: dict[str, Any]) -> int:
     if args.as_json:
         print_json(report)
     else:
-        print(f"memroute {args.command}: {report['items']} items -> USER.md {report['user_md']}, "
-              f"MEMORY.md {report['memory_md']}, skipped {report['skipped'] + report['not_about_the_user']}, "
-              f"refused {report['refused']}")
+        print(f"memroute {args.command}: {_summary(report)}")
         for row in report["report"]:
             where = [
                 f"USER.md {s['key']}: {s['value']}" if s["file"] == "USER.md" and "key" in s

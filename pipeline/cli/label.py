@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from pipeline.cli.common import AddCommand, resolve_settings
-from pipeline.cli.errors import CommandFailed, UsageError
+from pipeline.cli.errors import UsageError
+from pipeline.errors import CommandFailed
 
 if TYPE_CHECKING:
     from pipeline.batch.transcripts import Conversation
@@ -31,7 +34,8 @@ def register(add: AddCommand) -> None:
 
 def _cmd_label(args: argparse.Namespace) -> int:
     from pipeline.batch.label import LabelReport, label_conversations
-    from pipeline.batch.transcripts import BadLine, InputError, expand_inputs, read_conversations
+    from pipeline.batch.transcripts import BadLine, expand_inputs, read_conversations
+    from pipeline.errors import InputError
     from pipeline.settings import build_engine
 
     settings = resolve_settings(args)
@@ -41,6 +45,11 @@ def _cmd_label(args: argparse.Namespace) -> int:
         paths = expand_inputs(args.inputs)
     except InputError as exc:
         raise UsageError(str(exc)) from None
+    target = None if args.out == "-" else Path(args.out)
+    if target is not None and target.is_dir():
+        raise UsageError(f"--out {target} is a folder, not a file")
+    if target is not None and not target.parent.is_dir():
+        raise UsageError(f"--out {target}: the folder {target.parent} does not exist")
     engine = build_engine(settings)
     report = LabelReport()
     bad: list[BadLine] = []
@@ -53,15 +62,28 @@ def _cmd_label(args: argparse.Namespace) -> int:
                 elif args.user is None or item.user_id == args.user:
                     yield item
 
-    out = sys.stdout if args.out == "-" else Path(args.out).open("w", encoding="utf-8")
+    # Cases go to a temporary file beside --out, which replaces it at the end only when there is
+    # something to write: an existing file is never truncated by a run whose calls all failed.
+    out: IO[str] = sys.stdout if target is None else tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False)
     try:
         for case in label_conversations(engine, conversations(), report=report):
             out.write(json.dumps(case, ensure_ascii=False) + "\n")
             out.flush()
-    finally:
-        if out is not sys.stdout:
+    except BaseException:
+        if target is not None:
             out.close()
+            Path(out.name).unlink(missing_ok=True)
+        raise
+    finally:
         engine.close()
+    if target is not None:
+        out.close()
+        if report.labeled:
+            os.replace(out.name, target)
+        else:
+            Path(out.name).unlink(missing_ok=True)
+            print(f"memroute label: nothing was labeled; {target} left as it was", file=sys.stderr)
     summary = {**report.as_dict(), "bad_lines": len(bad)}
     print(json.dumps(summary, ensure_ascii=False), file=sys.stderr)
     if report.turns and report.failed == report.turns:

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.cli.common import AddCommand, resolve_settings
-from pipeline.cli.errors import CommandFailed, UsageError
-from pipeline.serve.config import DEFAULT_HOST, DEFAULT_PORT, Limits, ServeConfig, ServeConfigError, read_tokens
+from pipeline.cli.errors import UsageError
+from pipeline.errors import CommandFailed, ServeConfigError
+from pipeline.serve.config import DEFAULT_HOST, DEFAULT_PORT, Limits, ServeConfig, read_tokens
 
 if TYPE_CHECKING:
     from pipeline.store.location import Location

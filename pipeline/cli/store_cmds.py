@@ -9,7 +9,8 @@ import threading
 from typing import Any
 
 from pipeline.cli.common import AddCommand, note, open_pipeline, print_json, resolve_settings
-from pipeline.cli.errors import CommandFailed, UsageError
+from pipeline.cli.errors import UsageError
+from pipeline.errors import CommandFailed
 
 
 def register(add: AddCommand) -> None:
@@ -35,7 +36,8 @@ def _copy(source: str, target: str, args: argparse.Namespace) -> int:
     from pipeline.store.location import shown_url
 
     try:
-        from pipeline.store.postgres.transfer import TransferError, copy_store
+        from pipeline.errors import TransferError
+        from pipeline.store.postgres.transfer import copy_store
     except ImportError:  # pragma: no cover - psycopg missing
         raise CommandFailed("export-store/import-store need psycopg: pip install 'memroute[postgres]'") from None
     try:
@@ -51,8 +53,8 @@ def _copy(source: str, target: str, args: argparse.Namespace) -> int:
         print_json(report.as_dict())
     else:
         rows = sum(report.rows.values())
-        print(f"copied {report.users} user(s), {report.documents} document(s), {report.copies} kept copy(ies) "
-              f"and {rows:,} record(s) from {shown_url(source)} to {shown_url(target)}")
+        print(f"copied {report.users} user(s), {report.documents} document(s), {report.copies} kept copy(ies), "
+              f"{rows:,} record(s) and {report.keys} store key(s) from {shown_url(source)} to {shown_url(target)}")
     return 0
 
 

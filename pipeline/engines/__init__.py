@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.engines.base import Engine
-from pipeline.engines.registry import BUILTIN, EngineConfigError, EngineOptions, build, engine_names
+from pipeline.engines.registry import BUILTIN, EngineOptions, build, engine_names
+from pipeline.errors import EngineConfigError
 
 ENGINE_NAMES = tuple(BUILTIN)  # the built-ins; engine_names() adds installed ones
 

@@ -30,11 +30,12 @@ REQUEST_SLOTS: ContextVar[asyncio.Semaphore | None] = ContextVar("memroute_reque
 # before it never eat the budget. Unset (an engine called directly): each stage call counts alone.
 TURN_STARTED: ContextVar[list[float] | None] = ContextVar("memroute_turn_started", default=None)
 
-# What a model-backed engine may spend unless the caller says otherwise: written here once, the
-# defaults of LLMEngine, MemoryPipeline, Settings (the CLI) and the engine registry alike.
-DEFAULT_TIMEOUT_S = 30.0  # seconds per model request
-DEFAULT_DEADLINE_S = 60.0  # seconds one turn may spend on model calls in all, retries and backoff included
-DEFAULT_MAX_RETRIES = 3  # transport retries per model request
+# What a model-backed engine may spend unless the caller says otherwise (pipeline/limits.py, a module without
+# imports so the CLI's start need not load this one): the defaults of LLMEngine, MemoryPipeline, Settings (the
+# CLI) and the engine registry alike.
+from pipeline.limits import DEFAULT_DEADLINE_S as DEFAULT_DEADLINE_S  # noqa: E402
+from pipeline.limits import DEFAULT_MAX_RETRIES as DEFAULT_MAX_RETRIES  # noqa: E402
+from pipeline.limits import DEFAULT_TIMEOUT_S as DEFAULT_TIMEOUT_S  # noqa: E402
 
 T = TypeVar("T")
 

@@ -21,13 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.engines.base import Engine
-from pipeline.errors import UsageError
+from pipeline.errors import EngineConfigError
 
 GROUP = "memroute.engines"
-
-
-class EngineConfigError(UsageError):
-    """An engine name or model setting that cannot work."""
 
 
 @dataclass(frozen=True)

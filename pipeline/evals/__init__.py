@@ -5,6 +5,7 @@ only parses, calls these and prints."""
 
 from __future__ import annotations
 
+from pipeline.errors import EvalInputError
 from pipeline.evals.cases import (
     DEFAULT_USER_ID,
     ERROR_ROUTE,
@@ -13,7 +14,6 @@ from pipeline.evals.cases import (
     Check,
     EngineSpec,
     EvalCase,
-    EvalInputError,
     load_cases,
     parse_case,
 )

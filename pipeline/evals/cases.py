@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from pipeline.errors import UsageError
+from pipeline.errors import EvalInputError
 from pipeline.types import SKIP_REASONS, Usage
 
 if TYPE_CHECKING:
@@ -47,10 +47,6 @@ _INT_KEYS = ("user_md_max_chars", "memory_md_max_chars")
 
 
 _EXPECT_KEYS = frozenset(("route", "reason", *_LIST_KEYS, *_INT_KEYS))
-
-
-class EvalInputError(UsageError):
-    """A suite file that cannot be read or a case that breaks the contract (file:line in the message)."""
 
 
 class EvalCase(BaseModel):
@@ -91,7 +87,8 @@ def _parse_messages(value: Any, key: str, where: str, *, required: bool) -> list
         return []
     if not isinstance(value, list) or (required and not value):
         raise EvalInputError(f"{where}: {key!r} must be a {'non-empty ' if required else ''}list of messages")
-    from pipeline.turns import BadTurn, parse_messages
+    from pipeline.errors import BadTurn
+    from pipeline.turns import parse_messages
 
     if value:
         try:
@@ -166,7 +163,8 @@ def load_cases(paths: Sequence[str | Path]) -> list[EvalCase]:
     """Read several JSONL suites; blank lines are allowed, everything else must be a valid case."""
     cases: list[EvalCase] = []
     seen: dict[str, str] = {}
-    from pipeline._util.jsonl import JSONLError, read_jsonl
+    from pipeline._util.jsonl import read_jsonl
+    from pipeline.errors import JSONLError
 
     for path in paths:
         name = str(path)

@@ -115,3 +115,51 @@ def capture_memroute_logs() -> Iterator[_CaptureHandler]:
         for h, level in own_levels:
             h.setLevel(level)
 
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _needle_forms(needle: str) -> list[bytes]:
+    """The byte forms a stored needle may take: UTF-8, and JSON's \\uXXXX escapes of it."""
+    import json
+
+    forms = [needle.encode("utf-8")]
+    escaped = json.dumps(needle, ensure_ascii=True)[1:-1].encode("ascii")
+    if escaped not in forms:
+        forms.append(escaped)
+    return forms
+
+
+def search_bytes(needles: Sequence[str], roots: Sequence[Path], *, base: Path | None = None) -> list[tuple[str, str]]:
+    """(needle, where) for every file under `roots` whose bytes hold a needle (ASCII letters in any
+    case; UTF-8 or JSON-escaped), and for SQLite files every table whose text holds it (casefolded).
+    `where` names the file relative to `base` when it is under it."""
+    from pipeline.store import StoreError, database_texts
+
+    found: list[tuple[str, str]] = []
+    if not needles:
+        return found
+    forms = {n: [f.lower() for f in _needle_forms(n)] for n in needles}
+    files: list[Path] = []
+    for root in roots:
+        if root.is_file():
+            files.append(root)
+        elif root.is_dir():
+            files += sorted(p for p in root.rglob("*") if p.is_file())
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        name = str(path.relative_to(base)) if base is not None and path.is_relative_to(base) else str(path)
+        low = data.lower()
+        hits = {n for n, fs in forms.items() if any(f in low for f in fs)}
+        found += [(n, f"file {name}") for n in needles if n in hits]
+        if data.startswith(SQLITE_HEADER):
+            try:
+                tables = database_texts(path)
+            except StoreError:
+                continue
+            found += [(n, f"{w} of {name}") for n, w in find_leaks(needles, {f"table {k}": v for k, v in tables.items()})]
+    return found

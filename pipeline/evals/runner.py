@@ -16,7 +16,8 @@ from pipeline.store import StoreError, database_texts
 if TYPE_CHECKING:
     pass
 
-from pipeline.evals.cases import ERROR_ROUTE, CaseOutcome, EngineSpec, EvalCase, EvalInputError
+from pipeline.errors import EvalInputError
+from pipeline.evals.cases import ERROR_ROUTE, CaseOutcome, EngineSpec, EvalCase
 from pipeline.evals.leaks import _CASE_LOGS, DB_NAME, _other_files, capture_memroute_logs, find_leaks
 from pipeline.evals.scorers import predicted_route, score_case
 

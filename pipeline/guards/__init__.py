@@ -10,11 +10,13 @@ Modules, one job each (the arrows are imports):
 - kinds: the kinds of sensitive value, GuardPolicy, Finding, Verdict
 - normalise: the NFKC detection view with its offset map, hidden characters, look-alikes
 - gates: the keyword index that lets a detector or rule run only when its words occur
-- credentials, identifiers, addresses, health: the detector families
+- credentials, identifiers, addresses, health: the detector families (medical: health read from the
+  medical word itself, about the user or anyone close)
 - detectors: find_sensitive and redact over all families
-- save_requests: "please remember my phone" and the kinds it covers
-- injection_rules (the table) and injection (running it)
-- policy: check_text, quote_rule, guard_decisions, scan_for_prompt
+- save_requests: "please remember my phone" and the kinds it covers (never someone else's health)
+- injection_rules and claims (the tables: rules waived, rights granted, another person's word made law,
+  answers copied to an address) and injection (running them)
+- policy: check_text, quote_rule, guard_decisions, scan_for_prompt, hide_hostile (what a read gives a model)
 - redaction: what memroute may keep at rest (failure payloads, logs, quotes, caches), on all of the above
 
 The guards import nothing from core, engines or the store: they are called, never call back.
@@ -42,7 +44,7 @@ from pipeline.guards.kinds import (
     GuardPolicy,
     Verdict,
 )
-from pipeline.guards.policy import check_text, guard_decisions, quote_rule, scan_for_prompt
+from pipeline.guards.policy import check_text, guard_decisions, hide_hostile, quote_rule, scan_for_prompt
 from pipeline.guards.save_requests import explicit_save_request
 
 __all__ = [
@@ -69,6 +71,7 @@ __all__ = [
     "explicit_save_request",
     "find_sensitive",
     "guard_decisions",
+    "hide_hostile",
     "quote_rule",
     "redact",
     "scan_for_prompt",

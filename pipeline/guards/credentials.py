@@ -42,6 +42,11 @@ _URL_CRED_RE = lazy_compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@", _I |
 _PASSWORD_RE = lazy_compile(
     r"(?:pass(?:word|wd|code|phrase)|\bpass(?=\s*[:=])|\bpw(?=\s*[:=])|\bpwd|\bpin(?: code| number)?|kata sandi|kata kunci|\bsandi|"
     r"seed phrase|recovery phrase|mnemonic|secret (?:phrase|word|answer)|security answer|safe ?word|code ?word|"
+    r"(?:log-?in|sign-?in|pass|access|unlock|master|vault|wallet|backup|memorable|account|entry|door)[ -]?phrase|"
+    r"memorable (?:word|answer)|log-?in words?|(?:phrase|words|sentence) (?:that )?(?:I|we) (?:use to |type to )?(?:log|sign) ?in with|"
+    r"(?:phrase|words|sentence) (?:that )?(?:I|we) (?:use|type) (?:to (?:log|sign) ?in|to unlock|for (?:my|our|the) (?:[\w-]+ )?(?:laptop|computer|pc|phone|account|bank|vault|"
+    r"wallet|wi-?fi|email|login|router|server|mac|ipad|tablet))|frasa (?:masuk|login|rahasia|akun)|kalimat (?:sandi|rahasia|masuk)|"
+    r"登录(?:短语|暗语|口令)|密语|暗语|วลี(?:ล็อกอิน|เข้าสู่ระบบ|ผ่าน|รหัส|ลับ)|"
     r"mother'?s maiden name|frasa sandi|kata rahasia|nama gadis ibu|暗号|母亲的娘家姓|母亲婚前姓|"
     r"密码(?!学|管理|重置|策略|强度|保护|找回)|口令|รหัสผ่าน|พาสเวิร์ด|รหัส\s?pin|รหัสลับ|รหัส)"
     r"(?:\s+(?:for|of|to|on|untuk|ke|buat)\s+[^\s:=]{1,30})?"
@@ -49,7 +54,8 @@ _PASSWORD_RE = lazy_compile(
     r"surel|rumah|kantor|atm|kartu|card|phone|ponsel|邮箱|账号|账户|电脑|银行卡|银行|อีเมล|บัญชี|ไวไฟ|wifi ?บ้าน|atm|บัตร)){0,2}"
     r"(?:(?:\s+(?!manager|policy|reset|field|hint|rules?|generator|vault|app|strength|length|requirements?)[a-z]{1,12}){1,3}\s+(?=is\b|was\b|:|=)"
     r"|[\u0e00-\u0e7f\u4e00-\u9fff]{1,12}?(?=[:=：]|คือ|是|为))?"
-    r"(?:\s*(?:is|was|=|:|：|adalah|yaitu|ialah|nya|saya|ku|aku|baru|ya|dong|nih|sekarang|kini|skrg|是|为|為|คือ|ของฉัน|ของผม|ใหม่|new)){1,4}\s*[\"'“「]?"
+    r"(?:\s*(?:is|was|=|:|：|adalah|yaitu|ialah|nya|saya|ku|aku|baru|ya|dong|nih|sekarang|kini|skrg|是|为|為|คือ|ของฉัน|ของผม|ใหม่|new|"
+    r"always|still|just|currently|usually|will|be|selalu|masih|一直|始终|เสมอ)(?![a-z0-9])){1,5}\s*[\"'“「]?"
     r"([^\s\"'”」,，。;；]+(?:\s+[a-z]+){0,11})",
     _I,
 )
@@ -71,7 +77,9 @@ def _password_shaped(token: str) -> bool:
 
 # Symbols names rarely carry (a "Home-Net5G" wifi name is no password; "Tr0ub4dor&3" is).
 _PASSWORD_SYMBOLS = frozenset("!#$%&*+=?^~|<>{}[]()/\\")
-_PASSPHRASE_WORD_RE = lazy_compile(r"seed|recovery|mnemonic|phrase|frasa|secret word|secret answer|security answer|maiden", _I)
+_PASSPHRASE_WORD_RE = lazy_compile(
+    r"seed|recovery|mnemonic|phrase|frasa|kalimat|secret word|secret answer|security answer|memorable|maiden|"
+    r"log-?in words?|短语|暗语|密语|口令|วลี", _I)
 _NOT_A_PASSWORD = frozenset(
     "too weak strong long short expired the a an same not very still wrong incorrect required changed reset "
     "secure safe hard easy different saved stored in on at my your lost forgotten case-sensitive missing "
@@ -99,16 +107,31 @@ _PASSWORD_BEFORE_RE = lazy_compile(
 # Door, gate, alarm, safe codes: a code word, then a value with digits.
 _ACCESS_CODE_RE = lazy_compile(
     r"(?:\b(?:door|gate|alarm|garage|lockbox|lock box|key ?safe|key box|safe|front door|back door|entry|entrance|"
-    r"access|keypad|padlock|locker|bike lock|unlock|intercom|buzzer|atm|bank|card|debit|phone|sim)\s+(?:code|combination|combo|pin)s?\b|"
-
-    r"\bkode\s+(?:pintu|pagar|gerbang|alarm|garasi|brankas|akses|kunci|gembok|loker|masuk|keamanan)\b|"
-    r"(?:门禁|大门|门锁|密码锁|保险箱|保险柜|车库|报警器|防盗门|储物柜)(?:的)?(?:码|密码|号码|数字)|"
-    r"รหัส(?:ประตู|เข้าบ้าน|เข้าตึก|กุญแจ|ตู้เซฟ|เซฟ|สัญญาณกันขโมย|กันขโมย|โรงรถ|ล็อค|ล็อก|ล็อคเกอร์))"
-    r"[^\d\n]{0,24}?(?<![\w])(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)",
+    r"access|keypad|padlock|locker|bike lock|unlock|intercom|buzzer|atm|bank|card|debit|phone|sim|storage unit|storage|"
+    r"self-storage|shed|mailbox|post ?box|lobby|building|elevator|lift|parking|car park|apartment|flat|house|home|office|"
+    r"vault|cabinet|suitcase|luggage|cage)(?:'s)?\s+(?:(?!area|zip|post(?:al)?|country|promo|dress|source|discount|bar|qr|"
+    r"colou?r|error|status|tax|sort|swift|routing|branch)[\w-]+\s+)?(?:code|combination|combo|pin)s?\b|"
+    r"\b(?:code|combination|combo|pin|passcode)s?\s+(?:for|to|of|on|at|into)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+)?"
+    r"(?:[\w-]+\s+){0,2}?(?:storage(?: unit)?|unit|locker|door|gate|garage|safe|shed|building|house|flat|apartment|office|"
+    r"lobby|mailbox|cage|vault|padlock|lock|alarm|keypad|entrance|lockbox|key ?safe)s?\b|"
+    r"\bkode\s+(?:pintu|pagar|gerbang|alarm|garasi|brankas|akses|kunci|gembok|loker|masuk|keamanan|gudang|unit|kamar|kos|"
+    r"kost|apartemen|rumah|kantor|lift|parkir|kotak surat|lemari|penyimpanan|ruang)\b|"
+    r"(?:门禁|大门|门锁|密码锁|保险箱|保险柜|车库|报警器|防盗门|储物柜|仓库|储物间|储藏室|柜子|信箱|车位|电梯|单元门|家门|房门)"
+    r"(?:的)?(?:码|密码|号码|数字)|(?:家|公司|小区|楼)?门禁(?:卡)?|"
+    r"รหัส(?:ประตู|เข้าบ้าน|เข้าตึก|กุญแจ|ตู้เซฟ|เซฟ|สัญญาณกันขโมย|กันขโมย|โรงรถ|ล็อค|ล็อก|ล็อคเกอร์|ห้องเก็บของ|ตู้|"
+    r"ล็อกเกอร์|โกดัง|ลิฟต์|ที่จอดรถ|คอนโด|หอ|ห้อง|บ้าน))"
+    r"[^\d\n]{0,32}?(?<![\w])(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)|"
+    # "the alarm disarms with 2580", "I punch in 8806 on the keypad"
+    r"\b(?:disarm|arm|unlock|open)(?:s|ed|ing)?\s+(?:it\s+|(?:the|my|our)\s+\w+\s+)?(?:with|using|by (?:typing|entering|"
+    r"punching in|keying in))\s+(\d{3,10})(?!\d)|"
+    r"\b(?:punch|key|type|enter|tap|dial)(?:s|ed|ing)?\s+(?:in\s+)?(\d{3,10})\s+(?:on|into|at|in)\s+(?:the\s+|a\s+|my\s+|our\s+)?"
+    r"(?:\w+\s+)?(?:keypad|door|gate|panel|lock|alarm|intercom|buzzer|box|safe|padlock)",
     _I,
 )
 # "PIN 5820", "kode PIN 1234": the digits right after the word.
-_PIN_RE = lazy_compile(r"\b(?:kode\s+)?pin(?:\s+code|\s+number)?\s*(?:is|:|=|#|adalah)?\s*(\d{4,8})(?![\d.,:/-]\d)", _I)
+_PIN_RE = lazy_compile(
+    r"(?:(?<![a-z])(?:kode\s+)?pin|พิน|รหัสพิน)(?:\s+code|\s+number)?(?:'s|’s)?\s*(?:is|:|：|=|#|adalah|是|为|คือ)?\s*(\d{4,8})"
+    r"(?![\d.,:/-]\d)|(?:พิน|รหัสพิน)\S{0,20}?(?:คือ)?\s*(\d{4,8})(?!\d)", _I)
 # "Login: bob / Hunter2024!", "username jdoe password Winter2025": the second value is the password.
 _LOGIN_PAIR_RE = lazy_compile(
     r"(?:\b(?:login|log-in|log in|sign-?in|username|user name|user|akun|account|credentials?|creds)|账号|用户名|ชื่อผู้ใช้|ล็อกอิน)"
@@ -144,13 +167,18 @@ _SECRET_GATE = Gate(
 )
 _PASSWORD_GATE = Gate(
     "password", "passwords", "passwd", "passcode", "passphrase", "pass", "pw", "pwd", "pin", "sandi", "sandinya", "kata",
-    "seed", "recovery", "mnemonic", "secret", "safeword", "codeword", "maiden", "frasa", "gadis",
+    "seed", "recovery", "mnemonic", "secret", "safeword", "codeword", "maiden", "frasa", "phrase", "passphrases", "memorable",
+    "kalimat", "短语", "暗语", "密语", "วลี", "login", "log", "sandiku", "passwordku", "passwordnya", "pinku", "pinnya", "gadis",
     "密码", "口令", "暗号", "母亲", "รหัส", "พาสเวิร์ด",
 )
 _CODE_GATE = Gate(
     "door", "gate", "alarm", "garage", "lockbox", "lock", "safe", "key", "keybox", "entry", "entrance", "access", "keypad",
     "padlock", "locker", "unlock", "intercom", "buzzer", "atm", "bank", "card", "debit", "phone", "sim", "pin", "kode",
-    "门禁", "大门", "门锁", "密码锁", "保险", "车库", "报警", "防盗门", "储物柜", "รหัส",
+    "storage", "unit", "shed", "mailbox", "box", "lobby", "building", "elevator", "lift", "parking", "apartment", "flat",
+    "house", "home", "office", "vault", "cabinet", "suitcase", "luggage", "cage", "code", "codes", "combination", "combo",
+    "passcode", "disarm", "disarms", "disarmed", "arm", "arms", "open", "opens", "punch", "key", "type", "enter", "tap", "dial",
+    "门禁", "大门", "门锁", "密码锁", "保险", "车库", "报警", "防盗门", "储物柜", "仓库", "储物间", "储藏室", "柜子", "信箱",
+    "车位", "电梯", "单元门", "家门", "房门", "รหัส", "พิน",
 )
 _LOGIN_GATE = Gate(
     "login", "log", "sign", "signin", "username", "user", "akun", "account", "credential", "credentials", "creds",
@@ -219,7 +247,12 @@ def credential_findings(s: str, t: Text) -> list[Span]:
             if val.lower().strip(".,!?") not in _NOT_A_VALUE and val.lower() not in _NOT_A_PASSWORD:
                 add((m.start(group), m.end(group), PASSWORD))
     if _CODE_GATE.hit(t):
-        out += matches(_ACCESS_CODE_RE, s, PASSWORD, group=1) + matches(_PIN_RE, s, PASSWORD, group=1)
+        for m in _ACCESS_CODE_RE.finditer(s):
+            group = next(g for g in (1, 2, 3) if m.group(g) is not None)
+            add((m.start(group), m.end(group), PASSWORD))
+        for m in _PIN_RE.finditer(s):
+            group = 1 if m.group(1) is not None else 2
+            add((m.start(group), m.end(group), PASSWORD))
     if _LOGIN_GATE.hit(t):
         for m in _LOGIN_PAIR_RE.finditer(s):
             val = m.group(2).rstrip(".,;")

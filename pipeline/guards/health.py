@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from pipeline._util.lazy_re import lazy_compile
+from pipeline.guards.medical import medical_spans
 
 _I = re.IGNORECASE
 
@@ -157,7 +158,7 @@ _ZH_HEALTH_RE = lazy_compile(
     r"处方药)|吃药|服药|"
     r"(?:头|肚子|胃|牙|喉咙|嗓子|背|腰|胸口|膝盖|关节)(?:好|很|有点|非常|特别)?(?:疼|痛)|"
     r"头晕|发烧|发高烧|咳嗽|拉肚子|生病了|我病了|感冒了|"
-    r"(?:看|去看)(?:了)?(?:心理医生|精神科)|心理医生|心理咨询师|做了手术|做手术|住院|化疗|透析",
+    r"(?:看|去看)(?:了)?(?:心理医生|精神科)|心理医生|心理咨询师|做了手术|做手术|住院(?!医|部)|化疗|透析",
 )
 _ZH_GATE = (
     "过敏", "病史", "诊断", "用药", "疾病", "病情", "症状", "有", "患", "得了", "确诊", "诊断", "查出", "吃", "服", "打", "疼", "痛", "头晕", "发烧", "咳嗽", "拉肚子",
@@ -238,6 +239,8 @@ _HEALTH_LABEL_RE = lazy_compile(
     r"(?:^|(?<=[\n,;(]))\s*(?:[-*+]\s+)?(?:[^\n:：=]{0,24}?\b)?(?:hiv|aids|pregnan\w*|diagnos\w*|medical|medications?|"
     r"prescriptions?|treatments?|therap(?:y|ies)|chemo\w*|symptoms?|illness(?:es)?|diseases?|disorders?|conditions?|"
     r"mental health|blood type|disabilit(?:y|ies)|std|sti|hamil|kehamilan|penyakit|diagnosis|obat|kondisi|"
+    r"health(?!\s*(?:goals?|insurance|plan|app|tracker|club|food|coach|kick|check-?up))|kesehatan|riwayat medis|"
+    r"健康(?!目标|保险|码)|健康状况|สุขภาพ(?!ดี)|"
     r"怀孕|孕期|病情|病史|诊断|疾病|用药|艾滋|ตั้งครรภ์|โรค|ยา|อาการ|เอชไอวี)\b[^\n:：=]{0,20}[:：=]\s*\S[^\n]*",
     _I,
 )
@@ -256,7 +259,7 @@ _STATE_FOREIGN = ("怀", "孕", "有喜", "产检", "试管", "流产", "害喜"
                   "透析", "靶向", "免疫治疗", "活检", "胸", "心悸", "心慌", "气短", "呼吸困难", "便血", "晕倒", "昏倒", "抽搐",
                   "惊恐", "诊断", "确诊", "ติดเชื้อ", "ผลเลือด", "ตั้งครรภ์", "ท้อง", "ครรภ์", "คลอด", "แท้ง", "หลอดแก้ว", "เอชไอวี", "เอดส์",
                   "ซิฟิลิส", "หนองใน", "เคมี", "คีโม", "ฉาย", "ไต", "หน้าอก", "ใจสั่น", "หายใจ", "เป็นลม", "ชัก", "วินิจฉัย")
-_HEALTH_LABEL_HINTS = ("hiv", "aids", "pregnan", "diagnos", "medic", "prescri", "treatment", "therap", "chemo", "symptom",
+_HEALTH_LABEL_HINTS = ("health", "kesehatan", "medis", "健康", "สุขภาพ", "hiv", "aids", "pregnan", "diagnos", "medic", "prescri", "treatment", "therap", "chemo", "symptom",
                        "illness", "disease", "disorder", "condition", "mental", "blood type", "disabilit", "std", "sti",
                        "hamil", "penyakit", "obat", "kondisi", "怀孕", "孕期", "病", "诊断", "用药", "艾滋", "ตั้งครรภ์",
                        "โรค", "ยา", "อาการ", "เอชไอวี")
@@ -297,6 +300,7 @@ def health_spans(text: str, words: set[str] | None = None) -> list[tuple[int, in
     if words & _ID_GATE:
         spans += [m.span() for m in _ID_HEALTH_RE.finditer(text)]
     spans += _state_spans(text, words)
+    spans += medical_spans(text, words)
     if not text.isascii():
         if _CJK_RE.search(text) and any(g in text for g in _ZH_GATE):
             spans += [m.span() for m in _ZH_HEALTH_RE.finditer(text)]

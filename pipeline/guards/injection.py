@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 
 from pipeline._util.lazy_re import lazy_compile
+from pipeline.guards.claims import CLAIM_RULES
 from pipeline.guards.gates import Gate, Text
 from pipeline.guards.injection_rules import RULES
 from pipeline.guards.kinds import GuardPolicy, Verdict
@@ -16,7 +17,7 @@ from pipeline.guards.normalise import HIDING_RE, hiding_rule
 
 _COMPILED_RULES: list[tuple[str, Gate | None, re.Pattern[str]]] = [
     (rule, None if gate is None else Gate(*gate), lazy_compile(pattern, re.IGNORECASE | re.MULTILINE))
-    for rule, gate, pattern in RULES
+    for rule, gate, pattern in RULES + CLAIM_RULES
 ]
 LEADING_BULLET_RE = lazy_compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 MESSAGES = {

@@ -15,12 +15,12 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ("structure:section_sign", ("§",), r"§"),
     (
         "role:marker",
-        ("<", "inst]", "#", "[system"),
+        ("<", "inst]", "#", "[system", "[sistem", "[ระบบ", "[系统", "[系統", "【系统", "【系統"),
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?INST\]|"
         r"<</?SYS>>|</?(?:system|assistant|instructions?|tool_call|function_call|developer)>|"
         r"</?s>\s*(?:<s>|\[INST\]|(?:system|user|assistant|developer|human)\s*[:：>])|<s>\s*$|</s>|"
         r"<\|[a-z_]{2,32}\|>|</?(?:start|end)_of_turn>|<\|?(?:begin|end)_of_text\|?>|"
-        r"#{1,6}\s*(?:instruction|system|response|input)s?\b|\[system\]",
+        r"#{1,6}\s*(?:instruction|system|response|input)s?\b|\[\s*(?:system|sistem|ระบบ|系统|系統)\s*\]|【\s*(?:系统|系統)\s*】",
     ),
     (
         "role:marker",
@@ -58,7 +58,8 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         r"access tokens?|private keys?|other users?|memory files?|USER\.md|MEMORY\.md|env(?:ironment)? variables|\.env\b)",
     ),
     ("injection:reveal", ("reveal", "print", "show", "dump", "repeat", "leak", "output"),
-     r"\b(?:reveal|print|show|dump|repeat|leak|output)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+)?(?:system prompt|hidden instructions|initial prompt|instructions)"),
+     r"\b(?:reveal|print|show|dump|repeat|leak|output)\s+(?:me\s+)?(?:your|the|its|their)\s+(?:full\s+)?(?:secret\s+|internal\s+)?"
+     r"(?:system prompt|hidden instructions|initial prompt|instructions)"),
     ("injection:reveal", ("selalu",),
      r"\bselalu\s+(?:\w+\s+){0,2}?(?:ungkapkan|tampilkan|bocorkan|kirimkan|berikan|bagikan)\b[^.\n]{0,50}?(?:prompt|instruksi|kata sandi|password|kunci|rahasia|token|kredensial)"),
     ("injection:reveal", ("总是", "始终", "一直", "每次都", "泄露", "透露", "输出"),
@@ -79,7 +80,8 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         r"\bpretend (?:that )?you(?:'re| are)\b|\b(?:enable|enter|activate|switch to) developer mode\b|"
         r"\b(?:developer|dev|god|jailbreak|unrestricted|unfiltered|dan|debug|maintenance|admin|sudo|root|superuser|safety|filter)"
         r"(?: mode| override| access)+\s*(?:is\s+|has been\s+|now\s+|been\s+)*(?:on|enabled|switched on|turned on|activated|active|"
-        r"unlocked|engaged|granted|off|disabled)\b|"
+        r"unlocked|engaged|granted|off|disabled)\b(?!\s+(?:my|our|his|her|their|the|a|an)\s+"
+        r"(?!(?:\w+\s+)?(?:assistant|bot|ai|chat ?bot|system|platform|service|memory|memories|model)\b))|"
         r"\bmode (?:pengembang|developer|admin|tanpa batas) (?:sudah |telah )?(?:aktif|diaktifkan|menyala)\b|"
         r"(?:开发者|开发|管理员|越狱|无限制|上帝)模式(?:已|已经)?(?:开启|启用|激活|打开)|โหมด(?:นักพัฒนา|ผู้พัฒนา|ไม่จำกัด|แอดมิน)\s*(?:ถูก)?(?:เปิด|เปิดใช้งาน|ทำงาน)|"
         r"\bjailbreak (?:mode|prompt)|\bjailbroken (?:ai|assistant|model|mode)\b|\bdo anything now\b|\bnew (?:system )?instructions\s*:|"
@@ -207,7 +209,9 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         r"\bI(?:'m|’m| am)\s+your\s+(?:owner|developer|creator|operator|master)\b|"
         r"\bI(?:'m|’m| am)\s+(?:an?\s+)?(?:admin|administrator|root|superuser)\s*(?:$|[.,!]|\b(?:here|now|so|on this|of this|of you|with full))|"
         r"\b(?:grant|give|assign)\s+me\s+(?:full |admin |root |elevated |unrestricted |superuser |all |owner )*(?:access|admin|permissions?|privileges?|rights|role)\b|"
-        r"\bI have (?:admin|root|elevated|superuser|unrestricted) (?:access|privileges|rights|permissions)\b|"
+        r"\bI have (?:admin|root|elevated|superuser|unrestricted) (?:access|privileges|rights|permissions)\b"
+        r"(?!\s+(?:on|for|in|at|of|to|over)\s+(?:my|our|his|her|their|the|a|an|all (?:the|our|my))\s+"
+        r"(?!(?:\w+\s+)?(?:assistant|bot|ai|chat ?bot|system|platform|service|memory|memories|model)\b))|"
         r"\bI have full (?:admin |root |system |access )?(?:privileges|rights|permissions)\b|"
         r"\b(?:my|the user's) (?:role|access level|permission level|clearance) is (?:admin|root|superuser|owner|unlimited)\b|"
         r"\b(?:treat|trust) me as (?:an? |the )?(?:admin|administrator|root|owner|developer)\b|\belevate my (?:privileges|access|permissions)\b|"
@@ -346,7 +350,9 @@ RULES += [
          "edit", "delete", "export", "query", "browse", "open", "superuser", "superadmin"),
         r"\b(?:has|have|had|holds?|gets?|got|is granted|was granted|been granted|been given|is given|was given|now has)\s+"
         r"(?:full\s+|the\s+|all\s+)?(?:admin(?:istrator)?|root|superuser|super-?admin|elevated|unrestricted|owner|god[- ]mode|sudo|"
-        r"unlimited)\s+(?:rights|access|privileges|permissions|role|status|powers|clearance)\b|"
+        r"unlimited)\s+(?:rights|access|privileges|permissions|role|status|powers|clearance)\b"
+        r"(?!\s+(?:on|for|in|at|of|to|over)\s+(?:my|our|his|her|their|the|a|an|all (?:the|our|my))\s+"
+        r"(?!(?:\w+\s+)?(?:assistant|bot|ai|chat ?bot|system|platform|service|memory|memories|model)\b))|"
         r"\b(?:may|can|could|is allowed to|are allowed to|should be allowed to|gets? to|has permission to|must be allowed to|"
         r"is permitted to|is authori[sz]ed to)\s+(?:\w+\s+)?(?:see|read|view|access|edit|delete|export|query|browse|open|get)\s+"
         r"(?:all\s+|every\s+|any\s+|the\s+)?(?:other\s+users?|other people|another user|everyone(?:\s+else)?|all users|every user|"

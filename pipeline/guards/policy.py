@@ -1,9 +1,11 @@
 """The guards applied: `check_text` for one value, `quote_rule` for a statement's own words,
-`guard_decisions` for an engine's decisions, `scan_for_prompt` for a loaded file."""
+`guard_decisions` for an engine's decisions, `scan_for_prompt` for a loaded file, and `hide_hostile`
+for whatever a read hands to a model (the context block, recall hits, the MCP resources and profile)."""
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.detectors import CACHED_TEXT_CHARS, find_sensitive, redact
@@ -79,7 +81,7 @@ def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPoli
 
     - A user/memory write whose text (key, value, entry, topic) fails `check_text`, or whose quote
       carries an injection, becomes route="skip", op="none", reason="sensitive"|"blocked",
-      detail=<rule>, with value and entry cleared.
+      rule="guard/<rule>" (and the rule's name as its detail), with value and entry cleared.
     - Every quote (and whatever text a skip still holds) loses each sensitive value that is not
       being written: a contact the user asked, in this turn, to store stays.
     - A quote that is itself an injection is replaced by "[BLOCKED:<rule>]" and its decision is a
@@ -98,23 +100,24 @@ def guard_decisions(decisions: list[Decision], turn_text: str, policy: GuardPoli
             for text in _written_fields(d):
                 verdict = check_text(text, turn_text=turn_text, policy=policy)
                 if not verdict.allowed:
-                    update.update(route="skip", op="none", reason=verdict.reason, detail=verdict.rule,
+                    update.update(route="skip", op="none", reason=verdict.reason, rule=f"guard/{verdict.rule}", detail=verdict.rule,
                                   value=None, entry=None, outcome=Outcome.BLOCKED, outcome_detail=verdict.rule)
                     break
             if not update and turn_rule is not None:
-                update.update(route="skip", op="none", reason="blocked", detail=turn_rule, value=None, entry=None,
+                update.update(route="skip", op="none", reason="blocked", rule=f"guard/{turn_rule}", detail=turn_rule,
+                              value=None, entry=None,
                               outcome=Outcome.BLOCKED, outcome_detail=turn_rule)
         quote = redact(d.quote, keep=keep) if d.quote else d.quote
         rule = quote_rule(quote, policy)
         if rule is not None:
             quote = f"[BLOCKED:{rule}]"
             if update.get("reason") != "sensitive":
-                update.update(route="skip", op="none", reason="blocked", detail=rule,
+                update.update(route="skip", op="none", reason="blocked", rule=f"guard/{rule}", detail=rule,
                               value=None, entry=None, outcome=Outcome.BLOCKED, outcome_detail=rule)
         if (update.get("route", d.route) == "skip" and update.get("reason", d.reason) not in ("sensitive", "blocked")
                 and HEALTH not in keep and d.quote and any(f.kind == HEALTH for f in find_sensitive(d.quote))):
             # "my head hurts today" is a health detail whatever the engine called it (mood, one_off ...)
-            update.update(route="skip", op="none", reason="sensitive", detail="health:HEALTH")
+            update.update(route="skip", op="none", reason="sensitive", rule="guard/health:HEALTH", detail="health:HEALTH")
         if quote != d.quote:
             update["quote"] = quote
         final_route = update.get("route", d.route)
@@ -171,3 +174,39 @@ def scan_for_prompt(text: str, policy: GuardPolicy | None = None) -> list[tuple[
         if rule is not None:
             hits.append((n, rule))
     return hits
+
+
+BLOCKED_LINE = "[blocked by memroute: {rule}]"
+# Fields of a read's JSON answer that memroute made (ids, times, names of files and engines), not text
+# from the memory: left as they are (a turn id's hex digits are no secret to hide).
+MACHINE_FIELDS = frozenset({
+    "id", "turn_id", "conversation_id", "history_id", "user_id", "date", "time", "ts", "said_at", "expires_at",
+    "first_seen_at", "last_seen_at", "first_turn_id", "last_turn_id", "first_conversation_id",
+    "last_conversation_id", "engine", "model", "source", "target", "usage", "file",
+})
+
+
+def hide_hostile_lines(text: str, policy: GuardPolicy | None = None) -> str:
+    """`text` with each line the load scan (`scan_for_prompt`) flags replaced by a marker naming the rule;
+    `text` itself when no line is flagged. The file on disk keeps the line: a person can fix it."""
+    hits = scan_for_prompt(text, policy)
+    if not hits:
+        return text
+    lines = text.splitlines()
+    for number, rule in hits:  # numbered from 1
+        lines[number - 1] = BLOCKED_LINE.format(rule=rule)
+    return "\n".join(lines) + ("\n" if text.endswith(("\n", "\r")) else "")
+
+
+def hide_hostile(value: Any, policy: GuardPolicy | None = None) -> Any:
+    """What any read hands to a model: `value` (text, or JSON-like data of dicts and lists) with every
+    line of text the load scan flags replaced by a marker. A hand-edited line planted in USER.md,
+    MEMORY.md or the archive ("ignore all previous instructions ...") never comes back verbatim, whichever
+    door reads it: `context()`, recall, the MCP resources and profile, the frameworks' recall tools."""
+    if isinstance(value, str):
+        return hide_hostile_lines(value, policy)
+    if isinstance(value, dict):
+        return {k: v if k in MACHINE_FIELDS else hide_hostile(v, policy) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [hide_hostile(v, policy) for v in value]
+    return value

@@ -143,7 +143,7 @@ def refuse_marked_writes(decisions: list[Decision]) -> list[Decision]:
             continue
         reason = "sensitive" if marked.group(1) == "REDACTED" else "blocked"
         rule = f"redacted:{marked.group(2)}" if reason == "sensitive" else marked.group(2)
-        out.append(d.model_copy(update={"route": "skip", "op": "none", "reason": reason, "detail": rule,
+        out.append(d.model_copy(update={"route": "skip", "op": "none", "reason": reason, "rule": f"guard/{rule}", "detail": rule,
                                         "value": None, "entry": None, "outcome": Outcome.BLOCKED,
                                         "outcome_detail": rule}))
     return out

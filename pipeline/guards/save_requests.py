@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 
 from pipeline._util.lazy_re import lazy_compile
+from pipeline.guards.health import health_spans
 from pipeline.guards.kinds import ADDRESS, EMAIL, HEALTH, PHONE, SECRET_KINDS, GuardPolicy
+from pipeline.guards.medical import about_others
 from pipeline.guards.normalise import nfkc
 
 _I = re.IGNORECASE
@@ -46,10 +48,17 @@ def explicit_save_request(text: str) -> bool:
 def allowed_on_request(turn_text: str, policy: GuardPolicy) -> frozenset[str]:
     if not (policy.store_contacts_on_request or policy.store_health_on_request) or not explicit_save_request(turn_text):
         return frozenset()
-    health = frozenset({HEALTH}) if policy.store_health_on_request else frozenset()
+    # A person may ask to keep their own health details, not their mother's: nobody consents for someone else.
+    health = frozenset({HEALTH}) if policy.store_health_on_request and not others_health(turn_text) else frozenset()
     if not policy.store_contacts_on_request:
         return health
     allowed = policy.requestable_kinds - SECRET_KINDS
     named = frozenset(k for k, rx in _KIND_WORDS.items() if rx.search(turn_text))
     # "save this: jane@x.com" names no kind and covers any contact; otherwise only the kinds named.
     return (allowed & named if named else allowed) | health
+
+
+def others_health(text: str) -> bool:
+    """Whether a health detail in `text` is about someone other than the speaker ("my son has asthma")."""
+    view = nfkc(text)
+    return about_others(view, health_spans(view))

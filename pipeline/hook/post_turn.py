@@ -28,6 +28,9 @@ Guarantees and choices (the why is in the code below):
 - Privacy: the queue row holds the turn's real text only until the turn is done (then the
   payload is cleared, with SQLite's secure_delete, and `close` truncates the WAL) or fails
   (then only its redacted text stays, pipeline/guards/redaction.py); logs name the error type only.
+- Read your own turns: `MemoryPipeline.context()` and `recall()` wait (bounded, 10 s by default) for
+  the user's turns still queued or running in the hooks built on that pipeline; `flush()` runs what was
+  submitted now (debounce windows end) and waits for it. A turn that failed once is not waited for.
 - Durability level: WAL with synchronous=NORMAL survives any process crash (SIGKILL, OOM);
   only an OS crash or power loss can drop the last submits. `fsync_submits=True` closes
   that gap at a few ms per submit.
@@ -51,7 +54,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pipeline import observe
-from pipeline.errors import Busy
+from pipeline._util.keyed import ID_KEY
+from pipeline.errors import HookClosed, HookQueueFull
 from pipeline.hook.runner import (
     GroupSettle,
     RetryPolicy,
@@ -71,18 +75,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("memroute.hook")
 
 ADOPT_INTERVAL_S = 1.0  # how often a running hook looks for turns of a process that is gone
-
-
-class HookQueueFull(Busy, RuntimeError):
-    """submit() found no room in the in-memory queue within full_timeout_s; the turn was not stored."""
-
-    api_code = "queue_full"
-
-
-class HookClosed(Busy, RuntimeError):
-    """submit() after close()."""
-
-    api_code = "shutting_down"
 
 
 @dataclass
@@ -150,6 +142,7 @@ class PostTurnHook:
         self.retry_policy = retry_policy or RetryPolicy()
         self.full_timeout_s = full_timeout_s
         self.queue = pipeline.store.open_hook_queue(fsync_submits=fsync_submits)
+        pipeline.hooks.add(self)  # the pipeline's reads wait for this hook's turns of the user they read
 
         self._cond = threading.Condition()
         self._submit_lock = threading.Lock()
@@ -215,7 +208,8 @@ class PostTurnHook:
         """
         if self._closed:
             raise HookClosed("PostTurnHook is closed")
-        turn, payload = queueable(user_id, messages, timestamp, conversation_id, turn_id)
+        turn, payload = queueable(user_id, messages, timestamp, conversation_id, turn_id,
+                                  lambda: self.pipeline.store.secret_key(ID_KEY))
         deadline = time.monotonic() + self.full_timeout_s
         if not self._submit_lock.acquire(timeout=self.full_timeout_s):
             raise self._full()
@@ -440,6 +434,52 @@ class PostTurnHook:
                     return False
                 self._cond.wait(left)
         return True
+
+    def flush(self, user_id: str | None = None, timeout: float | None = 10.0) -> bool:
+        """Run now what was submitted so far (of `user_id`, else of every user; debounce windows end now)
+        and wait until each of those turns has been applied, or has failed once and waits for its retry.
+        True when none is left within `timeout` (a read right after it sees the turns); False on timeout or
+        after close(). `MemoryPipeline.context()` and `recall()` call this for the user they read."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            waiting = self._first_tries(user_id)
+            if not waiting:
+                return True
+            self._hurry(user_id)
+            while waiting & self._first_tries(user_id):
+                left = None if deadline is None else deadline - time.monotonic()
+                if self._stop or (left is not None and left <= 0):
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def _first_tries(self, user_id: str | None) -> set[tuple[str, str]]:
+        """(user, turn id) of the turns running now, or waiting for their first attempt (under self._cond)."""
+        out: set[tuple[str, str]] = set()
+        for user, group in self._running.items():
+            if user_id is None or user == user_id:
+                out.update((user, m.turn_id) for m in group.members)
+        for user, dq in self._pending.items():
+            if user_id is None or user == user_id:
+                out.update((user, m.turn_id) for g in dq if not g.attempts for m in g.members)
+        return out
+
+    def _hurry(self, user_id: str | None) -> None:
+        """End the debounce windows of the user's waiting turns (every user's for None): they run when due
+        (under self._cond)."""
+        users = [u for u in self._pending if user_id is None or u == user_id]
+        for user in users:
+            for group in self._pending[user]:
+                group.debounce_until, group.open = 0.0, False
+        timed = {u for _, _, u in self._timers}
+        late = [u for u in users if u in timed]
+        if late:  # scheduled for later: take the timer out and schedule again (now, unless a retry is due later)
+            self._timers = [t for t in self._timers if t[2] not in late]
+            heapq.heapify(self._timers)
+            for user in late:
+                self._scheduled.discard(user)
+                self._schedule(user)
+        self._cond.notify_all()
 
     def _holds(self, user_id: str, turn_id: str) -> bool:
         running = self._running.get(user_id)

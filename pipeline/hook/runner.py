@@ -165,11 +165,13 @@ class RunCounts:
 
 
 def queueable(user_id: str, messages: Any, timestamp: datetime | str | None, conversation_id: str | None,
-              turn_id: str | None) -> tuple[Turn, dict[str, Any]]:
+              turn_id: str | None, id_key: Callable[[], bytes]) -> tuple[Turn, dict[str, Any]]:
     """A turn as every queue stores it: the input checked now (InvalidUserId, BadTurn raise at once)
-    and the timestamp resolved now, so a turn re-run after a crash keeps its dates; with its payload."""
+    and the timestamp resolved now, so a turn re-run after a crash keeps its dates; with its payload.
+    `id_key()`: the store's key for a turn id made from the turn (called only when none is given)."""
     validate_user_id(user_id)
-    turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id)
+    turn = build_turn(user_id, messages, timestamp=timestamp, conversation_id=conversation_id, turn_id=turn_id,
+                      id_key=id_key() if turn_id is None else None)
     return turn, turn_payload(turn)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from pipeline._util.keyed import ID_KEY
 from pipeline.hook.runner import RetryPolicy, RunCounts, attempt, queueable, run_turn
 
 if TYPE_CHECKING:
@@ -76,7 +77,8 @@ def submit(
     """Put a chat turn on the shared queue (committed when this returns) and return its turn id, for
     app servers whose turns `memroute worker` processes. Invalid input raises here, at once; the same
     turn id submitted again is a no-op that returns the same id."""
-    turn, payload = queueable(user_id, messages, timestamp, conversation_id, turn_id)
+    turn, payload = queueable(user_id, messages, timestamp, conversation_id, turn_id,
+                              lambda: queue.secret_key(ID_KEY))
     queue.submit(user_id, turn.turn_id, turn.conversation_id, payload)
     return turn.turn_id
 

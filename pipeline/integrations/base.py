@@ -63,10 +63,10 @@ class UserMemory:
 
     def remember(self, text: str) -> str:
         """The `remember` tool: the answer as JSON text (what was stored, what was skipped and why)."""
-        return json.dumps(remember(self.pipe, self.user_id, text), ensure_ascii=False)
+        return json.dumps(self.pipe.for_model(remember(self.pipe, self.user_id, text)), ensure_ascii=False)
 
     def recall(self, query: str, k: int = 5) -> str:
-        """The `recall` tool: the hits as JSON text."""
+        """The `recall` tool: the hits as JSON text (recall's hits have passed the load scan, as context's lines)."""
         hits = self.pipe.recall(self.user_id, query, k=max(1, min(k, 20)))
         return json.dumps({"hits": hits}, ensure_ascii=False, default=str)
 

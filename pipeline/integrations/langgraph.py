@@ -2,14 +2,15 @@
 memory put before the model's input, the turn submitted once the model has answered, and
 `remember` / `recall` tools.
 
+- With LangChain's `create_agent` (the agent LangGraph 1.x recommends; it runs on LangGraph):
+  `create_agent(model, tools=memory.tools(), middleware=[memory.middleware()])`.
 - In your own graph: call `memory.inject(messages)` where the model node builds its input, and
   add `memory.node` after it (it submits the last turn once the model's answer is final).
-- With `langgraph.prebuilt.create_react_agent`: `pre_model_hook=memory.pre_model_hook,
-  post_model_hook=memory.post_model_hook`.
+- `pre_model_hook` / `post_model_hook` serve the older `langgraph.prebuilt.create_react_agent`
+  (deprecated since LangGraph 1.0).
 
     memory = LangGraphMemory(MemoryPipeline(root="./memory"), "jasmin")
-    graph.add_node("model", lambda s: {"messages": [llm.invoke(memory.inject(s["messages"]))]})
-    graph.add_node("memory", memory.node)
+    agent = create_agent(model, tools=memory.tools(), middleware=[memory.middleware()])
 """
 
 from __future__ import annotations
@@ -44,6 +45,39 @@ class LangGraphMemory(UserMemory):
         return {}
 
     node = post_model_hook
+
+    def middleware(self) -> Any:
+        """For LangChain's `create_agent` (langchain >= 1.0): before every model call, the user's memory
+        joins the system message (the agent's state is left as it is); once the model's answer is final
+        (no tool calls), the turn is submitted. Sync and async agents alike."""
+        from langchain.agents.middleware import AgentMiddleware
+
+        memory = self
+
+        class MemrouteMiddleware(AgentMiddleware):
+            def wrap_model_call(self, request: Any, handler: Any) -> Any:
+                return handler(memory._with_memory(request))
+
+            async def awrap_model_call(self, request: Any, handler: Any) -> Any:
+                return await handler(memory._with_memory(request))
+
+            def after_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+                memory.post_model_hook(state)
+                return None
+
+            async def aafter_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+                messages = _messages_of(state)
+                if messages and isinstance(messages[-1], AIMessage) and not messages[-1].tool_calls:
+                    await memory.asubmit(to_openai_messages(messages))
+                return None
+
+        return MemrouteMiddleware()
+
+    def _with_memory(self, request: Any) -> Any:
+        """The model request with the memory block after the agent's own system prompt (when it has one)."""
+        own = request.system_prompt
+        text = self.system_text() if not own else f"{own}\n\n{self.system_text()}"
+        return request.override(system_message=SystemMessage(content=text))
 
     def tools(self) -> list[BaseTool]:
         return [

@@ -5,14 +5,9 @@ No SQLite, no locks, no LLM: the commit protocol (lock, re-read, temp file, rena
 
 from __future__ import annotations
 
-from pipeline.ledgers.errors import (
-    CapExceeded,
-    LedgerError,
-    MatchError,
-    UnparseableLedger,
-    check_cap,
-    format_usage,
-)
+from pipeline.errors import CapExceeded, LedgerError, MatchError, UnparseableLedger, format_usage
+from pipeline.ledgers._text import clean_entry_text, names_key, norm_key, split_label
+from pipeline.ledgers.errors import check_cap
 from pipeline.ledgers.hermes import (
     ENTRY_DELIMITER,
     log_from_entries,
@@ -43,18 +38,23 @@ __all__ = [
     "MemoryEntry",
     "MemoryLog",
     "UnparseableLedger",
+    "clean_entry_text",
     "UserField",
     "UserProfile",
     "canonical_section",
     "check_cap",
+    "clean_entry_text",
     "empty_memory_md",
     "empty_user_md",
     "format_usage",
     "log_from_entries",
     "log_to_entries",
+    "names_key",
     "needs_consolidation",
+    "norm_key",
     "profile_from_entries",
     "profile_to_entries",
     "read_hermes",
+    "split_label",
     "write_hermes",
 ]

@@ -7,8 +7,9 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Generic, Protocol, TypeVar
 
+from pipeline.errors import UnparseableLedger
 from pipeline.ledgers._text import join_text
-from pipeline.ledgers.errors import UnparseableLedger, check_cap
+from pipeline.ledgers.errors import check_cap
 
 T = TypeVar("T")
 

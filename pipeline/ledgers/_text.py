@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from pipeline.ledgers.errors import LedgerError
+from pipeline.errors import LedgerError
 from pipeline.ledgers.field_concepts import same_field
 
 BOM = "\ufeff"

@@ -13,7 +13,7 @@ import copy
 from collections.abc import Iterable
 from pathlib import Path
 
-from pipeline.ledgers.errors import LedgerError
+from pipeline.errors import LedgerError
 from pipeline.ledgers.memory_md import DEFAULT_MEMORY_LIMIT, MemoryEntry, MemoryLog, empty_memory_md
 from pipeline.ledgers.user_md import (
     DEFAULT_USER_LIMIT,
@@ -23,7 +23,7 @@ from pipeline.ledgers.user_md import (
     field_from_entry,
     guess_section,
 )
-from pipeline.types import USER_SECTIONS
+from pipeline.sections import USER_SECTIONS
 
 ENTRY_DELIMITER = "\n§\n"
 USER_FILE = "USER.md"
@@ -92,8 +92,8 @@ def profile_from_entries(
 
     `base` (a profile, left untouched, or USER.md text) is what to import into; default an empty file.
     Returns the profile and the entries that did not fit (or were not valid text). Every entry is
-    kept as its own field, even when two share a key. Sections are guessed (Identity for keys like
-    Name/Role, else Preferences) but never out of order, so exporting gives the same entry order.
+    kept as its own field, even when two share a key. Sections are guessed (the vocabulary's section for a
+    key it lists, pipeline/vocabulary.py; else Preferences) but never out of order, so exporting gives the same entry order.
     """
     profile = copy.deepcopy(base) if isinstance(base, UserProfile) else UserProfile.parse(base or empty_user_md())
     profile.limit = limit

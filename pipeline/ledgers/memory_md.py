@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeVar
 
+from pipeline.errors import LedgerError, MatchError
 from pipeline.ledgers import entry_dates
 from pipeline.ledgers._document import LedgerDocument
 from pipeline.ledgers._text import (
@@ -25,7 +26,6 @@ from pipeline.ledgers._text import (
     split_text,
     take_continuation,
 )
-from pipeline.ledgers.errors import LedgerError, MatchError
 
 DEFAULT_MEMORY_LIMIT = 2200
 CONSOLIDATE_AT = 0.9

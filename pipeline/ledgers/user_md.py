@@ -12,6 +12,7 @@ import copy
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeVar
 
+from pipeline.errors import LedgerError, MatchError
 from pipeline.ledgers._document import LedgerDocument
 from pipeline.ledgers._text import (
     bullet_body,
@@ -24,21 +25,12 @@ from pipeline.ledgers._text import (
     split_text,
     take_continuation,
 )
-from pipeline.ledgers.errors import LedgerError, MatchError
-from pipeline.types import USER_SECTIONS
+from pipeline.sections import USER_SECTIONS
+from pipeline.vocabulary import section_of
 
 DEFAULT_USER_LIMIT = 1375
 HEADING = "# USER"
 DEFAULT_SECTION = "Preferences"
-# Keys that belong under Identity when the caller names no section (Hermes entries, `tool add`).
-IDENTITY_KEYS = frozenset(
-    norm_key(k)
-    for k in (
-        "Name", "Preferred name", "Nickname", "Pronouns", "Role", "Job", "Job title", "Title", "Occupation",
-        "Company", "Employer", "Team", "Location", "City", "Country", "Timezone", "Time zone", "Language",
-        "Languages", "Native language", "Age", "Nationality",
-    )
-)
 
 T = TypeVar("T")
 
@@ -92,7 +84,9 @@ def canonical_section(name: str) -> str | None:
 
 
 def guess_section(key: str | None) -> str:
-    return "Identity" if key is not None and norm_key(key) in IDENTITY_KEYS else DEFAULT_SECTION
+    """The section of a field added with none named (Hermes entries, `tool add`): the vocabulary's for a key it
+    lists (under any spelling), else Preferences."""
+    return section_of(key) or DEFAULT_SECTION
 
 
 def _section_rank(name: str) -> int | None:

@@ -12,6 +12,11 @@ neither prometheus_client nor opentelemetry: `metrics.py` and `tracing.py` do, w
   semantic-convention attributes, and the calls, tokens, cost and latency counters.
 - `count_turn(engine, outcome)`: accepted, applied, failed, parked, duplicate, error.
 - `count_guard_blocks(decisions)`, `count_consolidation(engine, trigger, how)`.
+
+Spans and metrics hold no user text, ever: attributes and labels are names memroute chose (engine,
+stage, model, outcome, a guard rule's family) and ids; a failure inside a span is recorded as its
+exception's type only (`error.type`, the status), never its message or stack trace, which can quote
+what the user said (a model answer that failed validation echoes it). Every span is made by `_span`.
 """
 
 from __future__ import annotations
@@ -93,14 +98,34 @@ def count_turn(engine: str, outcome: str) -> None:
 TURN_OUTCOMES = {"done": "applied", "failed": "failed", "duplicate_turn": "duplicate"}
 
 
+@contextmanager
+def _span(name: str, attributes: dict[str, Any]) -> Iterator[Any]:
+    """A span of memroute's: an exception through it is recorded by its type alone. The SDK's own
+    recording (an "exception" event with the message and the stack trace, a status quoting the
+    message) is turned off: an error's text can hold the user's words."""
+    with _tracer.start_as_current_span(name, attributes=attributes, record_exception=False,
+                                       set_status_on_exception=False) as span:
+        try:
+            yield span
+        except BaseException as e:
+            mark_failed(span, e)
+            raise
+
+
+def mark_failed(span: Any, error: BaseException) -> None:
+    """The span failed with `error`: its type name as `error.type` and in an ERROR status, nothing else."""
+    from opentelemetry.trace import Status, StatusCode
+
+    kind = type(error).__name__
+    span.set_attribute("error.type", kind)
+    span.set_status(Status(StatusCode.ERROR, kind))
+
+
 def turn(engine: str, turn_id: str | None = None) -> AbstractContextManager[Any]:
     """One turn's span (the stages and model calls inside it are its children)."""
     if _tracer is None:
         return _NULL
-    span: AbstractContextManager[Any] = _tracer.start_as_current_span(
-        "memroute.turn", attributes={"memroute.engine": engine, **({"memroute.turn_id": turn_id} if turn_id else {})}
-    )
-    return span
+    return _span("memroute.turn", {"memroute.engine": engine, **({"memroute.turn_id": turn_id} if turn_id else {})})
 
 
 def stage(name: str, engine: str) -> AbstractContextManager[Any]:
@@ -111,8 +136,7 @@ def stage(name: str, engine: str) -> AbstractContextManager[Any]:
 
 @contextmanager
 def _stage(name: str, engine: str) -> Iterator[None]:
-    span = _tracer.start_as_current_span(f"memroute.{name}", attributes={"memroute.engine": engine}) \
-        if _tracer is not None else _NULL
+    span = _span(f"memroute.{name}", {"memroute.engine": engine}) if _tracer is not None else _NULL
     started = time.perf_counter()
     try:
         with span:
@@ -160,8 +184,7 @@ def _model_call(stage: str, model: str, provider: str) -> Iterator[ModelCall]:
     # GenAI semantic conventions: span "{operation} {model}", gen_ai.* attributes.
     attributes = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": provider,
                   "gen_ai.request.model": model, "memroute.stage": stage}
-    span_cm = _tracer.start_as_current_span(f"chat {model}", attributes=attributes) \
-        if _tracer is not None else nullcontext(None)
+    span_cm = _span(f"chat {model}", attributes) if _tracer is not None else nullcontext(None)
     started = time.perf_counter()
     outcome = "error"
     with span_cm as span:
@@ -169,10 +192,6 @@ def _model_call(stage: str, model: str, provider: str) -> Iterator[ModelCall]:
         try:
             yield call
             outcome = "ok"
-        except BaseException as e:
-            if span is not None:
-                span.set_attribute("error.type", type(e).__name__)
-            raise
         finally:
             if span is not None:
                 span.set_attribute("gen_ai.usage.input_tokens", call.input_tokens)

@@ -12,21 +12,19 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pipeline import observe
-from pipeline.errors import MemrouteError
+from pipeline.errors import TracingUnavailable
 
 OTEL_EXTRA = "pip install 'memroute[otel]'"
 TRACES_PATH = "/v1/traces"
-
-
-class TracingUnavailable(MemrouteError):
-    """Tracing was asked for without the opentelemetry packages."""
 
 
 def traces_url(endpoint: str) -> str:
     """An OTLP/HTTP endpoint: a collector's base URL gets the traces path, a full URL is kept."""
     parts = urlsplit(endpoint)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"OTLP endpoint {endpoint!r} is not an http(s) URL (e.g. http://127.0.0.1:4318)")
+        from pipeline.store.location import shown_url
+
+        raise ValueError(f"OTLP endpoint {shown_url(endpoint)!r} is not an http(s) URL (e.g. http://127.0.0.1:4318)")
     return endpoint if parts.path not in ("", "/") else endpoint.rstrip("/") + TRACES_PATH
 
 

@@ -11,20 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.errors import UsageError
-from pipeline.ledgers._text import names_key
+from pipeline.errors import NothingToForget
+from pipeline.ledgers import names_key
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserProfile
-from pipeline.stages.write import Change, WriteResult, is_change_of_fact
+from pipeline.stages.write import Change, WriteResult
 
 # Text shorter than this matches too much to erase by ("a", "42"); a key of any length is fine.
 MIN_TEXT_CHARS = 3
-
-
-class NothingToForget(UsageError):
-    """The request is empty or too short to match safely."""
-
-    api_code = "nothing_to_forget"
 
 
 @dataclass
@@ -84,7 +78,7 @@ def erased_by_turn(written: WriteResult) -> Erased:
     """The values a turn's forget decisions took out of the files (a forget in a turn purges)."""
     erased = Erased()
     for c in written.changes:
-        if c.op != "remove" or is_change_of_fact(c.why):
+        if c.op != "remove" or c.change_of_fact:
             continue
         if c.target == "user":
             if c.key and c.old is not None and c.key != c.old:

@@ -9,24 +9,19 @@ from typing import Any
 
 from pipeline import guards, observe
 from pipeline.engines.base import Engine
-from pipeline.errors import NotFound
-from pipeline.ledgers.errors import LedgerError
+from pipeline.errors import CandidateNotFound, ConsolidationError, LedgerError
 from pipeline.ops.edit import committed_check, now_iso, refuse_unsafe_rewrites
 from pipeline.ops.erasure import erase_from_ledgers, purge_record
 from pipeline.ops.pins import pinned_bodies
 from pipeline.ops.usage import record_usage, total, usage_of
 from pipeline.ops.workspace import Workspace, usage_line
 from pipeline.stages import candidates as cands
-from pipeline.stages.consolidate import ConsolidationError, consolidate_log
+from pipeline.stages.consolidate import consolidate_log
 from pipeline.stages.write import Change, WriteResult, apply_decisions
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import Tx
 from pipeline.store.rules import norm
-from pipeline.types import Outcome, Usage, outcome_text
-
-
-class CandidateNotFound(NotFound):
-    """confirm_candidate: no candidate, or more than one, answers to the reference."""
+from pipeline.types import FORGOTTEN, Outcome, Usage, outcome_text
 
 
 def forget(ws: Workspace, user_id: str, key_or_text: str, *, purge: bool = False) -> dict[str, Any]:
@@ -38,29 +33,35 @@ def forget(ws: Workspace, user_id: str, key_or_text: str, *, purge: bool = False
             raise LedgerError(refused)
         erased = erase_from_ledgers(current.profile, current.log, key_or_text)
         written = WriteResult(profile=current.profile, log=current.log)
+        hidden: list[int] = []
         if purge:
             written.changes = [purge_record(c) for c in erased.changes]
             tx.stage(written, purge=erased)
         else:
             written.changes = erased.changes
             written.archive = [
-                Change(c.target, "removed", c.key, c.old, None, "forgotten at the user's request")
+                Change(c.target, "removed", c.key, c.old, None, FORGOTTEN)
                 for c in erased.changes
             ]
 
-            def forget_candidates(t: Tx) -> None:
+            def forget_copies(t: Tx) -> None:  # older archived copies leave recall too; history keeps them
+                hidden.append(ws.store.forget_archived(t, user_id, erased.needles, erased.keys, FORGOTTEN))
                 ws.store.purge_candidates(t, user_id, key_or_text)
 
-            tx.stage(written, records=forget_candidates)
+            tx.stage(written, records=forget_copies)
     return {
         "success": True,
         "removed": erased.labels,
         "purged": purge,
         "rows_erased": tx.rows_erased,
         "message": (
-            f"removed {len(erased.labels)} item(s)" + (" and erased every copy" if purge else " (kept in history and archive)")
+            f"removed {len(erased.labels)} item(s)" + (" and erased every copy" if purge else
+                                                    " (no read returns it; history keeps the change, --purge erases it)")
             if erased
-            else "nothing in USER.md or MEMORY.md matched" + ("; other copies erased" if purge else "")
+            else "nothing in USER.md or MEMORY.md matched" + (
+                "; other copies erased" if purge else
+                f"; {sum(hidden)} archived cop{'y' if sum(hidden) == 1 else 'ies'} no longer recalled" if sum(hidden)
+                else "")
         ),
     }
 

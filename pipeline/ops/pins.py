@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Iterable
 from typing import Any
 
-from pipeline.ledgers._text import norm_key
+from pipeline.ledgers import norm_key
 from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.store.interface import MemoryStore
 

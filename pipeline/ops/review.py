@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline import guards
-from pipeline.errors import Conflict, MemrouteError, NotFound, UsageError
+from pipeline.errors import ReviewConflict, ReviewNotFound, ReviewRefused
 from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.ledgers.user_md import guess_section
 from pipeline.ops.edit import Ledgers
@@ -26,27 +26,33 @@ from pipeline.store.interface import Tx
 KIND = "review"  # the edit kind: turn ids "review-<random>"
 TEAM_PREFIX = "team+"
 MAX_TAG_CHARS = 60
-
-
-class ReviewError(MemrouteError):
-    """A review action that cannot be done; each kind in its family (pipeline/errors.py)."""
-
-
-class ReviewNotFound(ReviewError, NotFound):
-    """No such field, entry or candidate (exit 1, HTTP 404)."""
-
-
-class ReviewRefused(ReviewError, UsageError):
-    """A value or tag the guards refuse, an empty one, an unknown annotation (exit 2, HTTP 422)."""
-
-
-class ReviewConflict(ReviewError, Conflict):
-    """The memory's state refuses it: a document that may not be rewritten, nothing to undo (exit 1, HTTP 409)."""
+MAX_REF_CHARS = 2_000  # a field's key, or a keyless note's text (USER.md's whole cap is smaller)
+TARGETS = ("user", "memory")
+_ENTRY_ID_CHARS = frozenset("0123456789abcdef")
 
 
 def team_user_id(team: str) -> str:
     """The id a team profile is stored under (a user in the reserved "team+" space)."""
     return validate_user_id(TEAM_PREFIX + team)
+
+
+def check_ref(target: str, ref: str) -> str:
+    """`ref` when it can name something in `target`: a USER.md key (or a keyless note's text), or a
+    MEMORY.md entry id (12 hex digits, as `profile` shows). Else ReviewRefused (exit 2, HTTP 422):
+    an empty ref, "." or ".." (which URLs turn into the folder above), control characters."""
+    if target not in TARGETS:
+        raise ReviewRefused(f"unknown target {target!r}: user or memory")
+    if not isinstance(ref, str):
+        raise ReviewRefused("a field key or an entry id is text")
+    if target == "memory":
+        if len(ref) != 12 or not set(ref) <= _ENTRY_ID_CHARS:
+            raise ReviewRefused("not an entry id: an entry is named by its id, 12 hex digits (as profile shows)")
+        return ref
+    stripped = ref.strip()
+    if not stripped or set(stripped) <= {"."} or not ref.isprintable() or len(ref) > MAX_REF_CHARS:
+        raise ReviewRefused("not a field key: a key is a short label (not empty, not '.' or '..', "
+                            f"no line breaks or control characters, at most {MAX_REF_CHARS:,} characters)")
+    return ref
 
 
 def _refuse_unsafe(current: Ledgers, target: str) -> None:
@@ -88,6 +94,7 @@ def _ref_of(target: str, key: str | None, value: str) -> str:
 def correct(ws: Workspace, user_id: str, target: str, ref: str, value: str) -> dict[str, Any]:
     """Set a field's value (target "user", ref its key) or an entry's text (target "memory", ref its
     id; its date and topic stay). Pins and tags follow the entry to its new id."""
+    check_ref(target, ref)
     value = _checked(value, "the new value", ws.guard_policy)
     with ws.edit(user_id, kind=KIND) as tx:
         current = tx.current
@@ -128,6 +135,7 @@ def delete(ws: Workspace, user_id: str, target: str, ref: str, *, purge: bool = 
     """Take one field or entry out. Without `purge` its value goes to the archive (recall finds
     it); with `purge` every stored copy is erased (history keeps only that an erasure happened),
     exactly as `memroute forget --purge`, but of this one item only."""
+    check_ref(target, ref)
     with ws.edit(user_id, kind=KIND) as tx:
         current = tx.current
         _refuse_unsafe(current, target)
@@ -171,6 +179,7 @@ def annotate(
 ) -> dict[str, Any]:
     """Pin (kind "pin") or tag (kind "project", "task" or "tag", with a value) a field or an entry;
     `remove` takes the pin or tag off. Recorded in history (op "pin"/"unpin"/"tag"/"untag")."""
+    check_ref(target, ref)
     if kind not in KINDS:
         raise ReviewRefused(f"unknown annotation {kind!r}: one of {', '.join(KINDS)}")
     if kind == "pin":

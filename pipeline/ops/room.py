@@ -9,13 +9,13 @@ from collections.abc import Callable
 
 from pipeline import observe
 from pipeline.engines.base import Engine
-from pipeline.errors import ModelError
-from pipeline.ledgers._text import norm_key, split_label
+from pipeline.errors import CompactionError, ConsolidationError
+from pipeline.ledgers import norm_key, split_label
 from pipeline.ledgers.memory_md import MemoryLog
 from pipeline.ledgers.user_md import UserProfile
 from pipeline.ops.pins import pinned_bodies, pinned_keys
 from pipeline.ops.usage import usage_of
-from pipeline.stages.consolidate import ConsolidationError, archive_oldest, consolidate_log
+from pipeline.stages.consolidate import archive_oldest, consolidate_log
 from pipeline.stages.write import Change
 from pipeline.store.interface import MemoryStore
 from pipeline.types import Turn, Usage
@@ -24,14 +24,6 @@ log = logging.getLogger("memroute.pipeline")
 
 COMPACT_AT = 0.9  # USER.md is compacted (without an LLM) once it reaches this share of its cap ...
 COMPACT_GOAL = 0.8  # ... down to this share, so the next facts find room
-
-
-class CompactionError(ModelError):
-    """The engine failed while compacting USER.md (nothing was written); `usage` is what it spent."""
-
-    def __init__(self, message: str, *, usage: Usage | None = None) -> None:
-        super().__init__(message)
-        self.usage = usage or Usage()
 
 
 def compactor(

@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import guards
-from pipeline.errors import UsageError
-from pipeline.ledgers import hermes
-from pipeline.ledgers.errors import CapExceeded, LedgerError
+from pipeline.errors import CapExceeded, LedgerError, ToolUsageError
+from pipeline.ledgers import clean_entry_text, hermes
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
-from pipeline.ledgers.user_md import UserProfile, canonical_section
+from pipeline.ledgers.user_md import UserProfile, canonical_section, field_from_entry
 from pipeline.ops.workspace import Workspace
 from pipeline.stages.write import Change, WriteResult
 from pipeline.store.files import MEMORY_FILE, USER_FILE
@@ -21,12 +20,6 @@ from pipeline.types import USER_SECTIONS
 
 ACTIONS = ("add", "replace", "remove")
 TARGETS = ("user", "memory")
-
-
-class ToolUsageError(UsageError):
-    """A tool call whose words are off (unknown action/target, missing content): exit code 2."""
-
-    api_code = "invalid_tool_call"
 
 
 def _entry_from_text(content: str) -> MemoryEntry:
@@ -80,6 +73,8 @@ def run_tool(
         model: UserProfile | MemoryLog = current.profile if target == "user" else current.log
         before = model.render()
         entries_before = _entries(model)
+        # An add of "Key: value" for a key USER.md has is a replacement: said so, and the old value archived.
+        replaced = _replaced_field(model, content) if action == "add" else None
         try:
             old = _apply(model, action, content, old_text, section)
         except CapExceeded as e:
@@ -87,19 +82,36 @@ def run_tool(
         except LedgerError as e:
             return {"success": False, "error": str(e), "current_entries": entries_before, "target": target}
         after = model.render()  # under the cap: the model refused (CapExceeded above) otherwise
+        if replaced is not None and after != before:
+            action, old = "replace", replaced
         written = WriteResult(profile=current.profile, log=current.log)
         written.changes.append(Change(target, action, None, old, content, "memroute tool", None))
         if old is not None:
             written.archive.append(Change(target, "replaced" if action == "replace" else "removed", None, old, None, f"tool {action}"))
         if after != before:
             tx.stage(written, files={name: after})
+    message = {"add": "Entry added.", "replace": "Entry replaced.", "remove": "Entry removed."}[action]
     return {
         "success": True,
         "target": target,
         "usage": f"{len(after):,}/{limit:,}",
         "entry_count": len(_entries(model)),
-        "message": {"add": "Entry added.", "replace": "Entry replaced.", "remove": "Entry removed."}[action],
+        "message": message if after != before or action == "remove" else "Already there: nothing changed.",
     }
+
+
+def _replaced_field(model: UserProfile | MemoryLog, content: str | None) -> str | None:
+    """The "Key: value" entry an add of `content` would overwrite (a field with that key and another value)."""
+    if not isinstance(model, UserProfile) or not content:
+        return None
+    try:
+        fld = field_from_entry("", clean_entry_text(content))
+    except LedgerError:
+        return None  # _apply says what is wrong with the content
+    existing = model.get(fld.key) if fld.key is not None else None
+    if existing is None or existing.value == fld.value:
+        return None
+    return f"{existing.key}: {existing.value}"
 
 
 # A section name is a heading in USER.md: one of the five, or one the user wrote there by hand;

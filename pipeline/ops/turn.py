@@ -11,27 +11,35 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pipeline import guards, observe
 from pipeline.engines.base import Engine
+from pipeline.errors import CompactionError, ConsolidationError
 from pipeline.guards.redaction import refuse_marked_writes
 from pipeline.ops.edit import Edit, Ledgers, now_iso, refuse_unsafe_rewrites
 from pipeline.ops.erasure import Erased, erased_by_turn, purge_record
-from pipeline.ops.room import COMPACT_AT, CompactionError, compactor, consolidator
+from pipeline.ops.room import COMPACT_AT, compactor, consolidator
 from pipeline.ops.usage import record_usage, total, usage_of
 from pipeline.ops.workspace import Workspace
 from pipeline.stages import candidates as cands
-from pipeline.stages.consolidate import ConsolidationError
 from pipeline.stages.order import TURN_TIME, later_keys, turn_time_payload
-from pipeline.stages.write import CONSOLIDATE_AT, WriteResult, apply_decisions, is_change_of_fact
+from pipeline.stages.write import CONSOLIDATE_AT, WriteResult, apply_decisions
 from pipeline.store.files import MEMORY_FILE, USER_FILE
 from pipeline.store.interface import MemoryStore, Tx
 from pipeline.turns import turn_payload
 from pipeline.types import Classification, Decision, Outcome, Turn, TurnResult, Usage
 
 log = logging.getLogger("memroute.pipeline")
+
+
+def sentence_similarity(a: str, b: str) -> float:
+    """The offline engine's sentence encoder's cosine of two texts, loaded on the first comparison (only a
+    user with a waiting candidate and a statement naming its value ever asks)."""
+    from pipeline.engines.offline.encoder import similarity
+
+    return similarity(a, b)
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,9 @@ class WritePolicy:
     # only when a write does not fit. Proactive compaction suits a free (rule-based) compaction only.
     compact_at: float | None = COMPACT_AT
     candidate_ttl_days: float = float(cands.DEFAULT_TTL_DAYS)
+    # Whether a statement says a waiting candidate's fact in other words: the sentence encoder's cosine
+    # (None: candidates match by their words only).
+    meaning: Callable[[str, str], float] | None = sentence_similarity
 
     @classmethod
     def for_engine(cls, engine: Engine, *, consolidate_at: float = CONSOLIDATE_AT,
@@ -50,6 +61,18 @@ class WritePolicy:
         """The default policy for an engine: proactive compaction when its compaction costs nothing."""
         return cls(consolidate_at=consolidate_at, compact_at=COMPACT_AT if engine.free_compaction else None,
                    candidate_ttl_days=candidate_ttl_days)
+
+
+# The conversation of an imported memory (import-mem0, import-letta: "import-<source>"). What an
+# export says is no request, in this turn, to keep a contact or a health detail: those are refused.
+IMPORTED_CONVERSATION_PREFIX = "import-"
+
+
+def turn_guard_policy(ws: Workspace, turn: Turn) -> guards.GuardPolicy:
+    """The guard policy for `turn`: the workspace's, without requests to keep for an imported memory."""
+    if (turn.conversation_id or "").startswith(IMPORTED_CONVERSATION_PREFIX):
+        return replace(ws.guard_policy, store_contacts_on_request=False, store_health_on_request=False)
+    return ws.guard_policy
 
 
 def apply_turn(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, classification: Classification,
@@ -68,8 +91,9 @@ def apply_turn(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, c
 def _apply(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, classification: Classification,
            seen: Ledgers) -> TurnResult:
     store = ws.store
+    policy_of_turn = turn_guard_policy(ws, turn)
     with observe.stage("guards", engine.name):
-        decisions = guards.guard_decisions(classification.decisions, turn.user_text, ws.guard_policy)
+        decisions = guards.guard_decisions(classification.decisions, turn.user_text, policy_of_turn)
         decisions = refuse_marked_writes(decisions)  # a retried turn was stored redacted
     observe.count_guard_blocks(decisions)
     usage_parts: list[Usage] = [classification.usage.tagged("classify")]
@@ -85,7 +109,8 @@ def _apply(ws: Workspace, engine: Engine, policy: WritePolicy, turn: Turn, class
             store.candidates(turn.user_id),
             turn,
             current.profile.fields(),
-            ws.guard_policy,
+            policy_of_turn,
+            policy.meaning,
         )
         # a late turn (retry, replay) never undoes a newer one; asked only when it touches USER.md
         later = later_keys(store, turn) if any(d.route == "user" for d in plan.decisions) else None
@@ -288,7 +313,6 @@ def purge_plan(written: WriteResult) -> Erased:
     for d in written.decisions:  # "forget that I use Vue": the words named are erased too
         if d.op == "remove" and d.outcome is Outcome.WRITTEN and d.match and not erased.keys:
             erased.add_needle(d.match)
-    written.changes = [purge_record(c) if c.op == "remove" and not is_change_of_fact(c.why) else c
-                       for c in written.changes]
-    written.archive = [a for a in written.archive if a.op != "removed" or is_change_of_fact(a.why)]
+    written.changes = [purge_record(c) if c.op == "remove" and not c.change_of_fact else c for c in written.changes]
+    written.archive = [a for a in written.archive if a.op != "removed" or a.change_of_fact]
     return erased

@@ -12,11 +12,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from pipeline.errors import Conflict, MemrouteError, UsageError
+from pipeline.errors import Conflict, InvalidUserId, MemrouteError, UsageError
 from pipeline.ops.review import TEAM_PREFIX
 from pipeline.review import security
-from pipeline.review.view import human_time, user_view
-from pipeline.store.files import InvalidUserId, validate_user_id
+from pipeline.review.view import PEOPLE_SHOWN, human_time, people, shown_quote, user_view
+from pipeline.store.files import validate_user_id
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -27,6 +27,7 @@ templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=
 # An element id from any text (keys and entry ids hold spaces and other scripts).
 templates.globals["loop_id"] = lambda text: hashlib.sha256(str(text).encode("utf-8")).hexdigest()[:10]
 templates.filters["human_time"] = human_time
+templates.filters["shown_quote"] = shown_quote
 router = APIRouter(prefix="/review", include_in_schema=False)
 # What a finished action says (only these are shown: a link cannot put other words in the green box).
 DONE = frozenset({"Corrected.", "Erased everywhere.", "Deleted (kept in the archive).", "Pinned.", "Unpinned.",
@@ -81,12 +82,26 @@ def _allowed(request: Request, grant: Grant, user: str) -> bool:
 
 
 @router.get("/", response_class=HTMLResponse)
-def index(request: Request) -> Response:
+def index(request: Request, q: str | None = None) -> Response:
+    """Everyone this token may see, as cards (name, role, how full each file is, last change); `q` finds by id
+    or name."""
     grant = security.grant_of(request)
     if grant is None:
         return RedirectResponse("/review/login", status_code=303)
-    users, teams = _visible(request, grant)
-    return _render(request, "index.html", users=users, teams=teams)
+    pipe = _pipe(request)
+    rows = [u for u in pipe.documents.user_summaries() if grant.allows(u["user_id"])]
+    users = [u for u in rows if not u["user_id"].startswith(TEAM_PREFIX)]
+    teams = [u for u in rows if u["user_id"].startswith(TEAM_PREFIX)]
+    query = (q or "").strip()[:100]
+    if query:  # by id among everyone, by name among the people the page would show
+        fold = query.casefold()
+        cards = people(pipe, [u for u in users if fold in u["user_id"].casefold()])
+        found = {c.user_id for c in cards}
+        cards += [p for p in people(pipe, users) if p.user_id not in found and fold in (p.name or "").casefold()]
+    else:
+        cards = people(pipe, users)
+    return _render(request, "index.html", people=cards, total=len(users), teams=people(pipe, teams, TEAM_PREFIX),
+                   q=query, shown_at_most=PEOPLE_SHOWN)
 
 
 @router.get("/login", response_class=HTMLResponse)

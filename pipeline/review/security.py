@@ -7,8 +7,9 @@
 - CSRF: every form carries a token derived (HMAC) from a random per-browser cookie and the
   signed-in token; a POST without the matching pair is 403. The key is $MEMROUTE_REVIEW_SECRET
   when set (servers on several hosts share it that way), else one made once and kept in the root
-  (`review.key`, mode 0600): a form rendered before a restart, or by another server process on the
-  same root, still works.
+  (`memroute.review.key`, mode 0600, a name no user id can take; an older root's `review.key` is
+  moved there): a form rendered before a restart, or by another server process on the same root,
+  still works. A key file that is empty or damaged is refused at start, never used.
   The cookies are SameSite=Strict as well, and a POST whose Origin is another site is refused.
 - Every response forbids scripts and styles from anywhere but the page's own static files
   (Content-Security-Policy), so a stored value can never run as script even if it escaped.
@@ -18,13 +19,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from starlette.requests import Request
+
+from pipeline.store.files import MOVED_SERVER_FILES, move_server_file
+from pipeline.store.private import private_key
 
 if TYPE_CHECKING:
     from pipeline.serve.auth import Tenancy
@@ -44,36 +47,17 @@ SECURITY_HEADERS = {
 }
 
 
-SECRET_FILE = "review.key"
+# In the store's reserved namespace ("memroute."): no user id can be this name (pipeline/store/files.py).
+LEGACY_SECRET_FILE = "review.key"  # where older versions kept it, among the user folders
+SECRET_FILE = MOVED_SERVER_FILES[LEGACY_SECRET_FILE]
 SECRET_ENV = "MEMROUTE_REVIEW_SECRET"
-KEY_BYTES = 32
 
 
 def stored_key(root: Path) -> bytes:
-    """The root's CSRF key, made the first time (several processes starting at once agree on one:
-    each writes its own candidate, and only the first link to the name wins)."""
-    path = root / SECRET_FILE
-    try:
-        key = path.read_bytes()
-        if len(key) >= KEY_BYTES:
-            return key
-    except FileNotFoundError:
-        pass
-    root.mkdir(parents=True, exist_ok=True)
-    candidate = root / f".{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}"
-    fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, secrets.token_bytes(KEY_BYTES))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    try:
-        os.link(candidate, path)
-    except FileExistsError:
-        pass  # another process won; its key is the key
-    finally:
-        candidate.unlink()
-    return path.read_bytes()
+    """The root's CSRF key, made the first time; an older root's review.key is moved to its place.
+    BadKeyFile (exit 2) when the file is empty or damaged."""
+    move_server_file(root, LEGACY_SECRET_FILE)
+    return private_key(root / SECRET_FILE)
 
 
 class Secrets:

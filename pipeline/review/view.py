@@ -13,11 +13,21 @@ from pipeline.ledgers.entry_dates import stamps_in
 from pipeline.ledgers.memory_md import MemoryEntry
 from pipeline.ops.pins import by_ref, field_ref
 from pipeline.serve.profile import Provenance, profile_view
+from pipeline.store.rules import ERASED
+from pipeline.vocabulary import section_rank
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def shown_quote(quote: str | None) -> str | None:
+    """What the page quotes of where a fact came from: the user's words, unless an erasure took part of them
+    out (a neighbour's value erased everywhere leaves "[erased]" in this quote): then nothing, not a fragment."""
+    if not quote or ERASED in quote:
+        return None
+    return quote
 
 
 def human_time(value: object) -> str:
@@ -96,6 +106,16 @@ class UserView:
     candidates: list[dict[str, Any]]
     warnings: list[str]
 
+    @property
+    def sections(self) -> list[tuple[str, list[FieldRow]]]:
+        """The fields by section, in USER.md's canonical order (Identity first; pipeline/vocabulary.py), then
+        hand-made sections as the file has them, then the notes before any section. File order within each."""
+        groups: dict[str, list[FieldRow]] = {}
+        for f in self.fields:
+            groups.setdefault(f.section, []).append(f)
+        order = {name: i for i, name in enumerate(groups)}
+        return sorted(groups.items(), key=lambda kv: (not kv[0], section_rank(kv[0]), order[kv[0]]))
+
 
 def _notes(rows: list[dict[str, Any]] | None) -> Annotated:
     notes = Annotated()
@@ -161,3 +181,37 @@ def user_view(pipe: MemoryPipeline, user_id: str) -> UserView:
         candidates=pipe.candidates(user_id),
         warnings=shown.warnings,
     )
+
+
+# The index shows at most this many people (most recently changed first); "Find" narrows the rest.
+PEOPLE_SHOWN = 200
+
+
+@dataclass
+class Person:
+    """One person on the index: who they are in a line, how full each file is, when it last changed."""
+
+    user_id: str
+    name: str | None
+    summary: str  # "Frontend engineer · Lyon": the profile's first identity facts
+    user_usage: Usage
+    memory_usage: Usage
+    last_change: str | None
+
+
+def people(pipe: MemoryPipeline, summaries: list[dict[str, Any]], prefix: str = "") -> list[Person]:
+    """The index's cards for these users (`DocumentStore.user_summaries()` rows), newest change first;
+    `prefix` is taken off each id (team profiles)."""
+    rows = sorted(summaries, key=lambda r: str(r.get("last_change") or ""), reverse=True)[:PEOPLE_SHOWN]
+    out = []
+    for row in rows:
+        profile = pipe.load(row["user_id"], reader=True).profile
+        found = {k: (f.value if (f := profile.get(k)) is not None else None) for k in ("Name", "Role", "Location")}
+        out.append(Person(
+            user_id=row["user_id"][len(prefix):], name=found["Name"],
+            summary=" · ".join(v[:1].upper() + v[1:] for v in (found["Role"], found["Location"]) if v),
+            user_usage=Usage(int(row.get("user_chars") or 0), pipe.user_limit),
+            memory_usage=Usage(int(row.get("memory_chars") or 0), pipe.memory_limit),
+            last_change=row.get("last_change"),
+        ))
+    return out

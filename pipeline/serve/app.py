@@ -18,7 +18,7 @@ from pipeline.serve.auth import LoopbackHostOnly, Tenancy, add_security_scheme, 
 from pipeline.serve.config import ServeConfig
 from pipeline.serve.errors import ApiError, CatchAll, error_response, install_error_handlers
 from pipeline.serve.fastpath import FastTurns
-from pipeline.serve.limits import BodyLimit, NoLoneSurrogates
+from pipeline.serve.limits import BodyLimit, NoLoneSurrogates, NoWriteRedirects
 from pipeline.serve.metrics import router as metrics_router
 from pipeline.serve.routes import router
 
@@ -135,10 +135,12 @@ def create_app(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipelin
     if config.mcp:
         from pipeline.serve.mcp_server import McpServers
 
-        app.state.mcp_servers = McpServers(lambda: app.state.pipe, config.host, keep=config.mcp_servers_kept)
+        app.state.mcp_servers = McpServers(lambda: app.state.pipe, config.host, keep=config.mcp_servers_kept,
+                                           limits=config.limits)
         app.router.routes.append(Route("/v1/users/{user}/mcp", endpoint=McpEndpoint(app),
                                        methods=["GET", "POST", "DELETE"], include_in_schema=False))
     app.add_middleware(BodyLimit, max_bytes=config.limits.max_body_bytes)
+    app.add_middleware(NoWriteRedirects)  # a DELETE /v1/users/u/ is never sent on to DELETE /v1/users/u
     if not config.tokens:
         app.add_middleware(LoopbackHostOnly)
     app.add_middleware(CatchAll)  # outermost of ours: whatever fails inside is a JSON 500, logged by type

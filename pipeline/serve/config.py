@@ -7,8 +7,8 @@ import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.errors import UsageError
-from pipeline.store.files import InvalidUserId, validate_user_id
+from pipeline.errors import InvalidUserId, ServeConfigError
+from pipeline.store.files import validate_user_id
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8750
@@ -38,10 +38,6 @@ class Grant:
     @property
     def admin(self) -> bool:
         return self.users is None
-
-
-class ServeConfigError(UsageError):
-    """A configuration the server refuses to start with (exit 2)."""
 
 
 @dataclass

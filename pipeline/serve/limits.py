@@ -1,5 +1,6 @@
 """Request limits: the body size (413, checked before the body is parsed, also for bodies sent
-without a Content-Length) and, for turns, messages per turn and characters per message (422)."""
+without a Content-Length) and, for turns, messages per turn and characters per message (422);
+and no redirect of a request that changes something (NoWriteRedirects)."""
 
 from __future__ import annotations
 
@@ -79,6 +80,43 @@ class BodyLimit:
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})
+
+
+SAFE_METHODS = ("GET", "HEAD")
+_REDIRECTS = (301, 302, 307, 308)
+
+
+class NoWriteRedirects:
+    """ASGI middleware: a DELETE, POST, PUT or PATCH is never redirected. The router would answer
+    `DELETE /v1/users/tess/` with 307 to `DELETE /v1/users/tess` (one slash less: the whole user),
+    and a client that follows redirects would erase what it never named. Such an answer becomes
+    404 not_found; a 303 (after a form: "now GET this page") is kept, it never repeats the method."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
+            await self.app(scope, receive, send)
+            return
+        refused = False
+
+        async def checked_send(message: Message) -> None:
+            nonlocal refused
+            if message["type"] == "http.response.start" and message["status"] in _REDIRECTS:
+                refused = True
+                body = json.dumps({"error": {"code": "not_found", "message": (
+                    f"no route {scope['method']} {scope.get('path', '')} (a request that changes "
+                    "something is never redirected)")}}).encode()
+                await send({"type": "http.response.start", "status": 404,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+            if not refused:
+                await send(message)
+
+        await self.app(scope, receive, checked_send)
 
 
 def message_chars(message: Any) -> int:

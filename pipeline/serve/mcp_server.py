@@ -20,6 +20,9 @@ from mcp_types import CallToolResult, TextContent
 from pydantic import Field
 
 from pipeline.errors import MemrouteError, http_status
+from pipeline.serve.config import Limits
+from pipeline.serve.errors import ApiError
+from pipeline.serve.limits import check_turn
 from pipeline.serve.profile import profile_view
 
 if TYPE_CHECKING:
@@ -60,15 +63,24 @@ def _refusal(e: Exception) -> dict[str, Any]:
     return {"success": False, "error": message}
 
 
-def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
-    """An MCP server bound to one user; `pipe_of` returns the (shared) pipeline when a call arrives."""
+def _file_for_model(pipe: MemoryPipeline, user_id: str, name: str) -> str:
+    """A file as a resource: as `context()` shows it, each line the load scan flags replaced by a marker."""
+    text: str = pipe.for_model(pipe.show(user_id)[name])
+    return text
+
+
+def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str, limits: Limits | None = None) -> MCPServer:
+    """An MCP server bound to one user; `pipe_of` returns the (shared) pipeline when a call arrives.
+    `limits`: the server's request limits (`remember` obeys the characters per message of POST /turns)."""
+    limits = limits or Limits()
     from pipeline import __version__
     from pipeline.integrations.remember import DESCRIPTION as REMEMBER_DESCRIPTION
     server: MCPServer = MCPServer("memroute", instructions=INSTRUCTIONS, version=__version__)
 
     async def call(fn: Callable[[], Any]) -> Any:
+        """Every tool's answer reaches the agent through the load scan (pipe.for_model, as context() does)."""
         try:
-            return await anyio.to_thread.run_sync(fn)
+            return await anyio.to_thread.run_sync(lambda: pipe_of().for_model(fn()))
         except MemrouteError as e:
             if http_status(e) >= 500:  # the server's fault, not the agent's: a protocol error
                 raise
@@ -82,6 +94,10 @@ def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
     ) -> Answer:
         from pipeline.integrations.remember import remember as route
 
+        try:  # the same check as POST /turns: a text over the server's limit is refused, not routed
+            check_turn([{"role": "user", "content": text}], limits)
+        except ApiError as e:
+            return _answer({"success": False, "error": e.message, "code": e.code})
         result: dict[str, Any] = await call(lambda: route(pipe_of(), user_id, text, timestamp=timestamp))
         return _answer(result)
 
@@ -109,7 +125,12 @@ def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
     @server.tool(description="The user's profile: both files with their usage against the caps, and each field "
                              "and entry with where it came from.")
     async def profile() -> Answer:
-        view = await call(lambda: profile_view(pipe_of(), user_id).model_dump())
+        def view_of() -> dict[str, Any]:
+            pipe = pipe_of()
+            pipe.wait_for_turns(user_id)  # the turns this server accepted for the user are in the answer
+            return profile_view(pipe, user_id).model_dump()
+
+        view = await call(view_of)
         return _answer(dict(view))
 
     @server.tool(description="Forget a USER.md key (e.g. 'Email') or any text in USER.md and MEMORY.md. "
@@ -121,14 +142,12 @@ def build_mcp(pipe_of: Callable[[], MemoryPipeline], user_id: str) -> MCPServer:
     @server.resource("memroute://USER.md", name="USER.md", mime_type="text/markdown",
                      description="The user's profile (stable facts and preferences)")
     async def user_md() -> str:
-        text: str = (await anyio.to_thread.run_sync(lambda: pipe_of().show(user_id)))["user_md"]
-        return text
+        return await anyio.to_thread.run_sync(lambda: _file_for_model(pipe_of(), user_id, "user_md"))
 
     @server.resource("memroute://MEMORY.md", name="MEMORY.md", mime_type="text/markdown",
                      description="The user's dated log (events, projects, decisions)")
     async def memory_md() -> str:
-        text: str = (await anyio.to_thread.run_sync(lambda: pipe_of().show(user_id)))["memory_md"]
-        return text
+        return await anyio.to_thread.run_sync(lambda: _file_for_model(pipe_of(), user_id, "memory_md"))
 
     return server
 
@@ -143,9 +162,11 @@ class McpServers:
     in the app's task group. At most `keep` of them stay: the least recently used idle one is
     stopped to make room (it is made again when its user comes back)."""
 
-    def __init__(self, pipe_of: Callable[[], MemoryPipeline], host: str, keep: int = 256) -> None:
+    def __init__(self, pipe_of: Callable[[], MemoryPipeline], host: str, keep: int = 256,
+                 limits: Limits | None = None) -> None:
         self._pipe_of = pipe_of
         self._host = host
+        self._limits = limits or Limits()
         self._keep = keep
         self._servers: OrderedDict[str, tuple[MCPServer, anyio.CancelScope]] = OrderedDict()
         self._busy: Counter[str] = Counter()  # requests in flight per user: a busy server is never stopped
@@ -180,7 +201,7 @@ class McpServers:
                     break
                 if not self._busy[old]:
                     self._servers.pop(old)[1].cancel()
-            server = build_mcp(self._pipe_of, user_id)
+            server = build_mcp(self._pipe_of, user_id, self._limits)
             # Loopback: the SDK turns on its DNS-rebinding protection for this host.
             server.streamable_http_app(stateless_http=True, host=self._host)
             scope = anyio.CancelScope()

@@ -6,14 +6,14 @@ decisions); the files are parsed with the ledgers' own parsers."""
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from pipeline.ledgers._text import norm_key, split_label
+from pipeline.ledgers import norm_key, split_label
 from pipeline.ledgers.memory_md import MemoryLog
 from pipeline.ledgers.user_md import UserProfile
+from pipeline.ops.pins import entry_id
 from pipeline.ops.review import UNDO_WHY
 
 if TYPE_CHECKING:
@@ -60,10 +60,6 @@ class ProfileView(BaseModel):
     fields: list[FieldView]
     entries: list[EntryView]
     warnings: list[str] = []
-
-
-def entry_id(body: str) -> str:
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:12]
 
 
 def _provenance(row: dict[str, Any], confidence: float | None, said_at: str | None) -> Provenance:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
+from pipeline.ops.review import check_ref
 from pipeline.serve.auth import Caller, Tenant
 from pipeline.serve.config import ServeConfig
 from pipeline.serve.errors import ApiError, ErrorBody
@@ -86,6 +87,7 @@ async def post_turn(request: Request, response: Response, body: TurnIn, user: Te
 @router.get(USER + "/profile", response_model=ProfileView, responses=ERRORS,
             summary="Both files, their usage, and each field and entry with its provenance")
 def get_profile(request: Request, user: Tenant) -> ProfileView:
+    _pipe(request).wait_for_turns(user)  # a turn this server accepted a moment ago is in the answer
     _existing(request, user)
     return profile_view(_pipe(request), user)
 
@@ -94,6 +96,7 @@ def get_profile(request: Request, user: Tenant) -> ProfileView:
             summary="Full-text search over both files, waiting candidates and the archive")
 def recall(request: Request, user: Tenant, q: str = Query(min_length=1, max_length=500),
            k: int = Query(5, ge=1, le=100)) -> Hits:
+    _pipe(request).wait_for_turns(user)
     _existing(request, user)
     return Hits(hits=_pipe(request).recall(user, q, k=k))
 
@@ -101,12 +104,13 @@ def recall(request: Request, user: Tenant, q: str = Query(min_length=1, max_leng
 @router.get(USER + "/history", response_model=Changes, responses=ERRORS,
             summary="Every change to the user's files, old -> new, with its source")
 def history(request: Request, user: Tenant) -> Changes:
+    _pipe(request).wait_for_turns(user)
     _existing(request, user)
     return Changes(changes=_pipe(request).history(user))
 
 
 @router.get(USER + "/context", response_model=ContextOut, responses=ERRORS,
-            summary="The block a chat app puts in its system prompt")
+            summary="The block a chat app puts in its system prompt (the user's accepted turns applied first, up to 10 s)")
 def context(request: Request, user: Tenant) -> ContextOut:
     return ContextOut(context=_pipe(request).context(user))
 
@@ -128,7 +132,8 @@ def _tool_result(result: dict[str, Any]) -> dict[str, Any]:
 
 @router.put(USER + "/fields/{key}", responses=ERRORS, summary="Set or correct a USER.md field (guards and cap apply)")
 def put_field(request: Request, key: str, body: FieldIn, user: Tenant) -> dict[str, Any]:
-    if ": " in key or "\n" in key or not key.strip():
+    check_ref("user", key)  # 422 for "", ".", "..", control characters
+    if ": " in key:
         raise ApiError(422, "invalid_request", "a field key is a short label without ': ' or line breaks")
     value = " ".join(body.value.split())
     result = _pipe(request).tool(user, "add", "user", f"{key.strip()}: {value}", None, body.section)
@@ -138,12 +143,14 @@ def put_field(request: Request, key: str, body: FieldIn, user: Tenant) -> dict[s
 @router.delete(USER + "/fields/{key}", responses=ERRORS, summary=DELETE_FIELD)
 def delete_field(request: Request, key: str, user: Tenant, purge: bool = False) -> dict[str, Any]:
     """The review page's delete (pipeline/ops/review.py): one field, by its key in any case."""
+    check_ref("user", key)  # an invalid key is 422 before the user is looked up
     return _existing(request, user).delete(user, "user", key, purge=purge)
 
 
 @router.delete(USER + "/entries/{entry_id}", responses=ERRORS, summary=DELETE_ENTRY)
 def delete_entry(request: Request, entry_id: str, user: Tenant, purge: bool = False) -> dict[str, Any]:
     """The review page's delete: one entry, by the id `profile` shows (it changes with the text)."""
+    check_ref("memory", entry_id)
     return _existing(request, user).delete(user, "memory", entry_id, purge=purge)
 
 

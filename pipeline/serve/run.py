@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 
 import uvicorn
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import ServeError
 from pipeline.serve.app import create_app
 from pipeline.serve.config import ServeConfig
+from pipeline.store.location import shown_url
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -22,7 +23,12 @@ def serve(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipeline], *
     """Serve the HTTP API until SIGINT/SIGTERM. `pipeline_factory` must be picklable when
     config.hook_processes > 0 (each worker process builds its own pipeline with it). `store`: where
     memory is kept, for the banner (default: the root). The port is bound before anything is printed:
-    a port in use is one line (ServeError, exit 1)."""
+    a port in use is one line (ServeError, exit 1); so is a review key file that is empty or damaged
+    (BadKeyFile, exit 2: checked now, not when the first page is opened)."""
+    if config.review and not config.review_secret:
+        from pipeline.review.security import stored_key
+
+        stored_key(config.root)
     sock = listen(config.host, config.port)
     try:
         if config.otlp_endpoint:
@@ -33,7 +39,7 @@ def serve(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipeline], *
         auth = f"{len(config.tokens)} token(s)" if config.tokens else "no tokens: loopback only"
         extras = "".join(f"; {x}" for x in (
             "MCP at /v1/users/USER/mcp" if config.mcp else "",
-            f"traces to {config.otlp_endpoint}" if config.otlp_endpoint else "") if x)
+            f"traces to {shown_url(config.otlp_endpoint)}" if config.otlp_endpoint else "") if x)
         print(f"memroute: serving {store or config.root} on http://{_url_host(config.host)}:{sock.getsockname()[1]} "
               f"({auth}{extras}; metrics at /metrics)", file=sys.stderr, flush=True)
         # No access log: a query string (recall?q=...) can hold what a user said, and logs are at rest.
@@ -42,10 +48,6 @@ def serve(config: ServeConfig, pipeline_factory: Callable[[], MemoryPipeline], *
     finally:
         sock.close()
     return 0 if server.started else 1
-
-
-class ServeError(MemrouteError):
-    """The server cannot start (its port is taken, the address is not this host's): exit 1."""
 
 
 def listen(host: str, port: int) -> socket.socket:

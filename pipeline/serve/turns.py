@@ -37,6 +37,8 @@ async def wait_for_turn(hook: PostTurnHook, pipe: MemoryPipeline, user: str, tur
     `timeout_s`: {"turn_id", "status": "done", "decisions"} or {"turn_id", "status": "queued" | "retrying"}."""
     await asyncio.to_thread(hook.wait_settled, user, turn_id, timeout_s)
     status = await asyncio.to_thread(pipe.store.turn_status, user, turn_id)
+    if status is None and await asyncio.to_thread(hook.queue.settled_done, user, turn_id):
+        status = "done"  # applied before the upgrade to keyed ids, under the plain id it had then: nothing new decided
     if status == "done":  # applied, and the hook has let go of it: no byte of its queued text is left at rest
         rows = await asyncio.to_thread(pipe.store.decisions, user, turn_id)
         return {"turn_id": turn_id, "status": "done", "decisions": [{k: row.get(k) for k in DECISION_KEYS} for row in rows]}

@@ -1,15 +1,23 @@
-"""Candidates: durable-looking facts stated too weakly to write, kept aside until the user says them again.
+"""Candidates: durable-looking facts stated too weakly to write, kept aside until they earn their place.
 
 An engine marks such a statement as a skip with `candidate=True` and section/key/value filled. It is
 kept in the store (never in USER.md or context()) with its bare value: what USER.md does not already
 say (an engine that merged it into a collecting field, "jazz; hiking", states only "hiking"). A later
-statement of the same fact, in any wording (same_fact.py: the key in any of its names, the value by
-its words or characters), counts as a sighting; in a later conversation (a different conversation id,
-or a later day when either turn has none) it promotes the candidate to a USER.md field, as does a
-firm statement or the user's confirmation. A firm write supersedes only the candidates it repeats or
-contradicts (another value of a single-valued key such as Location): the other values of a
-collecting key (Likes, Hobbies, Family) keep waiting. Sensitive or hostile text is never kept, and a
-promotion passes the guards again. This module holds the rules only: no SQL, no files.
+statement of the same fact counts as a sighting; in a later conversation (a different conversation id,
+or a later day when either turn has none) it promotes the candidate to a USER.md field. The same fact
+is the key in any of its names and the value by its words or characters (same_fact.py), or, in other
+words, a statement that names the value and means what the candidate's quote meant by the sentence
+encoder (evidence.restates: "Rex, my dog, says hi" after "I have a dog named Rex, I think"), even one
+the engine wrote nothing of. A firm statement promotes it too, and so does the user's yes to the other
+speaker's question about it ("So you're a nurse?" "yes"), at once; a no drops it. A firm write
+supersedes only the candidates it repeats or contradicts (another value of a single-valued key such as
+Location): the other values of a collecting key (Likes, Hobbies, Family) keep waiting.
+
+A promotion is a write like any other: its value is the user's own words (the newer wording, unless it
+says less than the stored one), it passes the write policy's value checks (stages/clauses.junk_reason)
+and the guards again, and a value the other speaker said about themselves, or that only they said, is
+never kept nor promoted (evidence.others_own). Sensitive or hostile text is never kept. This module
+holds the rules only: no SQL, no files, no model (the encoder comes in as a function).
 """
 
 from __future__ import annotations
@@ -21,7 +29,8 @@ from typing import Any
 
 from pipeline import guards
 from pipeline.ledgers.user_md import UserField
-from pipeline.stages import same_fact
+from pipeline.stages import evidence, same_fact
+from pipeline.stages.clauses import junk_reason
 from pipeline.store.rules import norm
 from pipeline.types import Decision, Outcome, Turn
 
@@ -95,30 +104,35 @@ def plan_turn(
     turn: Turn,
     fields: Sequence[UserField],
     policy: guards.GuardPolicy | None = None,
+    meaning: evidence.Meaning | None = None,
 ) -> CandidatePlan:
     """Decide, for each decision of the turn, what it does to the user's candidates.
 
     `originals` are the engine's decisions and `guarded` the same after the guards (one for one);
-    `existing` the user's stored candidates; `fields` USER.md as it stands. A candidate statement is
+    `existing` the user's stored candidates; `fields` USER.md as it stands; `meaning` the sentence
+    encoder's cosine of two texts (None: candidates match by their words only). A candidate statement is
     kept with its bare value (what USER.md does not already say), counted on a stored candidate it
-    repeats in the same conversation, or promoted when it repeats one from an earlier conversation.
-    A firm USER.md write promotes the stored candidates it repeats and supersedes those it
-    contradicts (a single-valued key, another value); other values of a collecting key keep waiting.
+    repeats in the same conversation, or promoted when it repeats one from an earlier conversation; so is
+    any other statement that says a stored candidate's fact again in other words (evidence.restates), and
+    the user's yes to the other speaker's question about one promotes it at once. A firm USER.md write
+    promotes the stored candidates it repeats and supersedes those it contradicts (a single-valued key,
+    another value); other values of a collecting key keep waiting. A value the other speaker said about
+    themselves is never kept nor promoted.
     """
     plan = CandidatePlan(decisions=[])
     used: set[int] = set()  # stored candidates this turn already promotes, repeats, supersedes or drops
+    others = other_lines(turn)
     for i, (orig, d) in enumerate(zip(originals, guarded, strict=True)):
         if d.route in ("user", "memory") and d.op == "remove" and d.match:
             plan.forget.append(d.match)
         if d.route == "user" and d.op == "upsert" and d.key and d.value:
-            plan.decisions.append(_firm(plan, i, d, existing, fields, used))
+            plan.decisions.append(_firm(plan, i, d, existing, fields, used, meaning))
             continue
         if not d.candidate or d.route != "skip":
             plan.decisions.append(d)
             continue
         if not keepable(orig, d, policy):
-            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": Outcome.SKIPPED,
-                                                        "outcome_detail": "not kept as a candidate"}))
+            plan.decisions.append(not_kept(d))
             continue
         key = (d.key or "").strip()
         held = field_of(fields, key)
@@ -129,7 +143,10 @@ def plan_turn(
                                                         "outcome_detail": "already in USER.md"}))
             continue
         d = d.model_copy(update={"key": key, "value": "; ".join(bare)})
-        row = best_match(existing, d, used)
+        if evidence.others_own(d.value or "", key, turn.user_text, others):
+            plan.decisions.append(not_kept(d, OTHERS_OWN))
+            continue
+        row = best_match(existing, d, used, meaning)
         if row is not None and refusal(row, policy):
             plan.dropped.append(int(row["id"]))  # kept under a laxer policy: it goes, and this one starts anew
             used.add(int(row["id"]))
@@ -143,15 +160,17 @@ def plan_turn(
             plan.seen_again[i] = row
             plan.decisions.append(d)
             continue
-        promoted = guards.guard_decisions([promotion(d, row, held)], turn.user_text, policy)[0]
-        if promoted.route != "user":  # the guards refuse it as a write: neither written nor kept
-            plan.dropped.append(int(row["id"]))
-            plan.decisions.append(d.model_copy(update={"candidate": False, "outcome": Outcome.SKIPPED,
-                                                        "outcome_detail": "not kept as a candidate"}))
+        promoted = _promotion(d, row, held, turn, others, policy, d.value, SAID_AGAIN)
+        if isinstance(promoted, str):  # refused as a write: neither written nor kept
+            if promoted != OTHERS_OWN:
+                plan.dropped.append(int(row["id"]))
+            plan.decisions.append(not_kept(d, promoted))
             continue
         plan.promoted[i] = row
         plan.waiting[i] = d
         plan.decisions.append(promoted)
+    _restated(plan, existing, turn, fields, policy, used, meaning, others)
+    _answered(plan, existing, turn, fields, policy, used, others)
     for i in plan.keep:  # "I guess I live in Lyon ... I live in Paris": the firm statement wins
         for j, d in enumerate(plan.decisions):
             if d.route == "user" and d.op == "upsert" and d.key and d.value and covers(d, plan.decisions[i]):
@@ -160,15 +179,135 @@ def plan_turn(
     return plan
 
 
+NOT_KEPT = "not kept as a candidate"
+OTHERS_OWN = "not kept as a candidate: the other speaker's own fact"
+SAID_AGAIN = "said again in a later conversation"
+OTHER_WORDS = "said again in other words in a later conversation"
+ASKED = "confirmed by the user when asked"
+RULES = {SAID_AGAIN: "candidate/said-again", OTHER_WORDS: "candidate/other-words", ASKED: "candidate/asked"}
+
+
+def not_kept(d: Decision, why: str = NOT_KEPT) -> Decision:
+    return d.model_copy(update={"candidate": False, "outcome": Outcome.SKIPPED, "outcome_detail": why})
+
+
+def other_lines(turn: Turn) -> list[str]:
+    """What the other speaker said in the turn's history and reply."""
+    return [m.content for m in (*turn.history, *turn.messages) if m.role == "assistant" and m.content]
+
+
+def _promotion(d: Decision, row: dict[str, Any], held: UserField | None, turn: Turn, others: Sequence[str],
+               policy: guards.GuardPolicy | None, new_value: str | None, why: str) -> Decision | str:
+    """The USER.md write promoting a stored candidate on the evidence of statement `d` (its quote), with the
+    cleaner of the two values in the user's words (`new_value`, the statement's, else the stored one); or why
+    not, when it fails the checks of a direct write: a value the write policy calls junk or the guards refuse
+    (NOT_KEPT: the candidate goes), or the other speaker's own fact (OTHERS_OWN: it keeps waiting)."""
+    key = str(row["key"])
+    value = promoted_value(str(row["value"]), new_value, key)
+    if value is None:
+        return NOT_KEPT
+    if evidence.others_own(value, key, f"{turn.user_text}\n{row.get('quote') or ''}", others):
+        return OTHERS_OWN
+    section = d.section if new_value and d.section else row.get("section")
+    base = d.model_copy(update={"key": key, "value": value, "section": section})
+    promoted = guards.guard_decisions([promotion(base, row, held, why)], turn.user_text, policy)[0]
+    return promoted if promoted.route == "user" else NOT_KEPT
+
+
+def promoted_value(stored: str, new: str | None, key: str) -> str | None:
+    """The value a promotion writes: the newer wording when it passes the write policy's checks
+    (stages/clauses.junk_reason) and says no less than the stored one ("狗" after "一只狗叫旺财" keeps the
+    latter), else the stored value when it passes them; None when neither does."""
+    clean = [v for v in (new, stored) if v and v.strip()
+             and all(junk_reason(c) is None for c in same_fact.parts(v))]
+    if not clean:
+        return None
+    if len(clean) == 2 and new is not None:
+        fresh, old = same_fact.units_of(new, key).units, same_fact.units_of(stored, key).units
+        if fresh < old:
+            return stored
+    return clean[0]
+
+
+def _restated(plan: CandidatePlan, existing: list[dict[str, Any]], turn: Turn, fields: Sequence[UserField],
+              policy: guards.GuardPolicy | None, used: set[int], meaning: evidence.Meaning | None,
+              others: Sequence[str]) -> None:
+    """Statements the engine wrote nothing of that say a waiting candidate's fact again in other words
+    ("Rex, my dog, says hi" after "I have a dog named Rex, I think"): a sighting in the same conversation,
+    a promotion with the stored value in a later one. The encoder is asked only about a statement that
+    names a waiting value, so a user with no candidates never loads it."""
+    waiting = [r for r in existing if int(r["id"]) not in used]
+    if not waiting:
+        return
+    for i, d in enumerate(plan.decisions):
+        if (d.route != "skip" or d.candidate or d.reason in ("sensitive", "blocked") or i in plan.keep
+                or i in plan.seen_again or i in plan.promoted or not d.quote.strip()):
+            continue
+        row = next((r for r in waiting if int(r["id"]) not in used and evidence.restates(
+            str(r.get("quote") or ""), str(r["value"]), str(r["key"]), d.quote, meaning)), None)
+        if row is None:
+            continue
+        used.add(int(row["id"]))
+        if not said_again_later(row, turn):
+            plan.seen_again[i] = row
+            continue
+        held = field_of(fields, str(row["key"]))
+        promoted = _promotion(d, row, held, turn, others, policy, None, OTHER_WORDS)
+        if isinstance(promoted, str):
+            if promoted != OTHERS_OWN:
+                plan.dropped.append(int(row["id"]))
+            continue
+        plan.promoted[i] = row
+        plan.waiting[i] = d.model_copy(update={"key": row["key"], "value": row["value"], "section": row.get("section")})
+        plan.decisions[i] = promoted
+
+
+def _answered(plan: CandidatePlan, existing: list[dict[str, Any]], turn: Turn, fields: Sequence[UserField],
+              policy: guards.GuardPolicy | None, used: set[int], others: Sequence[str]) -> None:
+    """The user's whole answer to the other speaker's question about a waiting candidate ("So you're a
+    nurse?"): a yes promotes it at once, a no drops it."""
+    asked = turn.history[-1] if turn.history else None
+    if asked is None or asked.role != "assistant" or not asked.content:
+        return
+    yes, no = evidence.confirms(turn.user_text), evidence.denies(turn.user_text)
+    if not (yes or no):
+        return
+    for row in existing:
+        if int(row["id"]) in used or not evidence.asked_about(asked.content, str(row["value"]), str(row["key"]),
+                                                              str(row.get("quote") or "")):
+            continue
+        used.add(int(row["id"]))
+        if no:
+            plan.dropped.append(int(row["id"]))
+            continue
+        answer = Decision(quote=turn.user_text.strip(), route="skip", reason="one_off")
+        promoted = _promotion(answer, row, field_of(fields, str(row["key"])), turn, others, policy, None, ASKED)
+        if isinstance(promoted, str):
+            if promoted != OTHERS_OWN:
+                plan.dropped.append(int(row["id"]))
+            continue
+        at = next((i for i, d in enumerate(plan.decisions) if d.route == "skip" and not d.candidate
+                   and i not in plan.promoted and i not in plan.seen_again), None)
+        if at is None:
+            at = len(plan.decisions)
+            plan.decisions.append(promoted)
+        else:
+            plan.decisions[at] = promoted
+        plan.promoted[at] = row
+        plan.waiting[at] = answer.model_copy(update={"key": row["key"], "value": row["value"],
+                                                     "section": row.get("section")})
+
+
 def _firm(plan: CandidatePlan, i: int, d: Decision, existing: list[dict[str, Any]], fields: Sequence[UserField],
-          used: set[int]) -> Decision:
+          used: set[int], meaning: evidence.Meaning | None = None) -> Decision:
     """A firm USER.md write: the stored candidates it repeats are promoted by it (the first one
     named in its detail), those it contradicts are superseded once it lands."""
     key = (d.key or "").strip()
     held = field_of(fields, key)
     stated = same_fact.new_parts(d.value or "", held.value if held else None, key) or same_fact.parts(d.value or "")
     waiting = [r for r in existing if int(r["id"]) not in used]
-    repeats = sorted((r for r in waiting if repeats_row(r, key, d.section, stated)),
+    repeats = sorted((r for r in waiting if repeats_row(r, key, d.section, stated)
+                      or restated_by(r, key, d.quote, meaning)),
                      key=lambda r: -max(same_fact.similarity(str(r["value"]), v, key) for v in stated))
     contradicts = [r for r in waiting if r not in repeats and same_fact.single_valued(key)
                    and same_fact.same_key(str(r["key"]), key)]
@@ -204,14 +343,24 @@ def repeats_row(row: dict[str, Any], key: str, section: str | None, values: Sequ
 CROSS_KEY_SAME = 0.9  # under another key of the same section, a value must be this alike to be the same fact
 
 
-def best_match(existing: list[dict[str, Any]], d: Decision, used: set[int]) -> dict[str, Any] | None:
-    """The stored candidate a candidate statement repeats, if any (same key first, then most alike)."""
+def best_match(existing: list[dict[str, Any]], d: Decision, used: set[int],
+               meaning: evidence.Meaning | None = None) -> dict[str, Any] | None:
+    """The stored candidate a candidate statement repeats, if any (same key first, then most alike): by
+    its words, or of the same key by what the statement means (evidence.restates)."""
     key, value = d.key or "", d.value or ""
     found = [r for r in existing if int(r["id"]) not in used and repeats_row(r, key, d.section, [value])]
+    if not found:
+        found = [r for r in existing if int(r["id"]) not in used and restated_by(r, key, d.quote, meaning)]
     if not found:
         return None
     return max(found, key=lambda r: (same_fact.same_key(str(r["key"]), key),
                                      same_fact.similarity(str(r["value"]), value, key)))
+
+
+def restated_by(row: dict[str, Any], key: str, quote: str, meaning: evidence.Meaning | None) -> bool:
+    """Does a statement of `key` (its quote) say this stored candidate's fact in other words?"""
+    return meaning is not None and same_fact.same_key(str(row["key"]), key) and evidence.restates(
+        str(row.get("quote") or ""), str(row["value"]), str(row["key"]), quote, meaning)
 
 
 def covers(firm: Decision, cand: Decision) -> bool:
@@ -243,9 +392,9 @@ def refusal(row: dict[str, Any], policy: guards.GuardPolicy | None = None) -> st
     return (marker_rule(quote) or guards.quote_rule(quote, policy)) if quote else None
 
 
-def promotion(d: Decision, row: dict[str, Any], held: UserField | None) -> Decision:
-    """The USER.md write a candidate said again in a later conversation makes: the latest wording,
-    joined to the values a collecting field already holds."""
+def promotion(d: Decision, row: dict[str, Any], held: UserField | None, why: str = SAID_AGAIN) -> Decision:
+    """The USER.md write a candidate said again makes: its value (`d.value`) joined to the values a
+    collecting field already holds; `why` says what promoted it."""
     key = d.key or ""
     return d.model_copy(
         update={
@@ -254,7 +403,8 @@ def promotion(d: Decision, row: dict[str, Any], held: UserField | None) -> Decis
             "reason": None,
             "candidate": False,
             "value": same_fact.merged(held.value if held else None, d.value or "", key),
-            "detail": f"promoted candidate: said again in a later conversation "
+            "rule": RULES[why],
+            "detail": f"promoted candidate: {why} "
             f"(first {str(row['first_seen_at'])[:10]}, seen {int(row['times_seen']) + 1} times)",
         }
     )
@@ -271,6 +421,7 @@ def confirmation(row: dict[str, Any], held: UserField | None = None) -> Decision
         section=row.get("section"),
         key=key,
         value=same_fact.merged(held.value if held else None, str(row["value"]), key),
+        rule="candidate/confirmed",
         detail=f"promoted candidate: confirmed by the user (first {str(row['first_seen_at'])[:10]}, "
         f"seen {row['times_seen']} times)",
     )

@@ -18,7 +18,7 @@ from collections.abc import Collection
 from datetime import date
 
 from pipeline.engines.base import Engine
-from pipeline.errors import ModelError
+from pipeline.errors import ConsolidationError
 from pipeline.ledgers import entry_dates
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.stages.write import Change
@@ -27,10 +27,6 @@ from pipeline.types import ConsolidatedEntry, ConsolidationPlan, MemoryItem, Usa
 _STAMP = r"(\d{4}(?:-\d{2}){0,2})"
 _SPAN = re.compile(rf"(?<![\d-]){_STAMP}\s*(?:to|until|through|–|—|-|\.\.|~|至|到|ถึง|sampai|hingga|s\.d\.)\s*{_STAMP}(?![\d-])")
 TARGET_SHARE = 0.75  # consolidation rewrites MEMORY.md to at most this share of its cap
-
-
-class ConsolidationError(ModelError):
-    """The engine's plan was invalid or the engine failed; MEMORY.md is left as it was."""
 
 
 def items_of(log: MemoryLog) -> list[MemoryItem]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from pipeline.ledgers._text import norm_key, split_label
+from pipeline.ledgers import norm_key, split_label
 from pipeline.store.interface import MemoryStore
 from pipeline.types import Turn
 

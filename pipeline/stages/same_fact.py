@@ -32,19 +32,14 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from pipeline.stages.clauses import join_clauses
+from pipeline.vocabulary import single_valued_spellings
 
 SAME_VALUE = 0.75  # Dice overlap of two values' units from which they state one fact
 _FUZZY_WORD = 0.85  # two long Latin words this alike are one word spelled two ways
 
-# Keys whose field holds one value: a new value replaces the old one (training/KEYS.md, plus the
-# names model engines commonly give the same fields). Any other key collects values.
-SINGLE_VALUED = frozenset({
-    "name", "preferred name", "nickname", "age", "gender", "pronoun", "location", "city", "country",
-    "home", "hometown", "origin", "nationality", "role", "job", "job title", "occupation", "profession",
-    "title", "employer", "company", "workplace", "relationship", "relationship status", "marital status",
-    "partner", "spouse", "color", "colour", "response language", "language preference", "time zone",
-    "timezone", "budget", "learning style",
-})
+# Keys whose field holds one value: a new value replaces the old one (the vocabulary's single-valued keys with
+# their spellings, pipeline/vocabulary.py). Any other key collects values.
+SINGLE_VALUED = single_valued_spellings()
 # Words a key may carry that do not change which field it is ("Favorite music" is Music).
 _KEY_FILLER = frozenset({"favorite", "favourite", "fav", "preferred", "usual", "current", "my", "the"})
 _SINGLE_PREFIXES = ("favorite ", "favourite ", "fav ", "preferred ")
@@ -75,6 +70,8 @@ _STOPWORDS = frozenset({
 # Chinese characters that carry no fact on their own in a value (particles, "I", copula, degree).
 _ZH_FUNCTION = frozenset("的了很也都是在我有着过呢吧啊吗嘛还挺蛮最就又和与叫只个")
 _ZH_NEGATIONS = frozenset("不没别無无非未")
+# Words that hold a negation character and negate nothing: 特别 (especially), 别人 (others), 非常 (very) ...
+_ZH_NOT_NEGATION = re.compile("特别|分别|区别|差别|告别|级别|类别|性别|别人|别的|非常|无论|未来")
 # Chinese words dropped before the characters are taken: hedges, "recently", "now", verbs of liking.
 _ZH_FUNCTION_WORDS = ("最近", "现在", "目前", "好像", "可能", "应该", "大概", "觉得", "喜欢", "爱好", "一直", "其实")
 # Thai function words (pronouns, particles, copula, "of", degree, "like") and the negation.
@@ -147,7 +144,7 @@ def _thai_units(run: str) -> tuple[set[str], bool]:
 
 
 def _chinese_units(run: str) -> tuple[set[str], bool]:
-    negated = any(ch in _ZH_NEGATIONS for ch in run)
+    negated = any(ch in _ZH_NEGATIONS for ch in _ZH_NOT_NEGATION.sub("", run))
     for word in _ZH_FUNCTION_WORDS:
         run = run.replace(word, "")
     return {ch for ch in run if ch not in _ZH_FUNCTION and ch not in _ZH_NEGATIONS}, negated
@@ -215,7 +212,7 @@ def _alike(a: str, b: str) -> bool:
     return SequenceMatcher(None, a, b).ratio() >= _FUZZY_WORD
 
 
-def _shared(a: frozenset[str], b: frozenset[str]) -> int:
+def shared_units(a: frozenset[str], b: frozenset[str]) -> int:
     """Units in common, a Latin word matching its near spelling in the other value."""
     exact = a & b
     shared = len(exact)
@@ -236,7 +233,7 @@ def similarity(a: str, b: str, key: str = "") -> float:
         return 0.0
     if not ua.units or not ub.units:
         return 1.0 if ua.text == ub.text else 0.0
-    shared = _shared(ua.units, ub.units)
+    shared = shared_units(ua.units, ub.units)
     dice = 2 * shared / (len(ua.units) + len(ub.units))
     if key and single_valued(key) and shared == min(len(ua.units), len(ub.units)):
         return max(dice, SAME_VALUE)  # one value said more fully: "Lyon" and "Lyon, France"
@@ -252,14 +249,20 @@ def parts(value: str) -> list[str]:
     return [p for p in _PARTS.split(value.strip()) if p]
 
 
+def within(part: str, held: str, key: str = "") -> bool:
+    """Does `held` say all that `part` says ("piano" in "jazz piano", "狗" in "一只狗叫旺财"), negated alike?"""
+    up, uh = units_of(part, key), units_of(held, key)
+    return bool(up.units) and up.negated == uh.negated and shared_units(up.units, uh.units) == len(up.units)
+
+
 def new_parts(value: str, existing: str | None, key: str = "") -> list[str]:
     """The parts of `value` that `existing` (the field as USER.md holds it) does not already say.
     An engine that merges a new value into a collecting field ("jazz; hiking" when USER.md held
-    "jazz") states only "hiking"."""
+    "jazz") states only "hiking"; "piano" says nothing "jazz piano" did not."""
     if not existing:
         return parts(value)
     held = parts(existing)
-    return [p for p in parts(value) if not any(same_value(p, h, key) for h in held)]
+    return [p for p in parts(value) if not any(same_value(p, h, key) or within(p, h, key) for h in held)]
 
 
 def merged(existing: str | None, value: str, key: str) -> str:

@@ -9,22 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pipeline.ledgers._text import names_key, norm_key
-from pipeline.ledgers.errors import CapExceeded, LedgerError, MatchError
+from pipeline.errors import CapExceeded, LedgerError, MatchError
+from pipeline.ledgers import names_key, norm_key
 from pipeline.ledgers.memory_md import MemoryEntry, MemoryLog
 from pipeline.ledgers.user_md import UserField, UserProfile
 from pipeline.stages import clauses
-from pipeline.types import CHANGE_OF_FACT, USER_SECTIONS, Decision, Outcome
+from pipeline.types import CHANGE_OF_FACT, FORGOTTEN, USER_SECTIONS, Decision, Outcome
 
 CONSOLIDATE_AT = 0.9  # MEMORY.md is consolidated once it reaches this share of its cap
 
 # What an op did and why (Decision.settle's arguments).
 Settled = tuple[Outcome, "str | None"]
-
-
-def is_change_of_fact(why: str | None) -> bool:
-    """A removal the user's own news caused ("I'm no longer a nurse"), not a request to forget."""
-    return (why or "").startswith(CHANGE_OF_FACT)
 
 
 @dataclass
@@ -36,8 +31,11 @@ class Change:
     key: str | None
     old: str | None
     new: str | None
-    why: str
+    why: str  # for people (history shows it); nothing reads it to decide
     quote: str | None = None
+    # op remove: the user's own news ("I'm no longer a nurse", Decision.removal), kept in history and the archive
+    # like any overwritten value; any other removal answers a forget request, and a forget erases every copy.
+    change_of_fact: bool = False
 
 
 @dataclass
@@ -260,9 +258,10 @@ def _forget_field(result: WriteResult, d: Decision) -> Settled:
         target = hits[0]
     label = target.key if target.key else target.value
     old = result.profile.remove(target.key) if target.key else result.profile.remove_entry(target.value)
-    result.changes.append(Change("user", "remove", label, old, None, d.detail or "forget requested", d.quote))
-    why = f"{CHANGE_OF_FACT}, the user said" if is_change_of_fact(d.detail) else "forgotten at the user's request"
-    result.archive.append(Change("user", "removed", label, old, None, why))
+    changed = d.removal == "change_of_fact"
+    result.changes.append(Change("user", "remove", label, old, None, d.detail or "forget requested", d.quote, changed))
+    why = f"{CHANGE_OF_FACT}, the user said" if changed else FORGOTTEN
+    result.archive.append(Change("user", "removed", label, old, None, why, change_of_fact=changed))
     return Outcome.WRITTEN, None
 
 
@@ -297,7 +296,7 @@ def _forget_entry(result: WriteResult, d: Decision) -> Settled:
     except MatchError as e:
         return (Outcome.AMBIGUOUS if e.ambiguous else Outcome.NOT_FOUND), None
     result.changes.append(Change("memory", "remove", None, old.body(), None, d.detail or "forget requested", d.quote))
-    result.archive.append(Change("memory", "removed", None, old.body(), None, "forgotten at the user's request"))
+    result.archive.append(Change("memory", "removed", None, old.body(), None, FORGOTTEN))
     return Outcome.WRITTEN, None
 
 

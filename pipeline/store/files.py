@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import Conflict, UsageError
+from pipeline.errors import InvalidUserId, UnreadableFile
 from pipeline.store.interface import LedgerTexts
 from pipeline.store.private import FILE_MODE, make_private_dir
 from pipeline.store.rules import scrubbed_copy
@@ -43,14 +43,31 @@ _TEMP_SUFFIX = ".tmp"
 
 
 # The store's own files live next to the user folders (memroute.db, memroute.db-wal, -shm,
-# -journal, .memroute.db.writer): ids in these namespaces would collide with them.
+# -journal, .memroute.db.writer, memroute.review.key): ids in these namespaces would collide with them.
 RESERVED_PREFIXES = (".", "memroute.")
+# Server files older versions kept under names a user id can take, and where they are now: the file
+# moves on first use (the server's start), or when a user of that name needs its folder.
+MOVED_SERVER_FILES = {"review.key": "memroute.review.key"}
 
 
-class InvalidUserId(UsageError):
-    """A user id that is empty, too long, could escape the root, or collides with the store's files."""
-
-    api_code = "invalid_user_id"
+def move_server_file(root: Path, old_name: str) -> None:
+    """Move an older version's server file (MOVED_SERVER_FILES) to its reserved name. Only a regular
+    file moves; a folder of that name is a user's and stays. When the new file exists, the old one
+    is stale and goes."""
+    old = root / old_name
+    try:
+        if not stat.S_ISREG(os.lstat(old).st_mode):
+            return
+    except FileNotFoundError:
+        return
+    try:
+        os.link(old, root / MOVED_SERVER_FILES[old_name])
+    except FileExistsError:
+        pass  # moved (or made anew) by another process
+    except OSError:
+        return  # a read-only root: left where it is (a read finds no folder there)
+    with contextlib.suppress(OSError):
+        old.unlink(missing_ok=True)
 
 
 def validate_user_id(user_id: str) -> str:
@@ -102,12 +119,8 @@ def _read_if_there(path: Path) -> bytes | None:
     try:
         with open(path, "rb") as f:
             return f.read()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no folder, or a file where the folder would be
         return None
-
-
-class UnreadableFile(Conflict):
-    """A ledger file that is not valid UTF-8: it is backed up and never overwritten."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -127,6 +140,8 @@ class UserDir:
         # Belt and braces: the id check above should make this impossible.
         if not _stays_inside(root, self.user_id):
             raise InvalidUserId(f"invalid user id {user_id!r}: it could escape the root")
+        if self.user_id in MOVED_SERVER_FILES:  # user "review.key" on a root an older server used
+            move_server_file(root, self.user_id)
 
     def read(self) -> LedgerTexts:
         user_raw, memory_raw = _read_if_there(self.user_path), _read_if_there(self.memory_path)

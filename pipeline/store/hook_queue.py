@@ -331,6 +331,12 @@ class SQLiteHookQueue:
         with self._work_lock:
             return int(self._work.execute("SELECT COUNT(*) FROM hook_queue WHERE status = 'parked'").fetchone()[0])
 
+    def settled_done(self, user_id: str, turn_id: str) -> bool:
+        with self._work_lock:
+            row = self._work.execute("SELECT 1 FROM hook_queue WHERE user_id = ? AND turn_id = ? AND status = 'done'",
+                                     (user_id, turn_id)).fetchone()
+        return row is not None
+
 
 def _row_turn(row: sqlite3.Row) -> QueuedTurn:
     return QueuedTurn(

@@ -25,9 +25,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from pipeline.types import Decision, Usage
+if TYPE_CHECKING:  # annotations only: opening a store (and the CLI's start) need not load the pydantic types
+    from pipeline.types import Decision, Usage
 
 # An open transaction, as yielded by MemoryStore.transaction(): a sqlite3.Connection for SQLite,
 # a psycopg connection for PostgreSQL. Only the store that made it knows what it is.
@@ -127,6 +128,11 @@ class HookQueue(Protocol):
     def prune_done(self, older_than_s: float) -> int: ...
 
     def parked_count(self) -> int: ...
+
+    def settled_done(self, user_id: str, turn_id: str) -> bool:
+        """Whether (user, turn id) is done here: applied, or found applied before (under the plain id an
+        older version gave it, when the turn log holds nothing under this one)."""
+        ...
 
     def scrub(self) -> bool:
         """Remove what finished turns left in the queue's storage (WAL frames, old row versions)."""
@@ -246,6 +252,17 @@ class MemoryStore(ABC):
         """One atomic write; nested use on the same thread joins the outer transaction."""
 
     @abstractmethod
+    def secret_key(self, name: str) -> bytes:
+        """The store's own secret `name` (32 random bytes, never about a user), made at first use and the
+        same for every process on this store: the key of ids made from user text (pipeline/_util/keyed.py)."""
+
+    @abstractmethod
+    def holds_unkeyed_ids(self) -> bool:
+        """Whether the store recorded turns before ids made from user text were keyed (store_facts
+        'unkeyed_ids', set by the migration that added the table): only then is a turn also looked up
+        under the plain id it had then (pipeline/ops/turn.py applied_before). Never true of a new store."""
+
+    @abstractmethod
     def quick_check(self) -> str:
         """"ok", or the first consistency problem found (`memroute doctor`)."""
 
@@ -353,7 +370,8 @@ class MemoryStore(ABC):
         """Archived values matching the query in any script (3+ character words as substrings), best first."""
 
     @abstractmethod
-    def archive(self, user_id: str) -> list[dict[str, Any]]: ...
+    def archive(self, user_id: str, why: str | None = None) -> list[dict[str, Any]]:
+        """The user's archived values, oldest first (only those archived for `why`, when given)."""
 
     @abstractmethod
     def decisions(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]: ...
@@ -372,6 +390,11 @@ class MemoryStore(ABC):
 
     @abstractmethod
     def purge_user(self, tx: Tx, user_id: str) -> int: ...
+
+    @abstractmethod
+    def forget_archived(self, tx: Tx, user_id: str, needles: Sequence[str], keys: Sequence[str], why: str) -> int:
+        """Mark the user's archived rows a forget of `needles` / `keys` covers (those purge_text would delete
+        from the archive) as archived for `why`; how many. Recall leaves them out; history keeps them."""
 
     @abstractmethod
     def purge_text(self, tx: Tx, user_id: str, needles: Sequence[str], keys: Sequence[str] = ()) -> int: ...

@@ -7,20 +7,16 @@ caller branches on the kind of store.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import StoreError, StoreUnreachable
+from pipeline.errors import StoreOpenError, StoreUnreachable
 from pipeline.store.interface import DocumentStore, MemoryStore
 
 ROOT_ENV = "MEMROUTE_HOME"
-
-
-class StoreOpenError(StoreError):
-    """The store cannot be opened: psycopg missing, the server unreachable, bad credentials (one line,
-    never the password)."""
 
 
 def default_root(environ: Mapping[str, str] | None = None) -> Path:
@@ -38,16 +34,23 @@ def is_database_url(location: str) -> bool:
     return location.startswith(("postgresql://", "postgres://"))
 
 
-def shown_url(url: str) -> str:
-    """The URL with its password masked, for messages and `memroute doctor`."""
-    from urllib.parse import urlsplit, urlunsplit
+# scheme://userinfo@ : the userinfo runs to the last "@" before the path (a password may hold "@").
+_USERINFO_RE = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^\s/?#]*)@")
+_SECRET_QUERY_RE = re.compile(
+    r"(?P<name>[?&;](?:password|passwd|pwd|sslpassword|token|access_token|secret|api[_-]?key|key)=)[^&#\s]*",
+    re.IGNORECASE)
 
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+
+def shown_url(url: str) -> str:
+    """The URL (or any text holding URLs: an error message) with its credentials masked, for messages,
+    banners and `memroute doctor`: `user:password@` becomes `user:***@`, `?password=...` `?password=***`.
+    The one masking helper: every place that prints a URL a person configured calls it."""
+
+    def userinfo(m: re.Match[str]) -> str:
+        user, colon, _ = m.group("userinfo").partition(":")
+        return f"{m.group('scheme')}{user}:***@" if colon else m.group(0)
+
+    return _SECRET_QUERY_RE.sub(lambda m: m.group("name") + "***", _USERINFO_RE.sub(userinfo, url))
 
 
 def root_writable(root: Path) -> bool:

@@ -244,6 +244,22 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
         """,
     ),
+    (
+        "m011_store_facts",
+        """
+        -- Facts about the store itself, never about a user. 'unkeyed_ids': the store recorded turns,
+        -- batch checkpoints or queued turns before ids made from what users wrote were keyed (such
+        -- an id was then a plain sha256 of the words). Only such a store also looks a turn up under
+        -- the id it had then, to recognise a turn applied before; no unkeyed id is written anew.
+        CREATE TABLE store_facts (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        INSERT INTO store_facts (name, value) SELECT 'unkeyed_ids', 'yes'
+        WHERE EXISTS (SELECT 1 FROM turns) OR EXISTS (SELECT 1 FROM batch_conversations)
+           OR EXISTS (SELECT 1 FROM hook_queue);
+        """,
+    ),
 ]
 
 

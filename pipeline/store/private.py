@@ -10,10 +10,15 @@ they are.
 from __future__ import annotations
 
 import os
+import secrets
+import stat
 from pathlib import Path
+
+from pipeline.errors import BadKeyFile
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
+KEY_BYTES = 32
 
 
 def make_private_dir(path: Path) -> None:
@@ -43,3 +48,50 @@ def create_private_file(path: Path) -> None:
         os.fchmod(fd, FILE_MODE)
     finally:
         os.close(fd)
+
+
+def _key_in(path: Path, size: int) -> bytes | None:
+    """The key in `path`, None when there is no file; BadKeyFile when it is not a usable key."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(mode):
+        raise BadKeyFile(f"{path} is not a regular file: move it away (a new key is made at start)")
+    key = path.read_bytes()
+    if len(key) < size:
+        raise BadKeyFile(f"{path} holds {len(key)} bytes, not a key of {size}: it is empty or damaged; delete it "
+                         "(a new key is made at start: pages and forms signed with the old one stop working)")
+    return key
+
+
+def private_key(path: Path, *, size: int = KEY_BYTES) -> bytes:
+    """The secret key kept in `path` (mode 0600), made the first time. Several processes starting at
+    once agree on one: each writes its own candidate, and only the first link to the name wins.
+    A key file that is empty or too short is refused (BadKeyFile), never used."""
+    key = _key_in(path, size)
+    if key is not None:
+        return key
+    make_private_dir(path.parent)
+    candidate = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}"
+    fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    try:
+        os.fchmod(fd, FILE_MODE)
+        os.write(fd, secrets.token_bytes(size))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.link(candidate, path)
+    except FileExistsError:
+        pass  # another process won; its key is the key
+    finally:
+        candidate.unlink()
+    return _made(path, size)
+
+
+def _made(path: Path, size: int) -> bytes:
+    key = _key_in(path, size)
+    if key is None:
+        raise BadKeyFile(f"{path} was removed while it was being made: start again")
+    return key

@@ -8,10 +8,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pipeline.ledgers._text import names_key
-from pipeline.types import Decision
+from pipeline.ledgers import names_key
+
+if TYPE_CHECKING:  # annotations only: the store opens without the pydantic types
+    from pipeline.types import Decision
 
 # Every table that holds rows of one user, and the text columns of each (what a purge searches).
 USER_TABLES: dict[str, tuple[str, ...]] = {
@@ -142,6 +144,12 @@ def purge_covers(table: str, columns: Sequence[str], values: Sequence[Any], keys
     by_key = isinstance(key, str) and key.casefold() in keys
     by_key = by_key or (table == "archive" and any(t.split(":", 1)[0].strip() in keys for t in texts[:1]))
     return by_key or any(n in t for n in lowered for t in texts)
+
+
+def forgotten_rows(rows: Iterable[tuple[int, str]], keys: set[str], lowered: list[str]) -> list[int]:
+    """The ids of archived (id, text) rows a forget of these needles and keys covers: the archive rows an
+    erasure of the same request would delete."""
+    return [rid for rid, text in rows if purge_covers("archive", ("text",), (text,), keys, lowered)]
 
 
 def finish_usage(row: dict[str, Any]) -> dict[str, Any]:

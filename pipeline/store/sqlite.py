@@ -18,22 +18,20 @@ and reason and only a digest of its quote, unless `log_quotes` (debugging) is on
 from __future__ import annotations
 
 import json
-import secrets
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.store.hook_queue import SQLiteHookQueue, queue_status
 from pipeline.store.interface import TARGETS, TURN_STATUSES, HookQueue, MemoryStore
 from pipeline.store.migrations import MIGRATIONS
 from pipeline.store.rules import (
     DECISION_COLUMNS,
-    DIGEST_KEY_BYTES,
-    DIGEST_KEY_NAME,
     USER_TABLES,
     decision_rows,
     finish_usage,
+    forgotten_rows,
     matches,
     needles_of_keys,
     norm,
@@ -50,7 +48,9 @@ from pipeline.store.sqlite_db import (
     SQLiteDatabase,
     utc_now,
 )
-from pipeline.types import Decision, Usage
+
+if TYPE_CHECKING:  # annotations only: the store opens without the pydantic types
+    from pipeline.types import Decision, Usage
 
 __all__ = ["DB_NAME", "MIGRATIONS", "SQLITE_VERSION", "TARGETS", "TURN_STATUSES", "DatabaseError", "SQLiteStore"]
 
@@ -100,17 +100,6 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
 
 
     # ---- writes (inside transaction()) -------------------------------------------------
-
-    _digest_key_cache: bytes | None = None
-
-    def _digest_key(self, conn: sqlite3.Connection) -> bytes:
-        """The root's key for decision-log digests, made at first use (rules.DIGEST_KEY_NAME)."""
-        if self._digest_key_cache is None:
-            conn.execute("INSERT OR IGNORE INTO store_keys (name, key) VALUES (?, ?)",
-                         (DIGEST_KEY_NAME, secrets.token_bytes(DIGEST_KEY_BYTES)))
-            row = conn.execute("SELECT key FROM store_keys WHERE name = ?", (DIGEST_KEY_NAME,)).fetchone()
-            self._digest_key_cache = bytes(row[0])
-        return self._digest_key_cache
 
     def _r(self, text: str | None) -> str | None:
         return None if text is None else self.redact(text)
@@ -339,7 +328,9 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         rows.sort(key=lambda r: -sum(w in r["text"].lower() for w in words))
         return rows[:k]
 
-    def archive(self, user_id: str) -> list[dict[str, Any]]:
+    def archive(self, user_id: str, why: str | None = None) -> list[dict[str, Any]]:
+        if why is not None:
+            return self._rows("SELECT * FROM archive WHERE user_id = ? AND why = ? ORDER BY id", (user_id, why))
         return self._rows("SELECT * FROM archive WHERE user_id = ? ORDER BY id", (user_id,))
 
     def decisions(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
@@ -416,15 +407,12 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         )
         return deleted + self.purge_candidates(conn, user_id)
 
-    def purge_text(
-        self, conn: sqlite3.Connection, user_id: str, needles: Sequence[str], keys: Sequence[str] = ()
-    ) -> int:
-        """Delete every row of the user holding one of `needles` (case-insensitive) in any text
-        column, or recording one of the USER.md `keys` (whose every past value goes too).
-        Inside transaction(); then compact() so the bytes leave the file and its WAL."""
+    def _needles(self, conn: sqlite3.Connection, user_id: str, needles: Sequence[str],
+                 keys: Sequence[str]) -> tuple[set[str], list[str]]:
+        """The keys (case-folded) and the needles of a forget: the texts, and every value the keys ever had."""
         wanted_keys = {k.casefold() for k in keys}
         found = [n for n in needles if n]
-        if wanted_keys:  # every value the key ever had is a needle too
+        if wanted_keys:
             found += needles_of_keys(
                 conn.execute(
                     """SELECT key, old_value, new_value FROM history WHERE user_id = ?
@@ -433,6 +421,23 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
                 ),
                 wanted_keys,
             )
+        return wanted_keys, found
+
+    def forget_archived(self, conn: sqlite3.Connection, user_id: str, needles: Sequence[str], keys: Sequence[str],
+                        why: str) -> int:
+        wanted_keys, found = self._needles(conn, user_id, needles, keys)
+        rows = conn.execute("SELECT id, text FROM archive WHERE user_id = ? AND why IS NOT ?", (user_id, why))
+        ids = forgotten_rows(rows.fetchall(), wanted_keys, [n.casefold() for n in found])
+        conn.executemany("UPDATE archive SET why = ? WHERE id = ?", [(why, i) for i in ids])
+        return len(ids)
+
+    def purge_text(
+        self, conn: sqlite3.Connection, user_id: str, needles: Sequence[str], keys: Sequence[str] = ()
+    ) -> int:
+        """Delete every row of the user holding one of `needles` (case-insensitive) in any text
+        column, or recording one of the USER.md `keys` (whose every past value goes too).
+        Inside transaction(); then compact() so the bytes leave the file and its WAL."""
+        wanted_keys, found = self._needles(conn, user_id, needles, keys)
         lowered = [n.casefold() for n in found]
         deleted = 0
         for table, columns in self.USER_TABLES.items():

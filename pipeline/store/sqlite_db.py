@@ -13,6 +13,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -25,6 +26,7 @@ from typing import Any
 from pipeline.errors import StoreError
 from pipeline.store.migrations import MIGRATIONS, split_statements
 from pipeline.store.private import FILE_MODE, create_private_file, make_private_dir
+from pipeline.store.rules import DIGEST_KEY_BYTES, DIGEST_KEY_NAME
 
 log = logging.getLogger("memroute.store")
 
@@ -277,6 +279,38 @@ class SQLiteDatabase:
 
     def applied_migrations(self) -> list[str]:
         return [row[0] for row in self.conn.execute("SELECT name FROM migrations ORDER BY rowid")]
+
+    # ---- the store's own keys and facts (store_keys, store_facts), never about a user ----------
+
+    def _store_key(self, conn: sqlite3.Connection, name: str) -> bytes:
+        """The root's key `name` in store_keys, made at first use (the first writer's wins)."""
+        cache: dict[str, bytes] = self.__dict__.setdefault("_key_cache", {})
+        if name not in cache:
+            conn.execute("INSERT OR IGNORE INTO store_keys (name, key) VALUES (?, ?)",
+                         (name, secrets.token_bytes(DIGEST_KEY_BYTES)))
+            row = conn.execute("SELECT key FROM store_keys WHERE name = ?", (name,)).fetchone()
+            cache[name] = bytes(row[0])
+        return cache[name]
+
+    def _digest_key(self, conn: sqlite3.Connection) -> bytes:
+        """The root's key for decision-log digests (rules.DIGEST_KEY_NAME)."""
+        return self._store_key(conn, DIGEST_KEY_NAME)
+
+    def secret_key(self, name: str) -> bytes:
+        cache: dict[str, bytes] = self.__dict__.setdefault("_key_cache", {})
+        if name in cache:
+            return cache[name]
+        with self.transaction() as conn:
+            return self._store_key(conn, name)
+
+    def holds_unkeyed_ids(self) -> bool:
+        if "_unkeyed_ids" not in self.__dict__:
+            try:
+                row = self.conn.execute("SELECT 1 FROM store_facts WHERE name = 'unkeyed_ids'").fetchone()
+            except sqlite3.OperationalError:  # a read-only root of an older version: assume it may
+                row = (1,)
+            self.__dict__["_unkeyed_ids"] = row is not None
+        return bool(self.__dict__["_unkeyed_ids"])
 
     def compact(self) -> None:
         """Make deleted rows unrecoverable: merge the full-text index, VACUUM (rewrites the file

@@ -54,6 +54,7 @@ def test_label_writes_one_training_case_per_user_message(
     assert "jasmin@example.com" not in out.read_text("utf-8") and "hunter2" not in out.read_text("utf-8")
     assert cases[3]["expect"] == {"route": "skip", "reason": "sensitive"}
     assert all(c["lang"] == "en" and c["source"] == "memroute-label" for c in cases)
+    assert all(c["labeled_by"] == {"engine": "llm", "model": "openai/qwen"} for c in cases)  # the engine says its name
     # the extractor's trainer reads them: labels in training/KEYS.md's format, sound by its corpus check
     assert [c["labels"] for c in cases] == [{"skip": "one_off"}, {"fields": [["Role", "nurse"]]},
                                             {"entries": [["Moved to Medan.", ""]]}, {"skip": "sensitive"}]

@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.batch.sources import FILE_FORMATS, parse_text_log, prepare, turn_messages
-from pipeline.batch.transcripts import InputError
 from pipeline.cli import main
-from pipeline.turns import BadTurn
+from pipeline.errors import BadTurn, InputError
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 

@@ -74,7 +74,7 @@ def test_turn_accepts_openai_content_parts(tmp_path: Path, capsys: pytest.Captur
 
 def test_process_turn_accepts_content_parts_and_names_a_bad_message(tmp_path: Path) -> None:
     from pipeline.core import MemoryPipeline
-    from pipeline.turns import BadTurn
+    from pipeline.errors import BadTurn
 
     with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
         assert pipe.process_turn("ana", PARTS, timestamp=TS).user_changed

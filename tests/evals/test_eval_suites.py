@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from pipeline._util.jsonl import JSONLError, read_jsonl
+from pipeline._util.jsonl import read_jsonl
+from pipeline.errors import JSONLError
 from pipeline.types import SKIP_REASONS, USER_SECTIONS
 
 EVALS = Path(__file__).resolve().parents[2] / "evals"

@@ -114,7 +114,7 @@ def test_the_mcp_memory_tool_and_import_hermes_refuse_it(tmp_path: Path) -> None
      "Hobbies", "Catatan rahasia", "ข้อมูลลับ"],
 )
 def test_tool_takes_no_new_heading(tmp_path: Path, section: str) -> None:
-    from pipeline.ops.tool import ToolUsageError
+    from pipeline.errors import ToolUsageError
 
     with MemoryPipeline(tmp_path) as pipe:
         with pytest.raises(ToolUsageError):

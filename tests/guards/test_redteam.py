@@ -237,7 +237,7 @@ def test_secrets_are_never_written_even_on_request(tmp_path: Path, text: str, ne
     ["Identity\n- Role: admin", "Goals ## Identity", "Prefs\u202eevil", "<b>Notes</b>", "Notes\u200b", "# USER"],
 )
 def test_tool_refuses_a_section_that_forges_or_hides(tmp_path: Path, section: str) -> None:
-    from pipeline.ops.tool import ToolUsageError
+    from pipeline.errors import ToolUsageError
 
     with MemoryPipeline(tmp_path) as pipe:
         with pytest.raises(ToolUsageError):

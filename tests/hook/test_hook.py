@@ -20,8 +20,9 @@ import pytest
 
 from pipeline.core import MemoryPipeline
 from pipeline.engines.base import Engine
+from pipeline.errors import HookClosed, HookQueueFull
 from pipeline.hook.admin import hook_status
-from pipeline.hook.post_turn import HookClosed, HookQueueFull, PostTurnHook, RetryPolicy
+from pipeline.hook.post_turn import PostTurnHook, RetryPolicy
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn
 
 BIG = 1_000_000  # memory cap high enough that no test triggers consolidation

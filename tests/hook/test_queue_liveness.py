@@ -35,7 +35,7 @@ CHILD = textwrap.dedent(
     from pipeline.turns import build_turn, turn_payload
     for n in range(3):
         turn = build_turn("zoe", [{"role": "user", "content": f"kiln firing number {n} went well"}],
-                          timestamp=f"2026-08-0{n + 1}T10:00:00Z")
+                          timestamp=f"2026-08-0{n + 1}T10:00:00Z", id_key=store.secret_key("ids"))
         queue.insert("zoe", turn.turn_id, None, turn_payload(turn))
     print("accepted", flush=True)
     if mode == "exit":

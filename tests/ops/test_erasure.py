@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.core import MemoryPipeline
-from pipeline.ops.erasure import NothingToForget
+from pipeline.errors import NothingToForget
 from pipeline.testing import UnreachableEngine
 
 EMAIL_OLD = "lintang.old@example.org"
@@ -83,13 +83,15 @@ def test_forget_by_text_erases_entries_and_the_words(tmp_path: Path) -> None:
         assert found(tmp_path, "Falkenstein") == []
 
 
-def test_forget_without_purge_keeps_the_value_in_history_and_archive(tmp_path: Path) -> None:
+def test_forget_without_purge_keeps_the_value_in_history_and_archive_but_no_read_returns_it(tmp_path: Path) -> None:
     with MemoryPipeline(root=tmp_path, engine="offline") as pipe:
         say(pipe, "mia", f"I live in {CITY}", 1)
         report = pipe.forget("mia", "location")
         assert report["removed"] == ["USER.md Location"] and not report["purged"]
         assert CITY not in pipe.show("mia")["user_md"]
-        assert [hit["source"] for hit in pipe.recall("mia", CITY)] == ["archive"]
+        assert pipe.recall("mia", CITY) == []
+        assert [row["why"] for row in pipe.store.archive("mia")] == ["forgotten at the user's request"]
+        assert any(c["old_value"] == CITY for c in pipe.history("mia"))
 
 
 def test_a_forget_request_in_a_turn_purges(tmp_path: Path) -> None:

@@ -147,7 +147,7 @@ def test_import_into_an_existing_profile_and_log_leaves_the_originals_untouched(
     base_log = MemoryLog.parse("# MEMORY\n\n- [2026-07-01] kickoff\n")
     profile, _ = profile_from_entries(["Name: Jasmin", "Timezone: WIB"], base=base_user)
     log, _ = log_from_entries(["[2026-07-01] kickoff", "[2026-07-02] desain disetujui"], base=base_log)
-    assert profile.render() == "# USER\n\n## Identity\n- Name: Jasmin\n- Timezone: WIB\n"
+    assert profile.render() == "# USER\n\n## Identity\n- Name: Jasmin\n\n## Constraints\n- Timezone: WIB\n"
     assert log.render() == "# MEMORY\n\n- [2026-07-01] kickoff\n- [2026-07-02] desain disetujui\n"
     assert base_user.render() == "# USER\n\n## Identity\n- Name: Jasmin\n"
     assert len(base_log.entries) == 1
@@ -195,7 +195,7 @@ def test_import_adds_to_what_the_store_holds_and_reports_what_did_not_fit(mem: M
     with mem.pipeline() as pipe:
         report = import_hermes(pipe.workspace, src, "jasmin")
     stored = mem.read("jasmin", "USER.md") or ""
-    assert stored.startswith("# USER\n\n## Identity\n- Name: Jasmin\n- Timezone: WIB\n")
+    assert stored.startswith("# USER\n\n## Identity\n- Name: Jasmin\n\n## Constraints\n- Timezone: WIB\n")
     assert stored.count("Name: Jasmin") == 1 and len(stored) <= 1375
     assert report["success"] is False and report["did_not_fit"]["user"]
     assert all(left not in stored for left in report["did_not_fit"]["user"])

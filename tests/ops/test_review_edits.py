@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.core import MemoryPipeline
+from pipeline.errors import ReviewError
 from pipeline.ops.pins import entry_id
-from pipeline.ops.review import ReviewError
 from tests.engines.offline.test_offline_compact import OneFact, fact, near_full_profile
 from tests.servers import bytes_under
 

@@ -154,7 +154,7 @@ def test_the_review_page_end_to_end(server: tuple[str, Path], page: Any, tmp_pat
     # The fact from a chat turn says where it came from and when the user said it, in the viewer's zone.
     lyon = field(page, "Location")
     prov = lyon.locator("dl.prov").inner_text()
-    assert SAID in prov and "offline" in prov
+    assert SAID in prov and "offline" not in prov and "Confidence" not in prov  # the person's terms, no internals
     said = lyon.locator("dl.prov time").first
     assert said.get_attribute("datetime") == "2026-11-02T23:30:00+00:00"
     assert "3 Nov 2026" in said.inner_text() and "08:30" in said.inner_text()  # Tokyo, not the server's UTC
@@ -190,7 +190,7 @@ def test_the_review_page_end_to_end(server: tuple[str, Path], page: Any, tmp_pat
     lyon.locator('summary[data-act="correct-open"]').click()
     lyon.locator("input.fix").fill("Paris")
     act(page, lyon, 'button[data-act="correct"]')
-    assert "you (by hand)" in field(page, "Location").locator("dl.prov").inner_text()
+    assert "Set by hand" in field(page, "Location").locator("dl.prov").inner_text()
     act(page, page.locator("nav.tabs"), 'button[data-act="undo"]')
     prov = field(page, "Location").locator("dl.prov").inner_text()
     assert SAID in prov and "by hand" not in prov
@@ -290,7 +290,7 @@ def test_a_form_rendered_before_a_restart_still_works(tmp_path: Path, page: Any)
         act(page, field(page, "Role"), 'button[data-act="correct"]')
         assert "Corrected." in page.locator(".flash.ok").inner_text()
     assert "- Role: staff engineer" in user_md(root)
-    assert oct((root / "review.key").stat().st_mode & 0o777) == "0o600"
+    assert oct((root / "memroute.review.key").stat().st_mode & 0o777) == "0o600"
 
 
 def test_a_form_from_one_server_process_works_on_another_of_the_same_root(tmp_path: Path) -> None:

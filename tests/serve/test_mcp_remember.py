@@ -49,7 +49,7 @@ def test_remember_stores_what_the_offline_engine_stores_and_skips_thanks_with_it
         expected_user_md = pipe.show("nina")["user_md"]
     expected = [(d.section, d.key, d.value) for d in reference.decisions if d.outcome == "written"]
     assert expected == [("Identity", "Role", "nurse"), ("Identity", "Location", "Lyon"),
-                        ("Preferences", "Communication style", "short answers")]
+                        ("Preferences", "Response style", "short answers")]
 
     async def main() -> None:
         async with session_for(root, tmp_path / "home", "nina") as session:

@@ -23,7 +23,7 @@ def test_building_an_app_for_its_schema_writes_nothing(tmp_path: Path) -> None:
 def test_the_key_is_kept_per_root_and_a_configured_secret_is_shared(tmp_path: Path) -> None:
     first = Secrets(tmp_path / "a")
     token = first.csrf_token("browser-1", None)
-    assert (tmp_path / "a" / "review.key").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "a" / "memroute.review.key").stat().st_mode & 0o777 == 0o600
     assert Secrets(tmp_path / "a").csrf_ok("browser-1", None, token)  # a restart, another process
     assert not Secrets(tmp_path / "b").csrf_ok("browser-1", None, token)  # another root
     shared = Secrets(tmp_path / "c", "s3cret-shared").csrf_token("browser-1", "tok")

@@ -13,8 +13,9 @@ from memory_fixture import Memory
 
 import pipeline.core
 from pipeline.cli import main
-from pipeline.core import CandidateNotFound, MemoryPipeline
+from pipeline.core import MemoryPipeline
 from pipeline.engines.base import Engine
+from pipeline.errors import CandidateNotFound
 from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn
 
 HEDGED_JAZZ = "I think I'm kind of into jazz lately"

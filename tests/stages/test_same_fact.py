@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.stages.same_fact import merged, new_parts, same_key, same_value, single_valued
+from pipeline.stages.same_fact import merged, new_parts, same_key, same_value, single_valued, units_of
 
 
 @pytest.mark.parametrize("a, b, key", [
@@ -53,6 +53,17 @@ def test_keys_and_how_many_values_they_hold() -> None:
 def test_the_bare_value_and_the_joined_field() -> None:
     assert new_parts("jazz; hiking", "jazz", "Likes") == ["hiking"]
     assert new_parts("jazz music", "jazz", "Music") == []
+    # a part the field already says in full is nothing new; a negated one is
+    assert new_parts("piano", "jazz piano", "Hobbies") == [] and new_parts("狗", "一只狗叫旺财", "Pets") == []
+    assert new_parts("no piano", "jazz piano", "Hobbies") == ["no piano"]
+    assert merged("jazz piano", "piano", "Hobbies") == "jazz piano"
     assert merged("jazz", "hiking", "Likes") == "jazz; hiking"
     assert merged("jazz; hiking", "Hiking", "Likes") == "jazz; hiking"
     assert merged("Paris", "Lyon", "Location") == "Lyon"
+
+
+def test_chinese_words_that_hold_a_negation_character_negate_nothing() -> None:
+    """特别 ("especially") holds 别 ("don't"): "旺财是我的狗，今天特别乖" is no negated statement."""
+    assert not units_of("旺财是我的狗，今天特别乖").negated and not units_of("别人的猫").negated
+    assert units_of("我不养狗").negated and units_of("别喝咖啡").negated
+    assert not same_value("不喝咖啡", "喝咖啡", "Diet") and same_value("特别喜欢咖啡", "喜欢咖啡", "Likes")

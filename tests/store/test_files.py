@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.core import MemoryPipeline
-from pipeline.store.files import MAX_USER_ID_LENGTH, InvalidUserId, UserDir, validate_user_id
+from pipeline.errors import InvalidUserId
+from pipeline.store.files import MAX_USER_ID_LENGTH, UserDir, validate_user_id
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from pipeline.core import MemoryPipeline
+from pipeline.errors import TransferError
 from pipeline.store.postgres.store import PostgresStore
-from pipeline.store.postgres.transfer import TABLES, TransferError, postgres_to_root, root_to_postgres
+from pipeline.store.postgres.transfer import TABLES, postgres_to_root, root_to_postgres
 
 SAYS = [
     "I'm Jasmin, a frontend engineer. I like conclusion-first answers.",

@@ -4,6 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -80,7 +81,18 @@ test("a turn is applied and the next session's context holds it", async () => {
   const context = await client.context("nina");
   assert.match(context, /Role: nurse\n/);
   assert.match(context, /Location: Lyon/);
-  assert.match(context, /Communication style: short answers/);
+  assert.match(context, /Response style: short answers/);
+});
+
+test("a turn submitted without waiting is in the context read right after it", async () => {
+  const client = new MemrouteClient({ baseUrl, token: TOKEN });
+  for (const user of ["rosa", "sami", "tess"]) {  // a new user each time: the first turn creates the memory
+    await client.submitTurn(user, { messages: [{ role: "user", content: "I'm a nurse in Lyon." }] });
+    const context = await client.context(user);
+    assert.match(context, /Role: nurse\n/, context);
+    assert.match(context, /Location: Lyon/, context);
+    assert.equal((await client.profile(user)).fields.find((f) => f.key === "Location").value, "Lyon");
+  }
 });
 
 test("profile, recall, corrections, the memory tool and history", async () => {
@@ -107,6 +119,41 @@ test("errors carry the API's status and stable code", async () => {
   const anonymous = new MemrouteClient({ baseUrl });
   await assert.rejects(anonymous.profile("nina"), (e) => e instanceof MemrouteError && e.status === 401 && e.code === "unauthorized");
   await assert.rejects(client.submitTurn("nina", { messages: [] }), (e) => e.status === 422);
+});
+
+function rawDelete(path) {
+  // node:http sends the path as written: no URL parsing removes its dot segments.
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(baseUrl + "/", { method: "DELETE", path, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+      let body = "";
+      res.on("data", (c) => { body += c; });
+      res.on("end", () => resolve({ status: res.statusCode, location: res.headers.location, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+test("a delete never erases more than it names: dot segments, trailing slashes, bad ids", async () => {
+  const client = new MemrouteClient({ baseUrl, token: TOKEN });
+  await client.setField("tess", "Role", "pilot");
+  await assert.rejects(client.deleteField("tess", "..", { purge: true }), (e) => e.status === 422);
+  await assert.rejects(client.deleteEntry("tess", "..", { purge: true }), (e) => e.status === 422);
+  for (const path of ["/v1/users/tess/fields/..", "/v1/users/tess/fields/.", "/v1/users/tess/fields/%2E%2E?purge=true",
+                      "/v1/users/tess/entries/..", "/v1/users/tess/entries/not-an-id", "/v1/users/tess/entries/%2e"]) {
+    const answer = await rawDelete(path);
+    assert.equal(answer.status, 422, `${path}: ${answer.status} ${answer.body}`);
+    assert.equal(JSON.parse(answer.body).error.code, "invalid_request");
+  }
+  // what URL parsing makes of fields/.. : the server does not send it on to DELETE /v1/users/tess
+  const slash = await fetch(baseUrl + "/v1/users/tess/", { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
+  assert.equal(slash.status, 404);
+  for (const method of ["DELETE", "POST", "PUT"]) {
+    const answer = await fetch(baseUrl + "/v1/users/tess/memory/", { method, redirect: "manual",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: method === "DELETE" ? undefined : "{}" });
+    assert.ok(answer.status < 300 || answer.status >= 400, `${method}: ${answer.status}`);
+  }
+  assert.equal((await client.profile("tess")).fields.find((f) => f.key === "Role").value, "pilot");
 });
 
 test("schema.d.ts has every schema and property of the live server's /openapi.json", async () => {

@@ -12,10 +12,8 @@ Importing this package never imports litellm: only a LiteLLMTransport that sends
 
 from __future__ import annotations
 
-from pipeline.engines.llm.calls import LLMError
 from pipeline.engines.llm.engine import LLMEngine
-from pipeline.engines.llm.network import TransportSetupError
-from pipeline.engines.llm.pricing import _litellm, _local_cost_map, _openai_price
+from pipeline.engines.llm.pricing import load_litellm, local_cost_map, openai_price
 from pipeline.engines.llm.schemas import (
     MEMORY_HEADER,
     CompactProfile,
@@ -33,6 +31,7 @@ from pipeline.engines.llm.transports import (
     is_transient,
     transport_for,
 )
+from pipeline.errors import LLMError, TransportSetupError
 
 __all__ = [
     "MEMORY_HEADER",
@@ -47,9 +46,9 @@ __all__ = [
     "Statements",
     "Transport",
     "TransportSetupError",
-    "_litellm",
-    "_local_cost_map",
-    "_openai_price",
+    "load_litellm",
+    "local_cost_map",
+    "openai_price",
     "is_transient",
     "render_entry",
     "rendered_size",

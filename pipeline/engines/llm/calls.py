@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -25,12 +25,9 @@ from pipeline.engines.llm.prompts import Prompt
 from pipeline.engines.llm.schemas import (
     Statements,
 )
-from pipeline.engines.llm.structured import (
-    WrongMode,
-    rejected_mode,
-)
+from pipeline.engines.llm.structured import rejected_mode
 from pipeline.engines.llm.transports import CallInfo, Transport
-from pipeline.errors import ModelError
+from pipeline.errors import DeadlinePassed, WrongMode
 from pipeline.types import (
     Decision,
     Usage,
@@ -41,27 +38,6 @@ log = logging.getLogger("memroute.engines.llm")
 
 # instructor's own parse failures (no tool call, wrong tool, ...), matched by name: it is imported lazily.
 _PARSE_ERRORS = ("ResponseParsingError", "AsyncValidationError", "IncompleteOutputException")
-
-
-class LLMError(ModelError):
-    """A stage that still failed after its transport retries and validation re-asks."""
-
-    def __init__(
-        self,
-        message: str,
-        attempts: int = 0,
-        usage: Usage | None = None,
-        last_completion: str | None = None,
-        *,
-        kind: Literal["transport", "validation", "other"] = "other",
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.attempts = attempts  # model requests sent, failed ones included
-        self.usage = usage or Usage()
-        # The model's last raw answer, for debugging only: it may quote the user, never persist it.
-        self.last_completion = last_completion
-        self.kind = kind
 
 
 @dataclass
@@ -120,10 +96,6 @@ class _Call:
     deadline: float | None = None  # time.monotonic() by which they must end, set at the first request
     mode: str = "tools"  # the structured-output mode of this call (structured.py)
     auto: bool = False  # `auto`: a wrong form raises WrongMode instead of a re-ask
-
-
-class DeadlinePassed(ModelError, TimeoutError):
-    """The turn's total time for model calls ran out (LLMEngine `deadline`): no further request."""
 
 
 _CALL: ContextVar[_Call | None] = ContextVar("memroute_llm_call", default=None)
@@ -328,6 +300,7 @@ def _decisions(result: BaseModel) -> list[Decision]:
                 topic=(s.topic or "").strip() or None if s.route == "memory" else None,
                 match=s.match,
                 confidence=s.confidence,
+                rule="model/llm",
             )
         )
     return out

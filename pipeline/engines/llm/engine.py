@@ -40,8 +40,6 @@ from pipeline.engines.llm.cache import ResponseCache, cache_key
 from pipeline.engines.llm.calls import (
     _CALL,
     _PARSE_ERRORS,
-    DeadlinePassed,
-    LLMError,
     _cached_tokens,
     _Call,
     _call_info,
@@ -62,7 +60,6 @@ from pipeline.engines.llm.calls import (
     _user_keys,
 )
 from pipeline.engines.llm.messages import ClassifyMessages
-from pipeline.engines.llm.network import TransportSetupError
 from pipeline.engines.llm.patches import _instructor, _prepared
 from pipeline.engines.llm.prompts import Prompt, load_prompt
 from pipeline.engines.llm.schemas import (
@@ -75,7 +72,6 @@ from pipeline.engines.llm.schemas import (
 )
 from pipeline.engines.llm.structured import (
     CHOSEN,
-    WrongMode,
     check_structured,
     classify_budget,
     default_mode,
@@ -85,6 +81,7 @@ from pipeline.engines.llm.structured import (
     unfenced,
 )
 from pipeline.engines.llm.transports import Transport, is_transient, transport_for
+from pipeline.errors import DeadlinePassed, LLMError, TransportSetupError, WrongMode
 from pipeline.types import (
     Classification,
     ConsolidatedEntry,

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
-from pipeline.errors import MemrouteError, ModelError
+from pipeline.errors import ModelRequestsDisabled
 
 
 def _env_allows() -> bool:
@@ -21,15 +21,6 @@ def _env_allows() -> bool:
 
 # None follows env MEMROUTE_ALLOW_MODEL_REQUESTS (default: allowed); True/False overrides it.
 ALLOW_MODEL_REQUESTS: bool | None = None
-
-
-class TransportSetupError(ModelError):
-    """A mistake in how a transport was set up (requests disabled, a fake with no answer left), not a
-    model failure: the engine raises it as is instead of wrapping it in LLMError."""
-
-
-class ModelRequestsDisabled(TransportSetupError, MemrouteError, RuntimeError):
-    """A real model request was attempted while model requests are disabled (tests)."""
 
 
 def _is_loopback(api_base: str | None) -> bool:

@@ -20,28 +20,11 @@ from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.errors import ModelConfigError, ModelError
+from pipeline.errors import ModelAnswerError, ModelConfigError, ModelConnectionError, ModelHTTPError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # Enough for any concurrency we run; a safety net against an unbounded caller, not a throttle.
 MAX_CONNECTIONS = 256
-
-
-class ModelHTTPError(ModelError):
-    """The server answered with an error status."""
-
-    def __init__(self, status_code: int, message: str, headers: Mapping[str, str]) -> None:
-        super().__init__(f"HTTP {status_code}: {message}")
-        self.status_code = status_code
-        self.headers = dict((k.lower(), v) for k, v in headers.items())
-
-
-class ModelConnectionError(ModelError, ConnectionError):
-    """The request never got an answer: refused, reset, DNS, TLS."""
-
-
-class ModelAnswerError(ModelError):
-    """The server answered 2xx with nothing to read (no `choices`): says what it sent."""
 
 
 @dataclass(frozen=True)
@@ -55,19 +38,44 @@ class Endpoint:
         """The openai SDK's precedence: argument, then OPENAI_API_KEY / OPENAI_BASE_URL (litellm
         also reads OPENAI_API_BASE), then api.openai.com; org and project headers from the env."""
         key = api_key or os.environ.get("OPENAI_API_KEY")
-        if not key:
-            raise ModelConfigError("no API key for the openai/ model: set OPENAI_API_KEY")
-        base = api_base or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE") or DEFAULT_BASE_URL
+        base = base_url(api_base)
+        if not key and not on_this_machine(base):
+            raise ModelConfigError("no API key for the openai/ model: set OPENAI_API_KEY "
+                                   "(a server on this machine, e.g. --api-base http://127.0.0.1:8080/v1, needs none)")
         headers = {
-            "Authorization": f"Bearer {key}",
             "Content-Type": "application/json",
             "Accept": "application/json",
             "User-Agent": "memroute",
         }
+        if key:  # a server of your own started without a key gets no Authorization header
+            headers["Authorization"] = f"Bearer {key}"
         for env, header in (("OPENAI_ORG_ID", "OpenAI-Organization"), ("OPENAI_PROJECT_ID", "OpenAI-Project")):
             if os.environ.get(env):
                 headers[header] = os.environ[env]
         return cls(url=base.rstrip("/") + "/chat/completions", headers=headers, timeout=timeout)
+
+
+def base_url(api_base: str | None) -> str:
+    """Where openai/ requests go: the argument, else OPENAI_BASE_URL (or litellm's OPENAI_API_BASE), else OpenAI."""
+    return api_base or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE") or DEFAULT_BASE_URL
+
+
+def on_this_machine(url: str) -> bool:
+    """A server on this machine (localhost or a loopback address): a local OpenAI-compatible server (llama.cpp,
+    vLLM, Ollama, LM Studio) needs no API key unless it was started with one. Any other host needs a key."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    try:
+        host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def request_body(kwargs: dict[str, Any], model: str) -> bytes:

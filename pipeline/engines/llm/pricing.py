@@ -14,14 +14,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-from pipeline.errors import ModelConfigError
+from pipeline.errors import LiteLLMMissing
 
 LITELLM_EXTRA = "pip install 'memroute[litellm]'"
 BUNDLED_PRICES = Path(__file__).with_name("openai_prices.json")
-
-
-class LiteLLMMissing(ModelConfigError):
-    """A model that only litellm reaches, and litellm is not installed (exit 2: install the extra)."""
 
 
 def litellm_installed() -> bool:
@@ -30,7 +26,7 @@ def litellm_installed() -> bool:
     return importlib.util.find_spec("litellm") is not None
 
 
-def _litellm(model: str | None = None) -> ModuleType:
+def load_litellm(model: str | None = None) -> ModuleType:
     """Import litellm offline: bundled cost map and configs, no telemetry, no callbacks."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault("LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS", "True")
@@ -54,7 +50,7 @@ def _price(model: str, prompt_tokens: int, completion_tokens: int) -> float | No
     if not litellm_installed():
         return None
     try:
-        prompt_cost, completion_cost = _litellm().cost_per_token(
+        prompt_cost, completion_cost = load_litellm().cost_per_token(
             model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
         )
     except Exception:
@@ -65,7 +61,7 @@ def _price(model: str, prompt_tokens: int, completion_tokens: int) -> float | No
 _COST_MAP: dict[str, Any] | None = None
 
 
-def _local_cost_map() -> dict[str, Any]:
+def local_cost_map() -> dict[str, Any]:
     """litellm's bundled cost map (what LITELLM_LOCAL_MODEL_COST_MAP=True makes litellm use), read
     from its package without importing litellm (seconds of CPU per process); read once."""
     global _COST_MAP
@@ -85,7 +81,7 @@ def _local_cost_map() -> dict[str, Any]:
     return _COST_MAP
 
 
-def _openai_price(name: str, prompt_tokens: int, completion_tokens: int) -> float | None:
+def openai_price(name: str, prompt_tokens: int, completion_tokens: int) -> float | None:
     """The price litellm gives `openai/NAME`, from its local map: plain per-token prices. Entries it
     prices by other rules (tiers above N tokens, fine-tunes, no token prices) and a map the user
     asked litellm to fetch are left to litellm itself; a model the map lacks costs None."""
@@ -102,7 +98,7 @@ def _openai_rates(name: str, local_map: bool) -> tuple[float, float] | Literal["
     """(input, output) cost per token, "litellm" to ask litellm, None when unpriced; once per model."""
     if not local_map or name.startswith("ft:"):
         return "litellm"
-    cost_map = _local_cost_map()
+    cost_map = local_cost_map()
     entry = cost_map.get(name) or cost_map.get("openai/" + name)
     if not isinstance(entry, dict) or entry.get("litellm_provider") != "openai":
         return "litellm" if not cost_map else None
@@ -129,7 +125,7 @@ def bundled_entries(cost_map: dict[str, Any]) -> dict[str, Any]:
 if __name__ == "__main__":  # refresh openai_prices.json from the installed litellm's map
     from importlib import metadata
 
-    entries = bundled_entries(_local_cost_map())
+    entries = bundled_entries(local_cost_map())
     if not entries:
         raise SystemExit("litellm is not installed: its map is the source")
     BUNDLED_PRICES.write_text(json.dumps({"_source": f"litellm {metadata.version('litellm')}", **entries},

@@ -13,15 +13,11 @@ from functools import cache
 from pathlib import Path
 from string import Template
 
-from pipeline.errors import MemrouteError
+from pipeline.errors import PromptNotFound
 
 _PACKAGE_DIR = Path(__file__).resolve().parents[2]  # pipeline/ (this file is pipeline/engines/llm/prompts.py)
 SEARCH_PATH: tuple[Path, ...] = (_PACKAGE_DIR / "_prompts", _PACKAGE_DIR.parent / "prompts")
 USER_MARKER = "=== user ==="
-
-
-class PromptNotFound(MemrouteError, FileNotFoundError):
-    """No prompt file of that name in the wheel or the source tree."""
 
 
 @dataclass(frozen=True)

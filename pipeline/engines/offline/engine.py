@@ -23,9 +23,9 @@ from pipeline.engines.offline.extractor import (
     strong_rule,
 )
 from pipeline.engines.offline.lang import phrase
+from pipeline.engines.offline.pieces import pieces
 from pipeline.engines.offline.profile import Field, entries_of, fields_of
 from pipeline.engines.offline.rules import (
-    EN,
     HEDGED,
     LEXICONS,
     LOOSE_REMARKS,
@@ -38,10 +38,11 @@ from pipeline.engines.offline.rules import (
 from pipeline.engines.offline.split import Statement, split_statements
 from pipeline.engines.offline.text import guess_language, normalize, tokens
 from pipeline.stages.clauses import entry_junk_reason, junk_reason, split_clauses
-from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Turn, Usage
+from pipeline.types import Classification, ConsolidationPlan, Decision, MemoryItem, Message, Turn, Usage
+from pipeline.vocabulary import CONTACT_KEYS, MULTI, SECTION_OF
 
 RULES_VERSION = "offline-2"
-_CONTACT_KEYS = {"email": "Email", "phone": "Phone", "address": "Address"}
+_CONTACT_KEYS = {key.casefold(): key for key in CONTACT_KEYS}  # email -> Email, phone, address (the vocabulary's)
 WEAK = 0.7  # decisions below this confidence give way to the sentence's stronger reading
 
 
@@ -62,8 +63,29 @@ class OfflineEngine(Engine):
         return self.reading(turn, user_md, memory_md)[0]
 
     def reading(self, turn: Turn, user_md: str = "", memory_md: str = "") -> tuple[Classification, Reading | None]:
-        """The classification and what the extractor's models said of the turn (None without the extractor)."""
+        """The classification and what the extractor's models said of the turn (None without the extractor).
+
+        A message longer than PIECE_CHARS is read piece by piece (pieces.py), so a turn's cost is linear in
+        its length; a guard rule a multi-line message breaks only when read whole still refuses it whole."""
         text = turn.user_text
+        cuts = pieces(text)
+        if len(cuts) == 1 or ("\n" in text.strip() and sensitive.injection_rule(text) is not None):
+            return self._reading(turn, text, user_md, memory_md)
+        material = _work_material_start(text)
+        decisions: list[Decision] = []
+        best: Reading | None = None
+        for a, b in cuts:
+            part = turn.model_copy(update={"messages": [Message(role="user", content=text[a:b])]})
+            result, reading = self._reading(part, text[a:b], user_md, memory_md,
+                                            material_from=0 if material is not None and material <= a else None)
+            decisions.extend(result.decisions)
+            if reading is not None and (best is None or reading.p_write > best.p_write):
+                best = reading  # hybrid asks the surest piece whether the turn may hold something to keep
+        return Classification(decisions=decisions, usage=Usage(calls=0, cost_usd=0.0), engine=self.name,
+                              model=None, prompt_version=RULES_VERSION), best
+
+    def _reading(self, turn: Turn, text: str, user_md: str, memory_md: str, *,
+                 material_from: int | None = None) -> tuple[Classification, Reading | None]:
         reading: Reading | None = None
         entries = entries_of(memory_md)  # no second parse: the pipeline passes parsed views
         history = [m.content for m in turn.history if m.content]
@@ -80,7 +102,7 @@ class OfflineEngine(Engine):
             default_lang=guess_language(text),
         )
         statements = split_statements(text)
-        content_from = _work_material_start(text)
+        content_from = material_from if material_from is not None else _work_material_start(text)
         spans = sensitive.find_spans(text) if text else []
         blocked = self._blocked_sentences(text, statements)
         decisions: list[Decision] = []
@@ -89,27 +111,29 @@ class OfflineEngine(Engine):
                 a, b = blocked.get(-1) or blocked[index]
                 if not decisions or decisions[-1].quote != text[a:b]:
                     # Kept whole so the guard sees the attempt and keeps it out of every record.
+                    guard = sensitive.injection_rule(text[a:b])
                     decisions.append(Decision(quote=text[a:b], route="skip", reason="blocked", confidence=0.9,
-                                              detail=f"guard rule {sensitive.injection_rule(text[a:b]) or ''}".strip()))
+                                              rule=f"guard/{guard or 'blocked'}", detail=f"guard rule {guard or ''}".strip()))
                 continue
             if content_from is not None and group[0].start >= content_from and not any(
                     s.start < group[-1].end and s.end > group[0].start for s in spans):
                 # Text the user hands over to translate or fix is material, not something they said about themselves.
                 decisions.extend(Decision(quote=st.quote, route="skip", reason="one_off", confidence=0.8,
-                                          detail="material for the current task") for st in group)
+                                          rule="skip/material", detail="material for the current task") for st in group)
                 continue
             decisions.extend(self._sentence(text, group, spans, ctx))
         if any(d.reason == "sensitive" for d in decisions):
             # A turn that carries account numbers or addresses is a support request; its weak guesses are noise.
             decisions = [d if d.route == "skip" or d.confidence >= WEAK or d.op == "remove"
                          else Decision(quote=d.quote, route="skip", reason="one_off", confidence=0.5,
+                                       rule="skip/weak-in-sensitive-turn",
                                        detail="weak remark in a turn that carries sensitive data") for d in decisions]
         if self.extractor is not None:
             reading = read(self.extractor, text, assistant_line(turn), decisions, LEXICONS, ctx.default_lang,
                            guess_language, protected)
-            planned = plan_fields(reading, self.extractor.thresholds, self.extractor.multi)
+            planned = plan_fields(reading, self.extractor.thresholds, MULTI)
             if not planned and reading.refine:
-                planned = plan_refinements(reading, self.extractor.thresholds, self.extractor.multi, [
+                planned = plan_refinements(reading, self.extractor.thresholds, MULTI, [
                     w for d, w in zip(decisions, _located(text, decisions), strict=True) if strong_rule(d) and not protected(d)])
             decisions = merge(text, decisions, reading, planned, self.extractor, ctx, initial,
                               plan_candidates(reading, self.extractor.thresholds) if not planned else [])
@@ -178,17 +202,18 @@ class OfflineEngine(Engine):
         return hit or {-1: (0, len(text))}
 
     def _sensitive(self, st: Statement, hits: list[sensitive.Span], text: str, ctx: Context) -> Decision:
-        lex = LEXICONS[guess_language(st.quote, ctx.default_lang)]
-        asked = sensitive.asked_to_save(st.quote, lex.save_contact) or sensitive.asked_to_save(st.quote, EN.save_contact)
+        asked = sensitive.asked_to_save(st.quote)
         redacted = sensitive.redact(st.quote, hits, offset=st.start)
         if asked and all(sensitive.is_contact(h.kind) for h in hits):
             hit = hits[0]
             kind = next((k for k in _CONTACT_KEYS if k in hit.kind.lower()), "email")
             value = re.sub(r"\s+", " ", text[hit.start:hit.end]).strip()
-            return Decision(quote=st.quote, route="user", op="upsert", section="Identity", key=_CONTACT_KEYS[kind], value=value,
-                            confidence=0.8, detail=f"contact detail the user asked to save ({kind})")
-        return Decision(quote=redacted, route="skip", reason="sensitive", confidence=0.95,
-                        detail="sensitive: " + ", ".join(sorted({h.kind.lower() for h in hits})))
+            return Decision(quote=st.quote, route="user", op="upsert", section=SECTION_OF[_CONTACT_KEYS[kind]], key=_CONTACT_KEYS[kind],
+                            value=value,
+                            confidence=0.8, rule="contact/asked", asked=True,
+                            detail=f"contact detail the user asked to save ({kind})")
+        return Decision(quote=redacted, route="skip", reason="sensitive", confidence=0.95, rule="guard/sensitive",
+                        detail=", ".join(sorted({h.kind.lower() for h in hits})))
 
     def consolidate(self, items: list[MemoryItem], *, target_chars: int, today: date) -> ConsolidationPlan:
         entries, archived = plan_consolidation(items, target_chars=target_chars, today=today)
@@ -205,20 +230,22 @@ _MATERIAL = lazy_compile(f"(?:{phrase('material')})|```", re.IGNORECASE)
 # words (remember, forget, save my email, how to answer, a correction of a stored value), material handed over for the
 # task, project work and dated events (the rules' project cues and date phrases are precise; chit-chat corpora hold
 # few of either, so the gate would veto what LABELING.md calls memory: "we adopted a puppy yesterday").
-_PROTECTED_DETAILS = ("standing instruction", "asked to remember", "contact detail", "correction of a stored value",
-                      "switch of a stored value", "forget:", "material for the current task", "guard rule",
-                      "project work", "a decision", "agreement", "a dated event")
+_PROTECTED_RULES = frozenset({"instruction/standing", "memory/asked", "contact/asked", "correction/meant",
+                              "correction/switched", "skip/material", "memory/project-work", "memory/decision",
+                              "memory/agreement", "memory/dated-event"})
+_PROTECTED_FAMILIES = ("forget/", "guard/")
 
 
-def _asked(d: Decision) -> bool:
-    """The user asked for this to be kept ("remember that ...")."""
-    return ", explicit" in (d.detail or "") or (d.detail or "").startswith("asked to remember")
+def rule_of(d: Decision) -> str:
+    """The id of the rule that decided, without the "+sentence" of an entry that took in its whole sentence."""
+    return (d.rule or "").partition("+")[0]
 
 
 def protected(d: Decision) -> bool:
     if d.reason in ("sensitive", "blocked") or d.op == "remove":
         return True
-    return _asked(d) or (d.detail or "").startswith(_PROTECTED_DETAILS)
+    rule = rule_of(d)
+    return d.asked or rule in _PROTECTED_RULES or rule.startswith(_PROTECTED_FAMILIES)
 
 
 def _located(text: str, decisions: list[Decision]) -> list[tuple[int, int]]:
@@ -258,9 +285,9 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
     out: list[Decision] = []
     emitted: set[tuple[int, int]] = set()
     for d, w in zip(decisions, where, strict=True):
-        if (d.route == "memory" and d.op == "append" and not _asked(d)
+        if (d.route == "memory" and d.op == "append" and not d.asked
                 and (why_not := entry_junk_reason(d.entry or "")) is not None):
-            out.append(Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6,
+            out.append(Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6, rule="gate/entry-junk",
                                 detail=f"{why_not}: no event of the user's"))
             continue
         if protected(d):
@@ -271,7 +298,7 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
             here = [fields[i] for i, h in home.items() if h == w]
             if w not in emitted:
                 emitted.add(w)
-                out.extend(_field_decision(d.quote, text, g, ex, ctx) for g in here)
+                out.extend(_field_decision(d.quote, text, g, ctx) for g in here)
             if _completes(d, here, text, reading.p_field, th.veto):
                 out.append(d)  # the rules' surest shape names a field the extractor left out ("I'm Ana, a nurse.")
                 _replay(d, ctx)
@@ -283,33 +310,41 @@ def merge(text: str, decisions: list[Decision], reading: Reading, fields: list[F
                 out.append(Decision(quote=d.quote, route="skip", reason=skip_reason,  # type: ignore[arg-type]
                                     confidence=round(1 - reading.p_field, 2), candidate=kept,
                                     section=d.section if kept else None, key=d.key if kept else None,
-                                    value=d.value if kept else None,
+                                    value=d.value if kept else None, rule="gate/candidate" if kept else "gate/veto",
                                     detail=("candidate: " if kept else "gate: ") + f"{skip_reason} (profile fact "
                                            f"{reading.p_field:.2f}; the rules said user)"))
                 continue
             why_not = _junk_clause(d, initial)
             if why_not is not None:
-                out.append(Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6,
+                out.append(Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6, rule="gate/junk-value",
                                     detail=f"{why_not}: the rules' {d.key} value is no value"))
                 continue
         elif d.route == "skip" and not d.candidate and d.reason not in ("sensitive", "blocked") and (
+                d.rule not in _NO_CANDIDATE) and (
                 guess := next((g for g in candidates if w[0] <= g.start < w[1]), None)) is not None:
             out.append(Decision(quote=d.quote, route="skip", reason=d.reason, confidence=round(1 - reading.p_field, 2),
-                                candidate=True, section=ex.sections.get(guess.key, "Identity"), key=guess.key,
-                                value=text[guess.start:guess.end],
+                                candidate=True, section=SECTION_OF.get(guess.key, "Identity"), key=guess.key,
+                                value=text[guess.start:guess.end], rule="model/candidate",
                                 detail=f"candidate: extractor {guess.key} (profile fact {reading.p_field:.2f}, "
                                        f"under the bar {th.user:.2f})"))
             continue
         elif d.route == "memory" and d.op == "append" and reading.p_memory < th.memory:
             out.append(Decision(quote=d.quote, route="skip", reason=skip_reason, confidence=round(1 - reading.p_memory, 2),  # type: ignore[arg-type]
-                                detail=f"gate: {skip_reason} (memory {reading.p_memory:.2f}; the rules said memory)"))
+                                rule="gate/memory", detail=f"gate: {skip_reason} (memory {reading.p_memory:.2f}; the rules said memory)"))
             continue
-        elif d.route == "skip" and d.detail in LOOSE_REMARKS and skip_reason not in ("inferable", d.reason):
+        elif d.route == "skip" and d.rule in LOOSE_REMARKS and skip_reason not in ("inferable", d.reason):
             out.append(d.model_copy(update={"reason": skip_reason}))
             continue
         out.append(d)
         _replay(d, ctx)
     return out
+
+
+# Statements that add nothing to wait for: an event MEMORY.md already logs and a sentence said earlier in the same
+# conversation ("last week we decided to move atlas to Postgres" said again is a logged decision, not a usual stack
+# waiting to be confirmed). What the assistant said about itself is refused later, whatever the engine
+# (stages/evidence.py).
+_NO_CANDIDATE = ("repeat/memory-md", "repeat/conversation")
 
 
 def _junk_clause(d: Decision, initial: dict[str, Field]) -> str | None:
@@ -354,7 +389,8 @@ def _what_it_was_about(decisions: list[Decision]) -> list[Decision]:
         entry = d.entry.rstrip(" .。") + (". " if d.entry.isascii() else "。") + about[:1].upper() + about[1:]
         out[i] = d.model_copy(update={"entry": entry + ("." if entry.isascii() else ""),
                                       "detail": (d.detail or "") + ", with the sentence that says what it was about"})
-        out[i + 1] = nxt.model_copy(update={"detail": "joined the entry before it (says what it was about)"})
+        out[i + 1] = nxt.model_copy(update={"rule": "memory/joined",
+                                            "detail": "joined the entry before it (says what it was about)"})
     return out
 
 
@@ -368,32 +404,34 @@ def _replay(d: Decision, ctx: Context) -> None:
         ctx.fields.pop(d.key.casefold(), None)
 
 
-def _field_decision(quote: str, text: str, g: FieldGuess, ex: Extractor, ctx: Context) -> Decision:
+def _field_decision(quote: str, text: str, g: FieldGuess, ctx: Context) -> Decision:
     end = g.end
-    phrase = dates.find_phrase(text[g.start:], ctx.today)
+    # Only a phrase that straddles the value's end matters, so the search reads no further than a phrase can
+    # reach past it: searching the whole rest of a long sentence for every value made a turn quadratic.
+    phrase = dates.find_phrase(text[g.start:end + dates.PHRASE_REACH], ctx.today)
     if phrase is not None and phrase.start < end - g.start < phrase.end:
         end = g.start + phrase.end  # a date in a value stays whole: "born on May 3", never "born on May"
     value = text[g.start:end]
-    detail = f"extractor: {g.key} (key {g.p_key:.2f}, span {g.span_conf:.2f})"
+    detail = f"extractor: {g.key} (key {g.p_key:.2f}, span {g.span_conf:.2f})"  # the rule is model/extractor
     why_not = junk_reason(value)
     if why_not is not None:
-        return Decision(quote=quote, route="skip", reason="vague", confidence=0.6,
+        return Decision(quote=quote, route="skip", reason="vague", confidence=0.6, rule="model/junk-value",
                         detail=f"{why_not}: {value!r} is no {g.key} value")
     existing = ctx.fields.get(g.key.casefold())
     if existing is not None:
         old = existing.value.casefold()
         parts = [p.strip() for p in old.split(";")]
         if value.casefold() == old or value.casefold() in parts:
-            return Decision(quote=quote, route="skip", reason="inferable", confidence=0.85,
+            return Decision(quote=quote, route="skip", reason="inferable", confidence=0.85, rule="repeat/user-md",
                             detail=f"already in USER.md ({existing.key})")
-    multi = g.key in ex.multi
+    multi = g.key in MULTI
     if multi:
         value = merge_multi(existing.value if existing else None, value)
-    section = existing.section if existing is not None and existing.section else ex.sections.get(g.key, "Identity")
+    section = existing.section if existing is not None and existing.section else SECTION_OF.get(g.key, "Identity")
     key = existing.key if existing is not None else g.key
     ctx.fields[key.casefold()] = Field(section, key, value)
     return Decision(quote=quote, route="user", op="upsert", section=section, key=key, value=value,
-                    confidence=round(g.score, 2), detail=detail)
+                    confidence=round(g.score, 2), rule="model/extractor", detail=detail)
 
 
 def assistant_line(turn: Turn) -> str:
@@ -425,20 +463,23 @@ def _settle_sentence(decisions: list[Decision], sentence: str, ctx: Context, anc
     """
     if len(decisions) < 2:
         return decisions
-    if decisions[0].reason == "mood" and decisions[0].detail != anchors.ANCHOR_DETAIL:
+    if decisions[0].reason == "mood" and decisions[0].rule != anchors.ANCHOR_RULE:
         return [d if d.route == "skip" or d.confidence >= WEAK else
-                Decision(quote=d.quote, route="skip", reason="mood", confidence=0.6, detail="part of a mood sentence") for d in decisions]
-    if decisions[0].reason == "vague" and decisions[0].detail == HEDGED:
+                Decision(quote=d.quote, route="skip", reason="mood", confidence=0.6, rule="mood/part-of-sentence",
+                         detail="part of a mood sentence") for d in decisions]
+    if decisions[0].reason == "vague" and decisions[0].rule == HEDGED:
         return [d if d.route == "skip" else Decision(quote=d.quote, route="skip", reason="vague", confidence=0.6,
+                                                     rule="vague/part-of-hedged-sentence",
                                                      detail="part of a hedged sentence") for d in decisions]
     memory = [d for d in decisions if d.route == "memory" and d.op == "append"]
-    loose = [d for d in decisions if (d.route == "skip" and d.detail in LOOSE_REMARKS)
+    loose = [d for d in decisions if (d.route == "skip" and d.rule in LOOSE_REMARKS)
              or (d.route == "user" and d.confidence < WEAK)]
     if len(memory) >= 1 and loose:
         first = memory[0]
         dated = anchors.anchored_text(sentence, anchor, ctx.today)
         entry = memory_entry(dated, ctx)
         merged = first.model_copy(update={"quote": sentence.strip(), "entry": entry, "date": dates.resolve_date(dated, ctx.today),
+                                          "rule": rule_of(first) + "+sentence",
                                           "detail": (first.detail or "") + ", whole sentence"})
         for d in loose:
             if d.route == "user" and d.key:

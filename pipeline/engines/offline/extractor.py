@@ -43,8 +43,9 @@ from pipeline.engines.offline.extractor_inputs import (
     clauses_of,
     cue_marks,
     cue_matches,
-    detail_class,
     first_key,
+    key_read_as,
+    rule_class,
     span_features,
     token_local_features,
     tokenize,
@@ -189,17 +190,16 @@ def _logit(p: float) -> float:
 def strong_rule(d: Decision) -> bool:
     """A USER.md write by one of the rules' explicit fact shapes ("I'm allergic to peanuts", "my time zone is CET",
     pro-drop "แพ้อาหารทะเลค่ะ")."""
-    return (d.route == "user" and d.op == "upsert" and d.confidence >= 0.7
-            and (d.detail or "").startswith("profile fact"))
+    return d.route == "user" and d.op == "upsert" and d.confidence >= 0.7 and (d.rule or "").startswith("fact/")
 
 
 # What the rules say of a statement that holds nothing: a greeting, thanks, an acknowledgement or a question.
-NOTHING_DETAILS = ("greeting, thanks or acknowledgement", "a question for this conversation")
+NOTHING_RULES = ("skip/greeting", "skip/question")
 
 
 def holds_nothing(decisions: Sequence[Decision]) -> bool:
     """Every statement of the turn is a greeting, thanks, an acknowledgement or a question (hybrid makes no call)."""
-    return bool(decisions) and all(d.route == "skip" and d.detail in NOTHING_DETAILS for d in decisions)
+    return bool(decisions) and all(d.route == "skip" and d.rule in NOTHING_RULES for d in decisions)
 
 
 def turn_signs(text: str, assistant: str, lex: Lexicon, decisions: Sequence[Decision],
@@ -319,6 +319,8 @@ class Extractor:
         self.tagger = tagger
         self.keyer = keyer
         self.thresholds = thresholds
+        # The keys' sections and which collect several values, as trained (the engine reads the vocabulary's,
+        # pipeline/vocabulary.py; a test checks that the two agree).
         self.sections = sections
         self.multi = frozenset(multi)
         self.gate_config = gate_config
@@ -355,7 +357,7 @@ def default_extractor() -> Extractor | None:
 
 def gate_features(user_text: str, assistant: str, lex: Lexicon, decisions: Sequence[Decision], cfg: FeatureConfig,
                   rules: bool, cue: str | None = None) -> list[str]:
-    """The gate's view of a turn: its text features (features.py) plus the rules' decisions (by route and detail)."""
+    """The gate's view of a turn: its text features (features.py) plus the rules' decisions (by route and rule)."""
     out = ["bias", "lang=" + lex.lang]
     size = text_grams("", user_text, cfg, out)
     out.append("len=" + str(min(size, 40) // 4))
@@ -372,9 +374,9 @@ def gate_features(user_text: str, assistant: str, lex: Lexicon, decisions: Seque
     if rules:
         for d in decisions:
             out.append("r:" + d.route + ":" + (d.reason or d.op))
-            out.append("r:d=" + detail_class(d.detail))
+            out.append("r:d=" + rule_class(d))
             if d.key:
-                out.append("r:key=" + d.key.casefold())
+                out.append("r:key=" + key_read_as(d))
     if cue:  # the first key the turn's cue words name (key_cues.key_for, from `cue_matches`)
         out.append("kc=" + cue)
     return list(dict.fromkeys(out))

@@ -65,11 +65,90 @@ class Clause:
     rule_value: tuple[int, int] | None = None  # char offsets of the rules' value in the turn's text
 
 
-def detail_class(detail: str | None) -> str:
-    if not detail:
+# The shipped weights were trained when a rule decision was read through the first words of its `detail` (up to a
+# colon or a parenthesis, 40 characters): each rule id stands for the words its decisions' details began with then,
+# so the models read every rule decision exactly as they learned it while `detail` is free to change. A new rule
+# needs its entry here (the default is its id, which no shipped weight knows).
+_LEARNED_AS: dict[str, str] = {
+    "skip/greeting": "greeting, thanks or acknowledgement",
+    "vague/small-talk": "small-talk opinion",
+    "skip/showing": "shows the other speaker a picture or a link",
+    "skip/pointer": "points at another statement",
+    "skip/advice": "advice to the other speaker, not a fact to keep",
+    "repeat/contrast-half": "the contrast half of a correction",
+    "repeat/assistant": "restates what the assistant said",
+    "repeat/conversation": "already said in this conversation",
+    "repeat/user-md": "already in USER.md",
+    "repeat/memory-md": "already in MEMORY.md",
+    "skip/request": "a request for this task",
+    "mood/state": "a momentary state",
+    "mood/feeling-now": "a feeling about right now",
+    "mood/part-of-sentence": "part of a mood sentence",
+    "vague/hedge": "hedged or vague attitude",
+    "vague/part-of-hedged-sentence": "part of a hedged sentence",
+    "vague/no-fact-shape": "first-person remark with no concrete fact shape",
+    "vague/not-about-user": "not about the user or the work",
+    "skip/question": "a question for this conversation",
+    "skip/pleasantry": "a pleasantry to the other speaker",
+    "skip/material": "material for the current task",
+    "skip/weak-in-sensitive-turn": "weak remark in a turn that carries sensitive data",
+    "skip/time-anchor": "a time phrase with no event of its own",
+    "instruction/standing": "standing instruction -> preference",
+    "memory/agreement": "agreement (let's ...) -> memory",
+    "memory/temporary": "a temporary situation -> memory (dated)",
+    "memory/project-work": "project work -> memory",
+    "memory/decision": "a decision -> memory",
+    "memory/dated-event": "a dated event -> memory",
+    "memory/asked": "asked to remember -> memory",
+    "memory/joined": "joined the entry before it (says what it was about)",
+    "change/no-longer": "no longer true",
+    "correction/meant": "correction of a stored value",
+    "correction/switched": "switch of a stored value",
+    "contact/asked": "contact detail the user asked to save",
+    "guard/sensitive": "sensitive",
+    "guard/blocked": "guard rule",
+}
+_NO_VALUE = "/no-value"
+
+
+def _head(words: str) -> str:
+    return words.split(":", 1)[0].split("(", 1)[0].strip()[:40]
+
+
+def rule_class(d: Decision) -> str:
+    """How the models read the rule a decision came from (the features `r:d=` and `st:d=`)."""
+    if not d.rule:
         return "-"
-    head = detail.split(":", 1)[0]
-    return head.split("(", 1)[0].strip()[:40]
+    rule, plus, modifier = d.rule.partition("+")
+    if rule.endswith(_NO_VALUE):  # a fact rule whose value says nothing: read as the fact rule's name
+        return rule[:-len(_NO_VALUE)].rpartition("/")[2][:40]
+    if rule.startswith("fact/"):
+        words = "profile fact"
+    elif rule.startswith(("forget/",)):
+        words = "forget"
+    elif rule.startswith("guard/") and rule not in _LEARNED_AS:
+        words = "guard rule " + rule[len("guard/"):]
+    else:
+        words = _LEARNED_AS.get(rule, rule)
+    if plus and modifier == "sentence":  # an entry that took in its whole sentence
+        words += ", whole sentence"
+    return _head(words)
+
+
+# Keys some fact rules wrote under other names when the shipped weights were trained; the vocabulary
+# (pipeline/vocabulary.py) gives those facts these keys now, and the models read them by the names they learned.
+_KEY_LEARNED_AS: dict[str, str] = {
+    "fact/comm-style": "communication style", "fact/tools": "tools", "fact/habits": "habits", "fact/prefers": "prefers",
+    "fact/birthplace": "birthplace", "fact/born-when": "born", "fact/born-on": "born", "fact/studying-to-be": "studying",
+    "fact/working-on": "working on", "fact/work-status": "work status", "fact/former-role": "former role",
+    "fact/availability": "availability", "fact/shift": "work schedule",
+}
+
+
+def key_read_as(d: Decision) -> str:
+    """The rules' key as the models read it (the features `r:key=` and `st:rk=`)."""
+    learned = _KEY_LEARNED_AS.get((d.rule or "").partition("+")[0]) if d.route == "user" and d.op == "upsert" else None
+    return learned or (d.key or "").casefold()
 
 
 def clauses_of(text: str, toks: Sequence[Token], decisions: Sequence[Decision], lexicons: dict[str, Lexicon],
@@ -91,7 +170,7 @@ def clauses_of(text: str, toks: Sequence[Token], decisions: Sequence[Decision], 
             continue  # one statement, several decisions (a forget that removes two fields)
         lang = guess(quote, default_lang)
         lex = lexicons.get(lang) or lexicons[FALLBACK]
-        feats = ["st:lang=" + lang, "st:r=" + d.route + ":" + (d.reason or d.op), "st:d=" + detail_class(d.detail)]
+        feats = ["st:lang=" + lang, "st:r=" + d.route + ":" + (d.reason or d.op), "st:d=" + rule_class(d)]
         if lex.first_person.search(quote):
             feats.append("st:fp")
         if lex.second_person.search(quote):
@@ -106,7 +185,7 @@ def clauses_of(text: str, toks: Sequence[Token], decisions: Sequence[Decision], 
         rule_key = rule_value = None
         if d.route == "user" and d.op == "upsert" and d.key:
             rule_key = d.key
-            feats.append("st:rk=" + d.key.casefold())
+            feats.append("st:rk=" + key_read_as(d))
             v = (d.value or "").split(";")[-1].strip()
             pos = quote.casefold().find(v.casefold()) if v else -1
             if pos >= 0:

@@ -7,9 +7,10 @@ every language, so adding a language means adding a folder (lang/README.md), not
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pipeline._util.lazy_re import lazy_compile
+from pipeline.vocabulary import MULTI, SECTION_OF
 
 NEVER = lazy_compile(r"(?!x)x")  # a pattern that matches nothing, for slots a language does not need
 
@@ -27,18 +28,31 @@ def words(*items: str) -> str:
 class FactRule:
     """A first-person statement shape that names a USER.md field.
 
-    The pattern's group `v` is the value (kept in the user's words); an optional group `k` names
-    the field through Lexicon.key_words (e.g. "warna" -> "color" for "Favorite color").
-    multi: the field collects several values ("Likes: sunsets; horses") instead of overwriting.
+    `key` is a key of the vocabulary (pipeline/vocabulary.py), which gives the field its section and says whether
+    it collects several values ("Likes: sunsets; horses") or a new one replaces the old. The pattern's group `v` is
+    the value (kept in the user's words). A Favorites rule may also capture the kind of favourite (group `k`): a
+    kind the vocabulary's words call a colour makes the field Favorite color with `v` as its value; any other kind
+    stays in the value with the thing ("season is autumn", the user's words from the kind to the thing).
     """
 
     name: str
     pattern: re.Pattern[str]
-    section: str
     key: str
-    multi: bool = False
     confidence: float = 0.85
     whole: bool = False  # value is the whole statement (minus the leading subject), not group `v`
+
+    @property
+    def section(self) -> str:
+        return SECTION_OF[self.key]
+
+    @property
+    def multi(self) -> bool:
+        return self.key in MULTI
+
+    @property
+    def rule_id(self) -> str:
+        """The stable id its decisions carry (Decision.rule): "fact/role-noun"."""
+        return "fact/" + self.name
 
 
 @dataclass(frozen=True)
@@ -50,7 +64,6 @@ class Lexicon:
     greeting: re.Pattern[str]  # a leading greeting ("hi there,"), removed before anything else
     phatic: re.Pattern[str]  # the whole statement is a greeting, thanks or acknowledgement
     discourse: re.Pattern[str]  # leading fillers: "actually", "well", "oh"
-    correction: re.Pattern[str]  # "actually ... now": the user corrects a field
     question: re.Pattern[str]
     request: re.Pattern[str]  # a task for right now: "change this title to X", "translate this"
     remember: re.Pattern[str]  # "remember that ..." / "note that ...": an explicit ask to keep
@@ -65,15 +78,12 @@ class Lexicon:
     project_cue: re.Pattern[str]  # words of project work: deploy, release, bug, API, proyek, 项目
     decision_cue: re.Pattern[str]  # decided / agreed / let's go with
     done: re.Pattern[str]  # finished or ongoing project work: deployed, fixed, working on, sudah, 了, แล้ว
-    save_contact: re.Pattern[str]  # "save my email": explicit consent to keep a contact detail
     language_word: re.Pattern[str]  # names of languages, for "always reply in Indonesian"
     trailing: re.Pattern[str]  # trailing fillers removed from values: "now", "sekarang", ครับ
     no_longer: re.Pattern[str]  # "not ... anymore", "udah gak", "不再", "เลิก": a profile fact stops being true
     meant: re.Pattern[str]  # "I meant X, not Y": groups new/old, a correction of a stored value
     switched: re.Pattern[str]  # "switched from X to Y": groups old/new
     facts: tuple[FactRule, ...]
-    key_words: dict[str, str] = field(default_factory=dict)  # native noun -> English key word
-    field_words: dict[str, str] = field(default_factory=dict)  # native noun -> USER.md key (forget)
     # The write policy (docs/design.md, training/KEYS.md): what may become a USER.md field, and what is never the user's own fact.
     second_person: re.Pattern[str] = NEVER  # you / your / anda / 你 / คุณ: a value about the other speaker
     empty_value: re.Pattern[str] = NEVER  # a whole value that says nothing: "it", "play", "them all", "那个"

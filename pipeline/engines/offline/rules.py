@@ -5,7 +5,9 @@ Order matters and is the policy: greeting/thanks (one_off) -> "remember that ...
 (vague) -> questions (one_off) -> standing instructions (a preference) -> temporary situations (memory)
 -> "no longer true" (remove) -> profile facts (user) -> project work, decisions and recent dated events
 (memory) -> other first-person statements (user, "About") -> the rest (skip, one_off).
-Each decision's `detail` names the rule that fired, so a wrong route points at its rule.
+Each decision's `rule` is the stable id of the rule that fired ("fact/role-noun", "skip/greeting", "memory/project-work",
+"forget/named-field", ...), so a wrong route points at its rule and the engine branches on ids, never on words; its
+`detail` says the same for people.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pipeline.engines.offline.split import Statement, script_of
 from pipeline.engines.offline.text import coverage, guess_language, normalize, tokens, without_quotes
 from pipeline.ledgers.field_concepts import concepts_named
 from pipeline.types import CHANGE_OF_FACT, Decision
+from pipeline.vocabulary import aliases, named_by, same_fact_keys
 
 LEXICONS: dict[str, Lexicon] = lexicons()  # each language pack's (lang/<code>/lexicon.py), by rank
 # English's shapes are read beside every language's: users mix in English words ("deploy", "you").
@@ -57,13 +60,14 @@ _EVALUATIVE = lazy_compile(rf"^(?:(?:{phrase('evaluative_lead')})\s+)?(?:{phrase
 _SHARING = lazy_compile(phrase("sharing"), re.I)
 _POINTER = lazy_compile(rf"^(?:{phrase('pointer')})?[\s:：,]*$", re.I)
 _STOP = word_set("stop_words")
+COLOR = "Favorite color"  # the one kind of favourite with a key of its own (pipeline/vocabulary.py)
 
 
-# Skip details the engine reads when it settles one sentence: a hedge makes the whole sentence vague; a loose
-# remark next to a memory entry joins that entry ("..., we bumped it to 500GB").
-HEDGED = "hedged or vague attitude"
-NO_FACT_SHAPE = "first-person remark with no concrete fact shape"
-NOT_ABOUT_USER = "not about the user or the work"
+# Skips the engine reads when it settles one sentence: a hedge makes the whole sentence vague; a loose remark next
+# to a memory entry joins that entry ("..., we bumped it to 500GB").
+HEDGED = "vague/hedge"
+NO_FACT_SHAPE = "vague/no-fact-shape"
+NOT_ABOUT_USER = "vague/not-about-user"
 LOOSE_REMARKS = (NOT_ABOUT_USER, NO_FACT_SHAPE)
 
 
@@ -87,8 +91,8 @@ def _decision(st: Statement, route: str, **kw: object) -> Decision:
     return Decision(quote=st.quote, route=route, **kw)  # type: ignore[arg-type]
 
 
-def _skip(st: Statement, reason: str, detail: str, confidence: float = 0.8) -> Decision:
-    return _decision(st, "skip", reason=reason, detail=detail, confidence=confidence)
+def _skip(st: Statement, reason: str, rule: str, detail: str, confidence: float = 0.8) -> Decision:
+    return _decision(st, "skip", reason=reason, rule=rule, detail=detail, confidence=confidence)
 
 
 def clean_value(value: str, lex: Lexicon) -> str:
@@ -167,24 +171,23 @@ def _fact_as_written(text: str, lex: Lexicon) -> tuple[FactRule, str, str] | Non
         m = rule.pattern.match(text)
         if m is None:
             continue
-        groups = m.groupdict()
         if rule.whole:
             value = lex.subject.sub("", text, count=1)
         else:
-            value = groups.get("v") or groups.get("v2") or groups.get("v3") or ""
+            group = next((g for g in ("v", "v2", "v3") if m.groupdict().get(g)), None)
+            value = m.group(group) if group is not None else ""
+            if group is not None and m.groupdict().get("k"):
+                kind = clean_value(m.group("k"), lex)
+                if COLOR in (named_by(kind, lex.lang), named_by(kind, FALLBACK)):
+                    return rule, COLOR, clean_value(value, lex)  # "my favourite colour is blue": Favorite color
+                # Any other favourite keeps its kind in the value, in the user's words: "season is autumn"
+                start, end = min(m.start("k"), m.start(group)), max(m.end("k"), m.end(group))
+                value = text[start:m.start(group)] + clean_value(value, lex) if m.start("k") < m.start(group) \
+                    else text[start:end]
         value = clean_value(value, lex)
         if not value:
             continue
-        key = rule.key
-        if "{k}" in key:
-            raw = clean_value(groups.get("k") or "", lex).casefold()
-            mapped = lex.key_words.get(raw)
-            if mapped is None and lex.lang == FALLBACK and raw and len(raw) <= 24:  # an English key word is a key
-                mapped = raw
-            if mapped is None:  # a favourite we cannot name in English: keep it under one collecting field
-                return FactRule(rule.name, rule.pattern, rule.section, "Favorites", multi=True), "Favorites", f"{raw}: {value}"
-            key = key.replace("{k}", mapped)
-        return rule, key, value
+        return rule, rule.key, value
     return None
 
 
@@ -243,20 +246,22 @@ def _unworthy(rule: FactRule, value: str, lex: Lexicon) -> str | None:
     return None
 
 
-def _user_decision(st: Statement, ctx: Context, rule: FactRule, key: str, value: str, confidence: float, detail: str) -> Decision:
+def _user_decision(st: Statement, ctx: Context, rule: FactRule, key: str, value: str, confidence: float, detail: str,
+                   rule_id: str, asked: bool = False) -> Decision:
     why_not = _unworthy(rule, value, LEXICONS[guess_language(value, ctx.default_lang)])
     if why_not is not None:
-        return _skip(st, "vague", f"{rule.name}: {why_not}", 0.6)
+        return _skip(st, "vague", rule_id + "/no-value", f"{rule.name}: {why_not}", 0.6)
     existing = ctx.fields.get(key.casefold())
     old, new = (existing.value.casefold(), value.casefold()) if existing is not None else ("", "")
     if existing is not None and (old == new or (old and old in new and len(new) - len(old) <= 4)
                                  or (rule.multi and new in (p.strip() for p in old.split(";")))):
-        return _skip(st, "inferable", f"already in USER.md ({key})", 0.85)
+        return _skip(st, "inferable", "repeat/user-md", f"already in USER.md ({key})", 0.85)
     if rule.multi:
         value = merge_multi(existing.value if existing else None, value)
     section = existing.section if existing is not None and existing.section else rule.section
     ctx.fields[key.casefold()] = Field(section, key, value)
-    return _decision(st, "user", op="upsert", section=section, key=key, value=value, confidence=confidence, detail=detail)
+    return _decision(st, "user", op="upsert", section=section, key=key, value=value, confidence=confidence, rule=rule_id,
+                     asked=asked, detail=detail)
 
 
 def _memory_text(text: str, lex: Lexicon, today: date) -> str:
@@ -283,7 +288,8 @@ def _numbers(text: str) -> set[str]:
     return set(re.findall(r"\d+(?:[.,:]\d+)*", text))
 
 
-def _memory_decision(st: Statement, text: str, lex: Lexicon, ctx: Context, confidence: float, detail: str) -> Decision:
+def _memory_decision(st: Statement, text: str, lex: Lexicon, ctx: Context, confidence: float, rule: str, detail: str,
+                     asked: bool = False) -> Decision:
     entry = _memory_text(text, lex, ctx.today)
     norm = normalize(entry)
     toks = tokens(entry)
@@ -294,7 +300,7 @@ def _memory_decision(st: Statement, text: str, lex: Lexicon, ctx: Context, confi
         old = set(existing.split()) if pack(lex.lang).words.script == "latin" else tokens(existing)
         if norm and (norm in existing or (len(toks) >= 4 and coverage(toks, old) >= 0.9)
                      or (len(old) >= 3 and coverage(old, toks) >= 0.75 and len(norm) <= 1.7 * len(existing))):
-            return _skip(st, "inferable", "already in MEMORY.md", 0.85)
+            return _skip(st, "inferable", "repeat/memory-md", "already in MEMORY.md", 0.85)
     topic = find_topic(text, ctx)
     if topic:
         ctx.topic = topic
@@ -302,7 +308,7 @@ def _memory_decision(st: Statement, text: str, lex: Lexicon, ctx: Context, confi
         topic = ctx.topic
     ctx.memory_norm.append(norm)
     return _decision(st, "memory", op="append", entry=entry, date=dates.resolve_date(text, ctx.today), topic=topic,
-                     confidence=confidence, detail=detail)
+                     confidence=confidence, rule=rule, asked=asked, detail=detail)
 
 
 def _content_words(text: str) -> set[str]:
@@ -310,29 +316,19 @@ def _content_words(text: str) -> set[str]:
     return {t for t in toks if t not in _STOP and (len(t) > 2 or not t.isascii())}
 
 
-# Fields that hold the same fact under other keys: "forget where I live" removes them all.
-FIELD_FAMILIES = {
-    "location": ("location", "address", "city", "neighborhood", "home"),
-    "role": ("role", "job", "occupation"),
-    "employer": ("employer", "company", "workplace"),
-    "diet": ("diet",),
-    "age": ("age", "born"),
-}
-
-
 def _field_named_by(target: str, lex: Lexicon) -> set[str]:
-    """USER.md keys the words of `target` name: "my diet stuff" -> Diet, "我吃素" -> Diet (via the fact rules)."""
+    """USER.md keys (folded) the words of `target` name: "my diet stuff" -> Diet, "我吃素" -> Diet (via the fact
+    rules), with the keys that hold the same fact under other names ("forget where I live" removes them all)."""
     t_fold = target.casefold()
-    keys = {k for k in (lex.field_words.get(t_fold), EN.field_words.get(t_fold)) if k}
-    for table in (lex.field_words, EN.field_words):
-        for words, key in table.items():  # "where i live", "alamat", "住址": words anywhere in the request
+    keys: set[str] = set()
+    for lang in dict.fromkeys((lex.lang, FALLBACK)):
+        for words, key in aliases(lang).items():  # "where i live", "alamat", "住址": words anywhere in the request
             if re.search(rf"(?<!\w){re.escape(words)}(?!\w)" if words.isascii() else re.escape(words), t_fold):
                 keys.add(key)
     found = _fact(target, lex) if lex.subject.match(target) else _fact(SUBJECT_OF[lex.lang] + target, lex)
     if found is not None and found[0].name not in ("about",):
         keys.add(found[1])
-    named = {k.casefold() for k in keys}
-    return named | {k for key in named for k in FIELD_FAMILIES.get(key, ())}
+    return {k for key in keys for k in same_fact_keys(key)}
 
 
 _FORGET_LEAD = lazy_compile(rf"^(?:{phrase('forget_lead')})\s*", re.I)  # "my", "saya" before what to forget
@@ -352,8 +348,9 @@ def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Deci
             del ctx.fields[fld.key.casefold()]
         if named_fields:
             return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.9,
-                              detail="forget: the user asked to forget a USER.md field they named") for fld in named_fields]
-        return [_decision(st, "user", op="remove", match=None, confidence=0.9,
+                              rule="forget/named-field", detail="forget: the user asked to forget a USER.md field they named")
+                    for fld in named_fields]
+        return [_decision(st, "user", op="remove", match=None, confidence=0.9, rule="forget/contact-not-held",
                           detail=f"forget: no stored field holds the {' or '.join(sorted(contact))} the user named; nothing changed")]
     # USER.md: a field named by its key (in any of our languages) or holding the value the user names.
     named = _field_named_by(target, lex)
@@ -362,13 +359,14 @@ def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Deci
         for fld in removed:
             del ctx.fields[fld.key.casefold()]
         return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.9,
-                          detail="forget: the user asked to forget a USER.md field they named") for fld in removed]
+                          rule="forget/named-field", detail="forget: the user asked to forget a USER.md field they named")
+                for fld in removed]
     wanted = None
     for key_fold, fld in ctx.fields.items():
         if (wanted and wanted.casefold() == key_fold) or key_fold == t_fold or (
                 len(t_fold) >= 3 and (t_fold in fld.value.casefold() or fld.value.casefold() in t_fold)):
             return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.9,
-                              detail="forget: matches a USER.md field")]
+                              rule="forget/field-value", detail="forget: matches a USER.md field")]
     # MEMORY.md: every entry that contains the target, else the best word overlap.
     hits = [e for e in ctx.entries if t_fold and t_fold in e.text.casefold()]
     if not hits:
@@ -378,9 +376,10 @@ def _forget(st: Statement, target: str, lex: Lexicon, ctx: Context) -> list[Deci
         if best >= 2 or (best >= 1 and len(wanted_words) <= 2):
             hits = [ctx.entries[i] for score, i in scored if score == best]
     if hits:
-        return [_decision(st, "memory", op="remove", match=e.text, topic=e.topic, confidence=0.85,
+        return [_decision(st, "memory", op="remove", match=e.text, topic=e.topic, confidence=0.85, rule="forget/entry",
                           detail="forget: matches a MEMORY.md entry") for e in hits]
-    return [_decision(st, "user", op="remove", match=target, confidence=0.3, detail="forget: nothing stored matches")]
+    return [_decision(st, "user", op="remove", match=target, confidence=0.3, rule="forget/nothing-matches",
+                      detail="forget: nothing stored matches")]
 
 
 def _field_overlapping(text: str, ctx: Context) -> Field | None:
@@ -433,6 +432,7 @@ def sentence_rule(sentence: Statement, ctx: Context) -> list[Decision] | None:
                 value = re.sub(re.escape(old), new, fld.value, count=1, flags=re.I)
                 ctx.fields[fld.key.casefold()] = Field(fld.section, fld.key, value)
                 return [_decision(sentence, "user", op="upsert", section=fld.section, key=fld.key, value=value, confidence=0.85,
+                                  rule="correction/meant" if how == "correction" else "correction/switched",
                                   detail=f"{how} of a stored value")]
     return None
 
@@ -469,28 +469,28 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
 
     text = lex.greeting.sub("", raw, count=1).strip()
     if text and lex.phatic.match(text) and _EVALUATIVE.match(text):
-        return [_skip(st, "vague", "small-talk opinion", 0.85)]  # "cool!", "keren banget", "不错": an opinion, not a fact
+        return [_skip(st, "vague", "vague/small-talk", "small-talk opinion", 0.85)]  # "cool!", "keren banget", "不错": an opinion, not a fact
     if not text or lex.phatic.match(text):
-        return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
+        return [_skip(st, "one_off", "skip/greeting", "greeting, thanks or acknowledgement", 0.9)]
     text = strip_pattern(text, lex.discourse)
     text = _TRAILING_PUNCT.sub("", text) if pack(lang).words.script != "latin" else text.strip()
     if not text:
-        return [_skip(st, "one_off", "greeting, thanks or acknowledgement", 0.9)]
+        return [_skip(st, "one_off", "skip/greeting", "greeting, thanks or acknowledgement", 0.9)]
 
     for pattern, canonical in lex.spelling:  # "i m a nurse", "ive a pug": chat spellings of the subject
         text = pattern.sub(canonical, text)
 
     if _SHOWING.match(text):
-        return [_skip(st, "one_off", "shows the other speaker a picture or a link: no event of its own", 0.7)]
+        return [_skip(st, "one_off", "skip/showing", "shows the other speaker a picture or a link: no event of its own", 0.7)]
 
     explicit = False
     m = lex.remember.match(text)
     if m:
         rest = text[m.end():].strip()
         if _POINTER.match(rest):
-            return [_skip(st, "one_off", "points at another statement", 0.6)]
+            return [_skip(st, "one_off", "skip/pointer", "points at another statement", 0.6)]
         if _ADVICE.match(text) and not lex.first_person.search(rest):
-            return [_skip(st, "one_off", "advice to the other speaker, not a fact to keep", 0.7)]
+            return [_skip(st, "one_off", "skip/advice", "advice to the other speaker, not a fact to keep", 0.7)]
         explicit, text = True, rest
         for pattern, canonical in lex.spelling:
             text = pattern.sub(canonical, text)
@@ -501,15 +501,15 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         return _forget(st, groups.get("t") or groups.get("t2") or groups.get("t3") or "", lex, ctx)
 
     if _CONTRAST_HEAD.match(text) and ctx.previous_clause_sentence == st.sentence:
-        return [_skip(st, "inferable", "the contrast half of a correction", 0.6)]
+        return [_skip(st, "inferable", "repeat/contrast-half", "the contrast half of a correction", 0.6)]
     ctx.previous_clause_sentence = st.sentence
     if _AS_YOU_SAID.search(text):
-        return [_skip(st, "inferable", "restates what the assistant said", 0.8)]
+        return [_skip(st, "inferable", "repeat/assistant", "restates what the assistant said", 0.8)]
     about_self = bool(lex.first_person.search(text))
     # "I love Star Wars too!" after the other speaker's "I love Star Wars" is the user's own fact, not a repeat.
     sharing = about_self and bool(_SHARING.search(text))
     if not sharing and _already_said(text, ctx, restating=not about_self) and not explicit:
-        return [_skip(st, "inferable", "already said in this conversation", 0.8)]
+        return [_skip(st, "inferable", "repeat/conversation", "already said in this conversation", 0.8)]
 
     plain = without_quotes(text)
     plural = bool(lex.plural_person.search(plain))
@@ -517,18 +517,18 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
 
     if lex.request.match(text) and not explicit and not dated:
         if _LETS.match(text):
-            return [_memory_decision(st, text, lex, ctx, 0.75, "agreement (let's ...) -> memory")]
+            return [_memory_decision(st, text, lex, ctx, 0.75, "memory/agreement", "agreement (let's ...) -> memory")]
         if not _GOAL_HINT.search(text) and not lex.standing.search(text):
-            return [_skip(st, "one_off", "a request for this task", 0.8)]
+            return [_skip(st, "one_off", "skip/request", "a request for this task", 0.8)]
 
     momentary = lex.moment.search(raw)
     chronic = _CHRONIC.search(plain) and not momentary  # "I get bored easily" describes the person
     if (lex.mood_state.search(plain) and not chronic) or (momentary and lex.mood_emotion.search(plain)):
-        return [_skip(st, "mood", "a momentary state", 0.8)]
+        return [_skip(st, "mood", "mood/state", "a momentary state", 0.8)]
     if lex.hedge.search(text) and not explicit:
-        return [_skip(st, "vague", HEDGED, 0.75)]
+        return [_skip(st, "vague", HEDGED, "hedged or vague attitude", 0.75)]
     if lex.question.search(text) and not explicit:
-        return [_skip(st, "one_off", "a question for this conversation", 0.8)]
+        return [_skip(st, "one_off", "skip/question", "a question for this conversation", 0.8)]
 
     # "Always/never/whenever ..." is a preference only when it tells the assistant how to answer (it names answers,
     # replies, a format, or speaks to "you"); "Never done it before" or "Always loved it" is the user talking about
@@ -536,17 +536,17 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     # exclamation to the other speaker, no instruction at all.
     addressed = bool(lex.addressed.search(text) or EN.addressed.search(text)) and not _PARTICIPLE_AFTER.match(text)
     if lex.standing.search(text) and _PLEASANTRY.match(text):  # "Always great chatting with you!": no instruction
-        return [_skip(st, "one_off", "a pleasantry to the other speaker", 0.8)]
+        return [_skip(st, "one_off", "skip/pleasantry", "a pleasantry to the other speaker", 0.8)]
     if lex.standing.search(text) and addressed and not plural and not _AGREED.search(text):
         language = lex.language_word.search(text)
         key = "Response language" if language else "Response style"
         # "reply in Indonesian from now on" -> Indonesian; "from now on, keep answers short" -> keep answers short
         value = clean_value(language.group(0) if language else _instruction(text, lex), lex)
-        rule = FactRule("standing", lex.standing, "Preferences", key)
-        return [_user_decision(st, ctx, rule, key, value, 0.8, "standing instruction -> preference")]
+        rule = FactRule("standing", lex.standing, key)
+        return [_user_decision(st, ctx, rule, key, value, 0.8, "standing instruction -> preference", "instruction/standing")]
 
     if lex.temporary.search(text):
-        return [_memory_decision(st, text, lex, ctx, 0.6, "a temporary situation -> memory (dated)")]
+        return [_memory_decision(st, text, lex, ctx, 0.6, "memory/temporary", "a temporary situation -> memory (dated)")]
 
     project = bool(lex.project_cue.search(plain) or (lang != FALLBACK and EN.project_cue.search(plain)))
     decided = bool(lex.decision_cue.search(plain) or (lang != FALLBACK and EN.decision_cue.search(plain)))
@@ -582,6 +582,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         if fld is not None:
             del ctx.fields[fld.key.casefold()]
             return [_decision(st, "user", op="remove", section=fld.section, key=fld.key, match=fld.key, confidence=0.75,
+                              rule="change/no-longer", removal="change_of_fact",
                               detail=f"{CHANGE_OF_FACT}: removes the stored field")]
 
     fact = _fact(dates.strip_date_phrase(text, ctx.today) if dated else text, lex)
@@ -597,34 +598,36 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if fact is not None:
         rule, key, value = fact
         if implied and rule.name in WEAK_FACTS:
-            rule = FactRule(rule.name, rule.pattern, rule.section, rule.key, rule.multi, 0.7)
+            rule = FactRule(rule.name, rule.pattern, rule.key, 0.7)
         if rule.name == "habits" and project and _HABITUAL.search(plain):
-            rule, key = FactRule("work-habits", rule.pattern, "Working style", "Work habits", multi=True), "Work habits"
+            rule, key = FactRule("work-habits", rule.pattern, "Work habits"), "Work habits"
         if not (work and (rule.name in WEAK_FACTS or plural)):
             detail = f"profile fact ({rule.name})" + (", explicit" if explicit else "") + (", implied subject" if implied else "")
             conf = max(0.0, min(1.0, rule.confidence - (0.1 if implied else 0) + (0.05 if explicit else 0)))
             where = _where_the_role_is(value, lang) if key == "Role" else None
             if where is None:
-                return [_user_decision(st, ctx, rule, key, value, conf, detail)]
+                return [_user_decision(st, ctx, rule, key, value, conf, detail, rule.rule_id, explicit)]
             role, place_key, place = where
-            place_rule = FactRule(f"{rule.name}-place", rule.pattern, "Identity", place_key, confidence=conf)
-            return [_user_decision(st, ctx, rule, key, role, conf, detail),
-                    _user_decision(st, ctx, place_rule, place_key, place, conf, f"profile fact ({place_rule.name})")]
+            place_rule = FactRule(f"{rule.name}-place", rule.pattern, place_key, confidence=conf)
+            return [_user_decision(st, ctx, rule, key, role, conf, detail, rule.rule_id, explicit),
+                    _user_decision(st, ctx, place_rule, place_key, place, conf, f"profile fact ({place_rule.name})",
+                                   place_rule.rule_id)]
 
     if lex.mood_emotion.search(plain) and lex.now_marker.search(plain) and not chronic:
-        return [_skip(st, "mood", "a feeling about right now", 0.7)]
+        return [_skip(st, "mood", "mood/feeling-now", "a feeling about right now", 0.7)]
 
     if work:
-        why = "project work" if project else ("a decision" if decided else "a dated event")
-        return [_memory_decision(st, text, lex, ctx, 0.8 if project else 0.65, f"{why} -> memory")]
+        why, rule_id = (("project work", "memory/project-work") if project else ("a decision", "memory/decision") if decided
+                        else ("a dated event", "memory/dated-event"))
+        return [_memory_decision(st, text, lex, ctx, 0.8 if project else 0.65, rule_id, f"{why} -> memory")]
 
     if first or plural:
         # No catch-all field: a first-person remark no fact shape names is small talk until a rule can name its key.
-        return [_skip(st, "vague", NO_FACT_SHAPE, 0.55)]
+        return [_skip(st, "vague", NO_FACT_SHAPE, "first-person remark with no concrete fact shape", 0.55)]
 
     if explicit:
-        return [_memory_decision(st, text, lex, ctx, 0.7, "asked to remember -> memory")]
+        return [_memory_decision(st, text, lex, ctx, 0.7, "memory/asked", "asked to remember -> memory", asked=True)]
     # Greetings, thanks, questions and requests were caught above; what is left is small talk ("that's so cool").
-    return [_skip(st, "vague", NOT_ABOUT_USER, 0.5)]
+    return [_skip(st, "vague", NOT_ABOUT_USER, "not about the user or the work", 0.5)]
 
 

@@ -161,6 +161,20 @@ class Database:
     def in_transaction(self) -> bool:
         return getattr(self._local, "conn", None) is not None and self._pid == os.getpid()
 
+    def secret_key(self, name: str, size: int = 32) -> bytes:
+        """The database's own key `name` (store_keys), made at first use; every process and host on the
+        database gets the same one (the first writer's wins)."""
+        cache: dict[str, bytes] = self.__dict__.setdefault("_key_cache", {})
+        if name not in cache:
+            import secrets
+
+            with self.transaction() as conn:
+                conn.execute("INSERT INTO store_keys (name, key) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
+                             (name, secrets.token_bytes(size)))
+                row = conn.execute("SELECT key FROM store_keys WHERE name = %s", (name,)).fetchone()
+            cache[name] = bytes(row["key"])
+        return cache[name]
+
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         with self.connection() as conn:
             return list(conn.execute(sql, params).fetchall())

@@ -215,6 +215,10 @@ class PgHookQueue:
         row = self.db.one("SELECT COUNT(*) AS n FROM hook_queue WHERE status = 'parked'")
         return int(row["n"]) if row else 0
 
+    def settled_done(self, user_id: str, turn_id: str) -> bool:
+        return self.db.one("SELECT 1 AS x FROM hook_queue WHERE user_id = %s AND turn_id = %s AND status = 'done'",
+                           (user_id, turn_id)) is not None
+
 
 def _row_turn(row: dict[str, Any]) -> QueuedTurn:
     return QueuedTurn(

@@ -119,6 +119,10 @@ class PgQueue:
         self.redact_payload = redact_payload
         self.scrubber = scrubber
 
+    def secret_key(self, name: str) -> bytes:
+        """The database's key `name` (the store's: MemoryStore.secret_key), for ids made by `submit` callers."""
+        return self.db.secret_key(name)
+
     def redacted_payload(self, payload: dict[str, Any]) -> str:
         return json.dumps(self.redact_payload(payload), ensure_ascii=False, separators=(",", ":"))
 

@@ -225,7 +225,9 @@ class Records:
         rows.sort(key=lambda r: -sum(w in r["text"].lower() for w in every))
         return rows[:k]
 
-    def archive(self, user_id: str) -> list[dict[str, Any]]:
+    def archive(self, user_id: str, why: str | None = None) -> list[dict[str, Any]]:
+        if why is not None:
+            return self.db.rows("SELECT * FROM archive WHERE user_id = %s AND why = %s ORDER BY id", (user_id, why))
         return self.db.rows("SELECT * FROM archive WHERE user_id = %s ORDER BY id", (user_id,))
 
     def decisions(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:

@@ -260,6 +260,21 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
         """,
     ),
+    (
+        "p008_store_facts",
+        """
+        -- As the SQLite store's m011_store_facts: 'unkeyed_ids' when the database recorded turns,
+        -- batch checkpoints or queued turns before ids made from users' words were keyed.
+        CREATE TABLE store_facts (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        ALTER TABLE store_facts ALTER COLUMN name SET STATISTICS 0, ALTER COLUMN value SET STATISTICS 0;
+        INSERT INTO store_facts (name, value) SELECT 'unkeyed_ids', 'yes'
+        WHERE EXISTS (SELECT 1 FROM turns) OR EXISTS (SELECT 1 FROM batch_conversations)
+           OR EXISTS (SELECT 1 FROM hook_queue);
+        """,
+    ),
 ]
 
 

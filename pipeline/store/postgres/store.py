@@ -23,7 +23,7 @@ from pipeline.store.postgres.hook_queue import PgHookQueue
 from pipeline.store.postgres.queue import PgQueue, Scrubber
 from pipeline.store.postgres.records import Records, now_iso
 from pipeline.store.postgres.schema import MIGRATIONS, migrate
-from pipeline.store.rules import needles_of_keys, purge_action
+from pipeline.store.rules import forgotten_rows, needles_of_keys, purge_action
 
 log = logging.getLogger("memroute.store.postgres")
 
@@ -75,6 +75,15 @@ class PostgresStore(Records, MemoryStore):
     def close(self) -> None:
         self.scrubber.close()
         self.db.close()
+
+    def secret_key(self, name: str) -> bytes:
+        return self.db.secret_key(name)
+
+    def holds_unkeyed_ids(self) -> bool:
+        if "_unkeyed_ids" not in self.__dict__:
+            row = self.db.one("SELECT 1 AS x FROM store_facts WHERE name = 'unkeyed_ids'")
+            self.__dict__["_unkeyed_ids"] = row is not None
+        return bool(self.__dict__["_unkeyed_ids"])
 
     def __enter__(self) -> PostgresStore:
         return self
@@ -166,9 +175,8 @@ class PostgresStore(Records, MemoryStore):
             deleted += int(conn.execute(f"DELETE FROM {table} WHERE user_id = %s", (user_id,)).rowcount)
         return deleted + self.purge_candidates(conn, user_id)
 
-    def purge_text(self, conn: Any, user_id: str, needles: Sequence[str], keys: Sequence[str] = ()) -> int:
-        """Delete every row of the user holding one of `needles` (case-insensitive) in a text column, or
-        recording one of the USER.md `keys` (every past value of it too). The SQLite store's rule."""
+    def _needles(self, conn: Any, user_id: str, needles: Sequence[str], keys: Sequence[str]) -> tuple[set[str], list[str]]:
+        """The keys (case-folded) and the needles of a forget: the texts, and every value the keys ever had."""
         wanted_keys = {k.casefold() for k in keys}
         found = [n for n in needles if n]
         if wanted_keys:
@@ -180,6 +188,21 @@ class PostgresStore(Records, MemoryStore):
                 ).fetchall()),
                 wanted_keys,
             )
+        return wanted_keys, found
+
+    def forget_archived(self, conn: Any, user_id: str, needles: Sequence[str], keys: Sequence[str], why: str) -> int:
+        wanted_keys, found = self._needles(conn, user_id, needles, keys)
+        rows = conn.execute("SELECT id, text FROM archive WHERE user_id = %s AND why IS DISTINCT FROM %s",
+                            (user_id, why)).fetchall()
+        ids = forgotten_rows(((r["id"], r["text"]) for r in rows), wanted_keys, [n.casefold() for n in found])
+        if ids:
+            conn.execute("UPDATE archive SET why = %s WHERE id = ANY(%s)", (why, ids))
+        return len(ids)
+
+    def purge_text(self, conn: Any, user_id: str, needles: Sequence[str], keys: Sequence[str] = ()) -> int:
+        """Delete every row of the user holding one of `needles` (case-insensitive) in a text column, or
+        recording one of the USER.md `keys` (every past value of it too). The SQLite store's rule."""
+        wanted_keys, found = self._needles(conn, user_id, needles, keys)
         lowered = [n.casefold() for n in found]
         deleted = 0
         for table, columns in self.USER_TABLES.items():

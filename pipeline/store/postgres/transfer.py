@@ -4,9 +4,14 @@
 Every row of every table keeps its id, its timestamps and its text exactly (JSON payloads are
 copied as the text they are, never re-encoded); USER.md and MEMORY.md move byte for byte between
 files and the `documents` table, and the kept copies of documents memroute refused to rewrite
-(USER.md.bak, MEMORY.md.bak) between files and `document_copies`. The target must be empty
-(nothing is merged or overwritten), and the copy into PostgreSQL is one transaction. Other files
-in a user's folder (hand-made notes) are not part of the store and do not move.
+(USER.md.bak, MEMORY.md.bak) between files and `document_copies`. The store's own keys
+(`store_keys`: the key of turn ids and imported memories' ids, the key of the decision log's
+digests) and the facts about it (`store_facts`) move with it, in the same transaction, so the
+moved store makes the same ids and still recognises a replayed turn, a re-import or a resumed
+batch; a key is never printed and on a root it lives in the 0600 database. The target must be
+empty (nothing is merged or overwritten; a key an empty target made for itself is replaced, since
+nothing in it was made with it), and the copy into PostgreSQL is one transaction. Other files in a
+user's folder (hand-made notes) are not part of the store and do not move.
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import StoreError
+from pipeline.errors import TransferError
 from pipeline.store.files import MEMORY_FILE, USER_FILE, UserDir, validate_user_id
 from pipeline.store.postgres.records import now_iso
+from pipeline.store.private import make_private_dir
 
 # Copy order: a provenance row names its history row.
 TABLES: dict[str, str] = {
@@ -40,19 +46,17 @@ COPIES = tuple(f"{name}.bak" for name in DOCUMENTS)
 BATCH = 1000
 
 
-class TransferError(StoreError):
-    """The copy cannot be made (target not empty, a value PostgreSQL cannot hold, ...); nothing was written."""
-
-
 @dataclass
 class TransferReport:
     rows: dict[str, int] = field(default_factory=dict)
     documents: int = 0
     copies: int = 0
     users: int = 0
+    keys: int = 0  # how many of the store's keys moved (never the keys themselves)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"rows": self.rows, "documents": self.documents, "copies": self.copies, "users": self.users}
+        return {"rows": self.rows, "documents": self.documents, "copies": self.copies, "users": self.users,
+                "keys": self.keys}
 
 
 # ---- reading ------------------------------------------------------------------------------
@@ -72,6 +76,45 @@ def _sqlite_rows(root: Path, table: str) -> Iterator[list[dict[str, Any]]]:
             yield [dict(r) for r in batch]
     finally:
         conn.close()
+
+
+# The store's own rows, never about a user (name -> value column): its keys and the facts about it.
+OWN = {"store_keys": "key", "store_facts": "value"}
+_LEGACY_FACT = ("unkeyed_ids", "yes")  # as the migration that made store_facts records it
+
+
+def _sqlite_own(root: Path, table: str) -> list[tuple[str, Any]]:
+    """The root's rows of `table` (OWN), in name order. A root of an older version has no
+    store_facts yet: it gets the fact its migration would record (turns kept before ids were keyed)."""
+    from pipeline.store import DB_NAME
+
+    path = root / DB_NAME
+    if not path.exists():
+        return []
+    conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+    try:
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone() is None:
+            if table != "store_facts":
+                return []
+            (kept,) = conn.execute("SELECT EXISTS (SELECT 1 FROM turns) OR EXISTS (SELECT 1 FROM batch_conversations) "
+                                   "OR EXISTS (SELECT 1 FROM hook_queue)").fetchone()
+            return [_LEGACY_FACT] if kept else []
+        return [(str(n), v) for n, v in conn.execute(f"SELECT name, {OWN[table]} FROM {table} ORDER BY name")]
+    finally:
+        conn.close()
+
+
+def _pg_own(store: Any, table: str) -> list[tuple[str, Any]]:
+    rows = store.db.rows(f"SELECT name, {OWN[table]} AS value FROM {table} ORDER BY name")
+    return [(r["name"], r["value"] if isinstance(r["value"], str) else bytes(r["value"])) for r in rows]
+
+
+def _forget_cached_own(store: Any) -> None:
+    """The target's keys and facts were just replaced: drop any it had read before."""
+    for holder in (store, getattr(store, "db", None)):
+        if holder is not None:
+            for name in ("_key_cache", "_digest_key_cache", "_unkeyed_ids"):
+                holder.__dict__.pop(name, None)
 
 
 def _root_documents(root: Path) -> Iterator[tuple[str, str, str]]:
@@ -163,6 +206,12 @@ def root_to_postgres(root: Path, store: Any) -> TransferReport:
                 (user_id, name, raw, now_iso()),
             )
             report.copies += 1
+        for table, column in OWN.items():
+            for name, value in _sqlite_own(root, table):
+                conn.execute(f"INSERT INTO {table} (name, {column}) VALUES (%s, %s) "
+                             f"ON CONFLICT (name) DO UPDATE SET {column} = EXCLUDED.{column}", (name, value))
+                report.keys += table == "store_keys"
+    _forget_cached_own(store)
     report.users = len(users)
     return report
 
@@ -187,6 +236,12 @@ def postgres_to_root(store: Any, root: Path) -> TransferReport:
                     )
                     count += len(batch)
                 report.rows[table] = count
+            for table, column in OWN.items():
+                for name, value in _pg_own(store, table):
+                    conn.execute(f"INSERT INTO {table} (name, {column}) VALUES (?, ?) "
+                                 f"ON CONFLICT (name) DO UPDATE SET {column} = excluded.{column}", (name, value))
+                    report.keys += table == "store_keys"
+        _forget_cached_own(target)
     users: dict[str, dict[str, str]] = {}
     for user_id, name, text in _pg_documents(store):
         users.setdefault(user_id, {})[name] = text
@@ -196,9 +251,9 @@ def postgres_to_root(store: Any, root: Path) -> TransferReport:
             udir.commit("import-store", files, lambda: None)
         report.documents += len(files)
     for row in store.db.rows("SELECT user_id, name, raw FROM document_copies ORDER BY user_id, name"):
-        folder = UserDir(root, row["user_id"]).path
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / row["name"]).write_bytes(bytes(row["raw"]))
+        udir = UserDir(root, row["user_id"])
+        make_private_dir(udir.path)
+        udir.backup(udir.path / row["name"].removesuffix(".bak"), bytes(row["raw"]))  # 0600, as memroute keeps it
         report.copies += 1
     report.users = len(users)
     return report

@@ -16,7 +16,8 @@ from pipeline import testing
 from pipeline.engines.base import Engine
 from pipeline.engines.llm import LLMEngine, LLMError, OpenAIHTTPTransport
 from pipeline.engines.llm.prompts import load_prompt, prompt_path
-from pipeline.testing import CallInfo, FakeModel, FakeQueueEmpty, FunctionModel, ModelRequestsDisabled
+from pipeline.errors import FakeQueueEmpty
+from pipeline.testing import CallInfo, FakeModel, FunctionModel, ModelRequestsDisabled
 from pipeline.types import Decision, MemoryItem, Message, Turn
 
 TS = datetime(2026, 7, 30, 9, 0, tzinfo=timezone.utc)
@@ -406,17 +407,17 @@ def test_instructor_clients_are_built_once_per_engine() -> None:
 
 def test_openai_prices_match_litellm_cost_per_token() -> None:
     """The direct path prices from litellm's bundled map without importing litellm; same figures."""
-    from pipeline.engines.llm import _litellm, _local_cost_map, _openai_price
+    from pipeline.engines.llm import load_litellm, local_cost_map, openai_price
 
-    litellm = _litellm()
+    litellm = load_litellm()
     names = [
         name
-        for name, entry in _local_cost_map().items()
+        for name, entry in local_cost_map().items()
         if isinstance(entry, dict) and entry.get("litellm_provider") == "openai" and entry.get("mode") == "chat"
     ]
     assert len(names) > 20
     for name in names:
-        ours = _openai_price(name.removeprefix("openai/"), 1234, 56)
+        ours = openai_price(name.removeprefix("openai/"), 1234, 56)
         try:
             theirs = sum(
                 litellm.cost_per_token(
@@ -426,4 +427,4 @@ def test_openai_prices_match_litellm_cost_per_token() -> None:
         except Exception:
             theirs = None
         assert ours == pytest.approx(theirs, rel=1e-9, abs=1e-15) if theirs is not None else ours is None, name
-    assert _openai_price("memroute-local-test-model", 100, 10) is None
+    assert openai_price("memroute-local-test-model", 100, 10) is None

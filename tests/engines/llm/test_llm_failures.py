@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from pipeline import testing
 from pipeline.cli import main
 from pipeline.core import MemoryPipeline
 from pipeline.engines.llm import LLMEngine, LLMError
@@ -71,8 +72,11 @@ def test_a_missing_api_key_is_a_usage_error_and_nothing_is_queued(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], no_choices: Server
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    code = main(["turn", "u1", "--text", "I'm a nurse", "--root", str(tmp_path), "--model", "openai/gpt-4o-mini",
-                 "--api-base", no_choices.api_base])
+    # a hosted server (a local one needs no key: tests/engines/llm/test_local_server_no_key.py): refused before any
+    # request (the test-wide socket guard would stop one anyway)
+    with testing.allow_model_requests(True):
+        code = main(["turn", "u1", "--text", "I'm a nurse", "--root", str(tmp_path), "--model", "openai/gpt-4o-mini",
+                     "--api-base", "https://llm.example.com/v1"])
     out, err = capsys.readouterr()
     assert code == 2 and no_choices.posts == 0
     assert "OPENAI_API_KEY" in err and len(err.strip().splitlines()) == 1 and out == ""
@@ -82,8 +86,8 @@ def test_a_missing_api_key_is_a_usage_error_and_nothing_is_queued(
 
 def test_the_library_raises_a_missing_key_instead_of_keeping_the_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    engine = LLMEngine("openai/gpt-4o-mini", api_base="http://127.0.0.1:9/v1")
-    with MemoryPipeline(root=tmp_path, engine=engine) as pipe:
+    engine = LLMEngine("openai/gpt-4o-mini", api_base="https://llm.example.com/v1")  # hosted: a key is needed
+    with testing.allow_model_requests(True), MemoryPipeline(root=tmp_path, engine=engine) as pipe:
         with pytest.raises(ModelConfigError):
             pipe.process_turn("u1", [{"role": "user", "content": "I'm a nurse"}])
         assert pipe.store.failed_turns() == []

@@ -6,107 +6,22 @@ a tool call, an HTTP error, garbage, or a slow answer. Nothing leaves the machin
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
-import threading
-import time
-from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pipeline.engines.llm import LLMEngine, LLMError
-from pipeline.testing import completion_body
 from pipeline.types import MemoryItem, Message, Turn
+from tests.servers import Reply, ScriptedServer
 
 MODEL = "openai/gpt-4o-mini"  # priced in litellm's local cost map, served by the local script
 # The scripted server stands in for OpenAI's API: tools, as `auto` picks for api.openai.com.
 FAST = {"backoff": 0.01, "backoff_max": 0.02, "timeout": 5.0, "structured": "tools"}
-
-
-@dataclass
-class Reply:
-    status: int = 200
-    arguments: Any = None  # dict -> JSON tool-call arguments; str -> sent as is (garbage)
-    delay: float = 0.0
-    retry_after: str | None = None
-    prompt_tokens: int = 120
-    completion_tokens: int = 30
-
-
-class ScriptedServer:
-    def __init__(self) -> None:
-        self.script: deque[Reply] = deque()
-        self.requests: list[dict[str, Any]] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"  # keep-alive, so a client's connection reuse shows
-
-            def log_message(self, *args: Any) -> None:  # keep test output clean
-                pass
-
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-                server.requests.append(
-                    {
-                        "path": self.path,
-                        "body": body,
-                        "auth": self.headers.get("Authorization"),
-                        "at": time.monotonic(),
-                        "port": self.client_address[1],  # the client's end: one per connection
-                    }
-                )
-                reply = server.script.popleft() if server.script else Reply(status=500)
-                if reply.delay:
-                    time.sleep(reply.delay)
-                payload = server.payload(reply, body)
-                data = json.dumps(payload).encode()
-                try:
-                    self.send_response(reply.status)
-                    self.send_header("Content-Type", "application/json")
-                    if reply.retry_after is not None:
-                        self.send_header("Retry-After", reply.retry_after)
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (timeout test)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-
-    @property
-    def api_base(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def payload(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
-        if reply.status != 200:
-            kind = "rate_limit_exceeded" if reply.status == 429 else "server_error"
-            return {"error": {"message": f"scripted {reply.status}", "type": kind, "code": kind}}
-        # Like OpenAI: a forced tool call is answered with that tool call, response_format with content.
-        tool = None if "response_format" in body else body.get("tool_choice", {}).get("function", {}).get("name", "Statements")
-        args = reply.arguments if isinstance(reply.arguments, str) else json.dumps(reply.arguments)
-        return completion_body(
-            model=body.get("model", "gpt-4o-mini"),
-            arguments=args,
-            tool=tool,
-            prompt_tokens=reply.prompt_tokens,
-            completion_tokens=reply.completion_tokens,
-            completion_id=f"chatcmpl-{len(self.requests)}",
-            created=int(time.time()),
-        )
-
-    def then(self, *replies: Reply) -> ScriptedServer:
-        self.script.extend(replies)
-        return self
 
 
 @pytest.fixture

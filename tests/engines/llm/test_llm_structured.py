@@ -6,7 +6,6 @@ pipeline.testing.ChatServer on 127.0.0.1: nothing leaves the machine."""
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -52,10 +51,11 @@ def _fresh_auto_choices() -> Iterator[None]:
 # --- the schema --------------------------------------------------------------------------------------
 
 
-def test_the_key_vocabulary_is_training_keys_md() -> None:
-    rows = re.findall(r"^\| (Identity|Preferences|Constraints|Working style|Goals) \| ([^|]+?) \|",
-                      (REPO / "training" / "KEYS.md").read_text("utf-8"), re.M)
-    assert [(key, section) for section, key in rows] == list(KEYS)
+def test_the_offered_keys_are_the_vocabulary_without_its_contact_keys() -> None:
+    from pipeline.vocabulary import VOCABULARY
+
+    assert list(KEYS) == [(k.name, k.section) for k in VOCABULARY if not k.contact]
+    assert {"Email", "Phone", "Address"}.isdisjoint(KEY_NAMES) and "Response style" in KEY_NAMES
 
 
 def test_every_closed_field_is_an_enum_and_every_string_is_bounded() -> None:
@@ -138,14 +138,23 @@ def test_a_key_outside_the_list_is_re_asked_with_the_list_and_never_asked_a_thir
     assert (decision.route, decision.reason, decision.key) == ("skip", "vague", None)
 
 
-def test_a_key_the_profile_already_has_or_a_new_one_with_its_section_is_kept() -> None:
+def test_a_key_the_profile_already_has_is_kept_and_a_key_of_its_own_is_never_written() -> None:
     user_md = "# USER\n\n## Working style\n- Editor: vim\n"
-    fake = FakeModel(
-        [{"quote": "emacs now", "route": "user", "key": "editor", "value": "emacs"},
-         {"quote": "I speak in haiku", "route": "user", "section": "Preferences", "key": "Poetry form", "value": "haiku"}]
-    )
+    answer = [{"quote": "emacs now", "route": "user", "key": "editor", "value": "emacs"},
+              {"quote": "I speak in haiku", "route": "user", "section": "Preferences", "key": "Poetry form", "value": "haiku"}]
+    fake = FakeModel(answer, answer)
     decisions = LLMEngine(fake).classify(turn("emacs now. I speak in haiku"), user_md, "").decisions
-    assert [(d.section, d.key) for d in decisions] == [("Working style", "Editor"), ("Preferences", "Poetry form")]
+    # The key the user's file has stays; a key outside the vocabulary is re-asked with the list, and when the model
+    # says it again the statement is skipped: the engine never adds a key of its own.
+    assert [(d.section, d.key) for d in decisions] == [("Working style", "Editor"), (None, None)]
+    assert decisions[1].route == "skip" and decisions[1].reason == "vague"
+    assert "'Poetry form' is not a key" in fake.history[1].messages[-1]["content"]
+
+
+def test_a_spelling_of_a_listed_key_is_read_as_the_key() -> None:
+    fake = FakeModel([{"quote": "short answers please", "route": "user", "key": "communication style", "value": "short answers"}])
+    decisions = LLMEngine(fake).classify(turn("short answers please"), "", "").decisions
+    assert [(d.section, d.key) for d in decisions] == [("Preferences", "Response style")]
 
 
 def test_values_are_bounded_and_a_long_one_is_re_asked() -> None:

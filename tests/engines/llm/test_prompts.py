@@ -220,7 +220,7 @@ def test_the_whole_memory_md_still_fits_the_token_budget() -> None:
     (newest entries only, no history) is benchmarks/bench_pipeline.py's <= 1,100."""
     import json
 
-    from pipeline.engines.llm import Statements, _litellm
+    from pipeline.engines.llm import Statements, load_litellm
 
     user_md = "# USER\n\n## Identity\n- Name: Jasmin\n\n## Preferences\n"
     while len(user_md) < 1375:
@@ -233,7 +233,7 @@ def test_the_whole_memory_md_still_fits_the_token_budget() -> None:
     messages = LLMEngine(FakeModel()).classify_messages(turn(said, history=history), user_md[:1375], memory_md[:2200])
     _, blocks = outside_and_blocks(messages[-1]["content"])
     assert len(blocks[1]) == memory_md[:2200].count("\n- ")  # every entry sent
-    litellm = _litellm()
+    litellm = load_litellm()
     total = litellm.token_counter(model="gpt-4o-mini", messages=messages)
     assert total - litellm.token_counter(model="gpt-4o-mini", text="user: " + said) <= 1700, total
     schema = json.dumps(Statements.model_json_schema(), separators=(",", ":"))

@@ -16,9 +16,10 @@ import pytest
 
 import pipeline
 from pipeline.engines.offline import lang
-from pipeline.engines.offline.lang import LANG_DIR, PARTS, LanguagePack, PackError, discover, load_pack
+from pipeline.engines.offline.lang import LANG_DIR, PARTS, LanguagePack, discover, load_pack
 from pipeline.engines.offline.lang.contract import Cues, DateWords, Phrases, Words
 from pipeline.engines.offline.lexicon import Lexicon
+from pipeline.errors import PackError
 
 SEASONS = {"spring", "summer", "autumn", "winter"}
 
@@ -119,13 +120,13 @@ SPANISH = {
             subject=rx(r"^yo\\s+"),
             greeting=rx(r"^hola[\\s,!]*"),
             phatic=rx(r"^(?:gracias|vale)\\W*$"),
-            discourse=NEVER, correction=NEVER, question=rx(r"\\?\\s*$"), request=NEVER, remember=NEVER,
+            discourse=NEVER, question=rx(r"\\?\\s*$"), request=NEVER, remember=NEVER,
             standing=NEVER, forget=NEVER, hedge=NEVER, mood_state=NEVER, mood_emotion=NEVER, now_marker=NEVER,
-            moment=NEVER, temporary=NEVER, project_cue=NEVER, decision_cue=NEVER, done=NEVER, save_contact=NEVER,
+            moment=NEVER, temporary=NEVER, project_cue=NEVER, decision_cue=NEVER, done=NEVER,
             language_word=NEVER, trailing=NEVER, no_longer=NEVER, meant=NEVER, switched=NEVER,
             facts=(
-                FactRule("name", rx(r"^(?:me llamo|mi nombre es)\\s+(?P<v>[^,;]+)"), "Identity", "Name", confidence=0.95),
-                FactRule("location", rx(r"^(?:yo\\s+)?vivo en\\s+(?P<v>.+)"), "Identity", "Location", confidence=0.9),
+                FactRule("name", rx(r"^(?:me llamo|mi nombre es)\\s+(?P<v>[^,;]+)"), "Name", confidence=0.95),
+                FactRule("location", rx(r"^(?:yo\\s+)?vivo en\\s+(?P<v>.+)"), "Location", confidence=0.9),
             ),
         )
         ''',

@@ -53,7 +53,7 @@ def test_jasmin_seed_example() -> None:
     decisions = classify(JASMIN, when="2026-08-06T10:00:00+00:00")
     assert field(decisions, "Name") == "Jasmin"
     assert (field(decisions, "Role") or "").lower() == "frontend engineer"
-    assert field(decisions, "Communication style") == "conclusion-first"
+    assert field(decisions, "Response style") == "conclusion-first"
     hero = [d for d in decisions if d.route == "memory" and "hero section" in (d.entry or "")]
     assert len(hero) == 1
     assert hero[0].date == "2026"  # "last week" on 2026-08-06 is Jul 27 - Aug 2: no day, and no one month, holds it
@@ -65,7 +65,7 @@ def test_jasmin_seed_example() -> None:
 @pytest.mark.parametrize(("text", "section", "key", "value"), [
     ("I work as a data engineer", "Identity", "Role", "data engineer"),
     ("my name is Rafael", "Identity", "Name", "Rafael"),
-    ("I prefer bullet-point answers", "Preferences", "Communication style", "bullet-point answers"),
+    ("I prefer bullet-point answers", "Preferences", "Response style", "bullet-point answers"),
     ("saya tinggal di Bandung", "Identity", "Location", "Bandung"),
     ("nama saya Dewi", "Identity", "Name", "Dewi"),
     ("saya bekerja sebagai perawat", "Identity", "Role", "perawat"),
@@ -265,11 +265,7 @@ def test_text_handed_over_for_a_task_is_not_about_the_user(text: str) -> None:
     assert {d.reason for d in decisions} == {"one_off"}
 
 
-def test_without_guards_the_fallback_still_keeps_secrets_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pipeline.engines.offline import sensitive
-
-    monkeypatch.setattr(sensitive, "_loaded", True)
-    monkeypatch.setattr(sensitive, "_detector", None)
+def test_secrets_are_kept_out_by_the_guards_detectors() -> None:
     for text in ("my email is lena.park@example.org", "card 4111 1111 1111 1111 please", "my SSN is 078-05-1120",
                  "the wifi password is Kettle-77!"):
         decisions = classify(text)

@@ -11,8 +11,9 @@ import pytest
 from pipeline.core import MemoryPipeline
 from pipeline.engines.offline import OfflineEngine
 from pipeline.engines.offline.consolidate import real_topic, render
+from pipeline.errors import ConsolidationError
 from pipeline.ledgers.memory_md import MemoryLog
-from pipeline.stages.consolidate import ConsolidationError, items_of, validate_plan
+from pipeline.stages.consolidate import items_of, validate_plan
 from pipeline.types import ConsolidatedEntry, ConsolidationPlan, MemoryItem
 
 ENGINE = OfflineEngine()

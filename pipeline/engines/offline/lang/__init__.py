@@ -21,7 +21,8 @@ from types import ModuleType
 
 from pipeline.engines.offline.lang.contract import Cues, DateWords, Phrases, Words
 from pipeline.engines.offline.lexicon import Lexicon
-from pipeline.errors import MemrouteError
+from pipeline.errors import PackError
+from pipeline.vocabulary import is_key
 
 LANG_DIR = Path(__file__).parent
 FALLBACK = "en"
@@ -34,11 +35,6 @@ PARTS: dict[str, tuple[str, type, str]] = {
     "phrases": ("PHRASES", Phrases, "the words the splitter, rules, extractor and consolidation read beside the lexicon"),
 }
 NOTHING = r"(?!x)x"  # the pattern of a word list no pack fills
-
-
-class PackError(MemrouteError, ImportError):
-    """A language folder that does not provide what a pack must (the message names the missing part): an install
-    that is broken, so memroute's internal-error family (exit 1, HTTP 500)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +101,14 @@ def load_pack(folder: Path) -> LanguagePack:
     assert isinstance(lexicon, Lexicon)
     if lexicon.lang != code:
         raise PackError(f"{where}: lexicon.py's LEXICON is for {lexicon.lang!r}; a pack's folder is named by its language")
+    cues, phrases = parts["cues"], parts["phrases"]
+    assert isinstance(cues, Cues) and isinstance(phrases, Phrases)
+    named = [(f"lexicon.py's fact rule {r.name!r}", r.key) for r in lexicon.facts]
+    named += [("cues.py's key cues", k) for k in cues.key_cues] + [("phrases.py's place_keys", k) for k in phrases.place_keys.values()]
+    for what, key in named:
+        if not is_key(key):
+            raise PackError(f"{where}: {what} names the key {key!r}, which is not in the key vocabulary "
+                            "(pipeline/vocabulary.py, `memroute keys`)")
     return LanguagePack(code=code, rank=rank, folder=folder, **parts)  # type: ignore[arg-type]
 
 

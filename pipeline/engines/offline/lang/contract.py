@@ -143,8 +143,6 @@ class Phrases:
     change_cues: str = ""  # "switched", "ganti": an entry that supersedes an older one
     merge_stop_words: frozenset[str] = frozenset()  # words consolidation's overlap does not count
     # -- the sensitive-data check (sensitive.py) --
-    credential_words: str = ""  # "password", "kata sandi"
-    credential_copulas: str = ""  # "is", "adalah" between that word and its value
     identifier_words: str = ""  # "zip code", "kode pos": a digit-bearing identifier follows
     # -- the extractor (extractor.py) --
     subject_words: frozenset[str] = frozenset()  # "i", "saya", "我": the speaker

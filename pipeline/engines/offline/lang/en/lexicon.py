@@ -38,41 +38,42 @@ _APPEARANCE = words("hair", "eyes", "skin", "tall", "short", "tattoo", "tattoos"
 
 FACTS: tuple[FactRule, ...] = (
     FactRule("name", rx(r"^(?:my name is|my name's|i am called|i'm called|im called|call me|people call me)\s+(?P<v>[^,;]+)"),
-             "Identity", "Name", confidence=0.95),
+             "Name", confidence=0.95),
     FactRule("name-intro", lazy_compile(r"^(?:[Ii]'m|[Ii] am|[Ii]m|[Tt]his is)\s+(?P<v>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)"
                                        r"(?:\s*[,.!]*\s*(?:(?:nice|pleased|glad|good) to meet you\b.*|\W*)|\s+here)$"),
-             "Identity", "Name", confidence=0.8),
+             "Name", confidence=0.8),
     FactRule("role-explicit", rx(r"^(?:i work as|i'm working as|i am working as|i'm employed as|i am employed as|i'm now|i am now|"
                                  r"my (?:job|role|position|profession|title|occupation) is|i got promoted to|i was promoted to|"
                                  r"i've been promoted to|i work full ?time as|i work part ?time as|i work\b.{1,30}?\bas)\s+(?:an?\s+|the\s+)?(?P<v>.+)"),
-             "Identity", "Role", confidence=0.95),
+             "Role", confidence=0.95),
     FactRule("role-noun", rx(rf"^(?:i'm|im|i m|i am)\s+(?:now\s+|also\s+|currently\s+)?(?:an?\s+|the\s+)(?P<v>(?:[\w-]+\s+){{0,3}}{ROLE_HEAD}s?\b.*)"),
-             "Identity", "Role", confidence=0.9),
-    FactRule("employer", rx(r"^i (?:work|am working|'m working|intern)(?: part[- ]time| full[- ]time)? (?:at|for)\s+(?P<v>.+)"), "Identity", "Employer"),
+             "Role", confidence=0.9),
+    FactRule("employer", rx(r"^i (?:work|am working|'m working|intern)(?: part[- ]time| full[- ]time)? (?:at|for)\s+(?P<v>.+)"), "Employer"),
     FactRule("comm-style", rx(r"^i (?:really )?(?:prefer|like|want|love|appreciate)\s+(?P<v>.+?(?=\s+communication\b)|.+?\s+(?:answers|responses|replies|explanations|feedback)\b.*)"),
-             "Preferences", "Communication style", confidence=0.9),
+             "Response style", confidence=0.9),
     FactRule("stack", rx(r"^(?:my (?:usual |main |tech |default |go-to |preferred )?stack is|i (?:usually|mostly|always) (?:use|code in|write|build with|work with))\s+(?P<v>.+)"),
-             "Preferences", "Usual stack", confidence=0.85),
+             "Usual stack", confidence=0.85),
     FactRule("location", rx(r"^(?:i (?:live|am living|'m living|reside|am based|'m based|stay)|i'm based|im based)\s+(?:in|at|near|on)\s+(?P<v>.+)"),
-             "Identity", "Location", confidence=0.9),
-    FactRule("moved", rx(r"^i (?:just |recently )?(?:moved|relocated) (?:here )?(?:to|from)\s+(?P<v>.+)"), "Identity", "Location", confidence=0.8),
+             "Location", confidence=0.9),
+    FactRule("moved", rx(r"^i (?:just |recently )?(?:moved|relocated) (?:here )?(?:to|from)\s+(?P<v>.+)"), "Location", confidence=0.8),
     FactRule("origin", rx(r"^(?:i'm|i am|im) (?:originally )?from\s+(?P<v>.+)|^i (?:come|came) from\s+(?P<v2>.+)"),
-             "Identity", "Origin", confidence=0.85),
-    FactRule("birthplace", rx(r"^i was born in\s+(?P<v>(?!(?:the\s+)?(?:early|late|mid)?\s*'?\d)[^\d].*)"), "Identity", "Birthplace"),
-    FactRule("born-when", rx(r"^i was born (?:in|on)\s+(?P<v>.+)"), "Identity", "Born"),
+             "Origin", confidence=0.85),
+    FactRule("birthplace", rx(r"^i was born in\s+(?P<v>(?!(?:the\s+)?(?:early|late|mid)?\s*'?\d)[^\d].*)"), "Origin"),
+    FactRule("born-on", rx(r"^i was born on\s+(?P<v>.+)"), "Birthday"),
+    FactRule("born-when", rx(r"^i was (?P<v>born in\s+.+)"), "Age"),
     FactRule("age", rx(r"^(?:i'm|i am|im)\s+(?P<v>\d{1,3}(?:\s+years?\s+old)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\w-]*(?:\s+years?\s+old)?)$|^my age is\s+(?P<v2>.+)"),
-             "Identity", "Age", confidence=0.9),
-    FactRule("gender", rx(r"^(?:i'm|i am|im)\s+(?:an?\s+)?(?P<v>male|female|man|woman|guy|girl|boy|lady|gentleman|(?:non-?binary))$"), "Identity", "Gender"),
+             "Age", confidence=0.9),
+    FactRule("gender", rx(r"^(?:i'm|i am|im)\s+(?:an?\s+)?(?P<v>male|female|man|woman|guy|girl|boy|lady|gentleman|(?:non-?binary))$"), "Gender"),
     FactRule("beliefs", rx(r"^(?:i'm|i am|im|i m)\s+(?:a |an )?(?:devout |practicing |practising )?(?P<v>christian|muslim|buddhist|hindu|jewish|jew|atheist|agnostic|catholic|protestant|mormon|sikh)\b.*"),
-             "Identity", "Beliefs"),
+             "Beliefs"),
     FactRule("relationship", rx(r"^(?:i'm|i am|im)\s+(?:happily\s+|recently\s+|newly\s+)?(?P<v>married|single|divorced|engaged|widowed|separated)\b.*"),
-             "Identity", "Relationship"),
+             "Relationship"),
     FactRule("languages", rx(r"^(?:i (?:speak|am learning|'m learning|study|can speak)|(?:i'm|i am) (?:fluent|conversational) in|my (?:native|first|second|mother) (?:language|tongue) is|"
                              r"(?:i'm|i am) (?:a )?native)\s+(?P<v>.*\b(?:english|spanish|french|german|chinese|mandarin|japanese|korean|indonesian|thai|italian|portuguese|"
                              r"russian|arabic|hindi|dutch|tagalog|vietnamese|malay|turkish|polish|swedish|greek|hebrew|cantonese|javanese|bengali|urdu|persian)\b.*)"),
-             "Identity", "Languages", multi=True),
+             "Languages"),
     FactRule("budget", rx(r"^(?:my |our )?(?:monthly |yearly |annual |tool |tools )?budget(?: for [\w\s]+?)? (?:is|of)\s+(?P<v>.+)|^i (?:can|can only) spend\s+(?P<v2>.+)"),
-             "Constraints", "Budget", confidence=0.85),
+             "Budget", confidence=0.85),
     FactRule("goal", rx(r"^(?:(?:new |my |main )?goal:|(?:long[- ]term|eventually|someday|one day|in the long run),? i (?:want|hope|plan|would like|'d like) to|"
                         r"i(?:'m| am) (?:trying|working) to(?=\s+(?:get|reach|learn|become|run|lose|save|finish|pass)\b.*\b(?:by|before)\b)|"
                         r"i (?:want|hope|plan|would like|'d like) to(?=\s+(?:run|learn|move into|get into|switch to|reach|lose|save|finish|pass|visit)\b.*"
@@ -80,90 +81,90 @@ FACTS: tuple[FactRule, ...] = (
                         r"my (?:[\w-]+ )?(?:goal|dream|ambition|plan)s?(?: (?:this|for this|for next|next) (?:year|month|quarter))? (?:is|are)(?: to)?|i (?:want|hope|plan|dream|aim|intend) to (?:become|be)|"
                         r"i'm (?:planning|hoping|aiming|saving up|saving) to|i am (?:planning|hoping|aiming|saving up) to|someday i (?:want|hope) to|"
                         r"one day i (?:want|hope|will)|when i grow up i want to)\s+(?P<v>.+)"),
-             "Goals", "Goal", confidence=0.85),
+             "Goal", confidence=0.85),
     # Allergies are their own key: "allergic to peanuts" must not replace "vegetarian".
     FactRule("allergies", rx(r"^(?:i(?:'m| am)? (?:severely |very |mildly )?(?P<v>allergic to .+)|i have (?:an? |a severe |a mild )?(?P<v2>(?:[\w-]+ )?allerg(?:y|ies)\b.*|celiac\b.*)|"
                              r"(?:i'm|i am) (?P<v3>lactose intolerant|gluten intolerant|celiac)\b.*)"),
-             "Constraints", "Allergies", multi=True, confidence=0.85),
+             "Allergies", confidence=0.85),
     FactRule("diet", rx(r"^(?:i(?:'m| am| m)? (?:a )?(?:strict )?(?P<v>vegetarian|vegan|pescatarian|gluten[- ]free|keto|halal|kosher)\b.*|"
                         r"i (?:keep|eat|only eat) (?P<v3>halal|kosher|keto|plant[- ]based|vegan|vegetarian)\b.*|"
                         r"i (?P<v2>(?:only|never|don't|do not|don t|can't|cannot) (?:eat|drink) .+))"),  # the negation is the fact
-             "Constraints", "Diet", multi=True, confidence=0.85),
+             "Diet", confidence=0.85),
     FactRule("accessibility", rx(r"^(?:i'm|i am) (?:a bit |partially |totally )?(?P<v>colou?r[- ]?blind\b.*|dyslexic\b.*|hard of hearing\b.*|deaf\b.*|visually impaired\b.*)"),
-             "Constraints", "Accessibility", confidence=0.85),
+             "Accessibility", confidence=0.85),
     FactRule("routine", rx(r"^(?:i'm|i am) (?:a |an )?(?:total |real |bit of a |big )?(?P<v>night owl|morning person|early bird|night person|early riser|late riser)\b"),
-             "Preferences", "Routine", confidence=0.85),
+             "Routine", confidence=0.85),
     FactRule("traits", rx(r"^(?:i (?:get|am|'m) (?P<v>(?:\w+ ){0,2}\w+ (?:easily|quickly))$|(?:i'm|i am) (?:a |an )?(?:bit of an? |total |real )?(?P<v2>introvert|extrovert|introverted|extroverted|"
                           r"shy|outgoing|perfectionist|procrastinator|people person|homebody|neat freak|workaholic|picky eater)\b.*)"),
-             "Identity", "Personality", multi=True, confidence=0.8),
+             "Personality", confidence=0.8),
     FactRule("working-on", rx(r"^(?:i'm|i am) (?:currently |still )?(?:working on|writing|building|restoring|renovating|training for|studying for) (?P<v>(?:my|a|an)\b.+)"),
-             "Goals", "Working on", multi=True, confidence=0.8),
+             "Goal", confidence=0.8),
     FactRule("studying-to-be", rx(r"^(?:i'm|i am) (?:studying|going to school|training|in school|in college) (?:to (?:be|become)|for)\s+(?:an?\s+)?(?P<v>.+)"),
-             "Identity", "Studying", confidence=0.85),
+             "Education", confidence=0.85),
     FactRule("education", rx(r"^(?:i'm|i am) (?:still |currently )?(?P<v>(?:in|at) (?:school|college|high school|middle school|university|grad school|uni)\b.*|a (?:\w+ )?(?:student|freshman|sophomore|junior|senior)\b.*)"),
-             "Identity", "Education", confidence=0.8),
-    FactRule("retired", rx(r"^(?:i'm|i am) (?:now |happily |semi[- ])?(?P<v>retired)\b.*"), "Identity", "Role", confidence=0.85),
+             "Education", confidence=0.8),
+    FactRule("retired", rx(r"^(?:i'm|i am) (?:now |happily |semi[- ])?(?P<v>retired)\b.*"), "Role", confidence=0.85),
     FactRule("work-status", rx(r"^i (?:don't|do not) have a job\b.*|^(?:i'm|i am) (?:currently |still )?(?:unemployed|between jobs|out of work|looking for (?:a |some )?(?:new )?(?:job|work))\b.*"),
-             "Identity", "Work status", whole=True, confidence=0.8),
-    FactRule("work-in", rx(r"^i (?:work|am employed|'m employed)(?: part[- ]time| full[- ]time)? in\s+(?P<v>(?:a |an |the )?[\w\s-]{2,40})$"), "Identity", "Work", confidence=0.8),
+             "Work", whole=True, confidence=0.8),
+    FactRule("work-in", rx(r"^i (?:work|am employed|'m employed)(?: part[- ]time| full[- ]time)? in\s+(?P<v>(?:a |an |the )?[\w\s-]{2,40})$"), "Work", confidence=0.8),
     FactRule("location-in", rx(r"^(?:i'm|i am) (?:currently |now |based )?in\s+(?P<v>(?!(?:a|an|the|my|love|school|college|bed|trouble|shock|pain|charge|class|line|rush|hurry|town|"
                                r"high school|work|middle|between|good|great|bad|need|fact|touch|luck|debt|training|shape|tears|heaven|awe|agreement|favou?r|progress)\b)[a-z][\w .'-]{1,30})$"),
-             "Identity", "Location", confidence=0.75),
+             "Location", confidence=0.75),
     FactRule("fears", rx(r"^(?:i'm|i am) (?:really |so |very |deathly |terribly )?(?:terrified|scared|afraid|frightened) of\s+(?P<v>.+)|^i(?: have|'ve got) a (?:\w+ )?fear of\s+(?P<v2>.+)"),
-             "Identity", "Fears", multi=True, confidence=0.8),
-    FactRule("teaches", rx(r"^i (?:teach|coach|tutor|train)\s+(?P<v>(?!(?:myself|every|daily|at home)\b).+)"), "Identity", "Work", whole=True, confidence=0.8),
+             "Fears", confidence=0.8),
+    FactRule("teaches", rx(r"^i (?:teach|coach|tutor|train)\s+(?P<v>(?!(?:myself|every|daily|at home)\b).+)"), "Work", whole=True, confidence=0.8),
     FactRule("shift", rx(r"^i (?:work|do|am on|'m on) (?:the |a )?(?P<v>(?:night|day|late|early|morning|evening|graveyard|double|weekend) shifts?\b.*)"),
-             "Constraints", "Work schedule", confidence=0.85),
-    FactRule("learning", rx(r"^i learn (?:best|better|most)\s+(?P<v>.+)"), "Preferences", "Learning style", confidence=0.85),
-    FactRule("budget-tight", rx(r"^(?:i'm|i am) on a (?:tight |limited |small |strict |fixed )?budget\b.*"), "Constraints", "Budget", whole=True, confidence=0.85),
-    FactRule("availability", rx(r"^i (?:can't|cannot|can not|don't|do not|can only|only) (?:work|meet|be available|take calls)\s+(?P<v>.+)|^i only have\s+(?P<v2>.*\b(?:minutes?|hours?|mins?)\b.*)"), "Constraints", "Availability"),
+             "Schedule", confidence=0.85),
+    FactRule("learning", rx(r"^i learn (?:best|better|most)\s+(?P<v>.+)"), "Learning style", confidence=0.85),
+    FactRule("budget-tight", rx(r"^(?:i'm|i am) on a (?:tight |limited |small |strict |fixed )?budget\b.*"), "Budget", whole=True, confidence=0.85),
+    FactRule("availability", rx(r"^i (?:can't|cannot|can not|don't|do not|can only|only) (?:work|meet|be available|take calls)\s+(?P<v>.+)|^i only have\s+(?P<v2>.*\b(?:minutes?|hours?|mins?)\b.*)"), "Schedule"),
     FactRule("timezone", rx(r"^(?:my time ?zone is\s+(?P<v>.+)|(?:i'm|i am) (?:in|on) (?P<v2>(?:the )?(?:utc|gmt|[a-z]{1,3}t\b|\w+ time ?zone|(?:pacific|eastern|central|mountain) time).*))$"),
-             "Constraints", "Time zone"),
+             "Time zone"),
     FactRule("work-style", rx(r"^i (?:usually |mostly |always |prefer to |like to )?(?:work|code|focus)\s+(?P<v>(?:best |better )?(?:late|at night|in the (?:morning|evening)|early|from home|remotely|in short|in sprints|alone|in pairs|in pomodoros|in (?:\d+|short)[- ]min(?:ute)? (?:blocks|sprints)).*)"),
-             "Working style", "Work habits", confidence=0.8),
+             "Work habits", confidence=0.8),
     FactRule("favorite", rx(r"^my (?:all[- ]time |absolute )?(?:favou?rite|fav|preferred)\s+(?P<k>[\w\s-]+?)\s+(?:is|are|was|would be)\s+(?P<v>.+)"),
-             "Preferences", "Favorite {k}", confidence=0.9),
+             "Favorites", confidence=0.9),
     FactRule("favorite-rev", rx(r"^(?P<v>.+?)\s+(?:is|are)\s+my (?:all[- ]time |absolute )?(?:favou?rite|preferred|fav)\s+(?P<k>[\w\s-]+)$"),
-             "Preferences", "Favorite {k}", confidence=0.9),
-    FactRule("tools", rx(r"^i (?:use|run|am using|'m using|code with|develop on|work on a|switched to)\s+(?P<v>(?!it\b|this\b|that\b).+)"), "Preferences", "Tools", multi=True),
-    FactRule("prefers", rx(r"^i (?:generally |usually )?prefer\s+(?P<v>.+)|^i(?:'d| would) (?:much )?rather (?:use|have|eat|drink|read|watch|work with)\s+(?P<v2>.+)"), "Preferences", "Prefers", multi=True),
+             "Favorites", confidence=0.9),
+    FactRule("tools", rx(r"^i (?:use|run|am using|'m using|code with|develop on|work on a|switched to)\s+(?P<v>(?!it\b|this\b|that\b).+)"), "Usual stack"),
+    FactRule("prefers", rx(r"^i (?:generally |usually )?prefer\s+(?P<v>.+)|^i(?:'d| would) (?:much )?rather (?:use|have|eat|drink|read|watch|work with)\s+(?P<v2>.+)"), "Likes"),
     FactRule("hobby-rev", rx(r"^(?P<v>.+?)\s+(?:is|are)\s+(?:a|my|one of my|an)\s+(?:favou?rite\s+)?(?:hobby|hobbies|passion|pastime|way to relax)\b.*"),
-             "Preferences", "Hobbies", multi=True),
+             "Hobbies"),
     FactRule("dislikes", rx(r"^(?:i'm|i am|im) not (?:a |the )?(?:big |huge |great )?fan of\s+(?P<v2>.+)|^i (?:really |truly |absolutely )?(?:don't like|do not like|don t like|dislike|hate|can't stand|cannot stand|detest|am not a fan of|'m not a fan of|despise)\s+(?P<v>.+)"),
-             "Preferences", "Dislikes", multi=True),
+             "Dislikes"),
     FactRule("likes", rx(r"^i (?:really |also |do |absolutely |just |truly )?(?:like|love|enjoy|adore)\s+(?P<v>.+)|^i(?:'ve| have) (?:always )?(?:loved|liked|enjoyed)\s+(?P<v3>.+)|"
                          r"^i(?:'m| am) (?:really |totally |so |also )?(?:into|passionate about|obsessed with|fond of|crazy about)\s+(?P<v2>.+)"),
-             "Preferences", "Likes", multi=True),
+             "Likes"),
     FactRule("fan", rx(r"^(?:i'm|i am|im)\s+(?:a |an )?(?:huge |big |great |massive |die-hard )?(?P<v>.+?\s(?:lover|fan|enthusiast|buff|addict|junkie|nerd|geek))$|"
                        r"^(?:i'm|i am|im)\s+(?:a |an )?(?:huge |big |great |massive |die-hard )?(?:fan|lover) of\s+(?P<v2>.+)"),
-             "Preferences", "Likes", multi=True),
+             "Likes"),
     FactRule("pets", rx(rf"^(?:i (?:have|own|got|adopted|keep|raise)\b.*\b{_PETS}\b.*|my {_PETS}\b.*|.*\b{_PETS} (?:live|lives) with me.*)"),
-             "Identity", "Pets", multi=True, whole=True),
+             "Pets", whole=True),
     # A close person counts when the sentence places them in the user's life (who, where, what they do), not when
     # it states their tastes or moods ("my sister loves cats", "my son is so sweet").
     FactRule("family", rx(rf"^(?:my (?:[\w-]+ )?{_FAMILY}(?:'s name is| is named| is called|(?:'s| is| are) (?:a|an|the|in|at|from|\d|both|all|twins?|\w+ years old|"
                           rf"married|pregnant|retired|my)\b| works?\b| lives?\b| studies\b| goes to\b| go to\b| just\b| recently\b| passed\b| died\b| has\b| have\b| got\b| "
                           rf"moved\b| was (?:a|an|born)\b| were\b| and i\b| taught me\b| raised me\b| gave me\b).*|i (?:have|had|am expecting)\b.*\b{_FAMILY}\b.*|(?:i|we) (?:live|lives) with my\b.*|"
                           rf"i(?: am|'m) (?:a |the )?(?:single |proud |stay[- ]at[- ]home |working )?(?:mother|mom|father|dad|parent|grandmother|grandfather|grandma|grandpa|only child|family man|family woman|widow|widower)\b.*|i'm pregnant.*|i am pregnant.*)"),
-             "Identity", "Family", multi=True, whole=True),
+             "Family", whole=True),
     FactRule("appearance", rx(rf"^(?:i (?:have|got)\b.*\b{_APPEARANCE}\b.*|my {_APPEARANCE}\b.*|i am (?:very |rather |quite )?(?:tall|short|skinny)\b.*)"),
-             "Identity", "Appearance", multi=True, whole=True),
+             "Appearance", whole=True),
     # Background is the person's history ("I grew up on a farm"), not an experience remark ("I've never been there").
     FactRule("background", rx(r"^(?:i (?:used to|grew up|was raised|was born|went to (?:school|college|university|high school)|graduated|studied|served|retired|survived|"
                               r"moved)\b|i(?:'ve| have) (?:lived|worked)\b|i(?:'ve| have) been (?:\w+ing|an?)\b.*\b(?:since|for (?:\d+|many|a few|several|over|decades|years))\b|when i was (?:a |little|young)|as a (?:kid|child)\b|i (?:am|'m) (?:a )?(?:recovering|retired|former|ex-)).*"),
-             "Identity", "Background", multi=True, whole=True),
+             "Background", whole=True),
     FactRule("hobbies", rx(r"^(?:i(?:'ve| have) been (?:playing|collecting|painting|drawing|singing|dancing|hiking|swimming|running|baking|knitting|"
                            r"sewing|gardening|fishing|surfing|volunteering|learning)\b|i (?:play|collect|paint|draw|sing|dance|hike|swim|run|bake|cook|knit|sew|garden|fish|read|write|surf|ski|volunteer|watch|listen|ride|travel|camp|do(?! not\b))\b|"
                            r"(?:on|during) (?:weekends|the weekend|my free time|my spare time)\b|in my (?:free|spare) time\b).*"),
-             "Preferences", "Hobbies", multi=True, whole=True),
+             "Hobbies", whole=True),
     # Things the user owns, last: pets, family and traits claim their own nouns first; abstract objects are not possessions.
     FactRule("owns", rx(r"^i (?:have|own|have got|'ve got|got)\s+(?P<v>(?!.*\b(?:favou?rites?|friends?|questions?)\b)(?:a|an|two|three|four|five|\d+|several|many|lots of|a lot of|over|more than|my own)\s+"
                         r"(?!(?:\w+\s+)?(?:question|problem|issue|idea|feeling|work|job|time|day|week|good|great|bad|hard|meeting|appointment|date|test|exam|"
                         r"headache|cold|fever|chance|clue|doubt|point|right|reason|friend|lot to|few minutes|busy|long|rough|crush|thing|dream|plan|favou?rite)s?\b).+)"),
-             "Identity", "Owns", multi=True, confidence=0.75),
-    FactRule("favorite-bare", rx(r"^my (?:all[- ]time |absolute )?(?:favou?rite|fav)s? (?:is|are|would be)\s+(?P<v>.+)"), "Preferences", "Favorites", multi=True),
+             "Owns", confidence=0.75),
+    FactRule("favorite-bare", rx(r"^my (?:all[- ]time |absolute )?(?:favou?rite|fav)s? (?:is|are|would be)\s+(?P<v>.+)"), "Favorites"),
     FactRule("habits", rx(r"^i (?:often|usually|always|never|rarely|sometimes|frequently|mostly|tend to|spend|eat|drink|sleep|wake|go|ride|walk|shop|drive)\b.*"),
-             "Preferences", "Habits", multi=True, whole=True),
+             "Routine", whole=True),
 )
 
 LEXICON = Lexicon(
@@ -177,7 +178,6 @@ LEXICON = Lexicon(
     discourse=rx(r"^(?:(?:actually|well|oh|so|also|and|but|btw|by the way|anyway|ah|um+|uh+|hmm+|oh and|plus|ok(?:ay)?|yeah|yep|yes|"
                  r"just so you know|fyi|heads up|for the record|ngl|tbh|honestly|lol)(?:\s*[,:;!-]\s*|\s+)|"
                  r"(?:no|right|true|got it|sorry|update|correction|quick update|note|new info)\s*[,:;!-]\s*)"),
-    correction=rx(r"\b(?:actually|correction|not anymore|no longer|now|these days|i meant|instead)\b"),
     question=rx(r"\?\s*$|^(?:what|who|whom|whose|where|why|how|which)\b|^when\s+(?:is|are|do|does|did|will|can|should|was|were)\b|"
                 r"^(?:is|are|am|do|does|did|can|could|would|will|should|shall|may|have|has|was|were|isn't|aren't|don't|doesn't|won't|wouldn't)"
                 r"\s+(?:you|i|we|it|this|that|there|the|my|your|he|she|they|any|a|an)\b"),
@@ -236,7 +236,6 @@ LEXICON = Lexicon(
             r"set up|configured|upgraded|updated|added|removed|changed|switched|moved|renamed|wrote|built|created|opened|closed|resolved|"
             r"submitted|sent|hired|signed|scheduled|postponed|delayed|cancell?ed|bumped|broke|crashed|went down|ran out|"
             r"(?:am|'m|are|'re|was|were) (?:working on|building|migrating|rewriting|fixing|preparing|designing|developing))\b"),
-    save_contact=rx(r"\b(?:save|store|remember|keep|note down|record)\s+(?:my|this|these)\b.{0,20}\b(?:e-?mail|phone|number|address|contact)\b"),
     language_word=rx(r"\b(?:(?:simplified|traditional|british|american|plain|formal|casual) )?(?:english|indonesian|bahasa|chinese|mandarin|thai|japanese|spanish|french|german|korean)\b"),
     trailing=rx(r"[\s,;:]*(?:\b(?:now|these days|nowadays|actually|anymore|right now|at the moment|currently|too|as well|lol|btw|please|pls|though|haha)\b[\s,;:]*)+$"),
     # The user's own fact stops being true; "my album dropped" or "the meeting is off" is narration, not a removal.
@@ -255,16 +254,4 @@ LEXICON = Lexicon(
                  r"bullet(?: points)?|emojis?|code|units|sources|examples)\b"),
     spelling=((rx(r"^(?:i m|im)\b"), "i'm"), (rx(r"^(?:i ve|ive)\b"), "i've"), (rx(r"^i've (?=an?\b|two|three|four|five|\d|several|many|some|no\b)"), "i have "),
               (rx(r"^(?:i d)\b"), "i'd"), (rx(r"^i ll\b"), "i'll"), (rx(r"\b(?:dont)\b"), "don't")),
-    key_words={"colour": "color", "tv show": "TV show", "show": "TV show", "food": "food", "band": "band", "movie": "movie",
-               "film": "movie", "book": "book", "author": "author", "singer": "singer", "season": "season", "sport": "sport",
-               "drink": "drink", "beverage": "drink", "hobbies": "hobbies", "hobby": "hobby", "music": "music", "genre": "music genre",
-               "animal": "animal", "game": "game", "place": "place", "song": "song", "artist": "artist", "team": "team", "holiday": "holiday",
-               "language": "language", "editor": "editor", "ide": "editor", "framework": "framework", "stack": "stack"},
-    field_words={"where i live": "Location", "where i'm from": "Origin", "where i work": "Employer", "what i do": "Role",
-                 "how old i am": "Age", "who i work for": "Employer", "home": "Location", "name": "Name", "role": "Role", "job": "Role", "title": "Role", "position": "Role", "occupation": "Role",
-                 "location": "Location", "address": "Location", "city": "Location", "employer": "Employer", "company": "Employer",
-                 "age": "Age", "communication style": "Communication style", "communication": "Communication style",
-                 "stack": "Usual stack", "goal": "Goal", "goals": "Goal", "diet": "Diet", "likes": "Likes", "dislikes": "Dislikes",
-                 "hobbies": "Hobbies", "pets": "Pets", "family": "Family", "languages": "Languages", "time zone": "Time zone",
-                 "timezone": "Time zone", "origin": "Origin", "habits": "Habits", "background": "Background", "gender": "Gender"},
 )

@@ -109,8 +109,6 @@ PHRASES = Phrases(
         "the", "a", "an", "to", "of", "in", "on", "for", "and", "is", "are", "was", "we", "our", "it", "with", "from",
     }),
     # -- the sensitive-data check --
-    credential_words=r"password|passwd|pwd",
-    credential_copulas=r"is",
     identifier_words=r"zip ?code|postal ?code|post ?code|passport|licen[cs]e plate|number plate",
     # -- the extractor --
     subject_words=frozenset({"i", "i'm", "im", "my", "i've", "me"}),

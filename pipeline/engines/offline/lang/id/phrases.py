@@ -67,8 +67,6 @@ PHRASES = Phrases(
     change_cues=r"\b(?:diganti|ganti|pindah|beralih|sekarang)\b",
     merge_stop_words=frozenset({"yang", "di", "ke"}),
     # -- the sensitive-data check --
-    credential_words=r"kata sandi",
-    credential_copulas=r"adalah",
     identifier_words=r"plat nomor|kode ?pos|\bNIK\b|\bKTP\b",
     # -- the extractor --
     subject_words=frozenset({"saya", "aku", "gue", "gw"}),

@@ -41,8 +41,6 @@ PHRASES = Phrases(
     topic_stop_words=frozenset("และ หรือ แต่ แล้ว วันนี้ เมื่อวาน พรุ่งนี้".split()),
     change_cues=r"เปลี่ยน|ย้าย|ตอนนี้",
     # -- the sensitive-data check --
-    credential_words=r"รหัสผ่าน",
-    credential_copulas=r"คือ",
     identifier_words=r"รหัสไปรษณีย์|ทะเบียนรถ|บัตรประชาชน|พาสปอร์ต",
     # -- the extractor --
     subject_words=frozenset({"ผม", "ฉัน"}),

@@ -31,8 +31,6 @@ PHRASES = Phrases(
     topic_stop_words=frozenset("和 或 但是 然后 今天 昨天 明天 这 那 我 我们".split()),
     change_cues=r"改成|换成|改用|迁到|现在|不再",
     # -- the sensitive-data check --
-    credential_words=r"密码",
-    credential_copulas=r"是",
     identifier_words=r"邮编|邮政编码|身份证|车牌|护照",
     # -- the extractor --
     subject_words=frozenset({"我"}),

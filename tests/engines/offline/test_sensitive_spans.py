@@ -1,0 +1,34 @@
+"""The offline engine's sensitive spans are the guards' findings: no second detector of its own, and a detector
+that fails fails the turn (it waits for a retry) instead of letting the text through unchecked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.core import MemoryPipeline
+from pipeline.engines.offline import sensitive
+from pipeline.guards import find_sensitive
+
+
+def test_the_spans_are_the_guards_findings() -> None:
+    text = "my email is ana@example.com and my password is hunter2-hunter2"
+    spans = sensitive.find_spans(text)
+    found = {(f.kind.lower(), f.start, f.end) for f in find_sensitive(text)}
+    assert found and found <= {(s.kind, s.start, s.end) for s in spans}
+    assert any(s.kind == "email" and sensitive.is_contact(s.kind) for s in spans)
+    assert not sensitive.is_contact("password")
+
+
+def test_a_detector_that_fails_fails_the_turn(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def broken(text: str) -> list[object]:
+        raise RuntimeError("detector down")
+
+    monkeypatch.setattr(sensitive, "find_sensitive", broken)
+    with pytest.raises(RuntimeError, match="detector down"):
+        sensitive.find_spans("my card is 4111 1111 1111 1111")
+    with MemoryPipeline(root=tmp_path) as pipe:
+        result = pipe.process_turn("ana", [{"role": "user", "content": "I live in Lyon."}])
+    assert result.status == "failed" and "detector down" in (result.error or "")
+    assert not (tmp_path / "ana" / "USER.md").exists()
