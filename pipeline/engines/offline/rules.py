@@ -141,8 +141,8 @@ _PERFECT = lazy_compile(r"^i(?:'ve| have) been\s+(?=an?\s|vegetarian|vegan|pesca
 _LEADING_PHRASE = lazy_compile(rf"^(?:{phrase('leading_phrase')})", re.I)
 
 
-# A role said with where it is done ("data engineer in Porto", "nurse at St. Mary's", "seorang perawat di
-# Bandung"): the place is a field of its own (each pack's Phrases.role_where and place_keys).
+# A role or work said with where it is done ("data engineer in Porto", "nurse at St. Mary's", "seorang perawat di
+# Bandung", "drive a delivery van in Leeds"): the place is a field of its own (each pack's Phrases.role_where and place_keys).
 def _where_the_role_is(value: str, lang: str) -> tuple[str, str, str] | None:
     """(role, Location or Employer, the place) when a Role value ends with where it is done."""
     words = pack(lang).phrases
@@ -604,7 +604,7 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         if not (work and (rule.name in WEAK_FACTS or plural)):
             detail = f"profile fact ({rule.name})" + (", explicit" if explicit else "") + (", implied subject" if implied else "")
             conf = max(0.0, min(1.0, rule.confidence - (0.1 if implied else 0) + (0.05 if explicit else 0)))
-            where = _where_the_role_is(value, lang) if key == "Role" else None
+            where = _where_the_role_is(value, lang) if key in ("Role", "Work") else None
             if where is None:
                 return [_user_decision(st, ctx, rule, key, value, conf, detail, rule.rule_id, explicit)]
             role, place_key, place = where

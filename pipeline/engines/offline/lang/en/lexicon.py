@@ -126,6 +126,17 @@ FACTS: tuple[FactRule, ...] = (
              "Favorites", confidence=0.9),
     FactRule("favorite-rev", rx(r"^(?P<v>.+?)\s+(?:is|are)\s+my (?:all[- ]time |absolute )?(?:favou?rite|preferred|fav)\s+(?P<k>[\w\s-]+)$"),
              "Favorites", confidence=0.9),
+    # A livelihood said by what the person does all day: driving a working vehicle, running or managing a business.
+    # Before "tools" ("I run Postgres") and "habits" ("I drive to work"), which would otherwise take these verbs.
+    FactRule("drives-for-work", rx(r"^i (?:drive|operate|pilot|fly)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,2}?(?:taxi|cab|minicab|bus|coach|truck|lorry|van|"
+                                   r"forklift|ambulance|tram|train|tractor|crane|ferry|(?:delivery|garbage|bin|tow|fire|dump) \w+)s?\b"
+                                   r"(?!\s+(?:to|home|around)\b)(?:\s+(?:for|in|at|around)\b.*)?$|^i (?:drive|deliver)\b.*\bfor a living\b.*"),
+             "Work", whole=True, confidence=0.8),
+    FactRule("runs-business", rx(r"^i (?:run|own|manage|co-own|co-founded|founded|started)\s+(?:an?|my own|my|our|the family|a small|a little)\s+"
+                                 r"(?:[\w'-]+\s+){0,2}?(?:business|company|shop|store|bakery|caf[eé]|restaurant|bar|pub|salon|studio|farm|clinic|practice|"
+                                 r"startup|start-up|agency|firm|gym|hotel|b&b|daycare|nursery|charity|consultancy|boutique|garage|workshop|food truck|"
+                                 r"team|department|warehouse|franchise|brewery|winery|kitchen)s?\b.*"),
+             "Work", whole=True, confidence=0.8),
     FactRule("tools", rx(r"^i (?:use|run|am using|'m using|code with|develop on|work on a|switched to)\s+(?P<v>(?!it\b|this\b|that\b).+)"), "Usual stack"),
     FactRule("prefers", rx(r"^i (?:generally |usually )?prefer\s+(?P<v>.+)|^i(?:'d| would) (?:much )?rather (?:use|have|eat|drink|read|watch|work with)\s+(?P<v2>.+)"), "Likes"),
     FactRule("hobby-rev", rx(r"^(?P<v>.+?)\s+(?:is|are)\s+(?:a|my|one of my|an)\s+(?:favou?rite\s+)?(?:hobby|hobbies|passion|pastime|way to relax)\b.*"),
