@@ -26,11 +26,11 @@ PROG = "memroute eval"
 @reports_errors(PROG)
 def run_bench_cli(args: argparse.Namespace, settings: Settings) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from pipeline.cli.common import progress_bar
     from pipeline.cli.eval_run import _write_text
     from pipeline.evals import load_cases
-    from pipeline.evals.bench import TurnRecord, run_bench
+    from pipeline.evals.bench import run_bench
     from pipeline.evals.bench_render import print_bench_table, write_bench_html
     from pipeline.evals.bench_scores import build_bench_report, system_block
     from pipeline.evals.systems import MODEL_FREE, SystemSpec, check_system
@@ -73,26 +73,10 @@ def run_bench_cli(args: argparse.Namespace, settings: Settings) -> int:
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()
     err = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]benchmark[/] {task.fields[system]}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.fields[failed]} failed"),
-        console=err,
-        disable=not err.is_terminal,
-        transient=True,
-    ) as progress:
-        task = progress.add_task("bench", total=len(cases) * len(specs), failed=0, system="")
-        failed = 0
-
-        def on_done(r: TurnRecord) -> None:
-            nonlocal failed
-            failed += r.error is not None
-            progress.update(task, advance=1, failed=failed, system=r.system)
-
+    with progress_bar("benchmark", len(cases) * len(specs), err) as step:
         with _stop_on_signal() as stop:
-            records = run_bench(cases, specs, concurrency=args.concurrency, on_done=on_done, stop=stop)
+            records = run_bench(cases, specs, concurrency=args.concurrency,
+                                on_done=lambda r: step(r.error is not None, r.system), stop=stop)
     ran = [spec for spec in specs if records.get(spec.label)]
     not_run = {
         spec.label: [c.id for c in cases if c.id not in {r.case.id for r in records.get(spec.label, [])}]

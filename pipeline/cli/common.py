@@ -7,7 +7,8 @@ import argparse
 import gc
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,8 @@ from pipeline.limits import DEFAULT_DEADLINE_S, DEFAULT_MAX_RETRIES, DEFAULT_TIM
 from pipeline.store.location import ROOT_ENV
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from pipeline.core import MemoryPipeline
     from pipeline.settings import Settings
 
@@ -201,3 +204,23 @@ def format_decision(d: Any) -> str:
     return f"  {d.route.upper():6} {quoted(d.quote)}\n         {what}{why}{outcome}"
 
 
+
+
+@contextmanager
+def progress_bar(title: str, total: int, console: Console) -> Iterator[Callable[[bool, str], None]]:
+    """A bar on `console` (shown only on a terminal, gone when done) over `total` runs, counting the failed ones.
+    Yields step(failed, detail): one run done; `detail` (e.g. the system that ran) shows after the title."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn(f"[bold]{title}[/] {{task.fields[detail]}}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TextColumn("{task.fields[failed]} failed"),
+                  console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task(title, total=total, failed=0, detail="")
+        failed = 0
+
+        def step(run_failed: bool, detail: str = "") -> None:
+            nonlocal failed
+            failed += run_failed
+            progress.update(task, advance=1, failed=failed, detail=detail)
+
+        yield step

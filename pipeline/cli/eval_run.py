@@ -14,7 +14,6 @@ from typing import Any
 
 from pipeline.cli.errors import UsageError, reports_errors
 from pipeline.evals import (
-    CaseOutcome,
     EngineSpec,
     PipelineFactory,
     build_report,
@@ -51,7 +50,8 @@ def run_eval_cli(
     None: no cache of model answers. `engine_options`: timeout, deadline, max_retries, structured
     for engines built by name (as `memroute turn` builds them)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from pipeline.cli.common import progress_bar
 
     if not files:
         raise UsageError("no eval files given")
@@ -82,24 +82,7 @@ def run_eval_cli(
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()
     err = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]eval[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.fields[failed]} failed"),
-        console=err,
-        disable=not err.is_terminal,
-        transient=True,
-    ) as progress:
-        task = progress.add_task("eval", total=len(cases) * len(specs), failed=0)
-        failed = 0
-
-        def on_done(o: CaseOutcome) -> None:
-            nonlocal failed
-            failed += o.failed
-            progress.update(task, advance=1, failed=failed)
-
+    with progress_bar("eval", len(cases) * len(specs), err) as step:
         outcomes = run_eval(
             cases,
             specs,
@@ -107,7 +90,7 @@ def run_eval_cli(
             factory=factory,
             cache_dir=cache_dir,
             options=options,
-            on_done=on_done,
+            on_done=lambda o: step(o.failed, ""),
         )
     runs = [score_run(outcomes[s.name], s) for s in specs]
     report = build_report(runs, files, started, time.perf_counter() - t0)

@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -61,6 +60,8 @@ def _cmd_label(args: argparse.Namespace) -> int:
                     bad.append(item)
                 elif args.user is None or item.user_id == args.user:
                     yield item
+
+    import tempfile  # here, not at the top: every `memroute` start imports this module to build its parser
 
     # Cases go to a temporary file beside --out, which replaces it at the end only when there is
     # something to write: an existing file is never truncated by a run whose calls all failed.

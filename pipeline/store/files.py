@@ -23,7 +23,6 @@ import json
 import os
 import stat
 import unicodedata
-import uuid
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -285,7 +284,7 @@ class UserDir:
         if not files:  # nothing to rename: the store transaction alone is the unit
             store_commit()
             return
-        tx = uuid.uuid4().hex[:12]
+        tx = os.urandom(6).hex()
         renames: dict[str, str] = {}
         for name, text in files.items():
             temp_name = f".{name}.{tx}{_TEMP_SUFFIX}"

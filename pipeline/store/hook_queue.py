@@ -37,7 +37,6 @@ import os
 import sqlite3
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -88,7 +87,7 @@ class SQLiteHookQueue:
         self._work = _connect(db_path, busy_timeout_s=BUSY_TIMEOUT_S)
         self._work_lock = threading.Lock()
         self.pid = os.getpid()
-        self.owner = f"{self.pid}-{uuid.uuid4().hex[:12]}"
+        self.owner = f"{self.pid}-{os.urandom(6).hex()}"
         # Liveness: this queue holds an exclusive lock on a file named after its owner for as long as
         # it is open; the kernel drops it the moment the process dies (reaped or not), so "is that
         # owner alive?" is "is its lock held?" - no pid check, no pid reuse to fool it.

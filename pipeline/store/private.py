@@ -10,7 +10,6 @@ they are.
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -73,11 +72,11 @@ def private_key(path: Path, *, size: int = KEY_BYTES) -> bytes:
     if key is not None:
         return key
     make_private_dir(path.parent)
-    candidate = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}"
+    candidate = path.parent / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}"
     fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
     try:
         os.fchmod(fd, FILE_MODE)
-        os.write(fd, secrets.token_bytes(size))
+        os.write(fd, os.urandom(size))
         os.fsync(fd)
     finally:
         os.close(fd)

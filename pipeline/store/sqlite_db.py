@@ -13,7 +13,6 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
-import secrets
 import sqlite3
 import threading
 import time
@@ -287,7 +286,7 @@ class SQLiteDatabase:
         cache: dict[str, bytes] = self.__dict__.setdefault("_key_cache", {})
         if name not in cache:
             conn.execute("INSERT OR IGNORE INTO store_keys (name, key) VALUES (?, ?)",
-                         (name, secrets.token_bytes(DIGEST_KEY_BYTES)))
+                         (name, os.urandom(DIGEST_KEY_BYTES)))  # the OS CSPRNG, what secrets.token_bytes reads
             row = conn.execute("SELECT key FROM store_keys WHERE name = ?", (name,)).fetchone()
             cache[name] = bytes(row[0])
         return cache[name]
