@@ -29,6 +29,17 @@ sys.path.insert(0, str(ROOT))
 from pipeline.types import USER_SECTIONS  # noqa: E402
 from pipeline.vocabulary import SECTION_OF  # noqa: E402
 
+# The shared real turns by id prefix, and the source each comes from; every other id is a turn the project wrote.
+REAL_SOURCES = {"spc-": "spc", "star-": "star", "mwoz-": "multiwoz", "kd-": "kdconv", "ccd-": "chitchat"}
+REAL_PREFIXES = ("xp-", *REAL_SOURCES)
+
+
+def source_of(case_id: str) -> str:
+    """The corpus a turn comes from: a real source (Xpersona by language: xp-en, xp-id, xp-zh), else "written"."""
+    if case_id.startswith("xp-"):
+        return case_id[:5]
+    return next((name for prefix, name in REAL_SOURCES.items() if case_id.startswith(prefix)), "written")
+
 DATA = ROOT / "training" / "data"
 V2 = DATA / "v2"
 LABELS = DATA / "labels"

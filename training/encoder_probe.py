@@ -39,13 +39,6 @@ CLASSES = ("user", "memory", "mood", "one_off", "vague", "inferable", "sensitive
 MAX_CHARS = 2000  # a statement is read in pieces of at most this many characters
 
 
-def source_of(case_id: str) -> str:
-    if case_id.startswith("xp-"):
-        return case_id[:5]
-    head = case_id.split("-", 1)[0]
-    return {"star": "star", "mwoz": "multiwoz", "kd": "kdconv", "ccd": "chitchat", "spc": "spc"}.get(head, "written")
-
-
 def label_of(labels: dict[str, Any]) -> str:
     if labels.get("skip"):
         return str(labels["skip"])
@@ -152,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = list(corpus.all_labeled_turns(real_train=args.real_train, pool=args.pool))
     rows = [lines_of(c) for c in cases]
     truth = [label_of(c["labels"]) for c in cases]
-    sources = [source_of(c["id"]) for c in cases]
+    sources = [corpus.source_of(c["id"]) for c in cases]
     measure = [json.loads(line) for line in args.measure.open(encoding="utf-8")] if args.measure else []
     vectors = embed({t for r in rows + [lines_of(c) for c in measure] for t in r if t}, args.cache)
     x = inputs(rows, vectors)

@@ -325,11 +325,10 @@ def key_examples(items: Sequence[Item], negatives: dict[int, list[tuple[int, int
     return xs, ys
 
 
-REAL_PREFIXES = ("xp-", "spc-", "star-", "mwoz-", "kd-", "ccd-")  # the shared real turns; everything else the project wrote
 
 
 def is_real(item: Item) -> bool:
-    return item.id.startswith(REAL_PREFIXES)
+    return item.id.startswith(corpus.REAL_PREFIXES)
 
 
 def augmented(feats: Sequence[str], real: bool) -> list[str]:
@@ -460,11 +459,8 @@ def wants_field(item: Item) -> bool:
 
 
 def source_of(item: Item) -> str:
-    """The corpus a turn comes from: each real source by its id prefix (Xpersona by language), else the written one."""
-    if item.id.startswith("xp-"):
-        return item.id[:5]
-    head = item.id.split("-", 1)[0]
-    return head if is_real(item) else "written"
+    """The corpus a turn comes from (corpus.source_of)."""
+    return corpus.source_of(item.id)
 
 
 FOLDING = "group"  # "group": FOLDS folds by conversation; "source": leave one real source out (main's --folds)

@@ -77,3 +77,11 @@ def test_the_corpus_is_large_enough_to_learn_from() -> None:
     # The shared real training turns join when they are beside the checkout; the repository alone must hold 6,500.
     own = sum(1 for _ in corpus.all_labeled_turns(real_train=None))
     assert own >= 6500
+
+
+def test_one_source_for_every_real_turn_id() -> None:
+    """Leave-one-source-out folds and the per-source figures read the same mapping (corpus.source_of)."""
+    assert [corpus.source_of(i) for i in ("xp-en-valid-1-t3", "xp-zh-2", "mwoz-9", "kd-4", "ccd-1", "star-7", "spc-031")] \
+        == ["xp-en", "xp-zh", "multiwoz", "kdconv", "chitchat", "star", "spc"]
+    assert corpus.source_of("adv-en-benign-28") == "written"
+    assert all(i.startswith(corpus.REAL_PREFIXES) for i in ("xp-en-1", "mwoz-1", "kd-1", "ccd-1", "star-1", "spc-1"))
