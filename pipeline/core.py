@@ -36,6 +36,7 @@ from pipeline.store.files import MEMORY_FILE, USER_FILE, FileDocuments
 from pipeline.store.interface import DocumentStore, MemoryStore, UserDocuments
 from pipeline.store.location import Location, default_root
 from pipeline.store.private import make_private_dir
+from pipeline.store.rules import rule_matches
 from pipeline.store.sqlite import SQLiteStore
 from pipeline.turns import build_turn, made_turn_id, unkeyed_turn_id
 from pipeline.types import FORGOTTEN, Classification, Turn, TurnResult, Usage
@@ -398,6 +399,14 @@ class MemoryPipeline:
     def history(self, user_id: str) -> list[dict[str, Any]]:
         self.documents.documents(user_id)  # validates the id
         return self.store.history(user_id) if self.store.exists() else []
+
+    def decisions(self, user_id: str, turn_id: str | None = None, rule: str | None = None) -> list[dict[str, Any]]:
+        """The decision log, oldest first: each statement's route, op, outcome, its `rule` (the id of what
+        decided), `removal` (forget or change_of_fact, for a removal) and `asked`, with `detail` in words.
+        `rule` keeps the decisions of that id or kind ("guard" keeps every guard/...)."""
+        self.documents.documents(user_id)  # validates the id
+        rows = self.store.decisions(user_id, turn_id) if self.store.exists() else []
+        return rows if rule is None else [r for r in rows if rule_matches(r.get("rule"), rule)]
 
     def recall(self, user_id: str, query: str, k: int = 5, *, wait: float = READ_WAIT_S) -> list[dict[str, Any]]:
         """Full-text search over both files (current lines) and the archive of what left them. A date in the

@@ -192,16 +192,37 @@ def _aside(text: str | None) -> str:
     return f" ({text})" if text else ""
 
 
+def _what(get: Callable[[str], Any]) -> str:
+    """What one decision does, from its fields (`get(name)`: a Decision's attribute or a stored row's column).
+    A removal names its kind: a forget request, or a change of fact ("no longer")."""
+    route, op = get("route"), get("op")
+    if op == "remove":
+        return f"{'no longer' if get('removal') == 'change_of_fact' else 'forget'} {quoted(get('match'))}"
+    if route == "user":
+        return f"{get('section')} / {get('key')}: {get('value')}"
+    if route == "memory":
+        return f"[{get('date')}] {get('topic') + ': ' if get('topic') else ''}{get('entry')}"
+    return f"reason={get('reason')}" + (f", candidate {get('section')} / {get('key')}: {get('value')}"
+                                        if get("candidate") else "")
+
+
 def format_decision(d: Any) -> str:
-    if d.route == "user":
-        what = f"{d.section} / {d.key}: {d.value}" if d.op == "upsert" else f"forget {quoted(d.match)}"
-    elif d.route == "memory":
-        what = f"[{d.date}] {d.topic + ': ' if d.topic else ''}{d.entry}" if d.op == "append" else f"forget {quoted(d.match)}"
-    else:
-        what = f"reason={d.reason}" + (f", candidate {d.section} / {d.key}: {d.value}" if d.candidate else "")
+    what = _what(lambda name: getattr(d, name, None))
     why = _aside(d.detail)
     outcome = f" -> {d.outcome_text}" if d.outcome else ""
     return f"  {d.route.upper():6} {quoted(d.quote)}\n         {what}{why}{outcome}"
+
+
+def stored_decision_line(r: dict[str, Any]) -> str:
+    """One logged decision as text: `TIME TURN #N ROUTE what [rule] -> outcome (detail)`. A skipped
+    statement's words were not kept (its quote is a digest), so none is shown; a row logged before rules
+    were kept shows no rule."""
+    rule = f" [{r['rule']}]" if r.get("rule") else ""
+    asked = " (asked to keep)" if r.get("asked") else ""
+    outcome = f" -> {r['outcome']}" if r.get("outcome") else ""
+    said = f" from {quoted(r['quote'])}" if r.get("quote") and r.get("route") != "skip" else ""
+    return (f"{r.get('ts')} {r.get('turn_id')} #{r.get('position')} {str(r.get('route')).upper()} "
+            f"{_what(r.get)}{rule}{asked}{outcome}{_aside(r.get('detail'))}{said}")
 
 
 

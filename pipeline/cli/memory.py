@@ -1,4 +1,4 @@
-"""The commands about one user's memory: demo, turn, show, confirm, tool, history, recall,
+"""The commands about one user's memory: demo, turn, show, confirm, tool, history, decisions, recall,
 consolidate, retry, import-hermes, export, forget, delete-user."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pipeline.cli.common import (
     quoted,
     read_turn_messages,
     require_user,
+    stored_decision_line,
 )
 from pipeline.cli.errors import UsageError
 
@@ -71,6 +72,12 @@ def register(add: AddCommand) -> None:
 
     p = add("history", "every change to USER's files, old -> new, with its source", _cmd_history)
     p.add_argument("user", help=USER_HELP)
+
+    p = add("decisions", "the decision log: each statement's route, the rule that decided and what the write did",
+            _cmd_decisions)
+    p.add_argument("user", help=USER_HELP)
+    p.add_argument("--turn", metavar="ID", help="only this turn's decisions")
+    p.add_argument("--rule", metavar="ID", help="only the decisions of this rule id or kind (guard, fact/role-noun, ...)")
 
     p = add("recall", "full-text search over USER's files and archive", _cmd_recall)
     p.add_argument("user", help=USER_HELP)
@@ -234,6 +241,20 @@ def _cmd_history(args: argparse.Namespace) -> int:
         note(f"no changes recorded for {args.user} (files edited by hand have no history)")
     for r in rows:
         print(history_line(r))
+    return 0
+
+
+def _cmd_decisions(args: argparse.Namespace) -> int:
+    require_user(args)
+    with open_pipeline(args, write=False) as pipe:
+        rows = pipe.decisions(args.user, turn_id=args.turn, rule=args.rule)
+    if args.as_json:
+        print_json(rows)
+        return 0
+    if not rows:
+        note(f"no decisions logged for {args.user}" + (" that match" if args.turn or args.rule else ""))
+    for r in rows:
+        print(stored_decision_line(r))
     return 0
 
 

@@ -374,7 +374,9 @@ class MemoryStore(ABC):
         """The user's archived values, oldest first (only those archived for `why`, when given)."""
 
     @abstractmethod
-    def decisions(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]: ...
+    def decisions(self, user_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
+        """The decision log, oldest first (rules.stored_decision: every column, `match`, and the typed
+        decision: `rule`, `removal`, `asked`, None in rows logged before the store kept them)."""
 
     @abstractmethod
     def find_text(self, user_id: str, needle: str) -> list[str]:

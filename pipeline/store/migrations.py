@@ -259,6 +259,17 @@ MIGRATIONS: list[tuple[str, str]] = [
         WHERE EXISTS (SELECT 1 FROM turns) OR EXISTS (SELECT 1 FROM batch_conversations)
            OR EXISTS (SELECT 1 FROM hook_queue);
         """,
+    ),    (
+        "m012_decision_rule",
+        """
+        -- The typed decision next to its words (detail): `rule`, the stable id of what decided
+        -- ("fact/role-noun", "model/extractor", "guard/<rule>"); `removal`, for op remove only, "forget"
+        -- or "change_of_fact"; `asked`, 1 when the user asked in so many words to keep it. Our own
+        -- constants, never the user's words. Rows logged before this migration keep NULL in all three.
+        ALTER TABLE decisions ADD COLUMN rule TEXT;
+        ALTER TABLE decisions ADD COLUMN removal TEXT CHECK (removal IN ('forget', 'change_of_fact'));
+        ALTER TABLE decisions ADD COLUMN asked INTEGER CHECK (asked IN (0, 1));
+        """,
     ),
 ]
 

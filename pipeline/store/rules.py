@@ -61,10 +61,11 @@ def decision_rows(
     log_quotes: bool,
     digest_key: bytes,
 ) -> list[tuple[Any, ...]]:
-    """The decisions table's values for a turn, in column order (user_id ... ts). All text redacted; a
-    skipped statement was not kept: only its route, reason, detail and a keyed digest of its quote
+    """The decisions table's values for a turn, in column order (user_id ... asked). All text redacted; a
+    skipped statement was not kept: only its route, reason, rule, detail and a keyed digest of its quote
     (`digest_key`, the store's own), unless `log_quotes` (debugging) keeps its redacted quote and
-    fields too."""
+    fields too. The typed decision is kept beside its words: `rule` (the id of what decided), `removal`
+    (op remove only: forget or change_of_fact; NULL for any other op) and `asked` (0 or 1)."""
     from pipeline.guards.redaction import quote_digest
 
     def r(text: str | None) -> str | None:
@@ -81,15 +82,37 @@ def decision_rows(
     return [
         (user_id, turn_id, conversation_id, i, quote_of(d), d.route, d.op, d.reason, d.section, kept(d, d.key),
          kept(d, d.value), kept(d, d.entry), d.date, kept(d, d.topic), kept(d, d.match), d.confidence,
-         r(d.detail), d.outcome_text, engine, model, prompt_version, ts)
+         r(d.detail), d.outcome_text, engine, model, prompt_version, ts, r(d.rule),
+         d.removal if d.op == "remove" else None, int(d.asked))
         for i, d in enumerate(decisions)
     ]
 
 
 DECISION_COLUMNS = (
     "user_id, turn_id, conversation_id, position, quote, route, op, reason, section, key, value, entry, date, "
-    "topic, match_text, confidence, detail, outcome, engine, model, prompt_version, ts"
+    "topic, match_text, confidence, detail, outcome, engine, model, prompt_version, ts, rule, removal, asked"
 )
+# What a stored decision says beyond its columns of text: None in rows logged before they existed.
+TYPED_DECISION = ("rule", "removal", "asked")
+
+
+def stored_decision(row: dict[str, Any]) -> dict[str, Any]:
+    """A decisions row as the stores' `decisions()` answer it: `match` (the column is match_text), and
+    `rule`, `removal` and `asked` (a bool) always present, None for a row logged before they were (or
+    read from a database not yet migrated)."""
+    row["match"] = row.pop("match_text", None)
+    for column in TYPED_DECISION:
+        row.setdefault(column, None)
+    if row["asked"] is not None:
+        row["asked"] = bool(row["asked"])
+    return row
+
+
+def rule_matches(rule: str | None, wanted: str) -> bool:
+    """Whether a stored rule id is `wanted` or one of its kind: "guard" matches "guard/sensitive",
+    "fact/role-noun" matches "fact/role-noun+sentence" (the rule's entry took in its sentence)."""
+    wanted = wanted.rstrip("/")
+    return rule is not None and bool(wanted) and (rule == wanted or rule.startswith((wanted + "/", wanted + "+")))
 
 
 DIGEST_KEY_NAME = "digest"

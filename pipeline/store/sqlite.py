@@ -38,6 +38,7 @@ from pipeline.store.rules import (
     purge_action,
     redact_turn_payload,
     search_candidate_rows,
+    stored_decision,
 )
 from pipeline.store.sqlite_db import (
     BUSY_TIMEOUT_S,
@@ -339,10 +340,7 @@ class SQLiteStore(SQLiteDatabase, MemoryStore):
         if turn_id is not None:
             sql += " AND turn_id = ?"
             params.append(turn_id)
-        rows = self._rows(sql + " ORDER BY id", params)
-        for row in rows:
-            row["match"] = row.pop("match_text")
-        return rows
+        return [stored_decision(row) for row in self._rows(sql + " ORDER BY id", params)]
 
     def find_text(self, user_id: str, needle: str) -> list[str]:
         """Where `needle` (case-insensitive) is stored for this user, as "table.column" names.

@@ -23,6 +23,7 @@ from pipeline.store.rules import (
     norm,
     redact_turn_payload,
     search_candidate_rows,
+    stored_decision,
 )
 from pipeline.types import Decision, Usage
 
@@ -236,10 +237,7 @@ class Records:
         if turn_id is not None:
             sql += " AND turn_id = %s"
             params.append(turn_id)
-        rows = self.db.rows(sql + " ORDER BY id", params)
-        for row in rows:
-            row["match"] = row.pop("match_text")
-        return rows
+        return [stored_decision(row) for row in self.db.rows(sql + " ORDER BY id", params)]
 
     def find_text(self, user_id: str, needle: str) -> list[str]:
         """Where `needle` (case-insensitive) is stored for this user, as "table.column" names."""

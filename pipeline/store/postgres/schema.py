@@ -274,6 +274,18 @@ MIGRATIONS: list[tuple[str, str]] = [
         WHERE EXISTS (SELECT 1 FROM turns) OR EXISTS (SELECT 1 FROM batch_conversations)
            OR EXISTS (SELECT 1 FROM hook_queue);
         """,
+    ),    (
+        "p009_decision_rule",
+        """
+        -- As the SQLite store's m012_decision_rule: the decision's rule id, its removal kind (op remove
+        -- only) and whether the user asked to keep it; NULL in rows logged before. `asked` is an integer
+        -- 0/1 as in SQLite, so export-store / import-store copy it unchanged. The text columns stay out
+        -- of the planner's statistics, as p006 keeps every other one.
+        ALTER TABLE decisions ADD COLUMN rule TEXT,
+            ADD COLUMN removal TEXT CHECK (removal IN ('forget', 'change_of_fact')),
+            ADD COLUMN asked INTEGER CHECK (asked IN (0, 1));
+        ALTER TABLE decisions ALTER COLUMN rule SET STATISTICS 0, ALTER COLUMN removal SET STATISTICS 0;
+        """,
     ),
 ]
 
