@@ -36,6 +36,8 @@ export declare class MemrouteClient {
   context(user: string): Promise<string>;
   recall(user: string, q: string, k?: number): Promise<Answer<"GET /v1/users/{user}/recall">>;
   history(user: string): Promise<Answer<"GET /v1/users/{user}/history">>;
+  /** The decision log; `turnId` keeps one turn's, `rule` one rule id or kind ("guard", "fact/role-noun"). */
+  decisions(user: string, options?: { turnId?: string; rule?: string }): Promise<Answer<"GET /v1/users/{user}/decisions">>;
   setField(user: string, key: string, value: FieldIn["value"], section?: FieldIn["section"]): Promise<Answer<"PUT /v1/users/{user}/fields/{key}">>;
   deleteField(user: string, key: string, options?: { purge?: boolean }): Promise<Answer<"DELETE /v1/users/{user}/fields/{key}">>;
   deleteEntry(user: string, entryId: string, options?: { purge?: boolean }): Promise<Answer<"DELETE /v1/users/{user}/entries/{entry_id}">>;

@@ -91,6 +91,10 @@ export class MemrouteClient {
   async history(user) {
     return this.request("GET", this.#user(user) + "/history");
   }
+  /** The decision log; `turnId` keeps one turn's, `rule` one rule id or kind ("guard", "fact/role-noun"). */
+  async decisions(user, { turnId, rule } = {}) {
+    return this.request("GET", this.#user(user) + "/decisions", { query: { turn_id: turnId, rule } });
+  }
   async setField(user, key, value, section) {
     return this.request("PUT", this.#user(user) + "/fields/" + segment(key, "a field key"), { body: { value, section } });
   }

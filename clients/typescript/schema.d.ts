@@ -20,10 +20,20 @@ export interface ContextOut {
   context: string;
 }
 
+export interface DecisionLog {
+  decisions: DecisionOut[];
+}
+
 export interface DecisionOut {
   route: string;
   op?: string | null;
   outcome?: string | null;
+  /** the stable id of what decided (fact/role-noun, model/llm, guard/...); null in decisions logged before rule ids were kept */
+  rule?: string | null;
+  /** op remove: a forget request (erased everywhere) or a change of fact (archived) */
+  removal?: "forget" | "change_of_fact" | null;
+  /** the user asked in so many words to keep it */
+  asked?: boolean | null;
 }
 
 export interface EntryView {
@@ -91,6 +101,7 @@ export interface Provenance {
   engine?: string | null;
   model?: string | null;
   confidence?: number | null;
+  rule?: string | null;
 }
 
 /** The Hermes Agent memory tool's arguments. */
@@ -132,6 +143,7 @@ export interface Operations {
   "GET /v1/status": { response: Record<string, unknown>; body: never };
   "DELETE /v1/users/{user}": { response: Record<string, unknown>; body: never };
   "GET /v1/users/{user}/context": { response: ContextOut; body: never };
+  "GET /v1/users/{user}/decisions": { response: DecisionLog; body: never };
   "DELETE /v1/users/{user}/entries/{entry_id}": { response: Record<string, unknown>; body: never };
   "DELETE /v1/users/{user}/fields/{key}": { response: Record<string, unknown>; body: never };
   "PUT /v1/users/{user}/fields/{key}": { response: Record<string, unknown>; body: FieldIn };

@@ -555,6 +555,8 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "quote": r(d.quote),
         "confidence": d.confidence,
         "rule": d.rule,
+        "removal": d.removal if d.op == "remove" else None,  # as the decision log keeps it
+        "asked": d.asked,
         "detail": r(d.detail),
         "outcome": r(d.outcome_text),
         "evicted": list(d.evicted),

@@ -245,6 +245,8 @@ def _cmd_history(args: argparse.Namespace) -> int:
 
 
 def _cmd_decisions(args: argparse.Namespace) -> int:
+    if args.rule is not None and not args.rule.strip("/ "):
+        raise UsageError("--rule needs a rule id or kind, e.g. guard or fact/role-noun")
     require_user(args)
     with open_pipeline(args, write=False) as pipe:
         rows = pipe.decisions(args.user, turn_id=args.turn, rule=args.rule)

@@ -325,9 +325,14 @@ def _messages_html(messages: Sequence[dict[str, Any]]) -> str:
 def _decisions_html(decisions: Sequence[dict[str, Any]]) -> str:
     if not decisions:
         return '<p class="meta">no decisions</p>'
-    cols = ("quote", "route", "op", "reason", "section", "key", "value", "entry", "date", "outcome", "detail")
+    cols = ("quote", "route", "op", "removal", "reason", "section", "key", "value", "entry", "date", "rule", "outcome",
+            "detail")
+
+    def cell(d: dict[str, Any], c: str) -> Any:
+        return None if c == "removal" and d.get("op") != "remove" else d.get(c)  # a kind of removal, nothing else
+
     head = "".join(f"<th>{c}</th>" for c in cols)
-    rows = "".join("<tr>" + "".join(f"<td>{_e(d.get(c))}</td>" for c in cols) + "</tr>" for d in decisions)
+    rows = "".join("<tr>" + "".join(f"<td>{_e(cell(d, c))}</td>" for c in cols) + "</tr>" for d in decisions)
     return f'<table class="decisions"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
 
 

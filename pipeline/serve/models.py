@@ -41,11 +41,20 @@ class DecisionOut(BaseModel):
     route: str
     op: str | None = None
     outcome: str | None = None
+    rule: str | None = Field(None, description="the stable id of what decided (fact/role-noun, model/llm, guard/...); "
+                                                "null in decisions logged before rule ids were kept")
+    removal: Literal["forget", "change_of_fact"] | None = Field(
+        None, description="op remove: a forget request (erased everywhere) or a change of fact (archived)")
+    asked: bool | None = Field(None, description="the user asked in so many words to keep it")
 
 
 class TurnApplied(BaseModel):
     turn_id: str
     status: Literal["done"]
+    decisions: list[DecisionOut]
+
+
+class DecisionLog(BaseModel):
     decisions: list[DecisionOut]
 
 

@@ -1,5 +1,5 @@
 """The profile view: both files as text and parsed, with their usage against the caps, and each
-USER.md field and MEMORY.md entry with where it came from (turn, quote, time, engine, confidence).
+USER.md field and MEMORY.md entry with where it came from (turn, quote, time, engine, confidence, rule).
 
 Read through the pipeline's public API (show) and the store's read methods (provenance,
 decisions); the files are parsed with the ledgers' own parsers."""
@@ -29,6 +29,7 @@ class Provenance(BaseModel):
     engine: str | None = None  # "manual": set by hand (tool, API, import)
     model: str | None = None
     confidence: float | None = None  # the engine's confidence in the decision; None for manual edits
+    rule: str | None = None  # the id of the rule, model or guard that decided (None: manual, or logged before rules)
 
 
 class FieldView(BaseModel):
@@ -62,10 +63,13 @@ class ProfileView(BaseModel):
     warnings: list[str] = []
 
 
-def _provenance(row: dict[str, Any], confidence: float | None, said_at: str | None) -> Provenance:
+def _provenance(row: dict[str, Any], decision: dict[str, Any] | None, said_at: str | None) -> Provenance:
+    """Where a value came from: its provenance row and, when an engine wrote it, the logged decision that did."""
+    confidence = None if decision is None or decision.get("confidence") is None else float(decision["confidence"])
     return Provenance(
         turn_id=row.get("turn_id"), conversation_id=row.get("conversation_id"), quote=row.get("quote"),
         time=row.get("ts"), said_at=said_at, engine=row.get("engine"), model=row.get("model"), confidence=confidence,
+        rule=None if decision is None else decision.get("rule"),
     )
 
 
@@ -113,14 +117,11 @@ def profile_view(pipe: MemoryPipeline, user_id: str) -> ProfileView:
     def when_said(row: dict[str, Any]) -> str | None:
         return said.get(str(row.get("turn_id"))) if row.get("engine") != "manual" else None
 
-    def confidence(row: dict[str, Any], match: Any) -> float | None:
+    def decided(row: dict[str, Any], match: Any) -> dict[str, Any] | None:
+        """The logged decision that wrote the row's value (None for a change by hand)."""
         if row.get("engine") == "manual":
             return None
-        for d in decisions:
-            if d.get("turn_id") == row.get("turn_id") and match(d):
-                value = d.get("confidence")
-                return float(value) if value is not None else None
-        return None
+        return next((d for d in decisions if d.get("turn_id") == row.get("turn_id") and match(d)), None)
 
     fields: list[FieldView] = []
     for f in profile.fields():
@@ -128,7 +129,7 @@ def profile_view(pipe: MemoryPipeline, user_id: str) -> ProfileView:
         prov = None
         if found is not None:
             wanted = norm_key(f.key or "")
-            prov = _provenance(found, confidence(
+            prov = _provenance(found, decided(
                 found, lambda d, wanted=wanted: d.get("route") == "user" and norm_key(d.get("key") or "") == wanted),
                 when_said(found))
         fields.append(FieldView(section=f.section, key=f.key, value=f.value, provenance=prov))
@@ -139,7 +140,7 @@ def profile_view(pipe: MemoryPipeline, user_id: str) -> ProfileView:
         seen = origin(by_body.get(body, []), body, check_value=False)
         prov = None
         if seen is not None:
-            prov = _provenance(seen, confidence(
+            prov = _provenance(seen, decided(
                 seen, lambda d, body=body: d.get("route") == "memory" and (d.get("entry") or "\0") in body),
                 when_said(seen))
         entries.append(EntryView(id=entry_id(body), date=e.date, topic=e.topic, text=e.text, provenance=prov))

@@ -16,6 +16,7 @@ from pipeline.serve.errors import ApiError, ErrorBody
 from pipeline.serve.models import (
     Changes,
     ContextOut,
+    DecisionLog,
     FieldIn,
     Health,
     Hits,
@@ -25,7 +26,7 @@ from pipeline.serve.models import (
     TurnIn,
 )
 from pipeline.serve.profile import ProfileView, profile_view
-from pipeline.serve.turns import submit_turn, wait_for_turn
+from pipeline.serve.turns import LOGGED_KEYS, decision_out, submit_turn, wait_for_turn
 
 if TYPE_CHECKING:
     from pipeline.core import MemoryPipeline
@@ -107,6 +108,17 @@ def history(request: Request, user: Tenant) -> Changes:
     _pipe(request).wait_for_turns(user)
     _existing(request, user)
     return Changes(changes=_pipe(request).history(user))
+
+
+@router.get(USER + "/decisions", response_model=DecisionLog, responses=ERRORS,
+            summary="The decision log: each statement's route, the rule that decided (?rule= keeps one id or kind), "
+                    "the removal kind and what the write did")
+def decisions(request: Request, user: Tenant, turn_id: str | None = Query(None, max_length=200),
+              rule: str | None = Query(None, min_length=1, max_length=200)) -> DecisionLog:
+    _pipe(request).wait_for_turns(user)
+    _existing(request, user)
+    rows = _pipe(request).decisions(user, turn_id=turn_id, rule=rule)
+    return DecisionLog.model_validate({"decisions": [decision_out(row, LOGGED_KEYS) for row in rows]})
 
 
 @router.get(USER + "/context", response_model=ContextOut, responses=ERRORS,

@@ -19,7 +19,14 @@ if TYPE_CHECKING:
 
 # What a decision says to a client; the store's bookkeeping columns stay out.
 DECISION_KEYS = ("position", "quote", "route", "op", "reason", "section", "key", "value", "entry", "date", "topic",
-                 "match", "confidence", "detail", "outcome")
+                 "match", "confidence", "rule", "removal", "asked", "detail", "outcome")
+# A decision read back from the log (GET .../decisions) also says which turn it belongs to and when it was logged.
+LOGGED_KEYS = ("turn_id", "conversation_id", "ts", *DECISION_KEYS)
+
+
+def decision_out(row: dict[str, Any], keys: tuple[str, ...] = DECISION_KEYS) -> dict[str, Any]:
+    """A stored decision (the store's `decisions()` row) as the API answers it."""
+    return {k: row.get(k) for k in keys}
 
 
 async def submit_turn(hook: PostTurnHook, config: ServeConfig, user: str, turn: TurnIn) -> str:
@@ -41,9 +48,9 @@ async def wait_for_turn(hook: PostTurnHook, pipe: MemoryPipeline, user: str, tur
         status = "done"  # applied before the upgrade to keyed ids, under the plain id it had then: nothing new decided
     if status == "done":  # applied, and the hook has let go of it: no byte of its queued text is left at rest
         rows = await asyncio.to_thread(pipe.store.decisions, user, turn_id)
-        return {"turn_id": turn_id, "status": "done", "decisions": [{k: row.get(k) for k in DECISION_KEYS} for row in rows]}
+        return {"turn_id": turn_id, "status": "done", "decisions": [decision_out(row) for row in rows]}
     # still queued, or failed and waiting for the hook's retry: it stays accepted
     return {"turn_id": turn_id, "status": "retrying" if status == "failed" else "queued"}
 
 
-__all__ = ["DECISION_KEYS", "submit_turn", "wait_for_turn"]
+__all__ = ["DECISION_KEYS", "LOGGED_KEYS", "decision_out", "submit_turn", "wait_for_turn"]

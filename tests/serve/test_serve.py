@@ -83,6 +83,25 @@ def test_a_turn_is_202_then_applied_and_the_profile_says_where_each_fact_came_fr
     assert any(c["op"] == "append" for c in admin.get("/v1/users/jasmin/history").json()["changes"])
 
 
+def test_the_decision_log_says_which_rule_decided_and_a_change_of_fact_from_a_forget(admin: httpx.Client) -> None:
+    written = admin.post("/v1/users/tove/turns?wait=true", json=says("I'm a harbour pilot and I live in Ostrava."))
+    assert written.status_code == 200, written.text
+    assert all(d["rule"] and d["removal"] is None and d["asked"] is False for d in written.json()["decisions"])
+    changed = admin.post("/v1/users/tove/turns?wait=true", json=says("I no longer live in Ostrava."))
+    [decision] = changed.json()["decisions"]
+    assert (decision["op"], decision["rule"], decision["removal"]) == ("remove", "change/no-longer", "change_of_fact")
+
+    log = admin.get("/v1/users/tove/decisions").json()["decisions"]
+    assert [d["turn_id"] for d in log] == [written.json()["turn_id"]] * 2 + [changed.json()["turn_id"]]
+    assert all(d["rule"] and d["ts"] and d["detail"] for d in log)
+    only = admin.get("/v1/users/tove/decisions", params={"rule": "change", "turn_id": changed.json()["turn_id"]})
+    assert only.json()["decisions"] == log[-1:]
+    role = next(f for f in admin.get("/v1/users/tove/profile").json()["fields"] if f["key"] == "Role")
+    assert role["provenance"]["rule"] == next(d["rule"] for d in log if d["key"] == "Role")
+    assert admin.get("/v1/users/nobody-here/decisions").status_code == 404
+    assert admin.get("/v1/users/tove/decisions", params={"rule": ""}).status_code == 422
+
+
 def test_content_parts_are_accepted_and_turns_of_one_user_apply_in_order(admin: httpx.Client) -> None:
     for n in range(1, 9):
         turn = {"messages": [{"role": "user", "content": [{"type": "text", "text": f"Yesterday we shipped release {n}."},

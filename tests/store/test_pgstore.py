@@ -40,7 +40,7 @@ def test_migrations_apply_once_even_when_two_processes_open_a_fresh_database(pg_
     assert errors == []
     assert stores[0].applied_migrations() == ["p001_core", "p002_hook_queue", "p003_document_copies", "p004_annotations",
                                              "p005_store_keys", "p006_private_statistics",
-                                             "p007_usage_cached_tokens", "p008_store_facts"]
+                                             "p007_usage_cached_tokens", "p008_store_facts", "p009_decision_rule"]
     for s in stores:
         s.close()
 

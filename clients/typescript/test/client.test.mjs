@@ -95,7 +95,7 @@ test("a turn submitted without waiting is in the context read right after it", a
   }
 });
 
-test("profile, recall, corrections, the memory tool and history", async () => {
+test("profile, recall, corrections, the memory tool, history and the decision log", async () => {
   const client = new MemrouteClient({ baseUrl, token: TOKEN });
   await client.submitTurn("omar", { messages: [{ role: "user", content: "Yesterday we shipped the billing service." }],
                                     timestamp: "2026-07-30T10:00:00Z" }, { wait: true });
@@ -110,6 +110,11 @@ test("profile, recall, corrections, the memory tool and history", async () => {
   await client.deleteField("omar", "Role", { purge: true });
   assert.equal((await client.profile("omar")).fields.some((f) => f.key === "Role"), false);
   assert.ok((await client.history("omar")).changes.length >= 3);
+  const logged = (await client.decisions("omar")).decisions.find((d) => d.route === "memory");
+  assert.ok(logged.rule && logged.turn_id, JSON.stringify(logged));
+  const same = await client.decisions("omar", { turnId: logged.turn_id, rule: logged.rule });
+  assert.deepEqual(same.decisions.map((d) => d.rule), [logged.rule]);
+  assert.deepEqual((await client.decisions("omar", { rule: "no-such-rule" })).decisions, []);
   await client.deleteUser("omar");
 });
 
