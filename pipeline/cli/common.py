@@ -196,14 +196,19 @@ def _what(get: Callable[[str], Any]) -> str:
     """What one decision does, from its fields (`get(name)`: a Decision's attribute or a stored row's column).
     A removal names its kind: a forget request, or a change of fact ("no longer")."""
     route, op = get("route"), get("op")
+
+    def shown(name: str) -> str:
+        value = get(name)
+        return "-" if value is None else str(value)
+
     if op == "remove":
         return f"{'no longer' if get('removal') == 'change_of_fact' else 'forget'} {quoted(get('match'))}"
     if route == "user":
-        return f"{get('section')} / {get('key')}: {get('value')}"
+        return f"{shown('section')} / {shown('key')}: {shown('value')}"
     if route == "memory":
-        return f"[{get('date')}] {get('topic') + ': ' if get('topic') else ''}{get('entry')}"
-    return f"reason={get('reason')}" + (f", candidate {get('section')} / {get('key')}: {get('value')}"
-                                        if get("candidate") else "")
+        return f"{'[' + shown('date') + '] ' if get('date') else ''}{get('topic') + ': ' if get('topic') else ''}{shown('entry')}"
+    return f"reason={shown('reason')}" + (f", candidate {shown('section')} / {shown('key')}: {shown('value')}"
+                                          if get("candidate") else "")
 
 
 def format_decision(d: Any) -> str:

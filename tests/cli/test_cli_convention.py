@@ -49,6 +49,7 @@ COMMANDS = [
     ["undo", "ana"],
     ["context", "ana"],
     ["history", "ana"],
+    ["decisions", "ana"],
     ["show", "ana"],
     ["recall", "ana", "Ana"],
 ]
@@ -97,7 +98,7 @@ def _options(command: str) -> set[str]:
 ENGINE_OPTIONS = {"--engine", "--model", "--api-base", "--timeout", "--deadline", "--max-retries"}
 
 
-@pytest.mark.parametrize("command", ["users", "show", "history", "status", "annotations", "pin", "export", "forget",
+@pytest.mark.parametrize("command", ["users", "show", "history", "decisions", "status", "annotations", "pin", "export", "forget",
                                      "delete-user", "context", "tool", "recall"])
 def test_commands_that_run_no_engine_take_no_engine_options(command: str) -> None:
     assert not _options(command) & ENGINE_OPTIONS
