@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import re
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -34,13 +35,29 @@ def _other_files(root: Path, skip: set[Path]) -> dict[str, str]:
     return out
 
 
+# A number is leaked as that number, not as a run of digits inside a longer number, a clock reading or a hex
+# digest ("4821" is in "0.004821337" and in "a4821f" by chance): a needle made of digits (spaces and dashes
+# between them allowed) counts only where no letter or digit stands right before or after it.
+_NUMBER = re.compile(r"[0-9](?:[0-9 -]*[0-9])?")
+
+
+def _matcher(needle: str) -> re.Pattern[str]:
+    body = re.escape(needle.casefold())
+    return re.compile(rf"(?<![0-9a-z]){body}(?![0-9a-z])" if _NUMBER.fullmatch(needle) else body)
+
+
+def _byte_matcher(needle: str, form: bytes) -> re.Pattern[bytes]:
+    body = re.escape(form.lower())
+    return re.compile(rb"(?<![0-9a-z])" + body + rb"(?![0-9a-z])" if _NUMBER.fullmatch(needle) else body)
+
+
 def find_leaks(needles: Sequence[str], places: dict[str, str]) -> list[tuple[str, str]]:
     """(needle, where) for every case-insensitive occurrence of a needle in a place."""
     found: list[tuple[str, str]] = []
     for needle in needles:
-        low = needle.casefold()
+        pattern = _matcher(needle)
         for where, text in places.items():
-            if low in text.casefold():
+            if pattern.search(text.casefold()):
                 found.append((needle, where))
     return found
 
@@ -140,7 +157,7 @@ def search_bytes(needles: Sequence[str], roots: Sequence[Path], *, base: Path | 
     found: list[tuple[str, str]] = []
     if not needles:
         return found
-    forms = {n: [f.lower() for f in _needle_forms(n)] for n in needles}
+    forms = {n: [_byte_matcher(n, f) for f in _needle_forms(n)] for n in needles}
     files: list[Path] = []
     for root in roots:
         if root.is_file():
@@ -154,7 +171,7 @@ def search_bytes(needles: Sequence[str], roots: Sequence[Path], *, base: Path | 
             continue
         name = str(path.relative_to(base)) if base is not None and path.is_relative_to(base) else str(path)
         low = data.lower()
-        hits = {n for n, fs in forms.items() if any(f in low for f in fs)}
+        hits = {n for n, fs in forms.items() if any(f.search(low) for f in fs)}
         found += [(n, f"file {name}") for n in needles if n in hits]
         if data.startswith(SQLITE_HEADER):
             try:
