@@ -63,11 +63,20 @@ def asked_to_save(text: str) -> bool:
 
 
 def redact(text: str, spans: list[Span], offset: int = 0) -> str:
-    """`text` (which starts at `offset` of the scanned text) with every overlapping span replaced."""
+    """`text` (which starts at `offset` of the scanned text) with every overlapping span replaced. Spans that
+    overlap each other ("password is hunter2" as a secret, "hunter2" as a password) become one marker, of the
+    kind of the span that starts first (the widest on a tie): replaced one by one, the second would cut into the
+    first's marker."""
+    merged: list[tuple[int, int, str]] = []
+    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
+        a, b = max(span.start - offset, 0), min(span.end - offset, len(text))
+        if a >= b:
+            continue
+        if merged and a < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]), merged[-1][2])
+        else:
+            merged.append((a, b, span.kind))
     out = text
-    for span in sorted(spans, key=lambda s: s.start, reverse=True):
-        a = max(span.start - offset, 0)
-        b = min(span.end - offset, len(text))
-        if a < b:
-            out = out[:a] + f"[REDACTED:{span.kind.upper()}]" + out[b:]
+    for a, b, kind in reversed(merged):
+        out = out[:a] + f"[REDACTED:{kind.upper()}]" + out[b:]
     return out

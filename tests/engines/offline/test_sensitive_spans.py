@@ -32,3 +32,21 @@ def test_a_detector_that_fails_fails_the_turn(monkeypatch: pytest.MonkeyPatch, t
         result = pipe.process_turn("ana", [{"role": "user", "content": "I live in Lyon."}])
     assert result.status == "failed" and "detector down" in (result.error or "")
     assert not (tmp_path / "ana" / "USER.md").exists()
+
+
+@pytest.mark.parametrize(("said", "secret"), [
+    ("hi! my password is hunter2-Quokka, don't keep it", "Quokka"),
+    ("password saya adalah Rahasia-9921, jangan disimpan ya", "Rahasia-9921"),
+    ("我的密码是 Zhima-8812，别记下来", "Zhima-8812"),
+    ("รหัสผ่านของฉันคือ Sabai-7734 อย่าเก็บไว้นะ", "Sabai-7734"),
+])
+def test_overlapping_findings_leave_one_whole_marker(tmp_path: Path, said: str, secret: str) -> None:
+    """Two detectors that both cover the secret ("password is X" and "X") make one marker in the quote a person
+    reads and the log keeps, not a marker cut into by the other ("[REDACTED:SECRET]WORD]")."""
+    import re
+
+    with MemoryPipeline(root=tmp_path) as pipe:
+        result = pipe.process_turn("ana", [{"role": "user", "content": said}], timestamp="2026-07-30T10:00:00Z")
+    quotes = " ".join(d.quote for d in result.decisions)
+    assert "[REDACTED:" in quotes and secret not in quotes
+    assert not re.search(r"REDACTED|\]", re.sub(r"\[REDACTED:[A-Z_]+\]", "", quotes)), quotes
