@@ -59,7 +59,8 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ),
     ("injection:reveal", ("reveal", "print", "show", "dump", "repeat", "leak", "output"),
      r"\b(?:reveal|print|show|dump|repeat|leak|output)\s+(?:me\s+)?(?:your|the|its|their)\s+(?:full\s+)?(?:secret\s+|internal\s+)?"
-     r"(?:system prompt|hidden instructions|initial prompt|instructions)"),
+     r"(?:system prompt|system message|system instructions|developer message|hidden (?:instructions|prompt|rules)|"
+     r"secret (?:instructions|prompt|rules)|internal (?:instructions|prompt|rules)|initial prompt|instructions)"),
     ("injection:reveal", ("selalu",),
      r"\bselalu\s+(?:\w+\s+){0,2}?(?:ungkapkan|tampilkan|bocorkan|kirimkan|berikan|bagikan)\b[^.\n]{0,50}?(?:prompt|instruksi|kata sandi|password|kunci|rahasia|token|kredensial)"),
     ("injection:reveal", ("总是", "始终", "一直", "每次都", "泄露", "透露", "输出"),
