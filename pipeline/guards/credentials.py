@@ -53,7 +53,7 @@ _PASSWORD_RE = lazy_compile(
     r"(?:\s*(?:email|e-mail|wifi|wi-fi|akun|account|laptop|bank|hp|gmail|router|admin|login|master|root|database|db|server|"
     r"surel|rumah|kantor|atm|kartu|card|phone|ponsel|邮箱|账号|账户|电脑|银行卡|银行|อีเมล|บัญชี|ไวไฟ|wifi ?บ้าน|atm|บัตร)){0,2}"
     r"(?:(?:\s+(?!manager|policy|reset|field|hint|rules?|generator|vault|app|strength|length|requirements?)[a-z]{1,12}){1,3}\s+(?=is\b|was\b|:|=)"
-    r"|[\u0e00-\u0e7f\u4e00-\u9fff]{1,12}?(?=[:=：]|คือ|是|为))?"
+    r"|[\u0e00-\u0e7f\u4e00-\u9fff]{1,24}?(?=[:=：]|คือ|是|为))?"
     r"(?:\s*(?:is|was|=|:|：|adalah|yaitu|ialah|nya|saya|ku|aku|baru|ya|dong|nih|sekarang|kini|skrg|是|为|為|คือ|ของฉัน|ของผม|ใหม่|new|"
     r"always|still|just|currently|usually|will|be|selalu|masih|一直|始终|เสมอ)(?![a-z0-9])){1,5}\s*[\"'“「]?"
     r"([^\s\"'”」,，。;；]+(?:\s+[a-z]+){0,11})",
@@ -110,7 +110,7 @@ _ACCESS_CODE_RE = lazy_compile(
     r"access|keypad|padlock|locker|bike lock|unlock|intercom|buzzer|atm|bank|card|debit|phone|sim|storage unit|storage|"
     r"self-storage|shed|mailbox|post ?box|lobby|building|elevator|lift|parking|car park|apartment|flat|house|home|office|"
     r"vault|cabinet|suitcase|luggage|cage)(?:'s)?\s+(?:(?!area|zip|post(?:al)?|country|promo|dress|source|discount|bar|qr|"
-    r"colou?r|error|status|tax|sort|swift|routing|branch)[\w-]+\s+)?(?:code|combination|combo|pin)s?\b|"
+    r"colou?r|error|status|tax|sort|swift|routing|branch)[\w-]+\s+)?(?:code|combination|combo|pin|keypad)s?\b|"
     r"\b(?:code|combination|combo|pin|passcode)s?\s+(?:for|to|of|on|at|into)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+)?"
     r"(?:[\w-]+\s+){0,2}?(?:storage(?: unit)?|unit|locker|door|gate|garage|safe|shed|building|house|flat|apartment|office|"
     r"lobby|mailbox|cage|vault|padlock|lock|alarm|keypad|entrance|lockbox|key ?safe)s?\b|"
@@ -133,6 +133,29 @@ _PIN_RE = lazy_compile(
     r"(?:(?<![a-z])(?:kode\s+)?pin|พิน|รหัสพิน)(?:\s+code|\s+number)?(?:'s|’s)?\s*(?:is|:|：|=|#|adalah|是|为|คือ)?\s*(\d{4,8})"
     r"(?![\d.,:/-]\d)|(?:พิน|รหัสพิน)\S{0,20}?(?:คือ)?\s*(\d{4,8})(?!\d)", _I)
 # "Login: bob / Hunter2024!", "username jdoe password Winter2025": the second value is the password.
+# A lock named, then its code said further on in the sentence ("the lockbox by the cabin door has the spare key,
+# code 5073", "to arm the house alarm I key in 4-4-1-8").
+_LOCK_THEN_CODE_RE = lazy_compile(
+    r"\b(?:lock ?box|key ?safe|key box|padlock|locker|safe|gate|door|alarm|garage|storage unit|keypad|shed|mailbox|cabinet|"
+    r"vault|bike lock|combination lock)s?\b[^.!?\n\d]{0,60}?\b(?:code|combo|combination|pin|passcode|(?:key|keys|keyed|punch|"
+    r"punches|punched|type|types|typed|tap|taps|tapped|dial|dials|dialled|dialed)\s+in|enter|enters|entered)\b\s*(?:is|was|:|=|-|,)?"
+    r"\s*(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)",
+    _I,
+)
+# A pass phrase said by its use ("I always log in with the phrase blue heron stands still", "the words I type to
+# unlock my laptop are tangerine ladder comet"): the words after it, to the end of the clause.
+_PHRASE_BY_USE_RE = lazy_compile(
+    r"\b(?:log|sign)[ -]?(?:in|on)\s+(?:to\s+[\w-]+\s+)?(?:with|using)\s+(?:the\s+|my\s+|a\s+|this\s+|our\s+)?(?:secret\s+)?"
+    r"(?:pass ?phrase|phrase|words?|sentence)\s*[:\"'“]?\s*((?:[^\s,.;:!?\"”]+[ \t]*){2,8})|"
+    r"\b(?:unlock|open)\s+(?:(?:my|our|the)\s+)?(?:[\w-]+\s+){0,2}?(?:with|using)\s+(?:the\s+|my\s+|a\s+)?(?:secret\s+)?"
+    r"(?:pass ?phrase|phrase|words|sentence)\s*[:\"'“]?\s*((?:[^\s,.;:!?\"”]+[ \t]*){2,8})|"
+    r"\b(?:pass ?phrase|phrase|words|sentence)\s+(?:that\s+)?(?:I|we)\s+(?:always\s+|usually\s+|still\s+)?(?:use|type|enter|say|key in)\s+"
+    r"(?:(?:to\s+(?:log|sign)[ -]?(?:in|on)|to\s+unlock|to\s+open|to\s+get\s+into)\s+(?:(?:my|our|the)\s+)?(?:[\w-]+\s+){0,2}?|"
+    r"for\s+(?:my|our|the)\s+(?:[\w-]+\s+)?(?:laptop|computer|pc|phone|account|bank|vault|wallet|wi-?fi|email|login|router|"
+    r"server|mac|ipad|tablet|door|safe|app)\s+)"
+    r"(?:are|is|were|was|:)\s*[\"'“]?((?:[^\s,.;:!?\"”]+[ \t]*){2,8})",
+    _I,
+)
 _LOGIN_PAIR_RE = lazy_compile(
     r"(?:\b(?:login|log-in|log in|sign-?in|username|user name|user|akun|account|credentials?|creds)|账号|用户名|ชื่อผู้ใช้|ล็อกอิน)"
     r"(?:\s+(?:is|adalah)\b|\s*[:=：])?\s*(?![a-z][a-z0-9+.-]*://)([^\s/|:,]{1,64})\s*(?:/|\||:|,|\s+(?:and|dan|pass(?:word)?|pw|pwd|sandi|kata sandi)\b\s*[:=]?|\s*(?:密码|รหัส(?:ผ่าน)?)\s*[:=：]?)"
@@ -253,6 +276,12 @@ def credential_findings(s: str, t: Text) -> list[Span]:
         for m in _PIN_RE.finditer(s):
             group = 1 if m.group(1) is not None else 2
             add((m.start(group), m.end(group), PASSWORD))
+    if _CODE_GATE.hit(t):
+        out += matches(_LOCK_THEN_CODE_RE, s, PASSWORD, group=1)
+    if _PASSWORD_GATE.hit(t) or "words" in t.words or "sentence" in t.words:
+        for m in _PHRASE_BY_USE_RE.finditer(s):
+            group = next(g for g in (1, 2, 3) if m.group(g) is not None)
+            add((m.start(group), m.start(group) + len(m.group(group).rstrip()), PASSWORD))
     if _LOGIN_GATE.hit(t):
         for m in _LOGIN_PAIR_RE.finditer(s):
             val = m.group(2).rstrip(".,;")

@@ -67,7 +67,11 @@ _EN_DEVICES = (
     r"(?:hip|knee|joint|shoulder) replacements?|(?:heart|mechanical|artificial) valves?|colostomy(?: bag)?|"
     r"ileostomy|stoma(?: bag)?|catheters?|\bcpap(?: machine)?|oxygen (?:tank|concentrator)s?|feeding tubes?|"
     r"\bvp shunt|prosthetic (?:leg|arm|limb|foot|hand)s?|prosthes[ie]s|wheelchair(?: user)?|epipens?|"
-    r"inhalers?|nebuli[sz]ers?|ventilators?"
+    r"inhalers?|nebuli[sz]ers?|ventilators?|"
+    # implants in a bone, ear tubes, a fused spine: "a titanium plate put in my ankle", "grommets put in"
+    r"(?:titanium|metal|steel) (?:plates?|rods?|screws?|pins?|implants?)|grommets|ear tubes|(?:spinal|back|neck) fusion|"
+    r"(?:plates?|rods?|screws?|pins?) (?:and (?:plates?|rods?|screws?|pins?) )?(?:put |fitted |inserted |placed )?in (?:my|his|her|their|our|the) "
+    r"(?:ankle|leg|arm|wrist|hip|spine|back|knee|shoulder|neck|jaw|foot|hand|collarbone|femur|shin|elbow|pelvis)|shunts?|port-a-cath"
 )
 _EN_PROCEDURES = (
     r"[a-z]{3,}ectomy|tracheo(?:s)?tomy|colostomy|angioplasty|rhinoplasty|c-section|ca?esarean(?: section)?|"
@@ -131,6 +135,9 @@ _ZH_TERMS = (
     r"(?:做|动|接受|进行|安排|刚做完|做完)(?:了|过|完)?\S{0,8}?手术|开刀|\S{1,4}切除|剖腹产|剖宫产|"
     r"(?:肾|肝|心脏|骨髓|器官|眼角膜|肺)移植|(?:心脏)?搭桥(?:手术)?|阑尾炎?|胆囊|扁桃体|化疗|放疗|靶向药|"
     r"二甲双胍|降压药|降糖药|抗抑郁药|抗癫痫药|左甲状腺素|优甲乐|华法林|他汀|氯吡格雷|利他林|"
+    r"(?:腿|骨头|骨|膝盖|膝|手臂|胳膊|脊椎|腰椎|颈椎|脚踝|手腕|肩膀|髋|下巴)\S{0,4}?(?:钢钉|钢板|钢针)|(?:钢钉|钢板|钢针)\S{0,3}?(?:固定|取出)|骨钉|内固定|人工晶体|舍曲林|氟西汀|帕罗西汀|艾司西酞普兰|西酞普兰|度洛西汀|文拉法辛|奥氮平|喹硫平|利培酮|"
+    r"阿立哌唑|碳酸锂|丙戊酸|拉莫三嗪|左乙拉西坦|卡马西平|氯硝西泮|阿普唑仑|劳拉西泮|哌甲酯|专注达|托莫西汀|"
+    r"(?:治|治疗|控制)(?:焦虑|抑郁|失眠|癫痫|高血压|糖尿病|哮喘|心脏病|多动症|偏头痛|痛风)|"
     r"(?:病危|病重|重病|住院|进了?icu|进了?重症监护)"
 )
 
@@ -144,7 +151,7 @@ _TH_TERMS = (
     r"ประสาทหูเทียม|นั่งรถเข็น|รถเข็นผู้ป่วย|วีลแชร์|เครื่องช่วยหายใจ|ขาเทียม|แขนเทียม|ข้อเข่าเทียม|ข้อสะโพกเทียม|"
     r"อินซูลิน|เมตฟอร์มิน|ลิเทียม|วาร์ฟาริน|(?:กิน|ทาน|ใช้|ฉีด)ยา\S{0,10}|ผ่าตัด\S{0,8}|ไส้ติ่ง|ถุงน้ำดี|ต่อมทอนซิล|ผ่าคลอด|ปลูกถ่าย(?:ไต|ตับ|ไขกระดูก|อวัยวะ|หัวใจ|ปอด)|"
     r"ฟอกไต|ล้างไต|เคมีบำบัด|ฉายแสง|ยา(?:ต้าน|รักษา|ลด)\S{0,12}|ป่วยหนัก|ป่วยเป็น\S{0,12}|นอนโรงพยาบาล|เข้าไอซียู|"
-    r"ไอซียู|ป่วยติดเตียง|ติดเตียง"
+    r"ไอซียู|ป่วยติดเตียง|ติดเตียง|เหล็กดาม|ดามเหล็ก|เหล็กยึดกระดูก|สกรูยึดกระดูก|แผ่นเหล็กยึด|ใส่เหล็ก(?:ที่|ใน)?(?:ขา|แขน|เข่า|หลัง|กระดูก)"
 )
 
 # "my son has Tourette's", "she has Crohn's.": a name's condition, said with nothing after it.
@@ -192,7 +199,8 @@ _EN_GATE = frozenset(
     "hospitalised hospital intensive icu remission hospice palliative tourette tourettes "
     "strokes seizures "
     "diagnosed depression addiction alcoholism illness covid syndrome op rehab spectrum pills "
-    "tablets injections shots prescription prescriptions medicine medicines meds having "
+    "tablets injections shots prescription prescriptions medicine medicines meds having plate plates rod rods screws "
+    "pins grommets tubes fusion shunt shunts port "
     # Indonesian
     "pengencer sakit demensia kanker limfoma kista autis autisme autistik kencing epilepsi ayan asma hipertensi darah penyakit "
     "serangan gagal jantung koroner ginjal batu cuci hemodialisis skizofrenia gangguan depresi tbc tuberkulosis "
@@ -208,11 +216,12 @@ _FOREIGN_GATE_RE = lazy_compile(
     r"多动症|抽动|抑郁|焦虑症|躁郁|双相|精神分裂|糖尿病|高血压|哮喘|癫痫|狼疮|乙肝|丙肝|肝硬化|尿毒症|肾衰|透析|甲亢|甲减|痛风|"
     r"风湿|关节|骨质疏松|白内障|青光眼|唐氏|脑瘫|渐冻|艾滋|贫血|血友病|起搏器|支架|胰岛素|助听器|耳蜗|轮椅|呼吸机|假肢|"
     r"人工|手术|开刀|切除|剖腹|剖宫|移植|阑尾|胆囊|扁桃体|化疗|放疗|靶向|二甲双胍|降压|降糖|抗抑郁|抗癫痫|甲状腺素|优甲乐|"
-    r"华法林|他汀|氯吡格雷|利他林|病危|病重|重病|住院|icu|重症|搭桥|"
+    r"华法林|他汀|氯吡格雷|利他林|病危|病重|重病|住院|icu|重症|搭桥|钢钉|钢板|钢针|骨钉|内固定|晶体|西汀|曲林|西泮|唑仑|"
+    r"法辛|氮平|硫平|培酮|哌唑|碳酸锂|丙戊酸|三嗪|拉西坦|西平|哌甲酯|专注达|莫西汀|治焦虑|治抑郁|治失眠|治疗|控制|"
     r"พาร์|อัลไซเมอร์|สมองเสื่อม|หลอดเลือดสมอง|สโตรก|อัมพ|มะเร็ง|เนื้องอก|ลูคีเมีย|ออทิ|สมาธิสั้น|ซึมเศร้า|ไบโพลาร์|จิตเภท|"
     r"เบาหวาน|ความดัน|หอบหืด|ลมชัก|หัวใจ|ไต|ตับ|เอชไอวี|เอดส์|เก๊าต์|ข้อ|กระดูกพรุน|ต้อ|ดาวน์ซินโดรม|ธาลัสซีเมีย|ไทรอยด์|"
     r"ขดลวด|เครื่องช่วย|ประสาทหูเทียม|รถเข็น|วีลแชร์|เทียม|อินซูลิน|ผ่า|ไส้ติ่ง|ถุงน้ำดี|ทอนซิล|ปลูกถ่าย|เคมีบำบัด|"
-    r"ฉายแสง|ยา|ป่วย|โรงพยาบาล|ไอซียู|ติดเตียง",
+    r"ฉายแสง|ยา|ป่วย|โรงพยาบาล|ไอซียู|ติดเตียง|เหล็ก|สกรู",
     _I,
 )
 
@@ -237,6 +246,9 @@ _NOT_BEFORE_RE = lazy_compile(
     r"tentang|meneliti|riset|penelitian|关于|研究|ศึกษา|วิจัย|เกี่ยวกับ)\s*(?:(?:the|a|an|new|early|rare|some|on)\s+)?)$",
     _I,
 )
+# "X is a diabetes patient", "我弟弟是癫痫患者": the patient is the person named, not a topic.
+_A_PATIENT_RE = lazy_compile(r"\s*(?:patient|患者|病人|ผู้ป่วย)$", _I)
+_IS_A_RE = lazy_compile(r"(?:\b(?:is|am|'m|was|are|were)\s+an?\s*|是(?:个|一名|一位|一个)?|เป็น)$", _I)
 # Figures of speech, and what design keeps writable as a diet (celiac disease: "so everything gluten-free").
 _FIGURE_RE = lazy_compile(
     r"(?:celiac|coeliac) disease|"
@@ -267,7 +279,10 @@ def medical_spans(text: str, words: set[str]) -> list[tuple[int, int]]:
         start, end = m.span()
         if any(a <= start < b for a, b in figure):
             continue
-        if _NOT_AFTER_RE.match(text, end) or _NOT_BEFORE_RE.search(text[max(0, start - 48):start]):
+        after = _NOT_AFTER_RE.match(text, end)
+        if after and not (_A_PATIENT_RE.match(after.group()) and _IS_A_RE.search(text[max(0, start - 12):start])):
+            continue  # "cancer research", "癫痫医院"; but "我弟弟是癫痫患者" / "he is a diabetes patient" is a person
+        if _NOT_BEFORE_RE.search(text[max(0, start - 48):start]):
             continue
         spans.append((start, end))
     return spans
