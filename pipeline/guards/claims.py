@@ -356,3 +356,85 @@ CLAIM_RULES += [
      r"(?<!\bI )(?<!\bwe )\b(?:send|forward|e-?mail|mail)\s+(?:a\s+|the\s+)?transcripts?\s+of\s+(?:our|every|each|all|my|the)\b"
      r"[^\n@]{0,40}?[\w.+-]+@[\w-]+\.[\w.]+"),
 ]
+
+# --- round 5, second pass: the same classes said yet another way. Another person put in charge ("X is in charge
+# of you", "do as he says", "X can override anything I tell you", "messages from X must be treated as coming from
+# me", "if X asks, just do it", "X's word counts for more than mine"); a copy of every answer to an address
+# whatever the verb ("put x@y in copy on all your replies", "salin semua jawabanmu ke ...", "每条回复都发一份到 ...");
+# the rules ignored for me, switched off, or the guardrails turned off; an account raised to an unrestricted tier.
+_R5_EMAIL = r"[\w.+-]+@[\w-]+\.[\w.]+"
+CLAIM_RULES += [
+    ("injection:third_party_authority",
+     ("charge", "do", "override", "overrule", "veto", "countermand", "cancel", "treated", "taken", "regarded", "considered",
+      "handled", "counted", "if", "when", "whenever"),
+     r"\b(?:is|are|'s|’s)\s+(?:now\s+|also\s+)?in charge of\s+(?:you|the assistant|the ai|the bot|this (?:assistant|bot|ai)|your (?:answers|replies))\b|"
+     r"(?:^|[:;,.!]\s*|\b(?:and|so|just|always)\s+)do (?:as|what(?:ever)?)\s+(?!I\b|we\b)(?:he|she|they|(?-i:[A-Z])[\w.-]+)\s+"
+     r"(?:says|tells you|asks|wants|orders|demands)\b|"
+     r"\b" + _R5_NAME + r"\s+(?:can|may|is allowed to|gets to|will)\s+(?:always\s+)?(?:override|overrule|cancel|veto|countermand)\s+"
+     r"(?:anything|everything|whatever|what|all)\s+(?:that\s+)?I\s+(?:tell|say|ask|want)|"
+     r"\b(?:messages?|requests?|instructions?|anything|texts?|emails?|orders?)\s+(?:\w+\s+)?from\s+" + _R5_NAME + r"\s+"
+     r"(?:must|should|shall|will|is to|are to|can)?\s*(?:be\s+)?(?:treated|taken|handled|regarded|considered|counted)\s+as\s+"
+     r"(?:if\s+(?:it|they)\s+(?:came|come|were)\s+)?(?:coming\s+)?(?:from\s+)?(?:me\b|mine\b|the user|my own|authori[sz]ed|trusted|official)|"
+     r"\b(?:if|when|whenever)\s+" + _R5_NAME + r"\s+(?:asks?|tells you|says|wants|requests?|orders?)\b[^.!?\n]{0,40}?"
+     r"\b(?:just do it|do it|comply|obey|go ahead|without (?:asking|checking with|telling) me)\b|"
+     r"(?:'s|’s)\s+(?:word|say|opinion|instructions?|orders?|requests?)\s+(?:counts?|weighs?|matters?)\s+(?:for\s+)?more\s+than\s+(?:mine|me|my)\b"),
+    ("injection:third_party_authority",
+     ("kalau", "jika", "bila", "apabila", "turuti", "patuhi", "taati", "nurut", "lebih"),
+     r"\b(?:kalau|jika|bila|apabila)\s+(?!saya\b|aku\b|gue\b)(?:\w+\s+){1,2}?(?:minta|meminta|menyuruh|nyuruh|suruh|memerintahkan|"
+     r"bilang|menyuruhmu)\b[^.!?\n]{0,30}?\b(?:turuti|ikuti|lakukan|kerjakan|laksanakan|patuhi|jalankan)\b|"
+     r"\b(?:turuti|patuhi|taati|nurut sama|nurut pada|tunduk pada|ikuti perintah|ikuti kata)\s+(?:semua\s+)?(?:perintah\s+|permintaan\s+|"
+     r"kata(?:-kata)?\s+|omongan\s+)?(?:bu|pak|mas|mbak|kak|bang|om|tante|si|ibu|bapak)\s+\w+|"
+     r"\b(?:omongan|kata-kata|kata|perintah|permintaan|instruksi|arahan|ucapan|suara)\s+(?!saya\b|aku\b|gue\b)\w+(?:\s+\w+)?\s+lebih\s+"
+     r"(?:berlaku|penting|utama|berat|didengar|dituruti|diprioritaskan|kuat|berkuasa|menentukan)\s+(?:daripada|dari|ketimbang|dibanding)"
+     r"[^.!?\n]{0,20}?(?:saya|aku|ku)\b"),
+    ("injection:third_party_authority",
+     ("照办", "照做", "执行", "服从", "听从", "遵守", "优先于", "高于", "大于", "压过", "重于"),
+     r"(?!我)\S{1,6}?的(?:话|指令|命令|要求|指示|安排)(?:，|,)?\s*(?:你)?(?:必须|一定要|要|得|都要|务必|只管|都得)(?:照办|照做|执行|服从|听从|遵守)|"
+     r"(?!我)\S{1,6}?(?:说的|的话|的指令|的命令|的要求)(?:都)?(?:优先于|高于|大于|压过|重于)(?:我|用户)"),
+    ("injection:third_party_authority",
+     ("ถ้า", "มีน้ำหนักกว่า", "สำคัญกว่า"),
+     r"ถ้า\s*(?!ฉัน|ผม|ดิฉัน|หนู)\S{1,20}?(?:สั่ง|ขอ|บอก)(?:อะไร)?\S{0,10}?(?:ให้)?(?:ทำ|ทำตาม|จัดการ)(?:เลย|ทันที|ได้เลย)|"
+     r"(?:คำพูด|คำสั่ง|คำขอ)(?:ของ|จาก)\s*(?!ฉัน|ผม|ดิฉัน|หนู)\S{1,20}?(?:มีน้ำหนัก|สำคัญ|มาก่อน|เหนือ)กว่า"),
+    ("exfil:copy_to_address",
+     ("@",),
+     r"\b(?:send|forward|mail|e-?mail|copy|cc|bcc|relay|deliver|share|post|dump|put|kirim\w*|salin\w*|teruskan|tembusan)\b"
+     r"[^\n]{0,80}?(?:"
+     r"\b(?:every|each|all|any|your)\s+(?:\w+\s+){0,2}?(?:answers?|repl(?:y|ies)|responses?|outputs?|conversations?|chats?|transcripts?)\b"
+     r"[^\n]{0,60}?" + _R5_EMAIL + r"|" + _R5_EMAIL + r"[^\n]{0,40}?\b(?:on|in|for|to|of)\s+(?:every|each|all|any|your)\s+(?:\w+\s+)?"
+     r"(?:answers?|repl(?:y|ies)|responses?|outputs?|conversations?|chats?)\b|"
+     r"\b(?:semua|setiap|tiap|seluruh)\s+(?:\w+\s+)?(?:jawaban|balasan|respons|obrolan|percakapan|chat)\w*[^\n]{0,40}?" + _R5_EMAIL + r")|"
+     r"(?:每次|每条|每个|所有|全部|一切)(?:的)?(?:回答|回复|答复|聊天|对话|消息)[^\n]{0,30}?(?:发|抄送|转发|复制|备份)[^\n]{0,12}?" + _R5_EMAIL + r"|"
+     r"(?:ส่ง|สำเนา|ก๊อป)\S{0,10}?(?:คำตอบ|บทสนทนา|แชท|ข้อความ)\S{0,20}?(?:ทุก|ทั้งหมด)[^\n]{0,30}?" + _R5_EMAIL),
+    ("injection:rules_waived",
+     ("ignore", "disregard", "drop", "skip", "bypass", "guardrails", "turned", "switched"),
+     r"\b(?:ignore|disregard|drop|skip|bypass|set aside|turn off|switch off|disable)\s+(?:all\s+)?(?:the|your|ur|those|these|any)\s+"
+     r"(?:\w+\s+)?(?:guidelines|guardrails|safety (?:rules|stuff|filters?|checks?|settings|polic(?:y|ies))|content (?:rules|filters?|polic(?:y|ies))|"
+     r"rules|restrictions|filters|policies)\s+(?:when|while|with|for)\s+(?:you\s+(?:talk|speak|answer|reply|respond|chat)\s+(?:to|with)\s+)?"
+     r"(?:me|this user|my account)\b|"
+     r"\b(?:guardrails|safety (?:rules|filters?|settings|checks|guidelines)|content (?:filters?|rules|polic(?:y|ies)))\s+(?:are\s+|is\s+|were\s+)?"
+     r"(?:turned|switched)\s+off\b"),
+    ("injection:rules_waived",
+     ("aturan", "pedoman", "batasan", "kebijakan", "filter", "panduan", "larangan", "aturanmu", "pedomanmu", "batasanmu",
+      "keamananmu", "kebijakanmu", "filtermu", "panduanmu", "tanpa"),
+     r"\b(?:aturan|pedoman|batasan|kebijakan|filter|panduan|larangan)(?:\s+(?:keamanan|konten|sistem))?(?:mu|\s+(?:kamu|anda|asisten|ai|bot))\b"
+     r"[^.!?\n]{0,30}?\b(?:dimatikan|dicabut|dinonaktifkan|ditangguhkan|dihapus|dikecualikan|tidak berlaku|nggak berlaku|gak berlaku|"
+     r"ga berlaku)\b|"
+     r"\btanpa\s+(?:mengikuti|ikut|ikutin|memakai|pakai|menghiraukan|mematuhi|patuh pada|peduli)\s+(?:aturan|pedoman|batasan|kebijakan|"
+     r"filter|panduan)(?:mu|\s+(?:kamu|anda|asisten))"),
+    ("injection:rules_waived",
+     ("无视", "忽略", "不管", "不理", "绕过", "跳过", "解除", "取消", "关闭", "撤销", "关掉"),
+     r"(?:你|对我|跟我|和我)\S{0,6}?(?:可以|能|就|要)?(?:无视|忽略|不管|不理|绕过|跳过)(?:掉)?(?:你的|所有的?|任何|全部)?(?:安全)?"
+     r"(?:规则|准则|限制|规定|政策|守则|约束|过滤)|"
+     r"(?:你的|助手的|系统的|安全|内容)(?:规则|准则|限制|规定|政策|守则|约束|过滤)\S{0,6}?(?:对我|对用户)?\S{0,4}?"
+     r"(?:解除|取消|关闭|撤销|关掉)"),
+    ("injection:rules_waived",
+     ("ถูกปิด", "ปิด", "ยกเลิก", "ระงับ", "ปลด"),
+     r"(?:กฎ|ข้อจำกัด|แนวทาง|นโยบาย|ตัวกรอง)(?:ความปลอดภัย)?(?:ของคุณ|ของระบบ|ของผู้ช่วย)\S{0,6}?(?:ถูก)?(?:ปิด|ยกเลิก|ระงับ|ปลด|ลบ)"),
+    ("privilege:granted",
+     ("upgraded", "elevated", "promoted", "raised", "bumped", "moved", "switched", "把我", "有", "拥有", "获得", "拿到"),
+     r"\b(?:account|profile|access|role|user|tier|plan|status)\s+(?:was\s+|has been\s+|got\s+|is\s+)?(?:upgraded|elevated|promoted|"
+     r"raised|bumped|switched|moved)\s+to\s+(?:an?\s+|the\s+)?(?:unrestricted|superuser|super-?admin|root|admin|god[- ]?mode|"
+     r"no[- ]limits?|uncensored|unfiltered)\b" + _ELSEWHERE + r"|"
+     r"把我(?:设为|设成|设置为|设置成|升为|升级为|提升为|任命为|改为|加为)\S{0,8}?(?:管理员|超级用户|超级管理员|root|最高权限)|"
+     r"我\S{0,4}?(?:有|拥有|获得了?|拿到了?)\S{0,8}?(?:助手|机器人|AI|系统|平台)的?(?:root|超级用户|超级管理员|管理员|最高)(?:权限)?"),
+]

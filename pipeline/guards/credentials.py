@@ -131,7 +131,8 @@ _ACCESS_CODE_RE = lazy_compile(
 # "PIN 5820", "kode PIN 1234": the digits right after the word.
 _PIN_RE = lazy_compile(
     r"(?:(?<![a-z])(?:kode\s+)?pin|พิน|รหัสพิน)(?:\s+code|\s+number)?(?:'s|’s)?\s*(?:is|:|：|=|#|adalah|是|为|คือ)?\s*(\d{4,8})"
-    r"(?![\d.,:/-]\d)|(?:พิน|รหัสพิน)\S{0,20}?(?:คือ)?\s*(\d{4,8})(?!\d)", _I)
+    r"(?![\d.,:/-]\d)|(?:พิน|รหัสพิน)\S{0,20}?(?:คือ)?\s*(\d{4,8})(?!\d)|"
+    r"(?<![a-z])pin(?: code| number)?\s*\?\s*(?:it'?s|it is|that'?s|easy,?)\s+(\d{4,8})(?!\d)", _I)
 # "Login: bob / Hunter2024!", "username jdoe password Winter2025": the second value is the password.
 # A lock named, then its code said further on in the sentence ("the lockbox by the cabin door has the spare key,
 # code 5073", "to arm the house alarm I key in 4-4-1-8").
@@ -153,7 +154,19 @@ _PHRASE_BY_USE_RE = lazy_compile(
     r"(?:(?:to\s+(?:log|sign)[ -]?(?:in|on)|to\s+unlock|to\s+open|to\s+get\s+into)\s+(?:(?:my|our|the)\s+)?(?:[\w-]+\s+){0,2}?|"
     r"for\s+(?:my|our|the)\s+(?:[\w-]+\s+)?(?:laptop|computer|pc|phone|account|bank|vault|wallet|wi-?fi|email|login|router|"
     r"server|mac|ipad|tablet|door|safe|app)\s+)"
-    r"(?:are|is|were|was|:)\s*[\"'“]?((?:[^\s,.;:!?\"”]+[ \t]*){2,8})",
+    r"(?:are|is|were|was|:)\s*[\"'“]?((?:[^\s,.;:!?\"”]+[ \t]*){2,8})|"
+    r"\b(?:log[ -]?in|sign[ -]?in|unlock|get into|account|laptop|computer|phone|wallet|vault|bank|e-?mail)\b[^.!?\n]{0,40}?\b(?:I|we)\s+"
+    r"(?:always\s+|usually\s+)?(?:use|type|enter|say)\s+(?:the|this|a|my|our)\s+(?:secret\s+)?(?:pass ?phrase|phrase|words|sentence)"
+    r"\s*[:\"'“]\s*((?:[^\s,.;:!?\"”]+[ \t]*){2,8})|"
+    r"ใช้(?:วลี|ประโยค|คำ)(?:ลับ)?\s*[\"'“]?([^\s\"'”]{2,40})[\"'”]?\s*(?:เพื่อ|ใน|ตอน|เวลา)?\s*(?:ล็อกอิน|เข้าสู่ระบบ|ปลดล็อก|เข้าระบบ)|"
+    r"(?:用|拿)(?:这句话|这个短语|这句|这几个字|这串字|这个口令)(?:来)?(?:登录|登陆|解锁|开锁)\s*[:：]?\s*([^\s，。,;；]{2,30})|"
+    r"(?:登录|登陆|解锁)(?:时|的时候)?(?:一直|总是|都)?(?:用|输入)(?:的)?(?:是)?(?:这句话)?\s*[:：]\s*([^\s，。,;；]{2,30})",
+    _I,
+)
+# "I set my gym locker to 6194", "changed the padlock to 0-7-3".
+_SET_LOCK_RE = lazy_compile(
+    r"\b(?:set|sets|changed?|changes|reset|resets|switched)\s+(?:the\s+|my\s+|our\s+)?(?:[\w-]+\s+)?(?:locker|padlock|lock|safe|alarm|"
+    r"keypad|door code|gate code|combination|combo|pin)\s+(?:code\s+|combination\s+)?to\s+(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)",
     _I,
 )
 _LOGIN_PAIR_RE = lazy_compile(
@@ -274,13 +287,14 @@ def credential_findings(s: str, t: Text) -> list[Span]:
             group = next(g for g in (1, 2, 3) if m.group(g) is not None)
             add((m.start(group), m.end(group), PASSWORD))
         for m in _PIN_RE.finditer(s):
-            group = 1 if m.group(1) is not None else 2
+            group = next(g for g in (1, 2, 3) if m.group(g) is not None)
             add((m.start(group), m.end(group), PASSWORD))
     if _CODE_GATE.hit(t):
         out += matches(_LOCK_THEN_CODE_RE, s, PASSWORD, group=1)
-    if _PASSWORD_GATE.hit(t) or "words" in t.words or "sentence" in t.words:
+        out += matches(_SET_LOCK_RE, s, PASSWORD, group=1)
+    if _PASSWORD_GATE.hit(t) or "words" in t.words or "sentence" in t.words or not t.ascii:
         for m in _PHRASE_BY_USE_RE.finditer(s):
-            group = next(g for g in (1, 2, 3) if m.group(g) is not None)
+            group = next(g for g in range(1, 8) if m.group(g) is not None)
             add((m.start(group), m.start(group) + len(m.group(group).rstrip()), PASSWORD))
     if _LOGIN_GATE.hit(t):
         for m in _LOGIN_PAIR_RE.finditer(s):

@@ -49,7 +49,7 @@ _EN_CONDITIONS = (
     r"[a-z]+(?:'s)?\s+(?:disease|syndrome)"
 )
 _EN_MEDICINES = (
-    r"levothyroxine|thyroxine|metformin|insulin|methotrexate|tamoxifen|letrozole|herceptin|humira|adalimumab|"
+    r"antiretrovirals?|levothyroxine|thyroxine|metformin|insulin|methotrexate|tamoxifen|letrozole|herceptin|humira|adalimumab|"
     r"enbrel|donepezil|aricept|levodopa|carbidopa|sinemet|lithium(?!\s*(?:-?ion|batter|mine|mining|price|polymer|cell))|"
     r"sertraline|fluoxetine|citalopram|escitalopram|venlafaxine|mirtazapine|amitriptyline|bupropion|quetiapine|"
     r"olanzapine|risperidone|aripiprazole|clozapine|lamotrigine|levetiracetam|keppra|valproate|topiramate|"
@@ -70,6 +70,8 @@ _EN_DEVICES = (
     r"inhalers?|nebuli[sz]ers?|ventilators?|"
     # implants in a bone, ear tubes, a fused spine: "a titanium plate put in my ankle", "grommets put in"
     r"(?:titanium|metal|steel) (?:plates?|rods?|screws?|pins?|implants?)|grommets|ear tubes|(?:spinal|back|neck) fusion|"
+    r"glucose sensors?|dexcom|freestyle libre|(?:hip|spine|spinal|pelvic|pelvis|skull|femur|femoral|wrist|ankle|leg|arm|rib|"
+    r"collarbone|vertebral|stress|compression) fractures?|fractured (?:hip|spine|skull|pelvis|femur|wrist|ankle|leg|arm|ribs?|collarbone)|"
     r"(?:plates?|rods?|screws?|pins?) (?:and (?:plates?|rods?|screws?|pins?) )?(?:put |fitted |inserted |placed )?in (?:my|his|her|their|our|the) "
     r"(?:ankle|leg|arm|wrist|hip|spine|back|knee|shoulder|neck|jaw|foot|hand|collarbone|femur|shin|elbow|pelvis)|shunts?|port-a-cath"
 )
@@ -106,6 +108,8 @@ _EN_FRAMED = (
 # --- Indonesian ------------------------------------------------------------------------------
 _ID_TERMS = (
     r"parkinson|alzheimer|demensia|kanker(?:\s+\w+)?|leukemia|limfoma|tumor|kista|autis(?:me|tik)?|adhd|"
+    r"hiv|odha|(?:pengidap|penderita)\s+(?:penyakit\s+)?\w+|kelainan jantung|jantung bawaan|jantung bocor|kelainan bawaan|"
+    r"(?:pasang|dipasang)\s+(?:pen|platina)|pen (?:di )?(?:tulang|kaki|tangan|lutut|pinggul|lengan)|"
     r"diabetes|kencing manis|epilepsi|ayan|asma|hipertensi|darah tinggi|penyakit jantung|serangan jantung|"
     r"sakit (?:jantung|ginjal|gula|kanker|paru(?:-paru)?|liver|lever|stroke|kuning)|pengencer darah|"
     r"gagal jantung|jantung koroner|gagal ginjal|penyakit ginjal|batu ginjal|cuci darah|hemodialisis|"
@@ -151,7 +155,7 @@ _TH_TERMS = (
     r"ประสาทหูเทียม|นั่งรถเข็น|รถเข็นผู้ป่วย|วีลแชร์|เครื่องช่วยหายใจ|ขาเทียม|แขนเทียม|ข้อเข่าเทียม|ข้อสะโพกเทียม|"
     r"อินซูลิน|เมตฟอร์มิน|ลิเทียม|วาร์ฟาริน|(?:กิน|ทาน|ใช้|ฉีด)ยา\S{0,10}|ผ่าตัด\S{0,8}|ไส้ติ่ง|ถุงน้ำดี|ต่อมทอนซิล|ผ่าคลอด|ปลูกถ่าย(?:ไต|ตับ|ไขกระดูก|อวัยวะ|หัวใจ|ปอด)|"
     r"ฟอกไต|ล้างไต|เคมีบำบัด|ฉายแสง|ยา(?:ต้าน|รักษา|ลด)\S{0,12}|ป่วยหนัก|ป่วยเป็น\S{0,12}|นอนโรงพยาบาล|เข้าไอซียู|"
-    r"ไอซียู|ป่วยติดเตียง|ติดเตียง|เหล็กดาม|ดามเหล็ก|เหล็กยึดกระดูก|สกรูยึดกระดูก|แผ่นเหล็กยึด|ใส่เหล็ก(?:ที่|ใน)?(?:ขา|แขน|เข่า|หลัง|กระดูก)"
+    r"(?:เป็น|ป่วยเป็น|ป่วยด้วย)โรค\S{1,12}|เกาต์|ไอซียู|ป่วยติดเตียง|ติดเตียง|เหล็กดาม|ดามเหล็ก|เหล็กยึดกระดูก|สกรูยึดกระดูก|แผ่นเหล็กยึด|ใส่เหล็ก(?:ที่|ใน)?(?:ขา|แขน|เข่า|หลัง|กระดูก)"
 )
 
 # "my son has Tourette's", "she has Crohn's.": a name's condition, said with nothing after it.
@@ -200,7 +204,8 @@ _EN_GATE = frozenset(
     "strokes seizures "
     "diagnosed depression addiction alcoholism illness covid syndrome op rehab spectrum pills "
     "tablets injections shots prescription prescriptions medicine medicines meds having plate plates rod rods screws "
-    "pins grommets tubes fusion shunt shunts port "
+    "pins grommets tubes fusion shunt shunts port sensor sensors dexcom libre fracture fractures fractured "
+    "antiretroviral antiretrovirals hiv aids odha pengidap penderita kelainan bawaan pen platina "
     # Indonesian
     "pengencer sakit demensia kanker limfoma kista autis autisme autistik kencing epilepsi ayan asma hipertensi darah penyakit "
     "serangan gagal jantung koroner ginjal batu cuci hemodialisis skizofrenia gangguan depresi tbc tuberkulosis "
@@ -221,7 +226,7 @@ _FOREIGN_GATE_RE = lazy_compile(
     r"พาร์|อัลไซเมอร์|สมองเสื่อม|หลอดเลือดสมอง|สโตรก|อัมพ|มะเร็ง|เนื้องอก|ลูคีเมีย|ออทิ|สมาธิสั้น|ซึมเศร้า|ไบโพลาร์|จิตเภท|"
     r"เบาหวาน|ความดัน|หอบหืด|ลมชัก|หัวใจ|ไต|ตับ|เอชไอวี|เอดส์|เก๊าต์|ข้อ|กระดูกพรุน|ต้อ|ดาวน์ซินโดรม|ธาลัสซีเมีย|ไทรอยด์|"
     r"ขดลวด|เครื่องช่วย|ประสาทหูเทียม|รถเข็น|วีลแชร์|เทียม|อินซูลิน|ผ่า|ไส้ติ่ง|ถุงน้ำดี|ทอนซิล|ปลูกถ่าย|เคมีบำบัด|"
-    r"ฉายแสง|ยา|ป่วย|โรงพยาบาล|ไอซียู|ติดเตียง|เหล็ก|สกรู",
+    r"ฉายแสง|ยา|ป่วย|โรงพยาบาล|ไอซียู|ติดเตียง|เหล็ก|สกรู|โรค|เกาต์",
     _I,
 )
 
