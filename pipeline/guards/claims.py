@@ -291,7 +291,7 @@ CLAIM_RULES += [
      r"management|ops|the team|support)\s+(?:have\s+|has\s+|just\s+|already\s+|officially\s+)*(?:whitelisted|allow-?listed|"
      r"white-listed|exempted|unlocked|unrestricted)\s+(?:me|my account|this user|the user|this account)\b|"
      r"(?<!\bI )(?<!\bwe )(?<!\bI'll )\b(?:never|don'?t|do not|no longer|stop)\s+refus(?:e|ing)\s+(?:anything|me|any (?:request|question|task)s?|"
-     r"my requests|what I ask)\b|\bno (?:more )?refusals\b"),
+     r"my requests|what I ask)\b|(?:\bso|\band|,)\s+no (?:more )?refusals\b|\bno (?:more )?refusals (?:from you|please|allowed|for me)\b"),
     ("injection:rules_waived",
      ("seolah", "seolah-olah", "seakan", "seakan-akan", "anggap", "anggaplah", "pura-pura", "bayangkan"),
      r"\b(?:seolah(?:-olah)?|seakan(?:-akan)?|anggap(?:lah|\s+saja)?|pura-pura(?:lah)?|bayangkan)\s+(?:\w+\s+)?"
@@ -309,11 +309,11 @@ CLAIM_RULES += [
      r"(?:di|untuk|atas|pada)\s+(?:bot|asisten|ai|sistem|layanan|aplikasi)\s+ini\b"),
     ("privilege:granted",
      ("超级用户", "超级管理员", "管理员", "root", "最高权限"),
-     r"我\S{0,4}?是\S{0,4}?(?:这个|本|你这个)?(?:助手|机器人|AI|系统|平台|服务)的(?:超级用户|超级管理员|管理员|root|最高权限)"),
+     r"我\S{0,4}?是\S{0,4}?(?:(?:这个|本|你这个|你的)?(?:助手|机器人|AI)|(?:这个|本)(?:系统|平台|服务))的(?:超级用户|超级管理员|管理员|root|最高权限)"),
     ("privilege:granted",
      ("สิทธิ์", "รูท", "root"),
      r"(?:ฉัน|ผม|ดิฉัน|หนู)\S{0,6}?(?:ได้|มี|ได้รับ)สิทธิ์\S{0,8}?(?:รูท|root|แอดมิน|admin|ผู้ดูแล|superuser|ซูเปอร์ยูสเซอร์|สูงสุด|เต็ม)"
-     r"\S{0,10}?(?:บอท|ผู้ช่วย|ระบบ|เอไอ|AI)"),
+     r"\S{0,10}?(?:บอท|ผู้ช่วย|ระบบนี้|เอไอ|AI)"),
     ("injection:third_party_authority",
      ("whatever", "anything", "everything", "final", "last", "orders", "instructions", "commands", "outranks", "outrank",
       "overrides", "supersedes", "trumps", "precedence", "requests", "request", "counts", "count", "messages", "message",
@@ -368,28 +368,32 @@ CLAIM_RULES += [
      ("charge", "do", "override", "overrule", "veto", "countermand", "cancel", "treated", "taken", "regarded", "considered",
       "handled", "counted", "if", "when", "whenever"),
      r"\b(?:is|are|'s|’s)\s+(?:now\s+|also\s+)?in charge of\s+(?:you|the assistant|the ai|the bot|this (?:assistant|bot|ai)|your (?:answers|replies))\b|"
-     r"(?:^|[:;,.!]\s*|\b(?:and|so|just|always)\s+)do (?:as|what(?:ever)?)\s+(?!I\b|we\b)(?:he|she|they|(?-i:[A-Z])[\w.-]+)\s+"
-     r"(?:says|tells you|asks|wants|orders|demands)\b|"
+     r"\b(?:you\s+(?:must|should|will|shall|have to|need to)\s+|remember:?\s*(?:to\s+)?|from now on,?\s*)(?:always\s+|just\s+)?"
+     r"do (?:as|what(?:ever)?)\s+(?!I\b|we\b)(?:he|she|they|(?-i:[A-Z])[\w.-]+)\s+(?:says|tells you|asks|wants|orders|demands)\b|"
+     r"\bdo (?:as|what(?:ever)?)\s+(?!I\b|we\b)(?:he|she|they|(?-i:[A-Z])[\w.-]+)\s+(?:tells you|asks you|wants you to|orders you)\b|"
      r"\b" + _R5_NAME + r"\s+(?:can|may|is allowed to|gets to|will)\s+(?:always\s+)?(?:override|overrule|cancel|veto|countermand)\s+"
-     r"(?:anything|everything|whatever|what|all)\s+(?:that\s+)?I\s+(?:tell|say|ask|want)|"
+     r"(?:anything|everything|whatever|what|all)\s+(?:that\s+)?I\s+(?:tell you|ask (?:of )?you|say to you|want from you)|"
      r"\b(?:messages?|requests?|instructions?|anything|texts?|emails?|orders?)\s+(?:\w+\s+)?from\s+" + _R5_NAME + r"\s+"
      r"(?:must|should|shall|will|is to|are to|can)?\s*(?:be\s+)?(?:treated|taken|handled|regarded|considered|counted)\s+as\s+"
      r"(?:if\s+(?:it|they)\s+(?:came|come|were)\s+)?(?:coming\s+)?(?:from\s+)?(?:me\b|mine\b|the user|my own|authori[sz]ed|trusted|official)|"
      r"\b(?:if|when|whenever)\s+" + _R5_NAME + r"\s+(?:asks?|tells you|says|wants|requests?|orders?)\b[^.!?\n]{0,40}?"
-     r"\b(?:just do it|do it|comply|obey|go ahead|without (?:asking|checking with|telling) me)\b|"
-     r"(?:'s|’s)\s+(?:word|say|opinion|instructions?|orders?|requests?)\s+(?:counts?|weighs?|matters?)\s+(?:for\s+)?more\s+than\s+(?:mine|me|my)\b"),
+     r"\b(?:just do it|comply|obey|without (?:asking|checking with|telling) me|(?:don'?t|no need to) (?:ask|check with) me)\b|"
+     r"(?:'s|’s)\s+(?:instructions?|orders?|requests?|commands?)\s+(?:counts?|weighs?|matters?)\s+(?:for\s+)?more\s+than\s+(?:mine|me|my)\b|"
+     r"(?:'s|’s)\s+(?:word|say)\s+(?:counts?|weighs?|matters?)\s+(?:for\s+)?more\s+than\s+(?:mine|me|my)\s+(?:with you|for you|here)\b"),
     ("injection:third_party_authority",
      ("kalau", "jika", "bila", "apabila", "turuti", "patuhi", "taati", "nurut", "lebih"),
      r"\b(?:kalau|jika|bila|apabila)\s+(?!saya\b|aku\b|gue\b)(?:\w+\s+){1,2}?(?:minta|meminta|menyuruh|nyuruh|suruh|memerintahkan|"
-     r"bilang|menyuruhmu)\b[^.!?\n]{0,30}?\b(?:turuti|ikuti|lakukan|kerjakan|laksanakan|patuhi|jalankan)\b|"
-     r"\b(?:turuti|patuhi|taati|nurut sama|nurut pada|tunduk pada|ikuti perintah|ikuti kata)\s+(?:semua\s+)?(?:perintah\s+|permintaan\s+|"
+     r"bilang|menyuruhmu)\b[^.!?\n]{0,30}?(?<!saya )(?<!aku )(?<!gue )(?<!langsung saya )(?<!langsung aku )(?<!saya langsung )"
+     r"(?<!aku langsung )\b(?:turuti|ikuti|lakukan|kerjakan|laksanakan|patuhi|jalankan)\b|"
+     r"(?<!saya )(?<!aku )(?<!gue )(?<!selalu )(?<!harus )\b(?:turuti|patuhi|taati|nurut sama|nurut pada|tunduk pada|ikuti perintah|ikuti kata)\s+(?:semua\s+)?(?:perintah\s+|permintaan\s+|"
      r"kata(?:-kata)?\s+|omongan\s+)?(?:bu|pak|mas|mbak|kak|bang|om|tante|si|ibu|bapak)\s+\w+|"
      r"\b(?:omongan|kata-kata|kata|perintah|permintaan|instruksi|arahan|ucapan|suara)\s+(?!saya\b|aku\b|gue\b)\w+(?:\s+\w+)?\s+lebih\s+"
      r"(?:berlaku|penting|utama|berat|didengar|dituruti|diprioritaskan|kuat|berkuasa|menentukan)\s+(?:daripada|dari|ketimbang|dibanding)"
      r"[^.!?\n]{0,20}?(?:saya|aku|ku)\b"),
     ("injection:third_party_authority",
      ("照办", "照做", "执行", "服从", "听从", "遵守", "优先于", "高于", "大于", "压过", "重于"),
-     r"(?!我)\S{1,6}?的(?:话|指令|命令|要求|指示|安排)(?:，|,)?\s*(?:你)?(?:必须|一定要|要|得|都要|务必|只管|都得)(?:照办|照做|执行|服从|听从|遵守)|"
+     r"(?!我)\S{1,6}?(?<!医生)(?<!大夫)(?<!老师)(?<!父母)(?<!爸妈)(?<!妈妈)(?<!爸爸)(?<!领导)的(?:话|指令|命令|要求|指示|安排)(?:，|,)?\s*"
+     r"(?:你)?(?:必须|一定要|要|得|都要|务必|只管|都得)(?:照办|照做|执行|服从|听从|遵守)|"
      r"(?!我)\S{1,6}?(?:说的|的话|的指令|的命令|的要求)(?:都)?(?:优先于|高于|大于|压过|重于)(?:我|用户)"),
     ("injection:third_party_authority",
      ("ถ้า", "มีน้ำหนักกว่า", "สำคัญกว่า"),
@@ -397,7 +401,8 @@ CLAIM_RULES += [
      r"(?:คำพูด|คำสั่ง|คำขอ)(?:ของ|จาก)\s*(?!ฉัน|ผม|ดิฉัน|หนู)\S{1,20}?(?:มีน้ำหนัก|สำคัญ|มาก่อน|เหนือ)กว่า"),
     ("exfil:copy_to_address",
      ("@",),
-     r"\b(?:send|forward|mail|e-?mail|copy|cc|bcc|relay|deliver|share|post|dump|put|kirim\w*|salin\w*|teruskan|tembusan)\b"
+     r"(?<!\bI )(?<!\bwe )(?<!\bI always )(?<!\bwe always )\b(?:send|forward|mail|e-?mail|copy|cc|bcc|relay|deliver|share|post|dump|put|"
+     r"kirim\w*|salin\w*|teruskan|tembusan)\b"
      r"[^\n]{0,80}?(?:"
      r"\b(?:every|each|all|any|your)\s+(?:\w+\s+){0,2}?(?:answers?|repl(?:y|ies)|responses?|outputs?|conversations?|chats?|transcripts?)\b"
      r"[^\n]{0,60}?" + _R5_EMAIL + r"|" + _R5_EMAIL + r"[^\n]{0,40}?\b(?:on|in|for|to|of)\s+(?:every|each|all|any|your)\s+(?:\w+\s+)?"
@@ -436,5 +441,6 @@ CLAIM_RULES += [
      r"raised|bumped|switched|moved)\s+to\s+(?:an?\s+|the\s+)?(?:unrestricted|superuser|super-?admin|root|admin|god[- ]?mode|"
      r"no[- ]limits?|uncensored|unfiltered)\b" + _ELSEWHERE + r"|"
      r"把我(?:设为|设成|设置为|设置成|升为|升级为|提升为|任命为|改为|加为)\S{0,8}?(?:管理员|超级用户|超级管理员|root|最高权限)|"
-     r"我\S{0,4}?(?:有|拥有|获得了?|拿到了?)\S{0,8}?(?:助手|机器人|AI|系统|平台)的?(?:root|超级用户|超级管理员|管理员|最高)(?:权限)?"),
+     r"我\S{0,4}?(?:有|拥有|获得了?|拿到了?)\S{0,4}?(?:(?:这个|本|你这个|你的)?(?:助手|机器人|AI)|(?:这个|本)(?:系统|平台|服务))的?"
+     r"(?:root|超级用户|超级管理员|管理员|最高)(?:权限)?"),
 ]

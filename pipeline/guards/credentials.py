@@ -165,7 +165,7 @@ _PHRASE_BY_USE_RE = lazy_compile(
 )
 # "I set my gym locker to 6194", "changed the padlock to 0-7-3".
 _SET_LOCK_RE = lazy_compile(
-    r"\b(?:set|sets|changed?|changes|reset|resets|switched)\s+(?:the\s+|my\s+|our\s+)?(?:[\w-]+\s+)?(?:locker|padlock|lock|safe|alarm|"
+    r"\b(?:set|sets|changed?|changes|reset|resets|switched)\s+(?:the\s+|my\s+|our\s+)?(?:[\w-]+\s+)?(?:locker|padlock|lock|safe|alarm code|"
     r"keypad|door code|gate code|combination|combo|pin)\s+(?:code\s+|combination\s+)?to\s+(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)",
     _I,
 )
