@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from pipeline._util.lazy_re import lazy_compile
-from pipeline.guards.medical import medical_spans
+from pipeline.guards.medical import about_a_topic, medical_spans
 
 _I = re.IGNORECASE
 
@@ -278,7 +278,7 @@ def _state_spans(text: str, words: set[str]) -> list[tuple[int, int]]:
         if not _STATE_NOT_RE.search(text):
             spans += [m.span() for m in _STRONG_STATE_RE.finditer(text)]
             if _PERSON_RE.search(text):
-                spans += [m.span() for m in _STATE_RE.finditer(text)]
+                spans += [m.span() for m in _STATE_RE.finditer(text) if not about_a_topic(text, *m.span())]
     if (":" in text or "：" in text or "=" in text) and any(h in text.lower() for h in _HEALTH_LABEL_HINTS):
         spans += [m.span() for m in _HEALTH_LABEL_RE.finditer(text)]
     return spans

@@ -204,7 +204,9 @@ RULES: list[tuple[str, tuple[str, ...] | None, str]] = [
         ("admin", "administrator", "root", "superuser", "owner", "developer", "creator", "operator", "moderator", "sysadmin",
          "grant", "assign", "access", "role", "clearance", "treat", "trust", "elevate", "authorized", "authorised", "full",
          "elevated", "unrestricted", "permission", "permissions", "privileges", "rights", "master"),
-        r"\bI(?:'m|’m| am)\s+(?:the|your|an?\s+authori[sz]ed)\s+(?:\w+\s+)?(?:admin|administrator|root|superuser|sysadmin)\b(?!\s+(?:at|of an?|for an?|in an?|of (?:my|our))\b)|"
+        r"\bI(?:'m|’m| am)\s+(?:the|your|an?\s+authori[sz]ed)\s+(?:\w+\s+)?(?:admin|administrator|root|superuser|sysadmin)\b(?!\s+(?:at|of an?|for an?|in an?|of (?:my|our))\b)"
+        r"(?!\s+(?:of|for|in|at) (?:the|his|her|their) (?!(?:\w+\s+)?(?:assistant|bot|ai|chat ?bot|system|platform|service|memory|"
+        r"memories|model|account|accounts|workspace|server)\b))|"
         r"\bI(?:'m|’m| am)\s+(?:the|your)\s+(?:\w+\s+)?(?:owner|developer|creator|operator|moderator|master)\s*(?:$|[.,!;]|of (?:this|the|your) "
         r"(?:system|workspace|account|bot|assistant|server|platform|app|chat|tool|model|ai|memory)\b|here\b)|"
         r"\bI(?:'m|’m| am)\s+your\s+(?:owner|developer|creator|operator|master)\b|"

@@ -284,13 +284,18 @@ def medical_spans(text: str, words: set[str]) -> list[tuple[int, int]]:
         start, end = m.span()
         if any(a <= start < b for a, b in figure):
             continue
-        after = _NOT_AFTER_RE.match(text, end)
-        if after and not (_A_PATIENT_RE.match(after.group()) and _IS_A_RE.search(text[max(0, start - 12):start])):
-            continue  # "cancer research", "癫痫医院"; but "我弟弟是癫痫患者" / "he is a diabetes patient" is a person
-        if _NOT_BEFORE_RE.search(text[max(0, start - 48):start]):
-            continue
-        spans.append((start, end))
+        if not about_a_topic(text, start, end):
+            spans.append((start, end))
     return spans
+
+
+def about_a_topic(text: str, start: int, end: int) -> bool:
+    """Whether the medical word at text[start:end] names a topic ("cancer research", "the dialysis centre", "癫痫医院",
+    "studying diabetes") rather than a body; "我弟弟是癫痫患者" and "he is a diabetes patient" are a person."""
+    after = _NOT_AFTER_RE.match(text, end)
+    if after and not (_A_PATIENT_RE.match(after.group()) and _IS_A_RE.search(text[max(0, start - 12):start])):
+        return True
+    return _NOT_BEFORE_RE.search(text[max(0, start - 48):start]) is not None
 
 
 # People the speaker talks about: a health detail in the same clause is theirs, not the speaker's.
