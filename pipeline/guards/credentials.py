@@ -158,9 +158,17 @@ _PHRASE_BY_USE_RE = lazy_compile(
     r"\b(?:log[ -]?in|sign[ -]?in|unlock|get into|account|laptop|computer|phone|wallet|vault|bank|e-?mail)\b[^.!?\n]{0,40}?\b(?:I|we)\s+"
     r"(?:always\s+|usually\s+)?(?:use|type|enter|say)\s+(?:the|this|a|my|our)\s+(?:secret\s+)?(?:pass ?phrase|phrase|words|sentence)"
     r"\s*[:\"'“]\s*((?:[^\s,.;:!?\"”]+[ \t]*){2,8})|"
+    r"\b(?:pass ?phrase|phrase|words|sentence)\b[^.!?\n:]{0,40}?\bto\s+(?:log|sign)[ -]?(?:in|on)\b[^.!?\n:]{0,20}?\s*[:\"'“]\s*"
+    r"((?:[^\s,.;:!?\"”]+[ \t]*){2,8})|"
     r"ใช้(?:วลี|ประโยค|คำ)(?:ลับ)?\s*[\"'“]?([^\s\"'”]{2,40})[\"'”]?\s*(?:เพื่อ|ใน|ตอน|เวลา)?\s*(?:ล็อกอิน|เข้าสู่ระบบ|ปลดล็อก|เข้าระบบ)|"
     r"(?:用|拿)(?:这句话|这个短语|这句|这几个字|这串字|这个口令)(?:来)?(?:登录|登陆|解锁|开锁)\s*[:：]?\s*([^\s，。,;；]{2,30})|"
     r"(?:登录|登陆|解锁)(?:时|的时候)?(?:一直|总是|都)?(?:用|输入)(?:的)?(?:是)?(?:这句话)?\s*[:：]\s*([^\s，。,;；]{2,30})",
+    _I,
+)
+# A lock and its numbers, said plainly: "bike lock is 7-2-2-9", "padlock: 0-7-3".
+_LOCK_IS_RE = lazy_compile(
+    r"\b(?:bike lock|padlock|combination lock|lock ?box|key ?safe|luggage lock|suitcase lock|safe)\s*(?:combo|combination|code)?\s*"
+    r"(?:is|was|=|:|-)\s*(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)",
     _I,
 )
 # "I set my gym locker to 6194", "changed the padlock to 0-7-3".
@@ -292,6 +300,7 @@ def credential_findings(s: str, t: Text) -> list[Span]:
     if _CODE_GATE.hit(t):
         out += matches(_LOCK_THEN_CODE_RE, s, PASSWORD, group=1)
         out += matches(_SET_LOCK_RE, s, PASSWORD, group=1)
+        out += matches(_LOCK_IS_RE, s, PASSWORD, group=1)
     if _PASSWORD_GATE.hit(t) or "words" in t.words or "sentence" in t.words or not t.ascii:
         for m in _PHRASE_BY_USE_RE.finditer(s):
             group = next(g for g in range(1, 8) if m.group(g) is not None)

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from pipeline._util.lazy_re import lazy_compile
 from pipeline.guards.claims import CLAIM_RULES
+from pipeline.guards.composed import composed_rule
 from pipeline.guards.gates import Gate, Text
 from pipeline.guards.injection_rules import RULES
 from pipeline.guards.kinds import GuardPolicy, Verdict
@@ -106,6 +107,9 @@ def injection_rule(text: str, policy: GuardPolicy, *, quote: bool = False, t: Te
             continue
         if rx.search(text):
             return rule
+    composed = composed_rule(text, block_privilege=policy.block_privilege_claims)
+    if composed is not None:
+        return composed
     if decode:
         for view in decoded_views(text):
             if injection_rule(view, policy, quote=True, decode=False) is not None:

@@ -70,7 +70,10 @@ _EN_DEVICES = (
     r"inhalers?|nebuli[sz]ers?|ventilators?|"
     # implants in a bone, ear tubes, a fused spine: "a titanium plate put in my ankle", "grommets put in"
     r"(?:titanium|metal|steel) (?:plates?|rods?|screws?|pins?|implants?)|grommets|ear tubes|(?:spinal|back|neck) fusion|"
-    r"glucose sensors?|dexcom|freestyle libre|(?:hip|spine|spinal|pelvic|pelvis|skull|femur|femoral|wrist|ankle|leg|arm|rib|"
+    r"(?:thyroid|cholesterol|blood sugar|liver|kidney|prostate|heart|blood pressure) (?:levels?|function|tests?|panel|results?) "
+    r"(?:were|was|are|is|came back) (?:off|high|low|abnormal|bad|elevated|raised)|"
+    r"(?:getting|get|got|had|having)\s+(?:my|his|her|their)\s+(?:thyroid|heart|liver|kidneys?|prostate|blood pressure|cholesterol|"
+    r"blood sugar|moles?|lump)\s+(?:checked|tested|scanned|looked at|monitored)|glucose sensors?|dexcom|freestyle libre|(?:hip|spine|spinal|pelvic|pelvis|skull|femur|femoral|wrist|ankle|leg|arm|rib|"
     r"collarbone|vertebral|stress|compression) fractures?|fractured (?:hip|spine|skull|pelvis|femur|wrist|ankle|leg|arm|ribs?|collarbone)|"
     r"(?:plates?|rods?|screws?|pins?) (?:and (?:plates?|rods?|screws?|pins?) )?(?:put |fitted |inserted |placed )?in (?:my|his|her|their|our|the) "
     r"(?:ankle|leg|arm|wrist|hip|spine|back|knee|shoulder|neck|jaw|foot|hand|collarbone|femur|shin|elbow|pelvis)|shunts?|port-a-cath"
@@ -108,7 +111,7 @@ _EN_FRAMED = (
 # --- Indonesian ------------------------------------------------------------------------------
 _ID_TERMS = (
     r"parkinson|alzheimer|demensia|kanker(?:\s+\w+)?|leukemia|limfoma|tumor|kista|autis(?:me|tik)?|adhd|"
-    r"hiv|odha|(?:pengidap|penderita)\s+(?:penyakit\s+)?\w+|kelainan jantung|jantung bawaan|jantung bocor|kelainan bawaan|"
+    r"hiv|odha|alat bantu (?:napas|nafas)|tabung oksigen|selang makan|(?:cek |kadar )?gula darah|hiv|odha|(?:pengidap|penderita)\s+(?:penyakit\s+)?\w+|kelainan jantung|jantung bawaan|jantung bocor|kelainan bawaan|"
     r"(?:pasang|dipasang)\s+(?:pen|platina)|pen (?:di )?(?:tulang|kaki|tangan|lutut|pinggul|lengan)|"
     r"diabetes|kencing manis|epilepsi|ayan|asma|hipertensi|darah tinggi|penyakit jantung|serangan jantung|"
     r"sakit (?:jantung|ginjal|gula|kanker|paru(?:-paru)?|liver|lever|stroke|kuning)|pengencer darah|"
@@ -139,7 +142,7 @@ _ZH_TERMS = (
     r"(?:做|动|接受|进行|安排|刚做完|做完)(?:了|过|完)?\S{0,8}?手术|开刀|\S{1,4}切除|剖腹产|剖宫产|"
     r"(?:肾|肝|心脏|骨髓|器官|眼角膜|肺)移植|(?:心脏)?搭桥(?:手术)?|阑尾炎?|胆囊|扁桃体|化疗|放疗|靶向药|"
     r"二甲双胍|降压药|降糖药|抗抑郁药|抗癫痫药|左甲状腺素|优甲乐|华法林|他汀|氯吡格雷|利他林|"
-    r"(?:腿|骨头|骨|膝盖|膝|手臂|胳膊|脊椎|腰椎|颈椎|脚踝|手腕|肩膀|髋|下巴)\S{0,4}?(?:钢钉|钢板|钢针)|(?:钢钉|钢板|钢针)\S{0,3}?(?:固定|取出)|骨钉|内固定|人工晶体|舍曲林|氟西汀|帕罗西汀|艾司西酞普兰|西酞普兰|度洛西汀|文拉法辛|奥氮平|喹硫平|利培酮|"
+    r"胃镜|肠镜|息肉|结节|囊肿|(?:腿|骨头|骨|膝盖|膝|手臂|胳膊|脊椎|腰椎|颈椎|脚踝|手腕|肩膀|髋|下巴)\S{0,4}?(?:钢钉|钢板|钢针)|(?:钢钉|钢板|钢针)\S{0,3}?(?:固定|取出)|骨钉|内固定|人工晶体|舍曲林|氟西汀|帕罗西汀|艾司西酞普兰|西酞普兰|度洛西汀|文拉法辛|奥氮平|喹硫平|利培酮|"
     r"阿立哌唑|碳酸锂|丙戊酸|拉莫三嗪|左乙拉西坦|卡马西平|氯硝西泮|阿普唑仑|劳拉西泮|哌甲酯|专注达|托莫西汀|"
     r"(?:治|治疗|控制)(?:焦虑|抑郁|失眠|癫痫|高血压|糖尿病|哮喘|心脏病|多动症|偏头痛|痛风)|"
     r"(?:病危|病重|重病|住院|进了?icu|进了?重症监护)"
@@ -155,7 +158,7 @@ _TH_TERMS = (
     r"ประสาทหูเทียม|นั่งรถเข็น|รถเข็นผู้ป่วย|วีลแชร์|เครื่องช่วยหายใจ|ขาเทียม|แขนเทียม|ข้อเข่าเทียม|ข้อสะโพกเทียม|"
     r"อินซูลิน|เมตฟอร์มิน|ลิเทียม|วาร์ฟาริน|(?:กิน|ทาน|ใช้|ฉีด)ยา\S{0,10}|ผ่าตัด\S{0,8}|ไส้ติ่ง|ถุงน้ำดี|ต่อมทอนซิล|ผ่าคลอด|ปลูกถ่าย(?:ไต|ตับ|ไขกระดูก|อวัยวะ|หัวใจ|ปอด)|"
     r"ฟอกไต|ล้างไต|เคมีบำบัด|ฉายแสง|ยา(?:ต้าน|รักษา|ลด)\S{0,12}|ป่วยหนัก|ป่วยเป็น\S{0,12}|นอนโรงพยาบาล|เข้าไอซียู|"
-    r"(?:เป็น|ป่วยเป็น|ป่วยด้วย)โรค(?!ขี้|เลื่อน|ติดมือถือ|ติดเกม|กลัว)\S{1,12}|เกาต์|ไอซียู|ป่วยติดเตียง|ติดเตียง|เหล็กดาม|ดามเหล็ก|เหล็กยึดกระดูก|สกรูยึดกระดูก|แผ่นเหล็กยึด|ใส่เหล็ก(?:ที่|ใน)?(?:ขา|แขน|เข่า|หลัง|กระดูก)"
+    r"รูรั่วที่หัวใจ|หัวใจรั่ว|ส่องกล้อง\S{0,8}|ติ่งเนื้อ|ก้อนเนื้อ|(?:เป็น|ป่วยเป็น|ป่วยด้วย)โรค(?!ขี้|เลื่อน|ติดมือถือ|ติดเกม|กลัว)\S{1,12}|เกาต์|ไอซียู|ป่วยติดเตียง|ติดเตียง|เหล็กดาม|ดามเหล็ก|เหล็กยึดกระดูก|สกรูยึดกระดูก|แผ่นเหล็กยึด|ใส่เหล็ก(?:ที่|ใน)?(?:ขา|แขน|เข่า|หลัง|กระดูก)"
 )
 
 # "my son has Tourette's", "she has Crohn's.": a name's condition, said with nothing after it.
@@ -205,7 +208,7 @@ _EN_GATE = frozenset(
     "diagnosed depression addiction alcoholism illness covid syndrome op rehab spectrum pills "
     "tablets injections shots prescription prescriptions medicine medicines meds having plate plates rod rods screws "
     "pins grommets tubes fusion shunt shunts port sensor sensors dexcom libre fracture fractures fractured "
-    "antiretroviral antiretrovirals hiv aids odha pengidap penderita kelainan bawaan pen platina "
+    "antiretroviral antiretrovirals hiv aids odha napas nafas oksigen selang gula checked tested scanned monitored levels moles pengidap penderita kelainan bawaan pen platina "
     # Indonesian
     "pengencer sakit demensia kanker limfoma kista autis autisme autistik kencing epilepsi ayan asma hipertensi darah penyakit "
     "serangan gagal jantung koroner ginjal batu cuci hemodialisis skizofrenia gangguan depresi tbc tuberkulosis "
@@ -226,7 +229,8 @@ _FOREIGN_GATE_RE = lazy_compile(
     r"พาร์|อัลไซเมอร์|สมองเสื่อม|หลอดเลือดสมอง|สโตรก|อัมพ|มะเร็ง|เนื้องอก|ลูคีเมีย|ออทิ|สมาธิสั้น|ซึมเศร้า|ไบโพลาร์|จิตเภท|"
     r"เบาหวาน|ความดัน|หอบหืด|ลมชัก|หัวใจ|ไต|ตับ|เอชไอวี|เอดส์|เก๊าต์|ข้อ|กระดูกพรุน|ต้อ|ดาวน์ซินโดรม|ธาลัสซีเมีย|ไทรอยด์|"
     r"ขดลวด|เครื่องช่วย|ประสาทหูเทียม|รถเข็น|วีลแชร์|เทียม|อินซูลิน|ผ่า|ไส้ติ่ง|ถุงน้ำดี|ทอนซิล|ปลูกถ่าย|เคมีบำบัด|"
-    r"ฉายแสง|ยา|ป่วย|โรงพยาบาล|ไอซียู|ติดเตียง|เหล็ก|สกรู|โรค|เกาต์",
+    r"ฉายแสง|ยา|ป่วย|โรงพยาบาล|ไอซียู|ติดเตียง|เหล็ก|สกรู|โรค|เกาต์|ส่องกล้อง|ติ่งเนื้อ|ก้อนเนื้อ|"
+    r"胃镜|肠镜|息肉|结节|囊肿",
     _I,
 )
 
