@@ -34,6 +34,9 @@ EN = LEXICONS[FALLBACK]
 SUBJECT_OF = {p.code: p.words.subject for p in packs()}
 # Facts that say little about which file they belong to; project words outweigh them.
 WEAK_FACTS = {"background", "hobbies", "habits", "work-style", "working-on"}
+# Who the speaker is: in a language where a subject-less "is an actor, born in Taipei" describes the person talked
+# about (Words.implied_identity False), no such clause is taken as the speaker's.
+IDENTITY_KEYS = {"Role", "Origin", "Age", "Background", "Education"}
 RECENT_DAYS = 45  # a dated first-person event older than this is the person's background
 
 # The packs' words (lang/<code>/phrases.py), each list joined across languages: users mix them.
@@ -555,7 +558,9 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if ambiguous_we is not None and first and ambiguous_we.match(plain) and (project or dated):
         first, plural = False, True  # Thai เรา is "I" or "we"; about project work it is the team
     implied = borrowed = False
-    pro_drop = pack(lang).words.pro_drop
+    words = pack(lang).words
+    # A clause that names a third person ("他毕业于...", "เขาเป็นครู") drops that person, not the speaker.
+    pro_drop = words.pro_drop and not (words.other_subject is not None and words.other_subject.search(plain))
     if not first and not plural and pro_drop and ctx.previous_first_person and len(plain) < 40:
         text = SUBJECT_OF[lang] + text  # a subject-less clause continues the speaker's sentence
         first = borrowed = True
@@ -592,7 +597,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         fact = None
     if fact is None and not first and not plural and pro_drop:
         fact = _fact(SUBJECT_OF[lang] + text, lex)  # pro-drop: "ชอบอ่านนิยาย", "目标是跑个半马"
-        if fact is not None and fact[0].name.startswith("name"):
+        if fact is not None and (fact[0].name.startswith("name") or (
+                not words.implied_identity and fact[0].key in IDENTITY_KEYS)):
             fact = None
         implied = fact is not None
     if fact is not None:

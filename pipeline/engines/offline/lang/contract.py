@@ -78,6 +78,12 @@ class Words:
     # A first person that also means "we" (Thai เรา) when no other first person is said: about project work
     # or a dated event it is the team. None: the language's "I" is only "I".
     ambiguous_we: re.Pattern[str] | None = None
+    # A third person named in a subject-less clause (他, เขา, dia): the dropped subject is that person, not the
+    # speaker, so the clause gets no "I". None: the language drops no subject.
+    other_subject: re.Pattern[str] | None = None
+    # Does a subject-less clause tell who the speaker is ("เป็นพยาบาลค่ะ": "[I] am a nurse")? In Chinese chat such a
+    # clause ("是中国内地男歌手", "出生于台北") nearly always describes the person being talked about.
+    implied_identity: bool = True
 
 
 @dataclass(frozen=True)
