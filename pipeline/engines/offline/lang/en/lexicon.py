@@ -37,10 +37,11 @@ _PETS = words(
 _APPEARANCE = words("hair", "eyes", "skin", "tall", "short", "tattoo", "tattoos", "beard", "freckles", "skinny", "weigh")
 
 FACTS: tuple[FactRule, ...] = (
-    FactRule("name", rx(r"^(?:my name is|my name's|i am called|i'm called|im called|call me|people call me)\s+(?P<v>[^,;]+)"),
+    FactRule("name", rx(r"^(?:my name is|my name's|i am called|i'm called|im called|call me|people call me)\s+(?P<v>[^,;]+?)(?=\s+(?:i|and i|but i|so i)\b(?!\.)|\s*[,;.!?]|$)"),
              "Name", confidence=0.95),
-    FactRule("name-intro", lazy_compile(r"^(?:[Ii]'m|[Ii] am|[Ii]m|[Tt]his is)\s+(?P<v>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)"
-                                       r"(?:\s*[,.!]*\s*(?:(?:nice|pleased|glad|good) to meet you\b.*|\W*)|\s+here)$"),
+    FactRule("name-intro", lazy_compile(r"^(?:[Ii]'m|[Ii] am|[Ii]m|[Tt]his is)\s+(?!(?:Fine|Good|Great|Ok|Okay|Sorry|Sure|Here|Back|Done|Ready|Home|Tired|"
+                                       r"Well|Alright|Happy|Sad|New|Not|So|Just|Also|Still|Glad|Busy|Free|Late|Hungry|Excited)\b)(?P<v>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)"
+                                       r"(?:\s*[,.!]*\s*(?:(?:nice|pleased|glad|good) to meet you\b.*|\W*)|\s+here|,?\s+(?:and\s+)?[Ii](?:'[dm]|'ll| am| would| need| want| have| was)\b.*)$"),
              "Name", confidence=0.8),
     FactRule("role-explicit", rx(r"^(?:i work as|i'm working as|i am working as|i'm employed as|i am employed as|i'm now|i am now|"
                                  r"my (?:job|role|position|profession|title|occupation) is|i got promoted to|i was promoted to|"
