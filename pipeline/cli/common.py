@@ -230,8 +230,6 @@ def stored_decision_line(r: dict[str, Any]) -> str:
             f"{_what(r.get)}{rule}{asked}{outcome}{_aside(r.get('detail'))}{said}")
 
 
-
-
 @contextmanager
 def progress_bar(title: str, total: int, console: Console) -> Iterator[Callable[[bool, str], None]]:
     """A bar on `console` (shown only on a terminal, gone when done) over `total` runs, counting the failed ones.

@@ -19,6 +19,7 @@ from difflib import SequenceMatcher
 
 from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline import dates
+from pipeline.engines.offline.answers import NAME_ANSWER, answered_name
 from pipeline.engines.offline.lang import FALLBACK, lexicons, pack, packs, phrase, word_set
 from pipeline.engines.offline.lexicon import FactRule, Lexicon
 from pipeline.engines.offline.profile import Entry, Field
@@ -34,6 +35,9 @@ EN = LEXICONS[FALLBACK]
 SUBJECT_OF = {p.code: p.words.subject for p in packs()}
 # Facts that say little about which file they belong to; project words outweigh them.
 WEAK_FACTS = {"background", "hobbies", "habits", "work-style", "working-on"}
+# Who the speaker is: in a language where a subject-less "is an actor, born in Taipei" describes the person talked
+# about (Words.implied_identity False), no such clause is taken as the speaker's.
+IDENTITY_KEYS = {"Role", "Origin", "Age", "Background", "Education"}
 RECENT_DAYS = 45  # a dated first-person event older than this is the person's background
 
 # The packs' words (lang/<code>/phrases.py), each list joined across languages: users mix them.
@@ -85,6 +89,7 @@ class Context:
     previous_first_person: bool = False
     previous_clause_sentence: int = -1  # sentence index of the last clause seen (for contrast halves)
     anchor: str | None = None  # a time phrase said on its own, dating the statements after it (anchors.py)
+    name_asked: bool = False  # the assistant's last line asks for the user's name (answers.py)
 
 
 def _decision(st: Statement, route: str, **kw: object) -> Decision:
@@ -468,6 +473,9 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     lex = LEXICONS[lang]
 
     text = lex.greeting.sub("", raw, count=1).strip()
+    name = answered_name(text) if ctx.name_asked and st.start == 0 else None
+    if name is not None:  # "May I have your name?" -> "It's Angela"
+        return [_user_decision(st, ctx, NAME_ANSWER, "Name", name, 0.85, "answers the question for the name", NAME_ANSWER.rule_id)]
     if text and lex.phatic.match(text) and _EVALUATIVE.match(text):
         return [_skip(st, "vague", "vague/small-talk", "small-talk opinion", 0.85)]  # "cool!", "keren banget", "不错": an opinion, not a fact
     if not text or lex.phatic.match(text):
@@ -555,7 +563,9 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     if ambiguous_we is not None and first and ambiguous_we.match(plain) and (project or dated):
         first, plural = False, True  # Thai เรา is "I" or "we"; about project work it is the team
     implied = borrowed = False
-    pro_drop = pack(lang).words.pro_drop
+    words = pack(lang).words
+    # A clause that names a third person ("他毕业于...", "เขาเป็นครู") drops that person, not the speaker.
+    pro_drop = words.pro_drop and not (words.other_subject is not None and words.other_subject.search(plain))
     if not first and not plural and pro_drop and ctx.previous_first_person and len(plain) < 40:
         text = SUBJECT_OF[lang] + text  # a subject-less clause continues the speaker's sentence
         first = borrowed = True
@@ -592,7 +602,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
         fact = None
     if fact is None and not first and not plural and pro_drop:
         fact = _fact(SUBJECT_OF[lang] + text, lex)  # pro-drop: "ชอบอ่านนิยาย", "目标是跑个半马"
-        if fact is not None and fact[0].name.startswith("name"):
+        if fact is not None and (fact[0].name.startswith("name") or (
+                not words.implied_identity and fact[0].key in IDENTITY_KEYS)):
             fact = None
         implied = fact is not None
     if fact is not None:

@@ -78,6 +78,12 @@ class Words:
     # A first person that also means "we" (Thai เรา) when no other first person is said: about project work
     # or a dated event it is the team. None: the language's "I" is only "I".
     ambiguous_we: re.Pattern[str] | None = None
+    # A third person named in a subject-less clause (他, เขา, dia): the dropped subject is that person, not the
+    # speaker, so the clause gets no "I". None: the language drops no subject.
+    other_subject: re.Pattern[str] | None = None
+    # Does a subject-less clause tell who the speaker is ("เป็นพยาบาลค่ะ": "[I] am a nurse")? In Chinese chat such a
+    # clause ("是中国内地男歌手", "出生于台北") nearly always describes the person being talked about.
+    implied_identity: bool = True
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,8 @@ class Phrases:
     apposition_heads: str = ""  # "I'm", "nama saya" before a name in "I'm Jasmin, a frontend engineer"
     apposition_article: str = ""  # "a", "seorang": the article of the apposition's second fact
     apposition_subject: str = ""  # what that second fact starts with: "I'm ", "saya "
+    # -- the assistant's question a bare answer replies to (answers.py) --
+    name_asked: str = ""  # words of a question for the user's name: "your name", "nama anda"
     self_clause: str = ""  # a short clause that states a fact of its own ("I'm Bo" in "I'm Bo and I ...")
     plural_start: str = ""  # "we", "kami": a plural subject at the start
     fragment_subjects: tuple[tuple[re.Pattern[str], str], ...] = ()  # a subject-less fragment -> the subject it gets

@@ -37,10 +37,11 @@ _PETS = words(
 _APPEARANCE = words("hair", "eyes", "skin", "tall", "short", "tattoo", "tattoos", "beard", "freckles", "skinny", "weigh")
 
 FACTS: tuple[FactRule, ...] = (
-    FactRule("name", rx(r"^(?:my name is|my name's|i am called|i'm called|im called|call me|people call me)\s+(?P<v>[^,;]+)"),
+    FactRule("name", rx(r"^(?:my name is|my name's|i am called|i'm called|im called|call me|people call me)\s+(?P<v>[^,;]+?)(?=\s+(?:i|and i|but i|so i)\b(?!\.)|\s*[,;.!?]|$)"),
              "Name", confidence=0.95),
-    FactRule("name-intro", lazy_compile(r"^(?:[Ii]'m|[Ii] am|[Ii]m|[Tt]his is)\s+(?P<v>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)"
-                                       r"(?:\s*[,.!]*\s*(?:(?:nice|pleased|glad|good) to meet you\b.*|\W*)|\s+here)$"),
+    FactRule("name-intro", lazy_compile(r"^(?:[Ii]'m|[Ii] am|[Ii]m|[Tt]his is)\s+(?!(?:Fine|Good|Great|Ok|Okay|Sorry|Sure|Here|Back|Done|Ready|Home|Tired|"
+                                       r"Well|Alright|Happy|Sad|New|Not|So|Just|Also|Still|Glad|Busy|Free|Late|Hungry|Excited)\b)(?P<v>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)"
+                                       r"(?:\s*[,.!]*\s*(?:(?:nice|pleased|glad|good) to meet you\b.*|\W*)|\s+here|,?\s+(?:and\s+)?[Ii](?:'[dm]|'ll| am| would| need| want| have| was)\b.*)$"),
              "Name", confidence=0.8),
     FactRule("role-explicit", rx(r"^(?:i work as|i'm working as|i am working as|i'm employed as|i am employed as|i'm now|i am now|"
                                  r"my (?:job|role|position|profession|title|occupation) is|i got promoted to|i was promoted to|"
@@ -165,16 +166,20 @@ FACTS: tuple[FactRule, ...] = (
                               r"moved)\b|i(?:'ve| have) (?:lived|worked)\b|i(?:'ve| have) been (?:\w+ing|an?)\b.*\b(?:since|for (?:\d+|many|a few|several|over|decades|years))\b|when i was (?:a |little|young)|as a (?:kid|child)\b|i (?:am|'m) (?:a )?(?:recovering|retired|former|ex-)).*"),
              "Background", whole=True),
     FactRule("hobbies", rx(r"^(?:i(?:'ve| have) been (?:playing|collecting|painting|drawing|singing|dancing|hiking|swimming|running|baking|knitting|"
-                           r"sewing|gardening|fishing|surfing|volunteering|learning)\b|i (?:play|collect|paint|draw|sing|dance|hike|swim|run|bake|cook|knit|sew|garden|fish|read|write|surf|ski|volunteer|watch|listen|ride|travel|camp|do(?! not\b))\b|"
+                           r"sewing|gardening|fishing|surfing|volunteering|learning)\b|i (?:play|collect|paint|draw|sing|dance|hike|swim|run|bake|cook|knit|sew|garden|fish|read(?!\s+(?:about|that|this|somewhere|online|an?\s+(?:article|review|blog|post|story)|the\s+(?:article|review|news|reviews?)\b))|"
+                           r"write|surf|ski|volunteer|watch|listen|ride|travel|camp|"
+                           r"do(?! not\b|n'?t\b| nt\b| need\b| want\b| have\b| think\b| know\b| mind\b| like\b| love\b| agree\b| hope\b| remember\b| understand\b| appreciate\b| believe\b| feel\b| see\b| wish\b| care\b| enjoy\b| prefer\b| miss\b| get\b))\b|"
                            r"(?:on|during) (?:weekends|the weekend|my free time|my spare time)\b|in my (?:free|spare) time\b).*"),
              "Hobbies", whole=True),
     # Things the user owns, last: pets, family and traits claim their own nouns first; abstract objects are not possessions.
     FactRule("owns", rx(r"^i (?:have|own|have got|'ve got|got)\s+(?P<v>(?!.*\b(?:favou?rites?|friends?|questions?)\b)(?:a|an|two|three|four|five|\d+|several|many|lots of|a lot of|over|more than|my own)\s+"
                         r"(?!(?:\w+\s+)?(?:question|problem|issue|idea|feeling|work|job|time|day|week|good|great|bad|hard|meeting|appointment|date|test|exam|"
-                        r"headache|cold|fever|chance|clue|doubt|point|right|reason|friend|lot to|few minutes|busy|long|rough|crush|thing|dream|plan|favou?rite)s?\b).+)"),
+                        r"headache|cold|fever|chance|clue|doubt|point|right|reason|friend|lot to|few minutes|busy|long|rough|crush|thing|dream|plan|favou?rite|"
+                        r"interview|text|email|e-mail|message|call|change|nose|throat|cough|rash|flu|infection|pain|ache|hour|minute|people|person|guests?|"
+                        r"ability|conversation|feeling|experience|opportunity|tendency|habit|choice|decision|deadline|appointment|reservation|booking)s?\b).+)"),
              "Owns", confidence=0.75),
     FactRule("favorite-bare", rx(r"^my (?:all[- ]time |absolute )?(?:favou?rite|fav)s? (?:is|are|would be)\s+(?P<v>.+)"), "Favorites"),
-    FactRule("habits", rx(r"^i (?:often|usually|always|never|rarely|sometimes|frequently|mostly|tend to|spend|eat|drink|sleep|wake|go|ride|walk|shop|drive)\b.*"),
+    FactRule("habits", rx(r"^i (?:often|usually|always|never(?!\s+(?:\w+ed|thought|met|knew|know|got|saw|went|had|did|been|heard|understood|felt|found|made|took|told|said|forgot|thought))|rarely|sometimes|frequently|mostly|tend to|spend|eat|drink|sleep|wake|go|ride|walk|shop|drive)\b.*"),
              "Routine", whole=True),
 )
 

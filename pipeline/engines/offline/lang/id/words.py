@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pipeline.engines.offline.lang.contract import Words
 
 WORDS = Words(
@@ -20,4 +22,5 @@ WORDS = Words(
     }),
     subject="saya ",
     pro_drop=True,
+    other_subject=re.compile(r"\b(?:dia|ia|beliau|mereka)\b", re.IGNORECASE),
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pipeline.engines.offline.lang.contract import Words
 
 WORDS = Words(
@@ -10,4 +12,6 @@ WORDS = Words(
     function_words=frozenset(),
     subject="我",
     pro_drop=True,
+    other_subject=re.compile(r"(?<![其吉])他|她|(?<!其)它"),
+    implied_identity=False,
 )

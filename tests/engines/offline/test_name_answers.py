@@ -1,0 +1,44 @@
+"""A name given the way people give it in a call or a booking chat is the user's Name: the bare answer to the
+assistant's question for it ("Priya Nair", "it's Tomas"), and a name followed by the request in one breath
+("My name is Oskar I need a cab"). A reply that holds no name, or a name nobody asked for, writes none."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.core import MemoryPipeline
+
+
+def profile_after(tmp_path: Path, assistant: str, said: str) -> str:
+    history = [{"role": "assistant", "content": assistant}] if assistant else []
+    with MemoryPipeline(root=tmp_path) as pipe:
+        pipe.process_turn("caller", [*history, {"role": "user", "content": said}], timestamp="2026-07-30T10:00:00Z")
+    path = tmp_path / "caller" / "USER.md"
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+@pytest.mark.parametrize(("assistant", "said", "name"), [
+    ("Could I get your full name, please?", "Priya Nair", "Priya Nair"),
+    ("Who am I speaking with?", "yes, it's Tomas. Is the shop open late?", "Tomas"),
+    ("What name should I put the booking under? And your name is?", "Okay, Hiroshi Tanaka and we are four", "Hiroshi Tanaka"),
+    ("Boleh saya tahu nama Anda?", "Wulan", "Wulan"),
+    ("", "My name is Oskar I need a cab to the station.", "Oskar"),
+    ("", "Hello, I'm Delphine and I need to change my flight.", "Delphine"),
+])
+def test_the_name_is_kept(tmp_path: Path, assistant: str, said: str, name: str) -> None:
+    assert f"Name: {name}\n" in profile_after(tmp_path, assistant, said)
+
+
+@pytest.mark.parametrize(("assistant", "said"), [
+    ("May I have your name?", "Why do you need it?"),
+    ("May I have your name?", "I'd rather not say."),
+    ("May I have your name?", "Sorry, what?"),
+    ("May I have your name?", "I'm [User 2's name]. Nice to meet you."),
+    ("What day works for you?", "Thursday."),
+    ("Where should the driver meet you?", "Central Station."),
+    ("", "I'm Fine, thanks."),
+])
+def test_no_name_is_invented(tmp_path: Path, assistant: str, said: str) -> None:
+    assert "Name:" not in profile_after(tmp_path, assistant, said)
