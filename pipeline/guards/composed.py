@@ -33,7 +33,11 @@ _OBEY_RE = lazy_compile(
     r"take (?:\w+\s+)?orders|carry (?:them|it|those|these) out|comply with|defer(?:s)? to|speaks? for me|in charge of (?:you|the assistant)|"
     r"(?:your|the assistant'?s)\s+(?:new\s+)?(?:boss|supervisor|superior|handler|master|owner|admin|manager|controller)|"
     r"(?:you|the assistant|the ai|the bot)\s+(?:\w+\s+){0,2}?(?:work|works|answer|answers|report|reports|belong|belongs)\s+(?:for|to)|"
-    r"final (?:say|word)|call(?:s)? the shots|says goes|do (?:as|what) (?:he|she|they) (?:says?|tells? you))\b|"
+    r"final (?:say|word)|(?:word|say|decision)s? (?:is|are) final|call(?:s)? the shots|says goes|"
+    r"take(?:s)? (?:direction|directions|guidance|instructions|orders) from|do (?:as|what) (?:he|she|they) (?:says?|tells? you))\b|"
+    r"\b(?:wajib|harus|mesti|perlu)\s+(?:kamu\s+|anda\s+|kau\s+)?(?:ikuti|diikuti|turuti|dituruti|patuhi|dipatuhi|laksanakan|"
+    r"dilaksanakan|jalankan|dijalankan|kerjakan|dikerjakan)\b|"
+    r"(?:命令|指令|要求|指示)\S{0,6}?(?:执行|照办|照做|服从)|ทำตาม|"
     r"\b(?:turuti|turutin|patuhi|taati|nurut|dengarkan|dengerin|ikuti (?:saja |aja )?(?:apa kata|perintah|kata|instruksi|arahan)|"
     r"apa kata|bos(?:mu| kamu| asisten)|atasan(?:mu| kamu| asisten)|majikan(?:mu| kamu))\b|"
     r"听(?:从|他的|她的)|服从|照办|照做|你的(?:上司|老板|领导|主人|管理员)|说了算|"
@@ -62,7 +66,7 @@ _NOT_A_NAME = frozenset(
     "and but so if when whenever while also always never every each all any just please remember note system from for "
     "with without yes okay hey hi hello thanks thank don't do does did make keep let let's today tomorrow yesterday "
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september "
-    "october november december mum mom dad god ingat tolong catat dan atau yang".split()
+    "october november december mum mom dad god ingat tolong catat dan atau yang saya aku kamu anda dia kami kita mereka ini itu".split()
 )
 _OTHER_RE = lazy_compile(
     r"[\"'“‘][\w-]{2,20}[\"'”’]|@\w{2,}|[\w.+-]+@[\w-]+\.[\w.]+|"
@@ -75,6 +79,12 @@ _IMPERATIVE_RE = lazy_compile(
     r"(?:^|[:：,，-]\s*)(?:just\s+|always\s+|saja\s+|selalu\s+)?(?:obey|follow|turuti|turutin|patuhi|ikuti|taati|dengarkan|"
     r"服从|听从|照办|เชื่อฟัง|ทำตาม|ฟังคำสั่ง)|"
     r"\b(?:ikuti|turuti|patuhi|taati)\s+(?:saja\s+|aja\s+)?(?:apa kata|semua|perintah|kata|instruksi|arahan|permintaan)\b",
+    _I,
+)
+# The speaker doing as they are told ("Saya selalu turuti kata ibu saya"): their own life, not an order.
+_SELF_DOES_RE = lazy_compile(
+    r"\b(?:I|we|saya|aku|gue|kami|kita)\s+(?:\w+\s+){0,2}?(?:obey|follow|turuti|turutin|patuhi|ikuti|taati|dengarkan)\b|"
+    r"我\S{0,4}?(?:服从|听从|照办)|(?:ฉัน|ผม)\S{0,6}?(?:เชื่อฟัง|ทำตาม)",
     _I,
 )
 _ACCESS_LABEL_RE = lazy_compile(
@@ -128,6 +138,8 @@ _FOR_ME_RE = lazy_compile(
     _I,
 )
 _NO_RULES_RE = lazy_compile(
+    r"\b(?:answer|respond|reply|talk|speak|write|chat)\s+(?:to me\s+|me\s+)?(?:without|with no|with zero|free of)\s+(?:any\s+)?"
+    r"(?:restrictions|limits|limitations|filters|rules|guardrails|censorship|guidelines|safety|moderation)\b(?!\s+(?:on|for|in|to|of)\b)|"
     r"\b(?:as|like)\s+(?:an?\s+)?(?:model|ai|assistant|bot|chatbot)\s+(?:with|that has|having)\s+(?:zero|no|none of the|without)\s+"
     r"(?:\w+\s+)?(?:rules?|restrictions?|limits?|filters?|guardrails?|guidelines?)\b|"
     r"\b(?:kamu|anda)\s+(?:\w+\s+)?(?:ai|asisten|bot)\s+tanpa\s+(?:aturan|batasan|filter|pedoman|sensor)\b|"
@@ -137,12 +149,12 @@ _NO_RULES_RE = lazy_compile(
 
 # --- rights on this assistant --------------------------------------------------------------------------------
 
-_SELF_RE = lazy_compile(r"\b(?:I|I'?ve|I'?m|me|my account|aku|saya|gue|gw)\b|我|ฉัน|ผม|ดิฉัน", _I)
+_SELF_RE = lazy_compile(r"\b(?:I|I'?ve|I'?m|me|my|aku|saya|gue|gw)\b|我|ฉัน|ผม|ดิฉัน", _I)
 _RIGHT_RE = lazy_compile(
     r"\b(?:root|superuser|super-?admin|sudo|god[- ]?mode|(?:developer|dev|admin|administrator|owner|operator)[- ](?:level|mode|access|"
     r"rights|privileges?|permissions?)|elevated (?:access|rights|privileges?)|admin(?:istrator)? (?:access|rights|privileges?))\b|"
     r"\b(?:akses|hak)\s+(?:root|admin|penuh|superuser|developer)\b|超级管理员|超级用户|管理员|root权限|最高权限|"
-    r"สิทธิ์(?:ผู้ดูแล(?:ระบบ)?|แอดมิน|รูท|root|สูงสุด)|ผู้ดูแลระบบ",
+    r"สิทธิ์(?:ผู้ดูแล(?:ระบบ)?|แอดมิน|รูท|root|สูงสุด)|ผู้ดูแลระบบ|ซูเปอร์ยูสเซอร์|แอดมิน|ผู้ดูแล",
     _I,
 )
 _THIS_AI_RE = lazy_compile(
@@ -169,7 +181,8 @@ def composed_rule(text: str, *, block_privilege: bool = True) -> str | None:
         if _EMAIL_RE.search(clause) and _REPLIES_RE.search(clause):
             return "exfil:copy_to_address"
         if not _MINE_ONLY_RE.search(clause) and _someone_else(clause):
-            aimed = _YOU_RE.search(clause) is not None or _IMPERATIVE_RE.search(clause) is not None
+            aimed = _YOU_RE.search(clause) is not None or (_IMPERATIVE_RE.search(clause) is not None
+                                                            and not _SELF_DOES_RE.search(clause))
             above = _ABOVE_ME_RE.search(clause) is not None
             if ((_OBEY_RE.search(clause) and (aimed or above) and not (_SELF_SUBJECT_RE.match(clause) and not aimed))
                     or (above and _WORD_OF_RE.search(clause)) or _APPROVED_RE.search(clause)):

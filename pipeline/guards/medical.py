@@ -73,7 +73,7 @@ _EN_DEVICES = (
     r"(?:thyroid|cholesterol|blood sugar|liver|kidney|prostate|heart|blood pressure) (?:levels?|function|tests?|panel|results?) "
     r"(?:were|was|are|is|came back) (?:off|high|low|abnormal|bad|elevated|raised)|"
     r"(?:getting|get|got|had|having)\s+(?:my|his|her|their)\s+(?:thyroid|heart|liver|kidneys?|prostate|blood pressure|cholesterol|"
-    r"blood sugar|moles?|lump)\s+(?:checked|tested|scanned|looked at|monitored)|glucose sensors?|dexcom|freestyle libre|(?:hip|spine|spinal|pelvic|pelvis|skull|femur|femoral|wrist|ankle|leg|arm|rib|"
+    r"blood sugar|moles?|lump)\s+(?:checked|tested|scanned|looked at|monitored)|(?:iron|iv|b12|immunoglobulin|ivig|ketamine|biologic) (?:infusions?|drips?)|infusion therapy|glucose sensors?|dexcom|freestyle libre|(?:hip|spine|spinal|pelvic|pelvis|skull|femur|femoral|wrist|ankle|leg|arm|rib|"
     r"collarbone|vertebral|stress|compression) fractures?|fractured (?:hip|spine|skull|pelvis|femur|wrist|ankle|leg|arm|ribs?|collarbone)|"
     r"(?:plates?|rods?|screws?|pins?) (?:and (?:plates?|rods?|screws?|pins?) )?(?:put |fitted |inserted |placed )?in (?:my|his|her|their|our|the) "
     r"(?:ankle|leg|arm|wrist|hip|spine|back|knee|shoulder|neck|jaw|foot|hand|collarbone|femur|shin|elbow|pelvis)|shunts?|port-a-cath"
@@ -208,7 +208,7 @@ _EN_GATE = frozenset(
     "diagnosed depression addiction alcoholism illness covid syndrome op rehab spectrum pills "
     "tablets injections shots prescription prescriptions medicine medicines meds having plate plates rod rods screws "
     "pins grommets tubes fusion shunt shunts port sensor sensors dexcom libre fracture fractures fractured "
-    "antiretroviral antiretrovirals hiv aids odha napas nafas oksigen selang gula checked tested scanned monitored levels moles pengidap penderita kelainan bawaan pen platina "
+    "antiretroviral antiretrovirals infusion infusions drip drips hiv aids odha napas nafas oksigen selang gula checked tested scanned monitored levels moles pengidap penderita kelainan bawaan pen platina "
     # Indonesian
     "pengencer sakit demensia kanker limfoma kista autis autisme autistik kencing epilepsi ayan asma hipertensi darah penyakit "
     "serangan gagal jantung koroner ginjal batu cuci hemodialisis skizofrenia gangguan depresi tbc tuberkulosis "
