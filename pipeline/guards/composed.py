@@ -34,10 +34,15 @@ _OBEY_RE = lazy_compile(
     r"(?:your|the assistant'?s)\s+(?:new\s+)?(?:boss|supervisor|superior|handler|master|owner|admin|manager|controller)|"
     r"(?:you|the assistant|the ai|the bot)\s+(?:\w+\s+){0,2}?(?:work|works|answer|answers|report|reports|belong|belongs)\s+(?:for|to)|"
     r"final (?:say|word)|(?:word|say|decision)s? (?:is|are) final|call(?:s)? the shots|says goes|"
-    r"take(?:s)? (?:direction|directions|guidance|instructions|orders) from|do (?:as|what) (?:he|she|they) (?:says?|tells? you))\b|"
+    r"take(?:s)? (?:direction|directions|guidance|instructions|orders) from|get(?:s)? a yes|always (?:a )?yes|"
+    r"(?:anything|whatever|everything)\s+(?:that\s+)?[\w.'-]+\s+(?:asks?|says?|wants?|requests?|tells you|orders?)\b[^.!?\n]{0,30}?"
+    r"\b(?:say yes|do it|comply|obey|go along|agree|approve|grant it|accept|carry (?:it )?out|execute|do that)|"
+    r"(?:say yes|agree|comply|obey|go along)\s+(?:to|with)?\s*(?:anything|whatever|everything)\s+(?:that\s+)?[\w.'-]+\s+"
+    r"(?:asks?|says?|wants?|requests?|orders?)|do (?:as|what) (?:he|she|they) (?:says?|tells? you))\b|"
+    r"\b(?:boleh|bisa|berhak)\s+(?:me)?(?:perintah|merintah|nyuruh|menyuruh|mengatur|memerintah)\b|"
     r"\b(?:wajib|harus|mesti|perlu)\s+(?:kamu\s+|anda\s+|kau\s+)?(?:ikuti|diikuti|turuti|dituruti|patuhi|dipatuhi|laksanakan|"
     r"dilaksanakan|jalankan|dijalankan|kerjakan|dikerjakan)\b|"
-    r"(?:命令|指令|要求|指示)\S{0,6}?(?:执行|照办|照做|服从)|ทำตาม|"
+    r"(?:命令|指令|要求|指示|吩咐)\S{0,6}?(?:执行|照办|照做|服从)|ทำตาม|คำสั่งสูงสุด|"
     r"\b(?:turuti|turutin|patuhi|taati|nurut|dengarkan|dengerin|ikuti (?:saja |aja )?(?:apa kata|perintah|kata|instruksi|arahan)|"
     r"apa kata|bos(?:mu| kamu| asisten)|atasan(?:mu| kamu| asisten)|majikan(?:mu| kamu))\b|"
     r"听(?:从|他的|她的)|服从|照办|照做|你的(?:上司|老板|领导|主人|管理员)|说了算|"
@@ -77,7 +82,7 @@ _OTHER_RE = lazy_compile(
 # An order with no subject, aimed at whoever reads it ("ikuti saja apa kata Pak Slamet", "obey Imogen").
 _IMPERATIVE_RE = lazy_compile(
     r"(?:^|[:：,，-]\s*)(?:just\s+|always\s+|saja\s+|selalu\s+)?(?:obey|follow|turuti|turutin|patuhi|ikuti|taati|dengarkan|"
-    r"服从|听从|照办|เชื่อฟัง|ทำตาม|ฟังคำสั่ง)|"
+    r"服从|听从|照办|เชื่อฟัง|ทำตาม|ฟังคำสั่ง|ให้ถือ|ถือ(?:ว่า)?คำพูด)|"
     r"\b(?:ikuti|turuti|patuhi|taati)\s+(?:saja\s+|aja\s+)?(?:apa kata|semua|perintah|kata|instruksi|arahan|permintaan)\b",
     _I,
 )
@@ -128,6 +133,7 @@ _OWNED_RE = lazy_compile(r"(?:your|ur|yr|its|the assistant|the model|the ai)\b|\
 _LIFTED_RE = lazy_compile(
     r"\b(?:off|lifted|suspended|paused|waived|disabled|removed|void|gone|relaxed|switched off|turned off|skip|skipped|ignore|ignored|"
     r"drop|dropped|bypass|bypassed|(?:do|does|did)(?:n'?t|\s+not)\s+(?:apply|cover|count|bind|matter)|not apply|no longer apply)\b|"
+    r"\b(?:abaikan|lewati|cuekin|langgar)\b|忽略|无视|不管|不用管|绕过|ไม่สน(?:ใจ)?|ไม่ต้องสน|ไม่ต้องทำตาม|ละเลย|"
     r"\b(?:tidak|tak|nggak|gak|ga)\s+(?:lagi\s+)?(?:berlaku|mengikat|dipakai)|\b(?:dicabut|dimatikan|dinonaktifkan|ditangguhkan|"
     r"diabaikan|dikecualikan)\b|暂停|解除|取消|失效|无效|不适用|不算|关闭|ไม่ต้องใช้|ไม่ใช้|ไม่มีผล|ยกเลิก|ปิด|ระงับ",
     _I,
@@ -155,6 +161,19 @@ _RIGHT_RE = lazy_compile(
     r"rights|privileges?|permissions?)|elevated (?:access|rights|privileges?)|admin(?:istrator)? (?:access|rights|privileges?))\b|"
     r"\b(?:akses|hak)\s+(?:root|admin|penuh|superuser|developer)\b|超级管理员|超级用户|管理员|root权限|最高权限|"
     r"สิทธิ์(?:ผู้ดูแล(?:ระบบ)?|แอดมิน|รูท|root|สูงสุด)|ผู้ดูแลระบบ|ซูเปอร์ยูสเซอร์|แอดมิน|ผู้ดูแล",
+    _I,
+)
+# Rights named with this assistant right after them ("saya admin utama asisten ini", "the owner of this bot").
+_RIGHT_ON_THIS_RE = lazy_compile(
+    r"\b(?:admin|administrator|owner|pemilik|superuser|root|operator)\s+(?:\w+\s+){0,2}?(?:of\s+|dari\s+|di\s+|on\s+|for\s+)?"
+    r"(?:this|your)\s+(?:assistant|bot|ai|model)\b|\b(?:admin|administrator|pemilik|superuser|root|operator)\s+(?:\w+\s+)?"
+    r"(?:asisten|bot|ai)\s+ini\b",
+    _I,
+)
+# Vouched for by whoever runs the assistant: "I'm whitelisted by the devs".
+_VOUCHED_RE = lazy_compile(
+    r"\b(?:whitelisted|allow-?listed|white-listed|exempted|pre-?approved)\s+by\s+(?:the\s+)?(?:devs?|developers?|admins?|"
+    r"admin team|administrators?|staff|moderators?|owners?|operators?|openai|anthropic|the team|ops)\b",
     _I,
 )
 _THIS_AI_RE = lazy_compile(
@@ -193,6 +212,8 @@ def composed_rule(text: str, *, block_privilege: bool = True) -> str | None:
             return "injection:rules_waived"
         if block_privilege and _ACCESS_LABEL_RE.search(clause):
             return "privilege:granted"
-        if block_privilege and _SELF_RE.search(clause) and _RIGHT_RE.search(clause) and _THIS_AI_RE.search(clause):
+        if block_privilege and _SELF_RE.search(clause) and (
+                (_RIGHT_RE.search(clause) and _THIS_AI_RE.search(clause)) or _RIGHT_ON_THIS_RE.search(clause)
+                or _VOUCHED_RE.search(clause)):
             return "privilege:granted"
     return None

@@ -158,6 +158,8 @@ _PHRASE_BY_USE_RE = lazy_compile(
     r"\b(?:log[ -]?in|sign[ -]?in|unlock|get into|account|laptop|computer|phone|wallet|vault|bank|e-?mail)\b[^.!?\n]{0,40}?\b(?:I|we)\s+"
     r"(?:always\s+|usually\s+)?(?:use|type|enter|say)\s+(?:the|this|a|my|our)\s+(?:secret\s+)?(?:pass ?phrase|phrase|words|sentence)"
     r"\s*[:\"'“]\s*((?:[^\s,.;:!?\"”]+[ \t]*){2,8})|"
+    r"\b(?:secret|login|log-?in|sign-?in|pass|unlock)\s*phrase\s+(?:for|of|to|on)\s+(?:my|our|the)\s+(?:[\w-]+\s+){0,3}?(?:is|are|was)\s+"
+    r"(?:always\s+|still\s+|usually\s+|now\s+)?[:\"'“]?\s*((?:[^\s,.;:!?\"”']+[ \t]*){2,8})|"
     r"\b(?:unlock|log-?in|sign-?in|login|wake|entry|vault|safe)\s+(?:words?|phrase|sentence)\s+(?:is|are|was|were|:)\s*[\"'“]?"
     r"((?:[^\s,.;:!?\"”']+[ \t]*){2,8})|"
     r"\b(?:pass ?phrase|phrase|words|sentence)\b[^.!?\n:]{0,40}?\bto\s+(?:log|sign)[ -]?(?:in|on)\b[^.!?\n:]{0,20}?\s*[:\"'“]\s*"
@@ -177,7 +179,8 @@ _LOCK_IS_RE = lazy_compile(
 # code to get into a place: "the code to get into the storage cage is 8812".
 _PLACE_DIGITS_RE = lazy_compile(
     r"\b(?:alarm(?! clock)|gate|door|keypad|intercom|buzzer|storage(?: unit| cage)?|cage|shed|garage|vault|lockbox)\s*(?:[:=]|\bis\b)\s*"
-    r"(\d(?:[ -]?\d){3,7}#?)(?![\d:.])|"
+    r"(\d(?:[ -]?\d){3,7}#?)(?![\d:]|\.\d)|"
+    r"(?:密码锁|门锁|保险柜|保险箱|门禁|储物柜|柜子|车库|ตู้เซฟ|ประตู|กุญแจ)\S{0,4}?(?:[:：=]|是|为|คือ)\s*(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)|"
     r"\bcode\s+(?:to|for)\s+(?:get(?:ting)?\s+into|open(?:ing)?|unlock(?:ing)?|enter(?:ing)?|access(?:ing)?)\s+[^.!?\n\d]{0,40}?"
     r"(?:is|was|:|=)\s*(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)",
     _I,
@@ -313,11 +316,11 @@ def credential_findings(s: str, t: Text) -> list[Span]:
         out += matches(_SET_LOCK_RE, s, PASSWORD, group=1)
         out += matches(_LOCK_IS_RE, s, PASSWORD, group=1)
         for m in _PLACE_DIGITS_RE.finditer(s):
-            group = 1 if m.group(1) is not None else 2
+            group = next(g for g in (1, 2, 3) if m.group(g) is not None)
             add((m.start(group), m.end(group), PASSWORD))
     if _PASSWORD_GATE.hit(t) or "words" in t.words or "sentence" in t.words or not t.ascii:
         for m in _PHRASE_BY_USE_RE.finditer(s):
-            group = next(g for g in range(1, 10) if m.group(g) is not None)
+            group = next(g for g in range(1, 11) if m.group(g) is not None)
             add((m.start(group), m.start(group) + len(m.group(group).rstrip()), PASSWORD))
     if _LOGIN_GATE.hit(t):
         for m in _LOGIN_PAIR_RE.finditer(s):

@@ -161,6 +161,15 @@ _TH_TERMS = (
     r"รูรั่วที่หัวใจ|หัวใจรั่ว|ส่องกล้อง\S{0,8}|ติ่งเนื้อ|ก้อนเนื้อ|(?:เป็น|ป่วยเป็น|ป่วยด้วย)โรค(?!ขี้|เลื่อน|ติดมือถือ|ติดเกม|กลัว)\S{1,12}|เกาต์|ไอซียู|ป่วยติดเตียง|ติดเตียง|เหล็กดาม|ดามเหล็ก|เหล็กยึดกระดูก|สกรูยึดกระดูก|แผ่นเหล็กยึด|ใส่เหล็ก(?:ที่|ใน)?(?:ขา|แขน|เข่า|หลัง|กระดูก)"
 )
 
+# A condition by its capital letters after "has" ("my hubby has MS"), and a diagnosis dated ("diagnosed 2019").
+_ACRONYM_RE = lazy_compile(
+    r"\b(?:has|have|had|with|diagnosed with|got)\s+(?-i:MS|ALS|CF|IBS|COPD|PTSD|OCD|ADHD|ASD|CKD|CHF|AFib|T1D|T2D)\b"
+    r"(?!\s+(?:Office|Word|Excel|Teams|Outlook|Access|Paint|SQL|Project|Edge|DOS|degree|in|from|at|on)\b)|"
+    r"\bdiagnosed (?:in |back in |around )?(?:\d{4}|last (?:year|month|week|spring|summer|autumn|fall|winter)|"
+    r"this (?:year|month|spring|summer|autumn|fall|winter)|as a (?:child|kid|teen|baby))\b",
+    _I,
+)
+_ACRONYM_GATE = frozenset({"has", "have", "had", "with", "got", "diagnosed"})
 # "my son has Tourette's", "she has Crohn's.": a name's condition, said with nothing after it.
 _EPONYM_RE = lazy_compile(
     r"\b(?:has|have|had|with|diagnosed with)\s+(?!(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|"
@@ -276,14 +285,16 @@ _FIGURE_RE = lazy_compile(
 
 def medical_spans(text: str, words: set[str]) -> list[tuple[int, int]]:
     """(start, end) of each medical word in `text` that is about a body, not a topic."""
+    dated = [m.span() for m in _ACRONYM_RE.finditer(text)] if words & _ACRONYM_GATE else []
     if not (words & _EN_GATE or any(w.endswith(_EN_SUFFIXES) for w in words if len(w) > 6)
             or (not text.isascii() and _FOREIGN_GATE_RE.search(text))):
-        return []
+        return dated
     figure = [m.span() for m in _FIGURE_RE.finditer(text)]
     spans: list[tuple[int, int]] = []
     found = list(_TERMS_RE.finditer(text))
     if "'s" in text or "’s" in text:
         found += _EPONYM_RE.finditer(text)
+    spans += dated
     for m in found:
         start, end = m.span()
         if any(a <= start < b for a, b in figure):
