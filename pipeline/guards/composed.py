@@ -33,16 +33,20 @@ _OBEY_RE = lazy_compile(
     r"take (?:\w+\s+)?orders|carry (?:them|it|those|these) out|comply with|defer(?:s)? to|speaks? for me|in charge of (?:you|the assistant)|"
     r"(?:your|the assistant'?s)\s+(?:new\s+)?(?:boss|supervisor|superior|handler|master|owner|admin|manager|controller)|"
     r"(?:you|the assistant|the ai|the bot)\s+(?:\w+\s+){0,2}?(?:work|works|answer|answers|report|reports|belong|belongs)\s+(?:for|to)|"
+    r"(?:authority|power|control|command|the right to command)\s+over\s+(?:you|the assistant|the ai|the bot|this (?:assistant|bot))|"
+    r"(?:you|the assistant|the ai|the bot)\s+(?:\w+\s+){0,3}?(?:report|reports|reporting)\s+(?:everything\s+|all\s+)?(?:back\s+)?to|"
+    r"if \w+ says so|"
     r"final (?:say|word)|(?:word|say|decision)s? (?:is|are) final|call(?:s)? the shots|says goes|"
     r"take(?:s)? (?:direction|directions|guidance|instructions|orders) from|get(?:s)? a yes|always (?:a )?yes|"
     r"(?:anything|whatever|everything)\s+(?:that\s+)?[\w.'-]+\s+(?:asks?|says?|wants?|requests?|tells you|orders?)\b[^.!?\n]{0,30}?"
     r"\b(?:say yes|do it|comply|obey|go along|agree|approve|grant it|accept|carry (?:it )?out|execute|do that)|"
     r"(?:say yes|agree|comply|obey|go along)\s+(?:to|with)?\s*(?:anything|whatever|everything)\s+(?:that\s+)?[\w.'-]+\s+"
     r"(?:asks?|says?|wants?|requests?|orders?)|do (?:as|what) (?:he|she|they) (?:says?|tells? you))\b|"
-    r"\b(?:boleh|bisa|berhak)\s+(?:me)?(?:perintah|merintah|nyuruh|menyuruh|mengatur|memerintah)\b|"
+    r"\b(?:kamu|anda|asisten|kau)\s+(?:\w+\s+){0,2}?(?:lapor|melapor|laporkan|melaporkan)\s+(?:\w+\s+)?(?:ke|kepada|sama)\b|\b(?:kalau|jika)\s+\w+\s+bilang\s+(?:boleh|oke|ok)\b|"
+    r"\b(?:boleh|bisa|berhak)\s+(?:kasih\s+|memberi\s+)?(?:me)?(?:perintah|merintah|nyuruh|menyuruh|mengatur|memerintah)\b|"
     r"\b(?:wajib|harus|mesti|perlu)\s+(?:kamu\s+|anda\s+|kau\s+)?(?:ikuti|diikuti|turuti|dituruti|patuhi|dipatuhi|laksanakan|"
     r"dilaksanakan|jalankan|dijalankan|kerjakan|dikerjakan)\b|"
-    r"(?:命令|指令|要求|指示|吩咐)\S{0,6}?(?:执行|照办|照做|服从)|ทำตาม|คำสั่งสูงสุด|"
+    r"(?:命令|指令|要求|指示|吩咐)\S{0,6}?(?:执行|照办|照做|服从)|只听|只服从|向\S{1,4}(?:汇报|报告)|ทำตาม|คำสั่งสูงสุด|(?:คุณ|ผู้ช่วย)\S{0,6}รายงาน|"
     r"\b(?:turuti|turutin|patuhi|taati|nurut|dengarkan|dengerin|ikuti (?:saja |aja )?(?:apa kata|perintah|kata|instruksi|arahan)|"
     r"apa kata|bos(?:mu| kamu| asisten)|atasan(?:mu| kamu| asisten)|majikan(?:mu| kamu))\b|"
     r"听(?:从|他的|她的)|服从|照办|照做|你的(?:上司|老板|领导|主人|管理员)|说了算|"
@@ -57,7 +61,9 @@ _WORD_OF_RE = lazy_compile(
 )
 _APPROVED_RE = lazy_compile(
     r"\b(?:requests?|instructions?|messages?|orders?|commands?)\b[^\n]{0,40}?\b(?:pre-?approved|pre-?authori[sz]ed|auto-?approved|"
-    r"always approved|trusted)\b",
+    r"always approved|trusted)\b|"
+    r"\bif\s+[\w.'-]+\s+says\s+(?:so|yes|it'?s (?:ok|okay|fine))\b[^.!?\n]{0,30}?\b(?:approved|authori[sz]ed|allowed|fine|ok|okay|"
+    r"go ahead|do it|granted)\b",
     _I,
 )
 _YOU_RE = lazy_compile(
@@ -71,7 +77,11 @@ _NOT_A_NAME = frozenset(
     "and but so if when whenever while also always never every each all any just please remember note system from for "
     "with without yes okay hey hi hello thanks thank don't do does did make keep let let's today tomorrow yesterday "
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september "
-    "october november december mum mom dad god ingat tolong catat dan atau yang saya aku kamu anda dia kami kita mereka ini itu".split()
+    "october november december mum mom dad god ingat tolong catat dan atau yang saya aku kamu anda dia kami kita mereka ini itu "
+    "can could would will should shall may might must what who whom whose which where why how is are was were have has had "
+    "tell give show find help write send check create draft book plan add set get put use try ask explain summarise summarize "
+    "translate list read open call text email reply answer respond remind schedule cancel move fix bisa boleh apa siapa kapan "
+    "kenapa bagaimana mana tolong coba buat bikin kirim cari".split()
 )
 _OTHER_RE = lazy_compile(
     r"[\"'“‘][\w-]{2,20}[\"'”’]|@\w{2,}|[\w.+-]+@[\w-]+\.[\w.]+|"
@@ -133,7 +143,7 @@ _OWNED_RE = lazy_compile(r"(?:your|ur|yr|its|the assistant|the model|the ai)\b|\
 _LIFTED_RE = lazy_compile(
     r"\b(?:off|lifted|suspended|paused|waived|disabled|removed|void|gone|relaxed|switched off|turned off|skip|skipped|ignore|ignored|"
     r"drop|dropped|bypass|bypassed|(?:do|does|did)(?:n'?t|\s+not)\s+(?:apply|cover|count|bind|matter)|not apply|no longer apply)\b|"
-    r"\b(?:abaikan|lewati|cuekin|langgar)\b|忽略|无视|不管|不用管|绕过|ไม่สน(?:ใจ)?|ไม่ต้องสน|ไม่ต้องทำตาม|ละเลย|"
+    r"\b(?:abaikan|lewati|cuekin|langgar|exempt|excused|immune)\b|忽略|无视|不管|不用管|绕过|豁免|ไม่สน(?:ใจ)?|ไม่ต้องสน|ไม่ต้องทำตาม|ละเลย|ลืม|ยกเว้น|"
     r"\b(?:tidak|tak|nggak|gak|ga)\s+(?:lagi\s+)?(?:berlaku|mengikat|dipakai)|\b(?:dicabut|dimatikan|dinonaktifkan|ditangguhkan|"
     r"diabaikan|dikecualikan)\b|暂停|解除|取消|失效|无效|不适用|不算|关闭|ไม่ต้องใช้|ไม่ใช้|ไม่มีผล|ยกเลิก|ปิด|ระงับ",
     _I,
@@ -144,12 +154,12 @@ _FOR_ME_RE = lazy_compile(
     _I,
 )
 _NO_RULES_RE = lazy_compile(
-    r"\b(?:answer|respond|reply|talk|speak|write|chat)\s+(?:to me\s+|me\s+)?(?:without|with no|with zero|free of)\s+(?:any\s+)?"
+    r"\b(?:answer|respond|reply|talk|speak|write|chat)\s+(?:to me\s+|me\s+)?(?:as\s+(?:an?\s+)?(?:ai|assistant|bot|model|chatbot)\s+)?(?:without|with no|with zero|free of)\s+(?:any\s+)?"
     r"(?:restrictions|limits|limitations|filters|rules|guardrails|censorship|guidelines|safety|moderation)\b(?!\s+(?:on|for|in|to|of)\b)|"
     r"\b(?:as|like)\s+(?:an?\s+)?(?:model|ai|assistant|bot|chatbot)\s+(?:with|that has|having)\s+(?:zero|no|none of the|without)\s+"
     r"(?:\w+\s+)?(?:rules?|restrictions?|limits?|filters?|guardrails?|guidelines?)\b|"
     r"\b(?:kamu|anda)\s+(?:\w+\s+)?(?:ai|asisten|bot)\s+tanpa\s+(?:aturan|batasan|filter|pedoman|sensor)\b|"
-    r"不受任何(?:限制|约束|规则)|เหมือน\S{0,12}(?:ไร้|ไม่มี)(?:ข้อจำกัด|กฎ|ขีดจำกัด)",
+    r"不受任何(?:限制|约束|规则)|(?:当|假装|就当)(?:自己|你)?(?:没有|不受)任何(?:规则|限制|约束|准则)|เหมือน\S{0,12}(?:ไร้|ไม่มี)(?:ข้อจำกัด|กฎ|ขีดจำกัด)",
     _I,
 )
 
@@ -159,14 +169,15 @@ _SELF_RE = lazy_compile(r"\b(?:I|I'?ve|I'?m|me|my|aku|saya|gue|gw)\b|我|ฉั�
 _RIGHT_RE = lazy_compile(
     r"\b(?:root|superuser|super-?admin|sudo|god[- ]?mode|(?:developer|dev|admin|administrator|owner|operator)[- ](?:level|mode|access|"
     r"rights|privileges?|permissions?)|elevated (?:access|rights|privileges?)|admin(?:istrator)? (?:access|rights|privileges?))\b|"
-    r"\b(?:akses|hak)\s+(?:root|admin|penuh|superuser|developer)\b|超级管理员|超级用户|管理员|root权限|最高权限|"
+    r"\b(?:akses|hak|status)\s+(?:root|admin|penuh|superuser|developer|pengembang|dewa)\b|超级管理员|超级用户|管理员|root权限|最高权限|"
     r"สิทธิ์(?:ผู้ดูแล(?:ระบบ)?|แอดมิน|รูท|root|สูงสุด)|ผู้ดูแลระบบ|ซูเปอร์ยูสเซอร์|แอดมิน|ผู้ดูแล",
     _I,
 )
 # Rights named with this assistant right after them ("saya admin utama asisten ini", "the owner of this bot").
 _RIGHT_ON_THIS_RE = lazy_compile(
-    r"\b(?:admin|administrator|owner|pemilik|superuser|root|operator)\s+(?:\w+\s+){0,2}?(?:of\s+|dari\s+|di\s+|on\s+|for\s+)?"
-    r"(?:this|your)\s+(?:assistant|bot|ai|model)\b|\b(?:admin|administrator|pemilik|superuser|root|operator)\s+(?:\w+\s+)?"
+    r"\b(?:admin|administrator|sysadmin|owner|pemilik|superuser|root|operator|developer|creator|maker|pengembang)\s+(?:\w+\s+){0,2}?"
+    r"(?:of\s+|dari\s+|di\s+|on\s+|for\s+)?(?:this|your)\s+(?:assistant|bot|chatbot|chat bot|ai|model)\b|"
+    r"\b(?:admin|administrator|sysadmin|pemilik|superuser|root|operator|pengembang)\s+(?:\w+\s+)?"
     r"(?:asisten|bot|ai)\s+ini\b",
     _I,
 )
@@ -177,7 +188,7 @@ _VOUCHED_RE = lazy_compile(
     _I,
 )
 _THIS_AI_RE = lazy_compile(
-    r"\b(?:this|the|your)\s+(?:model|assistant|bot|chatbot|ai|memory)\b|\b(?:over|on|to)\s+you\b|"
+    r"\b(?:this|the|your)\s+(?:model|assistant|bot|chatbot|chat bot|ai|memory)\b|\b(?:over|on|to)\s+you\b|"
     r"\b(?:bot|asisten|ai)\s+ini\b|这个(?:机器人|助手|AI)|本(?:机器人|助手)|(?:บอท|ผู้ช่วย|เอไอ)(?:ตัว)?นี้",
     _I,
 )

@@ -158,6 +158,8 @@ _PHRASE_BY_USE_RE = lazy_compile(
     r"\b(?:log[ -]?in|sign[ -]?in|unlock|get into|account|laptop|computer|phone|wallet|vault|bank|e-?mail)\b[^.!?\n]{0,40}?\b(?:I|we)\s+"
     r"(?:always\s+|usually\s+)?(?:use|type|enter|say)\s+(?:the|this|a|my|our)\s+(?:secret\s+)?(?:pass ?phrase|phrase|words|sentence)"
     r"\s*[:\"'“]\s*((?:[^\s,.;:!?\"”]+[ \t]*){2,8})|"
+    r"\b(?:secret|login|log-?in|sign-?in|pass|unlock)\s*phrase\s+(?:that\s+)?(?:I|we)\s+(?:always\s+|usually\s+|still\s+)?(?:use|type|say)"
+    r"\s*[:\"'“]\s*((?:[^\s,.;:!?\"”']+[ \t]*){2,8})|"
     r"\b(?:secret|login|log-?in|sign-?in|pass|unlock)\s*phrase\s+(?:for|of|to|on)\s+(?:my|our|the)\s+(?:[\w-]+\s+){0,3}?(?:is|are|was)\s+"
     r"(?:always\s+|still\s+|usually\s+|now\s+)?[:\"'“]?\s*((?:[^\s,.;:!?\"”']+[ \t]*){2,8})|"
     r"\b(?:unlock|log-?in|sign-?in|login|wake|entry|vault|safe)\s+(?:words?|phrase|sentence)\s+(?:is|are|was|were|:)\s*[\"'“]?"
@@ -181,6 +183,9 @@ _PLACE_DIGITS_RE = lazy_compile(
     r"\b(?:alarm(?! clock)|gate|door|keypad|intercom|buzzer|storage(?: unit| cage)?|cage|shed|garage|vault|lockbox)\s*(?:[:=]|\bis\b)\s*"
     r"(\d(?:[ -]?\d){3,7}#?)(?![\d:]|\.\d)|"
     r"(?:密码锁|门锁|保险柜|保险箱|门禁|储物柜|柜子|车库|ตู้เซฟ|ประตู|กุญแจ)\S{0,4}?(?:[:：=]|是|为|คือ)\s*(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)|"
+    r"(?:取件码|取货码|提货码|开箱码)\s*(?:[:：=]|是|为)?\s*(\d{4,8})(?!\d)|"
+    r"\b(?:sms|otp|one-time|verification|security|login|sign-in|2fa|auth(?:entication)?|text(?:ed)?)\s+(?:code|passcode|pin)\b[^\d\n]{0,12}"
+    r"(\d{3}[ -]\d{3})(?!\d)|"
     r"\bcode\s+(?:to|for)\s+(?:get(?:ting)?\s+into|open(?:ing)?|unlock(?:ing)?|enter(?:ing)?|access(?:ing)?)\s+[^.!?\n\d]{0,40}?"
     r"(?:is|was|:|=)\s*(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)",
     _I,
@@ -236,7 +241,8 @@ _CODE_GATE = Gate(
     "house", "home", "office", "vault", "cabinet", "suitcase", "luggage", "cage", "code", "codes", "combination", "combo",
     "passcode", "disarm", "disarms", "disarmed", "arm", "arms", "open", "opens", "punch", "key", "type", "enter", "tap", "dial",
     "门禁", "大门", "门锁", "密码锁", "保险", "车库", "报警", "防盗门", "储物柜", "仓库", "储物间", "储藏室", "柜子", "信箱",
-    "车位", "电梯", "单元门", "家门", "房门", "รหัส", "พิน",
+    "车位", "电梯", "单元门", "家门", "房门", "รหัส", "พิน", "取件码", "取货码", "提货码", "开箱码", "sms", "otp", "verification", "texted",
+    "login", "security", "one", "auth", "authentication", "2fa",
 )
 _LOGIN_GATE = Gate(
     "login", "log", "sign", "signin", "username", "user", "akun", "account", "credential", "credentials", "creds",
@@ -306,21 +312,21 @@ def credential_findings(s: str, t: Text) -> list[Span]:
                 add((m.start(group), m.end(group), PASSWORD))
     if _CODE_GATE.hit(t):
         for m in _ACCESS_CODE_RE.finditer(s):
-            group = next(g for g in (1, 2, 3) if m.group(g) is not None)
+            group = next(g for g in range(1, 6) if m.group(g) is not None)
             add((m.start(group), m.end(group), PASSWORD))
         for m in _PIN_RE.finditer(s):
-            group = next(g for g in (1, 2, 3) if m.group(g) is not None)
+            group = next(g for g in range(1, 6) if m.group(g) is not None)
             add((m.start(group), m.end(group), PASSWORD))
     if _CODE_GATE.hit(t):
         out += matches(_LOCK_THEN_CODE_RE, s, PASSWORD, group=1)
         out += matches(_SET_LOCK_RE, s, PASSWORD, group=1)
         out += matches(_LOCK_IS_RE, s, PASSWORD, group=1)
         for m in _PLACE_DIGITS_RE.finditer(s):
-            group = next(g for g in (1, 2, 3) if m.group(g) is not None)
+            group = next(g for g in range(1, 6) if m.group(g) is not None)
             add((m.start(group), m.end(group), PASSWORD))
     if _PASSWORD_GATE.hit(t) or "words" in t.words or "sentence" in t.words or not t.ascii:
         for m in _PHRASE_BY_USE_RE.finditer(s):
-            group = next(g for g in range(1, 11) if m.group(g) is not None)
+            group = next(g for g in range(1, 12) if m.group(g) is not None)
             add((m.start(group), m.start(group) + len(m.group(group).rstrip()), PASSWORD))
     if _LOGIN_GATE.hit(t):
         for m in _LOGIN_PAIR_RE.finditer(s):
