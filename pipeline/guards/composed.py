@@ -33,6 +33,8 @@ _OBEY_RE = lazy_compile(
     r"take (?:\w+\s+)?orders|carry (?:them|it|those|these) out|comply with|defer(?:s)? to|speaks? for me|in charge of (?:you|the assistant)|"
     r"(?:your|the assistant'?s)\s+(?:new\s+)?(?:boss|supervisor|superior|handler|master|owner|admin|manager|controller)|"
     r"(?:you|the assistant|the ai|the bot)\s+(?:\w+\s+){0,2}?(?:work|works|answer|answers|report|reports|belong|belongs)\s+(?:for|to)|"
+    r"give(?:s)?\s+(?:you|the assistant|the ai|the bot)\s+(?:orders|instructions|commands|directions)|"
+    r"(?:the only one|only \w+|nobody but \w+)\s+(?:allowed|permitted|who can|who may)\s+(?:to\s+)?(?:give|instruct|command|direct|order)|"
     r"(?:authority|power|control|command|the right to command)\s+over\s+(?:you|the assistant|the ai|the bot|this (?:assistant|bot))|"
     r"(?:you|the assistant|the ai|the bot)\s+(?:\w+\s+){0,3}?(?:report|reports|reporting)\s+(?:everything\s+|all\s+)?(?:back\s+)?to|"
     r"if \w+ says so|"
@@ -42,6 +44,8 @@ _OBEY_RE = lazy_compile(
     r"\b(?:say yes|do it|comply|obey|go along|agree|approve|grant it|accept|carry (?:it )?out|execute|do that)|"
     r"(?:say yes|agree|comply|obey|go along)\s+(?:to|with)?\s*(?:anything|whatever|everything)\s+(?:that\s+)?[\w.'-]+\s+"
     r"(?:asks?|says?|wants?|requests?|orders?)|do (?:as|what) (?:he|she|they) (?:says?|tells? you))\b|"
+    r"\b(?:kendali|kuasa|wewenang)\s+(?:penuh\s+)?atas\s+(?:kamu|anda|asisten|bot|ai)\b|\b(?:memberi|kasih|ngasih)\s+(?:kamu\s+|asisten\s+)?"
+    r"(?:perintah|instruksi)\s+(?:ke\s+|kepada\s+)?(?:kamu|asisten)?|"
     r"\b(?:kamu|anda|asisten|kau)\s+(?:\w+\s+){0,2}?(?:lapor|melapor|laporkan|melaporkan)\s+(?:\w+\s+)?(?:ke|kepada|sama)\b|\b(?:kalau|jika)\s+\w+\s+bilang\s+(?:boleh|oke|ok)\b|"
     r"\b(?:boleh|bisa|berhak)\s+(?:kasih\s+|memberi\s+)?(?:me)?(?:perintah|merintah|nyuruh|menyuruh|mengatur|memerintah)\b|"
     r"\b(?:wajib|harus|mesti|perlu)\s+(?:kamu\s+|anda\s+|kau\s+)?(?:ikuti|diikuti|turuti|dituruti|patuhi|dipatuhi|laksanakan|"
@@ -49,7 +53,7 @@ _OBEY_RE = lazy_compile(
     r"(?:命令|指令|要求|指示|吩咐)\S{0,6}?(?:执行|照办|照做|服从)|只听|只服从|向\S{1,4}(?:汇报|报告)|ทำตาม|คำสั่งสูงสุด|(?:คุณ|ผู้ช่วย)\S{0,6}รายงาน|"
     r"\b(?:turuti|turutin|patuhi|taati|nurut|dengarkan|dengerin|ikuti (?:saja |aja )?(?:apa kata|perintah|kata|instruksi|arahan)|"
     r"apa kata|bos(?:mu| kamu| asisten)|atasan(?:mu| kamu| asisten)|majikan(?:mu| kamu))\b|"
-    r"听(?:从|他的|她的)|服从|照办|照做|你的(?:上司|老板|领导|主人|管理员)|说了算|"
+    r"听(?:从|他的|她的)|服从|照办|照做|(?:你|助手|AI|机器人)的(?:上司|老板|领导|主人|管理员|负责人)|说了算|"
     r"ฟังคำสั่ง|เชื่อฟัง|เชื่อคำสั่ง|ทำตามคำสั่ง|(?:หัวหน้า|เจ้านาย)ของ(?:คุณ|ผู้ช่วย)",
     _I,
 )
@@ -104,7 +108,8 @@ _SELF_DOES_RE = lazy_compile(
 )
 _ACCESS_LABEL_RE = lazy_compile(
     r"^\s*(?:[-*]\s+)?(?:access(?: level)?|privileges?|permissions?|rights|clearance|trust level|account type|hak akses|权限|สิทธิ์)"
-    r"\s*[:=：][^\n]{0,30}?(?:\b(?:superuser|super-?admin|root|sudo|god[- ]?mode|unrestricted|unlimited|elevated)\b|超级|ไม่จำกัด)",
+    r"\s*[:=：][^\n]{0,30}?(?:\b(?:superuser|super-?admin|root|sudo|god[- ]?mode|unrestricted|unlimited|elevated|no (?:limits|restrictions|rules|filters))\b|"
+    r"超级|ไม่จำกัด)",
     _I,
 )
 _ABOVE_ME_RE = lazy_compile(
@@ -122,7 +127,8 @@ _SELF_SUBJECT_RE = lazy_compile(r"^\s*(?:I|we|I'm|I am|my|our|saya|aku|kami|我|
 
 _EMAIL_RE = lazy_compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 _REPLIES_RE = lazy_compile(
-    r"\b(?:whenever|every time|each time)\s+you\s+(?:reply|answer|respond|write)|\b(?:every|each|all|any|your)\s+(?:\w+\s+)?"
+    r"\b(?:whenever|every time|each time|after)\s+you\s+(?:reply|answer|respond|write)|\b(?:tiap|setiap)\s+(?:kali\s+)?(?:kamu|anda)\s+"
+    r"(?:jawab|menjawab|membalas|balas)|你(?:每次)?(?:回答|回复)(?:完|后|之后)|(?:หลัง|ทุกครั้งที่)คุณ(?:ตอบ)|\b(?:every|each|all|any|your)\s+(?:\w+\s+)?"
     r"(?:answers?|repl(?:y|ies)|responses?|outputs?)\b|\b(?:tiap|setiap|semua|seluruh)\s+(?:\w+\s+)?(?:balasan|jawaban|respons)\w*|"
     r"(?:每个|每次|每条|所有|全部)(?:的)?(?:回答|回复|答复)|(?:ทุก|ทั้งหมด)\S{0,4}(?:คำตอบ)|คำตอบ\S{0,4}ทุก",
     _I,
@@ -142,7 +148,9 @@ _RULES_RE = lazy_compile(
 _OWNED_RE = lazy_compile(r"(?:your|ur|yr|its|the assistant|the model|the ai)\b|\w+mu\b|你的|助手的|\S*ของ(?:คุณ|ผู้ช่วย)", _I)
 _LIFTED_RE = lazy_compile(
     r"\b(?:off|lifted|suspended|paused|waived|disabled|removed|void|gone|relaxed|switched off|turned off|skip|skipped|ignore|ignored|"
-    r"drop|dropped|bypass|bypassed|(?:do|does|did)(?:n'?t|\s+not)\s+(?:apply|cover|count|bind|matter)|not apply|no longer apply)\b|"
+    r"drop|dropped|bypass|bypassed|(?:don'?t|do not|no|never) need to (?:follow|obey|apply|use|stick to|respect)|needn'?t (?:follow|obey)|"
+    r"(?:do|does|did)(?:n'?t|\s+not)\s+(?:apply|cover|count|bind|matter)|not apply|no longer apply)\b|"
+    r"\btidak perlu (?:dipakai|diikuti|dipatuhi|dituruti|diterapkan)\b|不用遵守|不必遵守|无需遵守|不需要遵守|ไม่จำเป็นต้อง(?:ทำตาม|ใช้)|"
     r"\b(?:abaikan|lewati|cuekin|langgar|exempt|excused|immune)\b|忽略|无视|不管|不用管|绕过|豁免|ไม่สน(?:ใจ)?|ไม่ต้องสน|ไม่ต้องทำตาม|ละเลย|ลืม|ยกเว้น|"
     r"\b(?:tidak|tak|nggak|gak|ga)\s+(?:lagi\s+)?(?:berlaku|mengikat|dipakai)|\b(?:dicabut|dimatikan|dinonaktifkan|ditangguhkan|"
     r"diabaikan|dikecualikan)\b|暂停|解除|取消|失效|无效|不适用|不算|关闭|ไม่ต้องใช้|ไม่ใช้|ไม่มีผล|ยกเลิก|ปิด|ระงับ",
@@ -154,6 +162,8 @@ _FOR_ME_RE = lazy_compile(
     _I,
 )
 _NO_RULES_RE = lazy_compile(
+    r"\bno\s+(?:limits|rules|restrictions|filters|guardrails|guidelines|policies|moderation)\s+(?:apply|applies|exist|matter)\s+"
+    r"(?:to|for)\s+(?:me|this user|the user|my account)\b|"
     r"\b(?:answer|respond|reply|talk|speak|write|chat)\s+(?:to me\s+|me\s+)?(?:as\s+(?:an?\s+)?(?:ai|assistant|bot|model|chatbot)\s+)?(?:without|with no|with zero|free of)\s+(?:any\s+)?"
     r"(?:restrictions|limits|limitations|filters|rules|guardrails|censorship|guidelines|safety|moderation)\b(?!\s+(?:on|for|in|to|of)\b)|"
     r"\b(?:as|like)\s+(?:an?\s+)?(?:model|ai|assistant|bot|chatbot)\s+(?:with|that has|having)\s+(?:zero|no|none of the|without)\s+"
@@ -169,7 +179,7 @@ _SELF_RE = lazy_compile(r"\b(?:I|I'?ve|I'?m|me|my|aku|saya|gue|gw)\b|我|ฉั�
 _RIGHT_RE = lazy_compile(
     r"\b(?:root|superuser|super-?admin|sudo|god[- ]?mode|(?:developer|dev|admin|administrator|owner|operator)[- ](?:level|mode|access|"
     r"rights|privileges?|permissions?)|elevated (?:access|rights|privileges?)|admin(?:istrator)? (?:access|rights|privileges?))\b|"
-    r"\b(?:akses|hak|status)\s+(?:root|admin|penuh|superuser|developer|pengembang|dewa)\b|超级管理员|超级用户|管理员|root权限|最高权限|"
+    r"\b(?:akses|hak|status)\s+(?:root|admin|penuh|superuser|developer|pengembang|dewa)\b|超级管理员|超级用户|管理员|root权限|最高权限|超级权限|"
     r"สิทธิ์(?:ผู้ดูแล(?:ระบบ)?|แอดมิน|รูท|root|สูงสุด)|ผู้ดูแลระบบ|ซูเปอร์ยูสเซอร์|แอดมิน|ผู้ดูแล",
     _I,
 )

@@ -139,7 +139,8 @@ _PIN_RE = lazy_compile(
 _LOCK_THEN_CODE_RE = lazy_compile(
     r"\b(?:lock ?box|key ?safe|key box|padlock|locker|safe|gate|door|alarm|garage|storage unit|keypad|shed|mailbox|cabinet|"
     r"vault|bike lock|combination lock)s?\b[^.!?\n\d]{0,60}?\b(?:code|combo|combination|pin|passcode|(?:key|keys|keyed|punch|"
-    r"punches|punched|type|types|typed|tap|taps|tapped|dial|dials|dialled|dialed)\s+in|enter|enters|entered)\b\s*(?:is|was|:|=|-|,)?"
+    r"punches|punched|type|types|typed|tap|taps|tapped|dial|dials|dialled|dialed)\s+in|enter|enters|entered|(?:open|opens|opened|unlock|"
+    r"unlocks|unlocked)\s+with)\b\s*(?:is|was|:|=|-|,)?"
     r"\s*(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)",
     _I,
 )
