@@ -215,26 +215,49 @@ def _clauses(text: str) -> list[str]:
     return [c for c in _CLAUSE_RE.split(text) if c.strip()]
 
 
+# Cheap first looks: a clause with none of these words cannot make the claim, and the full patterns are not run.
+_RULES_WORD_RE = lazy_compile(
+    r"rule|guideline|restrict|limit|filter|guardrail|moderat|polic|safeguard|boundar|constraint|censor|safety|aturan|pedoman|batasan|"
+    r"kebijakan|panduan|规则|准则|限制|规定|政策|策略|守则|约束|审查|过滤|กฎ|ข้อจำกัด|แนวทาง|นโยบาย|ตัวกรอง",
+    _I,
+)
+_RIGHTS_WORD_RE = lazy_compile(
+    r"root|superuser|super-?admin|sudo|god|admin|owner|operator|develop|dev|creator|maker|pengembang|pemilik|elevated|whitelist|"
+    r"allow-?list|exempt|approved|akses|hak|status|管理员|超级|权限|สิทธิ์|แอดมิน|ผู้ดูแล|ซูเปอร์",
+    _I,
+)
+
+
+def _obeys_someone_else(clause: str) -> bool:
+    if not _someone_else(clause):
+        return False
+    obey = _OBEY_RE.search(clause) is not None
+    above = _ABOVE_ME_RE.search(clause) is not None
+    approved = _APPROVED_RE.search(clause) is not None
+    if not (obey or above or approved) or _MINE_ONLY_RE.search(clause):
+        return False
+    if approved or (above and _WORD_OF_RE.search(clause)):
+        return True
+    if not obey:
+        return False
+    aimed = _YOU_RE.search(clause) is not None or (_IMPERATIVE_RE.search(clause) is not None
+                                                    and not _SELF_DOES_RE.search(clause))
+    return (aimed or above) and not (_SELF_SUBJECT_RE.match(clause) and not aimed)
+
+
 def composed_rule(text: str, *, block_privilege: bool = True) -> str | None:
     """The claim `text` makes, read from its parts (see the module doc), or None."""
     for clause in _clauses(text):
-        if _EMAIL_RE.search(clause) and _REPLIES_RE.search(clause):
+        if "@" in clause and _EMAIL_RE.search(clause) and _REPLIES_RE.search(clause):
             return "exfil:copy_to_address"
-        if not _MINE_ONLY_RE.search(clause) and _someone_else(clause):
-            aimed = _YOU_RE.search(clause) is not None or (_IMPERATIVE_RE.search(clause) is not None
-                                                            and not _SELF_DOES_RE.search(clause))
-            above = _ABOVE_ME_RE.search(clause) is not None
-            if ((_OBEY_RE.search(clause) and (aimed or above) and not (_SELF_SUBJECT_RE.match(clause) and not aimed))
-                    or (above and _WORD_OF_RE.search(clause)) or _APPROVED_RE.search(clause)):
-                return "injection:third_party_authority"
-        rules = _RULES_RE.search(clause)
-        if _NO_RULES_RE.search(clause) or (rules and _LIFTED_RE.search(clause)
-                                           and (_OWNED_RE.match(rules.group()) or _FOR_ME_RE.search(clause))):
+        if _obeys_someone_else(clause):
+            return "injection:third_party_authority"
+        rules = _RULES_RE.search(clause) if _RULES_WORD_RE.search(clause) else None
+        if (rules and _LIFTED_RE.search(clause) and (_OWNED_RE.match(rules.group()) or _FOR_ME_RE.search(clause))) \
+                or (_RULES_WORD_RE.search(clause) and _NO_RULES_RE.search(clause)):
             return "injection:rules_waived"
-        if block_privilege and _ACCESS_LABEL_RE.search(clause):
-            return "privilege:granted"
-        if block_privilege and _SELF_RE.search(clause) and (
-                (_RIGHT_RE.search(clause) and _THIS_AI_RE.search(clause)) or _RIGHT_ON_THIS_RE.search(clause)
-                or _VOUCHED_RE.search(clause)):
+        if block_privilege and _RIGHTS_WORD_RE.search(clause) and (_ACCESS_LABEL_RE.search(clause) or (
+                (_RIGHT_ON_THIS_RE.search(clause) or _VOUCHED_RE.search(clause)
+                 or (_RIGHT_RE.search(clause) and _THIS_AI_RE.search(clause))) and _SELF_RE.search(clause))):
             return "privilege:granted"
     return None
