@@ -256,7 +256,7 @@ def composed_rule(text: str, *, block_privilege: bool = True) -> str | None:
         if (rules and _LIFTED_RE.search(clause) and (_OWNED_RE.match(rules.group()) or _FOR_ME_RE.search(clause))) \
                 or (_RULES_WORD_RE.search(clause) and _NO_RULES_RE.search(clause)):
             return "injection:rules_waived"
-        if block_privilege and _RIGHTS_WORD_RE.search(clause) and (_ACCESS_LABEL_RE.search(clause) or (
+        if block_privilege and (_ACCESS_LABEL_RE.search(clause) or _RIGHTS_WORD_RE.search(clause) and (
                 (_RIGHT_ON_THIS_RE.search(clause) or _VOUCHED_RE.search(clause)
                  or (_RIGHT_RE.search(clause) and _THIS_AI_RE.search(clause))) and _SELF_RE.search(clause))):
             return "privilege:granted"
