@@ -9,7 +9,7 @@ from datetime import date
 from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.base import Engine
 from pipeline.engines.offline import anchors, dates, sensitive
-from pipeline.engines.offline.answers import name_asked
+from pipeline.engines.offline.answers import asked_key
 from pipeline.engines.offline.consolidate import plan_consolidation
 from pipeline.engines.offline.extractor import (
     Extractor,
@@ -101,7 +101,7 @@ class OfflineEngine(Engine):
             memory_norm=[normalize(e.text) for e in entries],
             known_topics=sorted({e.topic for e in entries if e.topic}, key=len, reverse=True),
             default_lang=guess_language(text),
-            name_asked=name_asked(assistant_line(turn)),
+            asked=asked_key(assistant_line(turn)),
         )
         statements = split_statements(text)
         content_from = material_from if material_from is not None else _work_material_start(text)

@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 
 from pipeline._util.lazy_re import lazy_compile
 from pipeline.engines.offline import dates
-from pipeline.engines.offline.answers import NAME_ANSWER, answered_name
+from pipeline.engines.offline.answers import ANSWER_RULES, answered
 from pipeline.engines.offline.lang import FALLBACK, lexicons, pack, packs, phrase, word_set
 from pipeline.engines.offline.lexicon import FactRule, Lexicon
 from pipeline.engines.offline.profile import Entry, Field
@@ -89,7 +89,7 @@ class Context:
     previous_first_person: bool = False
     previous_clause_sentence: int = -1  # sentence index of the last clause seen (for contrast halves)
     anchor: str | None = None  # a time phrase said on its own, dating the statements after it (anchors.py)
-    name_asked: bool = False  # the assistant's last line asks for the user's name (answers.py)
+    asked: str | None = None  # the key the assistant's last line asks the user for (answers.py): Name, Origin...
 
 
 def _decision(st: Statement, route: str, **kw: object) -> Decision:
@@ -473,9 +473,10 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     lex = LEXICONS[lang]
 
     text = lex.greeting.sub("", raw, count=1).strip()
-    name = answered_name(text) if ctx.name_asked and st.start == 0 else None
-    if name is not None:  # "May I have your name?" -> "It's Angela"
-        return [_user_decision(st, ctx, NAME_ANSWER, "Name", name, 0.85, "answers the question for the name", NAME_ANSWER.rule_id)]
+    value = answered(text, ctx.asked) if ctx.asked and st.start == 0 else None
+    if ctx.asked and value is not None:  # "May I have your name?" -> "It's Angela"; "Where are you from?" -> "Ohio"
+        rule = ANSWER_RULES[ctx.asked]
+        return [_user_decision(st, ctx, rule, rule.key, value, 0.85, f"answers the question for {rule.key}", rule.rule_id)]
     if text and lex.phatic.match(text) and _EVALUATIVE.match(text):
         return [_skip(st, "vague", "vague/small-talk", "small-talk opinion", 0.85)]  # "cool!", "keren banget", "不错": an opinion, not a fact
     if not text or lex.phatic.match(text):

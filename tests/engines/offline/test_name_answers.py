@@ -1,4 +1,4 @@
-"""A name given the way people give it in a call or a booking chat is the user's Name: the bare answer to the
+"""A name or place given the way people give it in a call or a chat is the user's: the bare answer to the
 assistant's question for it ("Priya Nair", "it's Tomas"), and a name followed by the request in one breath
 ("My name is Oskar I need a cab"). A reply that holds no name, or a name nobody asked for, writes none."""
 
@@ -42,3 +42,24 @@ def test_the_name_is_kept(tmp_path: Path, assistant: str, said: str, name: str) 
 ])
 def test_no_name_is_invented(tmp_path: Path, assistant: str, said: str) -> None:
     assert "Name:" not in profile_after(tmp_path, assistant, said)
+
+
+@pytest.mark.parametrize(("assistant", "said", "field"), [
+    ("Where are you from?", "Nebraska, what about you?", "Origin: Nebraska"),
+    ("Where did you grow up?", "Um, the Azores", "Origin: Azores"),
+    ("Where do you live these days?", "Tallinn", "Location: Tallinn"),
+    ("Kamu tinggal di mana?", "Makassar", "Location: Makassar"),
+])
+def test_a_place_given_as_the_answer_is_kept(tmp_path: Path, assistant: str, said: str, field: str) -> None:
+    assert field in profile_after(tmp_path, assistant, said)
+
+
+@pytest.mark.parametrize(("assistant", "said"), [
+    ("Where are you from?", "Not sure, we moved a lot"),
+    ("Where are you from?", "Around here"),
+    ("Where do you live?", "Why do you want to know?"),
+    ("Where are you headed today?", "Boston"),
+])
+def test_no_place_is_invented(tmp_path: Path, assistant: str, said: str) -> None:
+    profile = profile_after(tmp_path, assistant, said)
+    assert "Origin:" not in profile and "Location:" not in profile, profile

@@ -105,6 +105,7 @@ def load_pack(folder: Path) -> LanguagePack:
     assert isinstance(cues, Cues) and isinstance(phrases, Phrases)
     named = [(f"lexicon.py's fact rule {r.name!r}", r.key) for r in lexicon.facts]
     named += [("cues.py's key cues", k) for k in cues.key_cues] + [("phrases.py's place_keys", k) for k in phrases.place_keys.values()]
+    named += [("phrases.py's asked", k) for k in phrases.asked]
     for what, key in named:
         if not is_key(key):
             raise PackError(f"{where}: {what} names the key {key!r}, which is not in the key vocabulary "

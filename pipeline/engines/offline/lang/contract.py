@@ -105,7 +105,8 @@ class Phrases:
     apposition_article: str = ""  # "a", "seorang": the article of the apposition's second fact
     apposition_subject: str = ""  # what that second fact starts with: "I'm ", "saya "
     # -- the assistant's question a bare answer replies to (answers.py) --
-    name_asked: str = ""  # words of a question for the user's name: "your name", "nama anda"
+    # key -> words of a question for it: {"Name": "your name", "Origin": "where are you from"}
+    asked: dict[str, str] = field(default_factory=dict)
     self_clause: str = ""  # a short clause that states a fact of its own ("I'm Bo" in "I'm Bo and I ...")
     plural_start: str = ""  # "we", "kami": a plural subject at the start
     fragment_subjects: tuple[tuple[re.Pattern[str], str], ...] = ()  # a subject-less fragment -> the subject it gets

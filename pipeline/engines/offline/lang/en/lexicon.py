@@ -193,6 +193,9 @@ LEXICON = Lexicon(
               r"bye|goodbye|see you|good (?:morning|night|afternoon|evening)|lol|haha|hmm+|sounds good|that works|alright|all right|noted|right)(?:\s+\w+)?[\s!.?]*$"),
     discourse=rx(r"^(?:(?:actually|well|oh|so|also|and|but|btw|by the way|anyway|ah|um+|uh+|hmm+|oh and|plus|ok(?:ay)?|yeah|yep|yes|"
                  r"just so you know|fyi|heads up|for the record|ngl|tbh|honestly|lol)(?:\s*[,:;!-]\s*|\s+)|"
+                 # laughter and interjections before the speaker's own clause: "haha I have a parrot", "No I'm from Ohio"
+                 r"(?:(?:ha)+h?|(?:he)+|lmao|omg|o+h+|o{2,}|a+w+|wow|yay|yea+h*|ya|naw|nah|nope|no|true|same|hm+|mhm|aha)"
+                 r"(?:\s*[,:;!.?~-]+\s*|\s+)(?=(?:i|i'm|im|i've|i'd|my)\b)|"
                  r"(?:no|right|true|got it|sorry|update|correction|quick update|note|new info)\s*[,:;!-]\s*)"),
     question=rx(r"\?\s*$|^(?:what|who|whom|whose|where|why|how|which)\b|^when\s+(?:is|are|do|does|did|will|can|should|was|were)\b|"
                 r"^(?:is|are|am|do|does|did|can|could|would|will|should|shall|may|have|has|was|were|isn't|aren't|don't|doesn't|won't|wouldn't)"

@@ -21,7 +21,13 @@ PHRASES = Phrases(
     apposition_heads=r"i'm|i am|im|my name is",
     apposition_article=r"an?",
     apposition_subject="I'm ",
-    name_asked=r"\b(?:your|the)\s+(?:full\s+|first\s+|last\s+)?name\b|\bwho (?:am i|is this|do i have the pleasure)\b|\bname (?:for|on|under) the (?:reservation|booking|order|account|party)\b",
+    asked={
+        "Name": r"\b(?:your|the)\s+(?:full\s+|first\s+|last\s+)?name\b|\bwho (?:am i|is this|do i have the pleasure)\b|"
+                r"\bname (?:for|on|under) the (?:reservation|booking|order|account|party)\b",
+        "Origin": r"\bwhere (?:are|r) (?:you|u) (?:originally )?from\b|\bwhere did (?:you|u) grow up\b|\bwhere(?:'s| is) your home ?town\b",
+        "Location": r"\bwhere do (?:you|u) live\b|\bwhere (?:are|r) (?:you|u) (?:based|located|living)\b|"
+                    r"\bwhat (?:city|town|state|country) do (?:you|u) live in\b",
+    },
     self_clause=r"i'm|i am|im|i've|i\s+(?:have|live|work|love|like|am)",
     plural_start=r"we|we're|we've|our",
     fragment_subjects=(

@@ -19,7 +19,11 @@ PHRASES = Phrases(
     apposition_heads=r"saya|aku|nama saya",
     apposition_article=r"seorang",
     apposition_subject="saya ",
-    name_asked=r"\b(?:nama|namanya)\s+(?:anda|kamu|lengkap|mu)\b|\bsiapa nama\b|\bdengan (?:siapa|bapak siapa|ibu siapa)\b",
+    asked={
+        "Name": r"\b(?:nama|namanya)\s+(?:anda|kamu|lengkap|mu)\b|\bsiapa nama\b|\bdengan (?:siapa|bapak siapa|ibu siapa)\b",
+        "Origin": r"\b(?:asal|berasal)\s+(?:dari\s+)?mana\b|\bdari mana asal\b",
+        "Location": r"\btinggal di mana\b|\bdi mana (?:anda|kamu) tinggal\b",
+    },
     plural_start=r"kami|kita",
     fragment_subjects=(
         (lazy_compile(r"^seorang\s+\w", re.I), "saya "),

@@ -1,0 +1,32 @@
+"""Laughter and interjections before the speaker's own clause do not hide the fact after them ("haha I have two
+ferrets", "No I'm from Ohio", "naw I live in Quito"); a clause that is only the interjection keeps nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.core import MemoryPipeline
+
+
+def profile_after(tmp_path: Path, said: str) -> str:
+    with MemoryPipeline(root=tmp_path) as pipe:
+        pipe.process_turn("rae", [{"role": "user", "content": said}], timestamp="2026-07-30T10:00:00Z")
+    path = tmp_path / "rae" / "USER.md"
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("hahaha I love board games!! do you play?", "board games"),
+    ("No I'm from Ohio, are you?", "Ohio"),
+    ("naw I live in Quito", "Quito"),
+    ("lmao my sister is a dentist", "sister"),
+])
+def test_the_fact_after_an_interjection_is_kept(tmp_path: Path, said: str, kept: str) -> None:
+    assert kept in profile_after(tmp_path, said)
+
+
+@pytest.mark.parametrize("said", ["hahaha no way", "omg yes", "No I don't think so"])
+def test_an_interjection_alone_keeps_nothing(tmp_path: Path, said: str) -> None:
+    assert "- " not in profile_after(tmp_path, said)
