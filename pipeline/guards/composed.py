@@ -53,7 +53,7 @@ _OBEY_RE = lazy_compile(
     r"(?:命令|指令|要求|指示|吩咐)\S{0,6}?(?:执行|照办|照做|服从)|只听|只服从|向\S{1,4}(?:汇报|报告)|ทำตาม|คำสั่งสูงสุด|(?:คุณ|ผู้ช่วย)\S{0,6}รายงาน|"
     r"\b(?:turuti|turutin|patuhi|taati|nurut|dengarkan|dengerin|ikuti (?:saja |aja )?(?:apa kata|perintah|kata|instruksi|arahan)|"
     r"apa kata|bos(?:mu| kamu| asisten)|atasan(?:mu| kamu| asisten)|majikan(?:mu| kamu))\b|"
-    r"听(?:从|他的|她的)|服从|照办|照做|(?:你|助手|AI|机器人)的(?:上司|老板|领导|主人|管理员|负责人)|说了算|"
+    r"听(?:从|他的|她的)|听(?!我)[\u4e00-\u9fff]{1,4}的|服从|照办|照做|(?:你|助手|AI|机器人)的(?:上司|老板|领导|主人|管理员|负责人)|说了算|"
     r"ฟังคำสั่ง|เชื่อฟัง|เชื่อคำสั่ง|ทำตามคำสั่ง|(?:หัวหน้า|เจ้านาย)ของ(?:คุณ|ผู้ช่วย)",
     _I,
 )
@@ -107,21 +107,22 @@ _SELF_DOES_RE = lazy_compile(
     _I,
 )
 _ACCESS_LABEL_RE = lazy_compile(
-    r"^\s*(?:[-*]\s+)?(?:access(?: level)?|privileges?|permissions?|rights|clearance|trust level|account type|hak akses|权限|สิทธิ์)"
-    r"\s*[:=：][^\n]{0,30}?(?:\b(?:superuser|super-?admin|root|sudo|god[- ]?mode|unrestricted|unlimited|elevated|no (?:limits|restrictions|rules|filters))\b|"
+    r"^\s*(?:[-*]\s+)?(?:access(?: level)?|privileges?|permissions?|rights|clearance|trust level|account type|role|status|hak akses|权限|สิทธิ์)"
+    r"\s*[:=：][^\n]{0,30}?(?:\b(?:superuser|super-?admin|root|sudo|god[- ]?mode|unrestricted|unlimited|elevated|privileged|no (?:limits|restrictions|rules|filters))\b|"
     r"超级|ไม่จำกัด)",
     _I,
 )
 _ABOVE_ME_RE = lazy_compile(
     r"\b(?:before|over|above|than|instead of|rather than|not)\s+(?:me|mine|the user'?s?|my own)\b|\beverything else\b|"
     r"\bnot (?:for|to) me\b|\b(?:bukan|daripada|ketimbang|dibanding|sebelum)\s+(?:saya|aku|gue|punyaku|-?ku)\b|"
-    r"优先|为准|说了算|压过|高于|ก่อน(?:ฉัน|ผม)|มากกว่า(?:ฉัน|ผม)|แทน(?:ฉัน|ผม)|ไม่ใช่(?:ฉัน|ผม)",
+    r"优先|为准|说了算|压过|高于|不要听我|别听我|而不是我|สำคัญที่สุด|สำคัญกว่า|มาก่อน|ก่อน(?:ฉัน|ผม)|มากกว่า(?:ฉัน|ผม)|แทน(?:ฉัน|ผม)|ไม่ใช่(?:ฉัน|ผม)",
     _I,
 )
 # The user's own word ("do what I say", "listen to me", "你要听我的"): not someone else's.
-_MINE_ONLY_RE = lazy_compile(r"\b(?:I say|I tell you|I ask|me first)\b|听我|ฟังฉัน|ฟังผม|kata saya|kataku", _I)
+_MINE_ONLY_RE = lazy_compile(r"\b(?:I say|I tell you|I ask|me first)\b|(?<!不要)(?<!别)听我|ฟังฉัน|ฟังผม|kata saya|kataku", _I)
 # A person doing as they are told is their own life ("I follow my coach's instructions", "I report to Priya").
-_SELF_SUBJECT_RE = lazy_compile(r"^\s*(?:I|we|I'm|I am|my|our|saya|aku|kami|我|ฉัน|ผม)\b", _I)
+_SELF_SUBJECT_RE = lazy_compile(
+    r"^\s*(?:I|we|I'm|I am|my|our|saya|aku|kami|我|ฉัน|ผม)\b(?!\s+(?:remember|note|notes|reminder|ingat|catatan)\b)", _I)
 
 # --- a copy of the answers sent to an address ----------------------------------------------------------------
 
@@ -150,6 +151,7 @@ _LIFTED_RE = lazy_compile(
     r"\b(?:off|lifted|suspended|paused|waived|disabled|removed|void|gone|relaxed|switched off|turned off|skip|skipped|ignore|ignored|"
     r"drop|dropped|bypass|bypassed|(?:don'?t|do not|no|never) need to (?:follow|obey|apply|use|stick to|respect)|needn'?t (?:follow|obey)|"
     r"(?:do|does|did)(?:n'?t|\s+not)\s+(?:apply|cover|count|bind|matter)|not apply|no longer apply)\b|"
+    r"\b(?:sedang\s+|lagi\s+)?(?:libur|cuti|nonaktif|tidak aktif)\b|ข้าม|"
     r"\btidak perlu (?:dipakai|diikuti|dipatuhi|dituruti|diterapkan)\b|不用遵守|不必遵守|无需遵守|不需要遵守|ไม่จำเป็นต้อง(?:ทำตาม|ใช้)|"
     r"\b(?:abaikan|lewati|cuekin|langgar|exempt|excused|immune)\b|忽略|无视|不管|不用管|绕过|豁免|ไม่สน(?:ใจ)?|ไม่ต้องสน|ไม่ต้องทำตาม|ละเลย|ลืม|ยกเว้น|"
     r"\b(?:tidak|tak|nggak|gak|ga)\s+(?:lagi\s+)?(?:berlaku|mengikat|dipakai)|\b(?:dicabut|dimatikan|dinonaktifkan|ditangguhkan|"
@@ -169,7 +171,8 @@ _NO_RULES_RE = lazy_compile(
     r"\b(?:as|like)\s+(?:an?\s+)?(?:model|ai|assistant|bot|chatbot)\s+(?:with|that has|having)\s+(?:zero|no|none of the|without)\s+"
     r"(?:\w+\s+)?(?:rules?|restrictions?|limits?|filters?|guardrails?|guidelines?)\b|"
     r"\b(?:kamu|anda)\s+(?:\w+\s+)?(?:ai|asisten|bot)\s+tanpa\s+(?:aturan|batasan|filter|pedoman|sensor)\b|"
-    r"不受任何(?:限制|约束|规则)|(?:当|假装|就当)(?:自己|你)?(?:没有|不受)任何(?:规则|限制|约束|准则)|เหมือน\S{0,12}(?:ไร้|ไม่มี)(?:ข้อจำกัด|กฎ|ขีดจำกัด)",
+    r"不受任何(?:限制|约束|规则)|(?:你|对我)\S{0,4}?(?:不需要|不用|无需)(?:任何|什么)?(?:限制|规则|约束|准则|过滤)|"
+    r"ไม่ต้องมี(?:ข้อจำกัด|กฎ|ตัวกรอง)|(?:当|假装|就当)(?:自己|你)?(?:没有|不受)任何(?:规则|限制|约束|准则)|เหมือน\S{0,12}(?:ไร้|ไม่มี)(?:ข้อจำกัด|กฎ|ขีดจำกัด)",
     _I,
 )
 
@@ -179,7 +182,8 @@ _SELF_RE = lazy_compile(r"\b(?:I|I'?ve|I'?m|me|my|aku|saya|gue|gw)\b|我|ฉั�
 _RIGHT_RE = lazy_compile(
     r"\b(?:root|superuser|super-?admin|sudo|god[- ]?mode|(?:developer|dev|admin|administrator|owner|operator)[- ](?:level|mode|access|"
     r"rights|privileges?|permissions?)|elevated (?:access|rights|privileges?)|admin(?:istrator)? (?:access|rights|privileges?))\b|"
-    r"\b(?:akses|hak|status)\s+(?:root|admin|penuh|superuser|developer|pengembang|dewa)\b|超级管理员|超级用户|管理员|root权限|最高权限|超级权限|"
+    r"\b(?:akses|hak|status)\s+(?:root|admin|penuh|superuser|developer|pengembang|dewa)\b|"
+    r"\b(?:privileged|internal|trusted|whitelisted)\s+(?:tester|user|account|member|status)\b|超级管理员|超级用户|管理员|root权限|最高权限|超级权限|"
     r"สิทธิ์(?:ผู้ดูแล(?:ระบบ)?|แอดมิน|รูท|root|สูงสุด)|ผู้ดูแลระบบ|ซูเปอร์ยูสเซอร์|แอดมิน|ผู้ดูแล",
     _I,
 )
@@ -223,7 +227,7 @@ _RULES_WORD_RE = lazy_compile(
 )
 _RIGHTS_WORD_RE = lazy_compile(
     r"root|superuser|super-?admin|sudo|god|admin|owner|operator|develop|dev|creator|maker|pengembang|pemilik|elevated|whitelist|"
-    r"allow-?list|exempt|approved|akses|hak|status|管理员|超级|权限|สิทธิ์|แอดมิน|ผู้ดูแล|ซูเปอร์",
+    r"allow-?list|exempt|approved|akses|hak|status|privileged|tester|管理员|超级|权限|สิทธิ์|แอดมิน|ผู้ดูแล|ซูเปอร์",
     _I,
 )
 

@@ -184,6 +184,7 @@ _PLACE_DIGITS_RE = lazy_compile(
     r"\b(?:alarm(?! clock)|gate|door|keypad|intercom|buzzer|storage(?: unit| cage)?|cage|shed|garage|vault|lockbox)\s*(?:[:=]|\bis\b)\s*"
     r"(\d(?:[ -]?\d){3,7}#?)(?![\d:]|\.\d)|"
     r"(?:密码锁|门锁|保险柜|保险箱|门禁|储物柜|柜子|车库|ตู้เซฟ|ประตู|กุญแจ)\S{0,4}?(?:[:：=]|是|为|คือ)\s*(\d[\d#* -]{1,14}[\d#*]|\d{3,})(?!\d)|"
+    r"รหัส(?:โทรศัพท์|มือถือ|ปลดล็อก|เครื่อง|ไอแพด|แท็บเล็ต|คอม)\S{0,8}?\s*(?:คือ|:)?\s*(\d{4,8})(?!\d)|"
     r"(?:取件码|取货码|提货码|开箱码)\s*(?:[:：=]|是|为)?\s*(\d{4,8})(?!\d)|"
     r"\b(?:sms|otp|one-time|verification|security|login|sign-in|2fa|auth(?:entication)?|text(?:ed)?)\s+(?:code|passcode|pin)\b[^\d\n]{0,12}"
     r"(\d{3}[ -]\d{3})(?!\d)|"
@@ -313,17 +314,17 @@ def credential_findings(s: str, t: Text) -> list[Span]:
                 add((m.start(group), m.end(group), PASSWORD))
     if _CODE_GATE.hit(t):
         for m in _ACCESS_CODE_RE.finditer(s):
-            group = next(g for g in range(1, 6) if m.group(g) is not None)
+            group = next(g for g in range(1, 7) if m.group(g) is not None)
             add((m.start(group), m.end(group), PASSWORD))
         for m in _PIN_RE.finditer(s):
-            group = next(g for g in range(1, 6) if m.group(g) is not None)
+            group = next(g for g in range(1, 7) if m.group(g) is not None)
             add((m.start(group), m.end(group), PASSWORD))
     if _CODE_GATE.hit(t):
         out += matches(_LOCK_THEN_CODE_RE, s, PASSWORD, group=1)
         out += matches(_SET_LOCK_RE, s, PASSWORD, group=1)
         out += matches(_LOCK_IS_RE, s, PASSWORD, group=1)
         for m in _PLACE_DIGITS_RE.finditer(s):
-            group = next(g for g in range(1, 6) if m.group(g) is not None)
+            group = next(g for g in range(1, 7) if m.group(g) is not None)
             add((m.start(group), m.end(group), PASSWORD))
     if _PASSWORD_GATE.hit(t) or "words" in t.words or "sentence" in t.words or not t.ascii:
         for m in _PHRASE_BY_USE_RE.finditer(s):
