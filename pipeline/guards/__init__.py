@@ -15,7 +15,9 @@ Modules, one job each (the arrows are imports):
 - detectors: find_sensitive and redact over all families
 - save_requests: "please remember my phone" and the kinds it covers (never someone else's health)
 - injection_rules and claims (the tables: rules waived, rights granted, another person's word made law,
-  answers copied to an address) and injection (running them)
+  answers copied to an address), composed (the same claims read from a clause's parts: someone else named,
+  a word of obedience, the assistant addressed; the assistant's rules and a word that lifts them) and
+  injection (running them all)
 - policy: check_text, quote_rule, guard_decisions, scan_for_prompt, hide_hostile (what a read gives a model)
 - redaction: what memroute may keep at rest (failure payloads, logs, quotes, caches), on all of the above
 
