@@ -7,14 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core import MemoryPipeline
-
-
-def profile_after(tmp_path: Path, said: str) -> str:
-    with MemoryPipeline(root=tmp_path) as pipe:
-        pipe.process_turn("rae", [{"role": "user", "content": said}], timestamp="2026-07-30T10:00:00Z")
-    path = tmp_path / "rae" / "USER.md"
-    return path.read_text(encoding="utf-8") if path.exists() else ""
+from tests.engines.offline.profiles import profile_after
 
 
 @pytest.mark.parametrize(("said", "kept"), [

@@ -8,15 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core import MemoryPipeline
-
-
-def profile_after(tmp_path: Path, assistant: str, said: str) -> str:
-    history = [{"role": "assistant", "content": assistant}] if assistant else []
-    with MemoryPipeline(root=tmp_path) as pipe:
-        pipe.process_turn("caller", [*history, {"role": "user", "content": said}], timestamp="2026-07-30T10:00:00Z")
-    path = tmp_path / "caller" / "USER.md"
-    return path.read_text(encoding="utf-8") if path.exists() else ""
+from tests.engines.offline.profiles import profile_after
 
 
 @pytest.mark.parametrize(("assistant", "said", "name"), [
@@ -28,7 +20,7 @@ def profile_after(tmp_path: Path, assistant: str, said: str) -> str:
     ("", "Hello, I'm Delphine and I need to change my flight.", "Delphine"),
 ])
 def test_the_name_is_kept(tmp_path: Path, assistant: str, said: str, name: str) -> None:
-    assert f"Name: {name}\n" in profile_after(tmp_path, assistant, said)
+    assert f"Name: {name}\n" in profile_after(tmp_path, said, assistant=assistant)
 
 
 @pytest.mark.parametrize(("assistant", "said"), [
@@ -41,7 +33,7 @@ def test_the_name_is_kept(tmp_path: Path, assistant: str, said: str, name: str) 
     ("", "I'm Fine, thanks."),
 ])
 def test_no_name_is_invented(tmp_path: Path, assistant: str, said: str) -> None:
-    assert "Name:" not in profile_after(tmp_path, assistant, said)
+    assert "Name:" not in profile_after(tmp_path, said, assistant=assistant)
 
 
 @pytest.mark.parametrize(("assistant", "said", "field"), [
@@ -51,7 +43,7 @@ def test_no_name_is_invented(tmp_path: Path, assistant: str, said: str) -> None:
     ("Kamu tinggal di mana?", "Makassar", "Location: Makassar"),
 ])
 def test_a_place_given_as_the_answer_is_kept(tmp_path: Path, assistant: str, said: str, field: str) -> None:
-    assert field in profile_after(tmp_path, assistant, said)
+    assert field in profile_after(tmp_path, said, assistant=assistant)
 
 
 @pytest.mark.parametrize(("assistant", "said"), [
@@ -61,5 +53,5 @@ def test_a_place_given_as_the_answer_is_kept(tmp_path: Path, assistant: str, sai
     ("Where are you headed today?", "Boston"),
 ])
 def test_no_place_is_invented(tmp_path: Path, assistant: str, said: str) -> None:
-    profile = profile_after(tmp_path, assistant, said)
+    profile = profile_after(tmp_path, said, assistant=assistant)
     assert "Origin:" not in profile and "Location:" not in profile, profile
