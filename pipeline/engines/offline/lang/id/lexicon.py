@@ -102,7 +102,10 @@ LEXICON = Lexicon(
     phatic=rx(r"^(?:hai|halo|hei|terima kasih|makasih|trims|thanks|oke|ok|okay|sip|siap|baik|baiklah|ya|iya|yap|tidak|nggak|gak|mantap|keren|"
               r"bagus|selamat (?:pagi|siang|sore|malam)|sampai jumpa|dadah|wkwk\w*|haha\w*|hmm+|betul|benar|paham|mengerti|noted)(?:\s+(?:ya|banyak|kak|banget|sekali|deh|dong))*[\s!.?]*$"),
     discourse=rx(r"^(?:sebenarnya|sebetulnya|eh|oh|nah|jadi|terus|lalu|dan|tapi|juga|btw|omong-omong|oke|ok|ya|iya|yup|bener|betul|benar|sip|"
-                 r"sekarang|oh ya|oh iya|maaf|sori|sorry|koreksi|ralat|update|info|fyi|berarti|btw ya)(?:\s*[,:;!-]\s*|\s+)"),
+                 r"sekarang|oh ya|oh iya|maaf|sori|sorry|koreksi|ralat|update|info|fyi|berarti|btw ya)(?:\s*[,:;!-]\s*|\s+)|"
+                 # laughter and interjections before the speaker's own clause: "wkwk aku punya dua kucing"
+                 r"(?:(?:ha)+h?|(?:he)+|(?:hi)+|(?:xi)+|a?(?:wk)+|lol|wah|waduh|wow|gak|nggak|enggak|ngga|tidak|bukan)"
+                 r"(?:\s*[,:;!.?~-]+\s*|\s+)(?=(?:saya|aku|gue|gw|sy)\b)"),
     question=rx(r"\?\s*$|\bjam berapa\b|^(?:apa|apakah|siapa|di ?mana|kapan|mengapa|kenapa|bagaimana|gimana|berapa|mana|bisakah|dapatkah|bolehkah|maukah)\b|\b(?:nggak|gak|tidak|bukan)\s*\?$"),
     request=rx(r"^(?:tolong|mohon|minta|coba|bisa|bisakah|boleh|bantu|anggap|pura-pura|misalkan|bayangkan|bantuin|ubah|ganti|gantikan|buat|buatkan|bikin|bikinin|terjemahkan|terjemahin|"
                r"ringkas|ringkaskan|singkatkan|perpendek|persingkat|tulis|tuliskan|perbaiki|benerin|tambahkan|tambahin|kirim|kirimkan|cek|periksa|"

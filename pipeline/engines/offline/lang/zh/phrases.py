@@ -35,8 +35,9 @@ PHRASES = Phrases(
     # -- the extractor --
     subject_words=frozenset({"我"}),
     value_lead_drop=frozenset({"和", "而且", "但是", "我", "是", "在", "也", "就", "都", "还", "了", "的", "吗"}),
+    # Not 都: an adverb before a verb, never the end of a value, and the last character of 成都, 首都, 京都.
     value_tail_drop=frozenset({
-        "的", "了", "和", "在", "吗", "呢", "吧", "啊", "呀", "哦", "嘛", "也", "很", "都", "我", "你", "是", "就",
+        "的", "了", "和", "在", "吗", "呢", "吧", "啊", "呀", "哦", "嘛", "也", "很", "我", "你", "是", "就",
     }),
     negations=frozenset({"不", "没", "别", "未"}),
     second_person_words=frozenset({"你", "您"}),
