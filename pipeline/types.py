@@ -144,6 +144,12 @@ class Decision(BaseModel):
     def outcome_text(self) -> str | None:
         return outcome_text(self.outcome, self.outcome_detail)
 
+    @property
+    def removal_kind(self) -> Removal | None:
+        """What kind of removal this is (forget or change_of_fact); None for any other op, whose `removal` is only
+        the default. What the decision log and batch records keep."""
+        return self.removal if self.op == "remove" else None
+
     @field_serializer("outcome")
     def _dump_outcome(self, outcome: Outcome | None) -> str | None:
         return outcome_text(outcome, self.outcome_detail)

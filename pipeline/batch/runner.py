@@ -555,7 +555,7 @@ def decision_record(conv: Conversation, result: TurnResult, d: Decision) -> dict
         "quote": r(d.quote),
         "confidence": d.confidence,
         "rule": d.rule,
-        "removal": d.removal if d.op == "remove" else None,  # as the decision log keeps it
+        "removal": d.removal_kind,  # as the decision log keeps it
         "asked": d.asked,
         "detail": r(d.detail),
         "outcome": r(d.outcome_text),

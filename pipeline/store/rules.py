@@ -83,7 +83,7 @@ def decision_rows(
         (user_id, turn_id, conversation_id, i, quote_of(d), d.route, d.op, d.reason, d.section, kept(d, d.key),
          kept(d, d.value), kept(d, d.entry), d.date, kept(d, d.topic), kept(d, d.match), d.confidence,
          r(d.detail), d.outcome_text, engine, model, prompt_version, ts, r(d.rule),
-         d.removal if d.op == "remove" else None, int(d.asked))
+         d.removal_kind, int(d.asked))
         for i, d in enumerate(decisions)
     ]
 
