@@ -259,7 +259,8 @@ MIGRATIONS: list[tuple[str, str]] = [
         WHERE EXISTS (SELECT 1 FROM turns) OR EXISTS (SELECT 1 FROM batch_conversations)
            OR EXISTS (SELECT 1 FROM hook_queue);
         """,
-    ),    (
+    ),
+    (
         "m012_decision_rule",
         """
         -- The typed decision next to its words (detail): `rule`, the stable id of what decided

@@ -149,7 +149,7 @@ _LEADING_PHRASE = lazy_compile(rf"^(?:{phrase('leading_phrase')})", re.I)
 # A role or work said with where it is done ("data engineer in Porto", "nurse at St. Mary's", "seorang perawat di
 # Bandung", "drive a delivery van in Leeds"): the place is a field of its own (each pack's Phrases.role_where and place_keys).
 def _where_the_role_is(value: str, lang: str) -> tuple[str, str, str] | None:
-    """(role, Location or Employer, the place) when a Role value ends with where it is done."""
+    """(role or work, Location or Employer, the place) when a Role or Work value ends with where it is done."""
     words = pack(lang).phrases
     m = words.role_where.match(value) if words.role_where is not None else None
     if m is None:
@@ -473,9 +473,8 @@ def classify_statement(st: Statement, ctx: Context) -> list[Decision]:
     lex = LEXICONS[lang]
 
     text = lex.greeting.sub("", raw, count=1).strip()
-    value = answered(text, ctx.asked) if ctx.asked and st.start == 0 else None
-    if ctx.asked and value is not None:  # "May I have your name?" -> "It's Angela"; "Where are you from?" -> "Ohio"
-        rule = ANSWER_RULES[ctx.asked]
+    if ctx.asked and st.start == 0 and (value := answered(text, ctx.asked)) is not None:
+        rule = ANSWER_RULES[ctx.asked]  # "May I have your name?" -> "It's Angela"; "Where are you from?" -> "Ohio"
         return [_user_decision(st, ctx, rule, rule.key, value, 0.85, f"answers the question for {rule.key}", rule.rule_id)]
     if text and lex.phatic.match(text) and _EVALUATIVE.match(text):
         return [_skip(st, "vague", "vague/small-talk", "small-talk opinion", 0.85)]  # "cool!", "keren banget", "不错": an opinion, not a fact

@@ -274,7 +274,8 @@ MIGRATIONS: list[tuple[str, str]] = [
         WHERE EXISTS (SELECT 1 FROM turns) OR EXISTS (SELECT 1 FROM batch_conversations)
            OR EXISTS (SELECT 1 FROM hook_queue);
         """,
-    ),    (
+    ),
+    (
         "p009_decision_rule",
         """
         -- As the SQLite store's m012_decision_rule: the decision's rule id, its removal kind (op remove
