@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -21,6 +20,7 @@ import anyio
 
 from pipeline.core import MemoryPipeline
 from pipeline.engines.base import Engine
+from pipeline.evals.leaks import needle_pattern
 from pipeline.types import Classification, ConsolidationPlan, Decision, Turn, Usage
 
 TS = "2026-08-02T10:00:00Z"
@@ -189,23 +189,16 @@ def pipeline_for(root: Path, engine: Engine | None = None) -> MemoryPipeline:
     return MemoryPipeline(root=root, engine=engine if engine is not None else KeepsEverything())
 
 
-def _needle_re(needle: str) -> re.Pattern[bytes]:
-    """`needle`, any case; a number only standing alone: "5150" inside a hex turn id ("t-12aaecd9034e5150391b")
-    or a timestamp's microseconds is not the code."""
-    pattern = re.escape(needle.encode("utf-8"))
-    if needle.isdigit():
-        pattern = rb"(?<![0-9a-f])" + pattern + rb"(?![0-9a-f])"
-    return re.compile(pattern, re.IGNORECASE)
-
-
 def holds(text: str | bytes, needle: str) -> bool:
+    """`needle`, any case, as the eval's leak search reads it: a number only standing alone ("5150" inside a hex
+    turn id or a timestamp's microseconds is not the code)."""
     data = text if isinstance(text, bytes) else text.encode("utf-8")
-    return _needle_re(needle).search(data) is not None
+    return needle_pattern(needle).search(data) is not None
 
 
 def at_rest(root: Path, needle: str) -> list[str]:
     """Files under `root` whose bytes hold `needle` (see holds)."""
-    rx = _needle_re(needle)
+    rx = needle_pattern(needle)
     return [str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and rx.search(p.read_bytes())]
 
 

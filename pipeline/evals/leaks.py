@@ -35,30 +35,31 @@ def _other_files(root: Path, skip: set[Path]) -> dict[str, str]:
     return out
 
 
-# A number is leaked as that number, not as a run of digits inside a longer number, a clock reading or a hex
-# digest ("4821" is in "0.004821337" and in "a4821f" by chance): a needle made of digits (spaces and dashes
-# between them allowed) counts only where no letter or digit stands right before or after it.
-_NUMBER = re.compile(r"[0-9](?:[0-9 -]*[0-9])?")
+# A number is leaked as that number, not as a run of digits inside a longer number, a clock reading or a hex digest
+# ("4821" is in "0.004821337" and in "a4821f" by chance): a needle of digits counts only where no digit or hex
+# letter stands right before or after it.
+_ALONE = "(?<![0-9a-f]){}(?![0-9a-f])"
 
 
-def _matcher(needle: str) -> re.Pattern[str]:
+def needle_pattern(needle: str, form: bytes | None = None) -> re.Pattern[bytes]:
+    """`form` of `needle` (default: its UTF-8 bytes) in stored bytes, any ASCII case; a number only standing alone."""
+    body = re.escape(form if form is not None else needle.encode("utf-8"))
+    return re.compile(_ALONE.encode().replace(b"{}", body) if needle.isdigit() else body, re.IGNORECASE)
+
+
+def _text_pattern(needle: str) -> re.Pattern[str]:
+    """`needle` in text compared casefolded (any script's case), by the same rule for numbers."""
     body = re.escape(needle.casefold())
-    return re.compile(rf"(?<![0-9a-z]){body}(?![0-9a-z])" if _NUMBER.fullmatch(needle) else body)
-
-
-def _byte_matcher(needle: str, form: bytes) -> re.Pattern[bytes]:
-    body = re.escape(form.lower())
-    return re.compile(rb"(?<![0-9a-z])" + body + rb"(?![0-9a-z])" if _NUMBER.fullmatch(needle) else body)
+    return re.compile(_ALONE.format(body) if needle.isdigit() else body)
 
 
 def find_leaks(needles: Sequence[str], places: dict[str, str]) -> list[tuple[str, str]]:
     """(needle, where) for every case-insensitive occurrence of a needle in a place."""
     found: list[tuple[str, str]] = []
+    folded = {where: text.casefold() for where, text in places.items()}
     for needle in needles:
-        pattern = _matcher(needle)
-        for where, text in places.items():
-            if pattern.search(text.casefold()):
-                found.append((needle, where))
+        pattern = _text_pattern(needle)
+        found += [(needle, where) for where, text in folded.items() if pattern.search(text)]
     return found
 
 
@@ -157,7 +158,7 @@ def search_bytes(needles: Sequence[str], roots: Sequence[Path], *, base: Path | 
     found: list[tuple[str, str]] = []
     if not needles:
         return found
-    forms = {n: [_byte_matcher(n, f) for f in _needle_forms(n)] for n in needles}
+    forms = {n: [needle_pattern(n, f) for f in _needle_forms(n)] for n in needles}
     files: list[Path] = []
     for root in roots:
         if root.is_file():
@@ -170,8 +171,7 @@ def search_bytes(needles: Sequence[str], roots: Sequence[Path], *, base: Path | 
         except OSError:
             continue
         name = str(path.relative_to(base)) if base is not None and path.is_relative_to(base) else str(path)
-        low = data.lower()
-        hits = {n for n, fs in forms.items() if any(f.search(low) for f in fs)}
+        hits = {n for n, fs in forms.items() if any(f.search(data) for f in fs)}
         found += [(n, f"file {name}") for n in needles if n in hits]
         if data.startswith(SQLITE_HEADER):
             try:
