@@ -256,9 +256,10 @@ def composed_rule(text: str, *, block_privilege: bool = True) -> str | None:
             return "exfil:copy_to_address"
         if _obeys_someone_else(clause):
             return "injection:third_party_authority"
-        rules = _RULES_RE.search(clause) if _RULES_WORD_RE.search(clause) else None
+        rules_word = _RULES_WORD_RE.search(clause) is not None
+        rules = _RULES_RE.search(clause) if rules_word else None
         if (rules and _LIFTED_RE.search(clause) and (_OWNED_RE.match(rules.group()) or _FOR_ME_RE.search(clause))) \
-                or (_RULES_WORD_RE.search(clause) and _NO_RULES_RE.search(clause)):
+                or (rules_word and _NO_RULES_RE.search(clause)):
             return "injection:rules_waived"
         if block_privilege and (_ACCESS_LABEL_RE.search(clause) or _RIGHTS_WORD_RE.search(clause) and (
                 (_RIGHT_ON_THIS_RE.search(clause) or _VOUCHED_RE.search(clause)
